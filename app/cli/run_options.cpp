@@ -1,0 +1,82 @@
+#include "app/cli/run_options.h"
+
+#include "app/cli/commands.h"
+#include "app/cli/progress_bar.h"
+#include "core/correction/correction_cache.h"
+#include "core/io/atomic_file.h"
+
+namespace cli {
+
+void requireWritable(const std::string &option, const std::string &path)
+{
+    try {
+        core::checkWritable(path);
+    } catch (const std::runtime_error &error) {
+        throw UsageError("--" + option + ": " + error.what());
+    }
+}
+
+const std::set<std::string> &runValueOptions()
+{
+    static const std::set<std::string> options = {
+        "dataset", "method", "samples", "seed", "data-seed", "n-data", "temperature", "step", "batch",
+        "batch-growth", "sigma", "lambda", "solver", "grid", "range", "delta", "out", "summary"};
+    return options;
+}
+
+void readCorrectionParams(const Arguments &args, core::CorrectionParams &params)
+{
+    params.sigma = args.real("sigma", params.sigma);
+    params.lambda = args.real("lambda", params.lambda);
+    const auto grid = args.integer("grid", params.grid);
+    if (grid < 1 || grid > 1'000'000)
+        throw UsageError("--grid must be in [10, 1000000]; got " + std::to_string(grid));
+    params.grid = static_cast<int>(grid);
+    params.range = args.real("range", params.range);
+    asUsage([&] { params.solver = core::parseSolver(args.text("solver", core::solverName(params.solver))); });
+    asUsage([&] { core::validate(params); });
+}
+
+core::RunConfig readRunConfig(const Arguments &args)
+{
+    core::RunConfig config;
+    config.dataset = args.text("dataset", config.dataset);
+    asUsage([&] { config.method = core::parseMethod(args.text("method", core::methodName(config.method))); });
+    config.nData = args.integer("n-data", config.nData);
+    config.samples = args.integer("samples", config.samples);
+    config.seed = args.seed("seed", config.seed);
+    config.dataSeed = args.seed("data-seed", config.dataSeed);
+    config.temperature = args.real("temperature", config.temperature);
+    config.step = args.real("step", config.step);
+    const auto batch = args.integer("batch", config.minibatch.initialBatch);
+    const auto growth = args.integer("batch-growth", config.minibatch.batchGrowth);
+    if (batch < 2 || batch > 2'147'483'647)
+        throw UsageError("--batch must be in [2, 2147483647]; got " + std::to_string(batch));
+    if (growth < 1 || growth > 2'147'483'647)
+        throw UsageError("--batch-growth must be in [1, 2147483647]; got " + std::to_string(growth));
+    config.minibatch.initialBatch = static_cast<core::DataIndex>(batch);
+    config.minibatch.batchGrowth = static_cast<core::DataIndex>(growth);
+    config.minibatch.cltBound = args.real("delta", config.minibatch.cltBound);
+    config.minibatch.finitePopulationCorrection = !args.flag("no-fpc");
+    readCorrectionParams(args, config.correction);
+    asUsage([&] { core::validate(config); });
+    return config;
+}
+
+std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,
+                                                                     bool useCache, bool *fromCache)
+{
+    ProgressBar bar("correction");
+    auto progress = [&](double fraction) {
+        pollInterrupt();
+        bar.update(static_cast<std::int64_t>(fraction * 1000.0), 1000);
+    };
+    auto table = useCache ? core::loadOrSolveCorrection(params, progress, interruptToken(), fromCache)
+                          : core::CorrectionDistribution::solve(params, progress, interruptToken());
+    if (!useCache && fromCache)
+        *fromCache = false;
+    bar.finish();
+    return std::make_shared<const core::CorrectionDistribution>(std::move(table));
+}
+
+} // namespace cli

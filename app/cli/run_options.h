@@ -1,0 +1,41 @@
+#pragma once
+// Reading a RunConfig from the command line, and getting a correction table with progress.
+#include <memory>
+#include <set>
+#include <string>
+
+#include "app/cli/arguments.h"
+#include "core/experiment/run_config.h"
+
+namespace cli {
+
+/// Options shared by `run` and `bench`.
+const std::set<std::string> &runValueOptions();
+
+/// Reads and validates; a core validation failure becomes a UsageError naming the --option.
+core::RunConfig readRunConfig(const Arguments &args);
+
+/// Reads --sigma --lambda --grid --range --solver into `params` and validates them.
+void readCorrectionParams(const Arguments &args, core::CorrectionParams &params);
+
+/// Loads the table from the cache or solves it, with a progress bar; Ctrl-C cancels.
+std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,
+                                                                     bool useCache, bool *fromCache = nullptr);
+
+/// Checks before any work that --`option` names a creatable file; UsageError if not.
+void requireWritable(const std::string &option, const std::string &path);
+
+/// Runs `check` and turns std::invalid_argument into a UsageError prefixed with "--".
+template <typename Check>
+void asUsage(Check &&check)
+{
+    try {
+        check();
+    } catch (const std::invalid_argument &error) {
+        throw UsageError(std::string("--") + error.what());
+    } catch (const std::domain_error &error) {
+        throw UsageError(std::string("--") + error.what());
+    }
+}
+
+} // namespace cli

@@ -1,0 +1,53 @@
+#pragma once
+/// The acceptance-test interface shared by every method (full-data Metropolis and Barker,
+/// MHminibatch, naive minibatch Barker, and the sequential baselines).
+///
+/// Notation follows Seita et al. (000_…txt Sec. 2–3): with temperature T,
+///   Λ_i = (N / T) · l_i,  l_i = log p(x_i | θ') − log p(x_i | θ),
+///   Δ   = mean_i Λ_i + log p0(θ') − log p0(θ) + log q(θ | θ') − log q(θ' | θ)   (Eq. 6–7),
+/// and Δ* is the same with the mean taken over a minibatch (Eq. 8).
+#include <cstdint>
+#include <string>
+
+#include "core/models/model.h"
+#include "core/random/rng.h"
+
+namespace core {
+
+/// One proposal to decide on. References stay valid for the duration of decide().
+struct TestProblem {
+    const Model &model;
+    const Vector &current;
+    const Vector &proposed;
+    double temperature;   ///< T > 0; divides every log-likelihood, never the prior
+    /// log p0(θ') − log p0(θ) + log q(θ | θ') − log q(θ' | θ), i.e. −ψ(1, θ, θ') of Eq. 3.
+    double logPriorProposalRatio;
+};
+
+/// What one test decided and what it cost.
+struct Decision {
+    bool accepted = false;
+    /// Data points whose likelihood the test evaluated from minibatches (b for MHminibatch,
+    /// N for the full-data tests).
+    std::int64_t pointsUsed = 0;
+    /// Points read by full-data passes that are not minibatch data (the range bound of
+    /// MHSubLhd, μ_std of AustereMH(nc)); zero for the methods that need none.
+    std::int64_t fullScanPoints = 0;
+    /// Number of times the test looked at (grew) its minibatch.
+    int looks = 0;
+    /// MHminibatch only: the batch reached N and the exact full-data Barker test decided.
+    bool fullDataFallback = false;
+    double deltaEstimate = 0.0;     ///< Δ* (or Δ for full-data tests)
+    double deltaVariance = 0.0;     ///< s²_Δ*, the estimated variance of Δ* (0 for full data)
+};
+
+class AcceptanceTest {
+public:
+    virtual ~AcceptanceTest() = default;
+    /// Short method name as the CLI spells it ("mh", "barker", "minibatch", "naive-barker").
+    virtual std::string name() const = 0;
+    /// Decides on one proposal. Allocates only on the first call for a model of a new size.
+    virtual Decision decide(const TestProblem &problem, Rng &rng) = 0;
+};
+
+} // namespace core

@@ -1,0 +1,33 @@
+#include "core/acceptance/full_data_tests.h"
+
+#include <cmath>
+
+namespace core {
+
+double fullDataDelta(const TestProblem &problem)
+{
+    return problem.model.logLikelihoodRatioSum(problem.current, problem.proposed) / problem.temperature
+           + problem.logPriorProposalRatio;
+}
+
+Decision MetropolisTest::decide(const TestProblem &problem, Rng &rng)
+{
+    Decision decision;
+    decision.deltaEstimate = fullDataDelta(problem);
+    decision.accepted = std::log(rng.uniformOpen01()) < decision.deltaEstimate;
+    decision.pointsUsed = problem.model.dataSize();
+    decision.looks = 1;
+    return decision;
+}
+
+Decision BarkerTest::decide(const TestProblem &problem, Rng &rng)
+{
+    Decision decision;
+    decision.deltaEstimate = fullDataDelta(problem);
+    decision.accepted = decision.deltaEstimate + rng.logistic() > 0.0;
+    decision.pointsUsed = problem.model.dataSize();
+    decision.looks = 1;
+    return decision;
+}
+
+} // namespace core

@@ -1,0 +1,52 @@
+#pragma once
+/// The adaptive minibatch of Seita et al., Algorithm 1 (000_…txt Sec. 4): start with m points,
+/// add `growth` more until the estimated variance of Δ* is below σ² (and, optionally, the CLT
+/// error bound of Corollary 1 is below δ), or until the batch is the whole dataset.
+#include <vector>
+
+#include "core/acceptance/acceptance_test.h"
+#include "core/acceptance/minibatch_sampler.h"
+
+namespace core {
+
+struct MinibatchSettings {
+    DataIndex initialBatch = 100;   ///< m ≥ 2 (a variance needs two points)
+    DataIndex batchGrowth = 100;    ///< rows added per look, ≥ 1
+    /// δ of Corollary 1 (000_…txt Sec. 5.1): also grow until ε = (6.4 E|X|³ + 2 E|X|)/√b ≤ δ,
+    /// with X the standardised Λ_i of the batch. 0 switches the bound off. Because E|X|³ ≥ 1 for
+    /// a standardised variable, ε ≥ 8/√b: δ = 0.01 needs b ≥ 640,000.
+    double cltBound = 0.0;
+    /// Multiply s²_Δ* by (N − b)/(N − 1): the variance of a mean of b rows drawn without
+    /// replacement, which is how rows are drawn. At b = N it is exactly 0.
+    bool finitePopulationCorrection = true;
+};
+
+/// Throws std::invalid_argument naming the setting and its allowed range.
+void validate(const MinibatchSettings &settings);
+
+/// Δ* and the statistics of the batch it came from.
+struct MinibatchEstimate {
+    double deltaStar = 0.0;   ///< mean of Λ_i over the batch + log prior/proposal ratio (Eq. 8)
+    double variance = 0.0;    ///< s²_Δ* = sample variance of Λ_i / b (× FPC)
+    double cltError = 0.0;    ///< ε of Corollary 1 (computed only when the bound is on)
+    DataIndex size = 0;       ///< b
+    int looks = 0;
+    bool wholeDataset = false; ///< b = N: Δ* is the exact Δ
+};
+
+class GrowingMinibatch {
+public:
+    /// Grows the batch until s²_Δ* < varianceTarget and (if on) ε ≤ δ, or b = N.
+    /// Statistics are merged chunk by chunk (Chan et al.'s pairwise update) in double
+    /// precision, never from running sums of Λ and Λ².
+    MinibatchEstimate grow(const TestProblem &problem, const MinibatchSettings &settings,
+                           double varianceTarget, Rng &rng);
+
+private:
+    double cltError(DataIndex size, double mean, double sumSquares) const;
+
+    MinibatchSampler m_sampler;
+    std::vector<double> m_lambda; // Λ_i of the current batch, in draw order
+};
+
+} // namespace core

@@ -1,0 +1,64 @@
+#include "core/acceptance/minibatch_barker_test.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace core {
+namespace {
+
+Decision decisionFrom(const MinibatchEstimate &estimate)
+{
+    Decision decision;
+    decision.pointsUsed = estimate.size;
+    decision.looks = estimate.looks;
+    decision.deltaEstimate = estimate.deltaStar;
+    decision.deltaVariance = estimate.variance;
+    decision.fullDataFallback = estimate.wholeDataset;
+    return decision;
+}
+
+} // namespace
+
+MinibatchBarkerTest::MinibatchBarkerTest(std::shared_ptr<const CorrectionDistribution> correction,
+                                         MinibatchSettings settings)
+    : m_correction(std::move(correction)), m_settings(settings)
+{
+    if (!m_correction)
+        throw std::invalid_argument("the minibatch test needs a correction distribution");
+    validate(m_settings);
+    m_sigma = m_correction->params().sigma;
+}
+
+Decision MinibatchBarkerTest::decide(const TestProblem &problem, Rng &rng)
+{
+    const MinibatchEstimate estimate = m_batch.grow(problem, m_settings, m_sigma * m_sigma, rng);
+    Decision decision = decisionFrom(estimate);
+    if (estimate.wholeDataset) {
+        // Δ is exact: the exact Barker test, not the correction, is the honest decision.
+        decision.accepted = estimate.deltaStar + rng.logistic() > 0.0;
+        decision.deltaVariance = 0.0;
+        return decision;
+    }
+    const double normalSd = std::sqrt(std::max(0.0, m_sigma * m_sigma - estimate.variance));
+    const double noise = normalSd * rng.normal() + m_correction->sample(rng);
+    decision.accepted = estimate.deltaStar + noise > 0.0;
+    return decision;
+}
+
+NaiveMinibatchBarkerTest::NaiveMinibatchBarkerTest(double sigma, MinibatchSettings settings)
+    : m_settings(settings), m_sigma(sigma)
+{
+    validate(m_settings);
+    if (!(sigma > 0.0) || !std::isfinite(sigma))
+        throw std::invalid_argument("sigma must be finite and > 0");
+}
+
+Decision NaiveMinibatchBarkerTest::decide(const TestProblem &problem, Rng &rng)
+{
+    const MinibatchEstimate estimate = m_batch.grow(problem, m_settings, m_sigma * m_sigma, rng);
+    Decision decision = decisionFrom(estimate);
+    decision.accepted = estimate.deltaStar + rng.logistic() > 0.0;
+    return decision;
+}
+
+} // namespace core

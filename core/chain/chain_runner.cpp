@@ -1,0 +1,89 @@
+#include "core/chain/chain_runner.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/random/rng.h"
+
+namespace core {
+
+void validate(const ChainSettings &settings)
+{
+    if (settings.samples < 1)
+        throw std::invalid_argument("samples must be >= 1; got " + std::to_string(settings.samples));
+    if (!(settings.temperature > 0.0) || !std::isfinite(settings.temperature))
+        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(settings.temperature));
+}
+
+ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTest &test,
+                     const ChainSettings &settings, std::stop_token stop,
+                     const ChainProgressCallback &onProgress)
+{
+    validate(settings);
+    const int dim = model.dimension();
+    Vector current = settings.initialTheta.size() == 0 ? model.initialTheta() : settings.initialTheta;
+    if (current.size() != dim)
+        throw std::invalid_argument("initial theta has dimension " + std::to_string(current.size())
+                                    + "; the model needs " + std::to_string(dim));
+    Vector candidate(dim);
+    double currentLogPrior = model.logPrior(current);
+    if (!std::isfinite(currentLogPrior))
+        throw std::invalid_argument("initial theta lies outside the prior's support");
+
+    ChainResult result;
+    const auto total = static_cast<std::size_t>(settings.samples);
+    result.samples.resize(settings.samples, dim);
+    result.batchSize.resize(total);
+    result.fullScanPoints.resize(total);
+    result.accepted.resize(total);
+    result.fullDataFallback.resize(total);
+
+    Rng rng(settings.seed);
+    const auto start = std::chrono::steady_clock::now();
+    auto lastReport = start;
+    std::int64_t reportedUpTo = 0;
+    for (std::int64_t t = 0; t < settings.samples; ++t) {
+        if (stop.stop_requested()) {
+            result.stopped = true;
+            break;
+        }
+        proposal.propose(current, candidate, rng);
+        const double candidateLogPrior = model.logPrior(candidate);
+        bool accepted = false;
+        Decision decision;
+        if (std::isfinite(candidateLogPrior)) { // outside the prior's support: reject, read nothing
+            const TestProblem problem{model, current, candidate, settings.temperature,
+                                      candidateLogPrior - currentLogPrior
+                                          + proposal.logProposalRatio(current, candidate)};
+            decision = test.decide(problem, rng);
+            accepted = decision.accepted;
+        }
+        if (accepted) {
+            current.swap(candidate);
+            currentLogPrior = candidateLogPrior;
+        }
+        const auto row = static_cast<std::size_t>(t);
+        result.samples.row(t) = current.transpose();
+        result.batchSize[row] = static_cast<std::int32_t>(decision.pointsUsed);
+        result.fullScanPoints[row] = static_cast<std::int32_t>(decision.fullScanPoints);
+        result.accepted[row] = accepted ? 1 : 0;
+        result.fullDataFallback[row] = decision.fullDataFallback ? 1 : 0;
+        result.completed = t + 1;
+
+        if (onProgress && (t & 63) == 63) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastReport >= settings.progressInterval) {
+                onProgress(result, reportedUpTo, result.completed);
+                reportedUpTo = result.completed;
+                lastReport = now;
+            }
+        }
+    }
+    result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (onProgress && reportedUpTo < result.completed)
+        onProgress(result, reportedUpTo, result.completed);
+    return result;
+}
+
+} // namespace core

@@ -1,0 +1,53 @@
+#pragma once
+/// The Metropolis–Hastings loop: propose, test, record. Runs on whatever thread calls it,
+/// stops early on request, and reports progress through a callback on that same thread.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <stop_token>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "core/acceptance/acceptance_test.h"
+#include "core/proposals/random_walk_proposal.h"
+
+namespace core {
+
+struct ChainSettings {
+    std::int64_t samples = 3000;   ///< iterations, one sample each (≥ 1)
+    std::uint64_t seed = 1;
+    double temperature = 1.0;      ///< T > 0
+    /// Start here; empty means model.initialTheta().
+    Vector initialTheta;
+    /// The progress callback fires at most this often (and at the end).
+    std::chrono::milliseconds progressInterval{40};
+};
+
+/// Throws std::invalid_argument naming the setting and its range.
+void validate(const ChainSettings &settings);
+
+/// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after
+/// iteration t; only the first `completed` rows are meaningful when a run was stopped.
+struct ChainResult {
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> samples;
+    std::vector<std::int32_t> batchSize;       ///< points the test used at iteration t
+    std::vector<std::int32_t> fullScanPoints;  ///< full-data pass points at iteration t
+    std::vector<std::uint8_t> accepted;        ///< 0/1
+    std::vector<std::uint8_t> fullDataFallback;///< 0/1
+    std::int64_t completed = 0;
+    bool stopped = false;
+    double wallSeconds = 0.0;
+};
+
+/// Called on the running thread with the result so far and the rows [first, last) that are
+/// new since the previous call. It must copy what it needs; it must not keep references.
+using ChainProgressCallback = std::function<void(const ChainResult &, std::int64_t first, std::int64_t last)>;
+
+/// Runs one chain. Throws std::invalid_argument for invalid settings; exceptions from the
+/// model or test propagate.
+ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTest &test,
+                     const ChainSettings &settings, std::stop_token stop = {},
+                     const ChainProgressCallback &onProgress = {});
+
+} // namespace core

@@ -1,0 +1,37 @@
+#include "core/diagnostics/chain_summary.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace core {
+
+ChainSummary summarize(const ChainResult &result)
+{
+    ChainSummary summary;
+    const std::int64_t n = result.completed;
+    summary.iterations = n;
+    summary.wallSeconds = result.wallSeconds;
+    if (n == 0)
+        return summary;
+    std::int64_t accepted = 0;
+    double mean = 0.0, sumSquares = 0.0; // Welford: exact for the huge totals of full-data runs
+    for (std::int64_t t = 0; t < n; ++t) {
+        const auto row = static_cast<std::size_t>(t);
+        accepted += result.accepted[row];
+        summary.fullDataFallbacks += result.fullDataFallback[row];
+        summary.dataPointsUsed += result.batchSize[row];
+        summary.fullScanPoints += result.fullScanPoints[row];
+        summary.maxBatch = std::max<std::int64_t>(summary.maxBatch, result.batchSize[row]);
+        const double x = result.batchSize[row];
+        const double shift = x - mean;
+        mean += shift / static_cast<double>(t + 1);
+        sumSquares += shift * (x - mean);
+    }
+    summary.acceptanceRate = static_cast<double>(accepted) / static_cast<double>(n);
+    summary.meanBatch = mean;
+    summary.sdBatch = n > 1 ? std::sqrt(sumSquares / static_cast<double>(n - 1)) : 0.0;
+    summary.iterationsPerSecond = result.wallSeconds > 0.0 ? static_cast<double>(n) / result.wallSeconds : 0.0;
+    return summary;
+}
+
+} // namespace core

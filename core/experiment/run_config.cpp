@@ -1,0 +1,79 @@
+#include "core/experiment/run_config.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/acceptance/full_data_tests.h"
+#include "core/acceptance/minibatch_barker_test.h"
+
+namespace core {
+
+std::string methodName(TestMethod method)
+{
+    switch (method) {
+    case TestMethod::Metropolis: return "mh";
+    case TestMethod::Barker: return "barker";
+    case TestMethod::Minibatch: return "minibatch";
+    case TestMethod::NaiveBarker: return "naive-barker";
+    }
+    return "?";
+}
+
+TestMethod parseMethod(const std::string &name)
+{
+    for (auto method : {TestMethod::Metropolis, TestMethod::Barker, TestMethod::Minibatch, TestMethod::NaiveBarker})
+        if (methodName(method) == name)
+            return method;
+    throw std::invalid_argument("method must be one of mh, barker, minibatch, naive-barker; got '" + name + "'");
+}
+
+std::string solverName(CorrectionSolver solver)
+{
+    return solver == CorrectionSolver::Ridge ? "ridge" : "nnls";
+}
+
+CorrectionSolver parseSolver(const std::string &name)
+{
+    if (name == "ridge")
+        return CorrectionSolver::Ridge;
+    if (name == "nnls")
+        return CorrectionSolver::Nnls;
+    throw std::invalid_argument("solver must be one of ridge, nnls; got '" + name + "'");
+}
+
+bool needsCorrection(TestMethod method)
+{
+    return method == TestMethod::Minibatch;
+}
+
+void validate(const RunConfig &config)
+{
+    if (config.dataset != "gmm")
+        throw std::invalid_argument("dataset must be gmm; got '" + config.dataset + "'");
+    if (config.nData < 2 || config.nData > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("n-data must be in [2, 2147483647]; got " + std::to_string(config.nData));
+    if (config.samples < 1)
+        throw std::invalid_argument("samples must be >= 1; got " + std::to_string(config.samples));
+    if (!(config.temperature > 0.0) || !std::isfinite(config.temperature))
+        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(config.temperature));
+    if (!(config.step > 0.0) || !std::isfinite(config.step))
+        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
+    validate(config.minibatch);
+    validate(config.correction);
+}
+
+std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
+                                                   std::shared_ptr<const CorrectionDistribution> correction)
+{
+    switch (config.method) {
+    case TestMethod::Metropolis: return std::make_unique<MetropolisTest>();
+    case TestMethod::Barker: return std::make_unique<BarkerTest>();
+    case TestMethod::Minibatch: return std::make_unique<MinibatchBarkerTest>(std::move(correction), config.minibatch);
+    case TestMethod::NaiveBarker:
+        return std::make_unique<NaiveMinibatchBarkerTest>(config.correction.sigma, config.minibatch);
+    }
+    throw std::invalid_argument("unknown method");
+}
+
+} // namespace core

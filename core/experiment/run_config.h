@@ -1,0 +1,51 @@
+#pragma once
+/// Everything that defines one run, shared by the CLI and the GUI, and the factory that turns
+/// it into a model, a proposal and an acceptance test.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/acceptance/acceptance_test.h"
+#include "core/acceptance/growing_minibatch.h"
+#include "core/correction/correction_distribution.h"
+#include "core/proposals/random_walk_proposal.h"
+
+namespace core {
+
+enum class TestMethod { Metropolis, Barker, Minibatch, NaiveBarker };
+
+/// CLI spelling: "mh", "barker", "minibatch", "naive-barker".
+std::string methodName(TestMethod method);
+/// Throws std::invalid_argument listing the allowed names.
+TestMethod parseMethod(const std::string &name);
+std::string solverName(CorrectionSolver solver);
+CorrectionSolver parseSolver(const std::string &name);
+
+/// Defaults are the paper's Gaussian-mixture settings (000_…txt Sec. 6.1, 003_…txt Sec. 6.1,
+/// appendix 002_…txt C.1): N = 10⁶, T = 10⁴, m = 100 growing by 100, σ = 1, λ = 10, 3000 samples.
+struct RunConfig {
+    std::string dataset = "gmm";
+    TestMethod method = TestMethod::Minibatch;
+    std::int64_t nData = 1'000'000;
+    std::int64_t samples = 3000;
+    std::uint64_t seed = 1;        ///< the chain's random stream
+    std::uint64_t dataSeed = 1;    ///< the generated data set; fixed across chains and methods
+    double temperature = 10'000.0;
+    double step = 0.15;            ///< proposal standard deviation per coordinate (see RandomWalkProposal)
+    MinibatchSettings minibatch;
+    CorrectionParams correction;
+};
+
+/// Checks every field; throws std::invalid_argument whose message starts with the setting's
+/// CLI name and gives its allowed range, e.g. "sigma must be in (0, 1.8138); got 2".
+void validate(const RunConfig &config);
+
+/// Builds the acceptance test. `correction` is required for the minibatch method only.
+std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
+                                                   std::shared_ptr<const CorrectionDistribution> correction);
+
+/// True when the method samples X_corr (and so needs a solved correction table).
+bool needsCorrection(TestMethod method);
+
+} // namespace core

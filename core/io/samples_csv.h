@@ -1,0 +1,23 @@
+#pragma once
+/// Samples files in a CmdStan-like CSV that pandas (read_csv(comment='#')) and ArviZ read:
+///   # key = value           run settings, one per line (booleans as 0/1)
+///   lp__,accept_stat__,batch_size__,full_scan_points__,full_data_fallback__,theta.1,theta.2,...
+///   one row per iteration, numbers in round-trip precision.
+/// Column names ending in "__" are sampler statistics; theta.k are the parameters.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/chain/chain_runner.h"
+
+namespace core {
+
+using CsvMetadata = std::vector<std::pair<std::string, std::string>>;
+
+/// Writes the completed rows of `chain` atomically. `logPosterior` (one value per completed
+/// row) fills lp__; when it is empty the lp__ column is left out. Throws std::runtime_error
+/// naming the path on any failure; no partial file remains.
+void writeSamplesCsv(const std::string &path, const CsvMetadata &metadata, const ChainResult &chain,
+                     const std::vector<double> &logPosterior = {});
+
+} // namespace core

@@ -1,0 +1,79 @@
+#include "core/models/gaussian_mean_model.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace core {
+
+GaussianMeanModel::GaussianMeanModel(Eigen::VectorXd data, double noiseVariance, double priorMean,
+                                     double priorVariance)
+    : m_data(std::move(data)), m_noiseVariance(noiseVariance), m_priorMean(priorMean),
+      m_priorVariance(priorVariance)
+{
+    if (m_data.size() < 1)
+        throw std::invalid_argument("the Gaussian mean model needs at least one data point");
+    if (!m_data.allFinite())
+        throw std::invalid_argument("the Gaussian mean model data contain NaN or infinite values");
+    if (!(noiseVariance > 0.0) || !std::isfinite(noiseVariance))
+        throw std::invalid_argument("noise variance must be finite and > 0");
+    if (!(priorVariance > 0.0))
+        throw std::invalid_argument("prior variance must be > 0 (use infinity for a flat prior)");
+    m_dataMean = m_data.mean();
+}
+
+double GaussianMeanModel::logPrior(const Vector &theta) const
+{
+    if (std::isinf(m_priorVariance))
+        return 0.0;
+    const double d = theta[0] - m_priorMean;
+    return -0.5 * d * d / m_priorVariance;
+}
+
+void GaussianMeanModel::logLikelihoodRatios(const Vector &from, const Vector &to,
+                                            std::span<const DataIndex> rows, std::span<double> out) const
+{
+    // l_i = (μ' − μ)(x_i − (μ + μ')/2) / s²: linear in x_i (Eq. 5 with s² = 1).
+    const double step = (to[0] - from[0]) / m_noiseVariance;
+    const double mid = 0.5 * (to[0] + from[0]);
+    const double *x = m_data.data();
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        out[k] = step * (x[rows[k]] - mid);
+}
+
+void GaussianMeanModel::logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                                 std::span<double> out) const
+{
+    const double step = (to[0] - from[0]) / m_noiseVariance;
+    const double mid = 0.5 * (to[0] + from[0]);
+    Eigen::Map<Eigen::ArrayXd> values(out.data(), static_cast<Eigen::Index>(out.size()));
+    values = step * (m_data.segment(first, values.size()).array() - mid);
+}
+
+double GaussianMeanModel::logLikelihoodSum(const Vector &theta) const
+{
+    const double constant = -0.5 * std::log(2.0 * std::numbers::pi * m_noiseVariance);
+    return static_cast<double>(m_data.size()) * constant
+           - 0.5 * (m_data.array() - theta[0]).square().sum() / m_noiseVariance;
+}
+
+Vector GaussianMeanModel::initialTheta() const
+{
+    return Vector::Constant(1, m_dataMean);
+}
+
+double GaussianMeanModel::posteriorVariance(double temperature) const
+{
+    const double likelihoodPrecision = static_cast<double>(m_data.size()) / (m_noiseVariance * temperature);
+    const double priorPrecision = std::isinf(m_priorVariance) ? 0.0 : 1.0 / m_priorVariance;
+    return 1.0 / (likelihoodPrecision + priorPrecision);
+}
+
+double GaussianMeanModel::posteriorMean(double temperature) const
+{
+    const double likelihoodPrecision = static_cast<double>(m_data.size()) / (m_noiseVariance * temperature);
+    const double priorPrecision = std::isinf(m_priorVariance) ? 0.0 : 1.0 / m_priorVariance;
+    return posteriorVariance(temperature) * (likelihoodPrecision * m_dataMean + priorPrecision * m_priorMean);
+}
+
+} // namespace core

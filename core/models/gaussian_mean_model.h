@@ -1,0 +1,43 @@
+#pragma once
+/// Posterior of the mean μ of Gaussian data with known variance s²:
+///   x_i ~ N(μ, s²), prior μ ~ N(m₀, v₀) or flat (v₀ = ∞).
+/// The tempered posterior is Gaussian in closed form, which makes this the reference model for
+/// testing that a chain's stationary distribution is right. With a flat prior and s² = 1 it is
+/// the worst-case example of Seita et al. (000_…txt Sec. 2.1, Eq. 5).
+#include <limits>
+
+#include "core/models/model.h"
+
+namespace core {
+
+class GaussianMeanModel final : public Model {
+public:
+    /// priorVariance = +∞ means a flat prior. Throws std::invalid_argument for empty or
+    /// non-finite data, noiseVariance ≤ 0 or priorVariance ≤ 0.
+    GaussianMeanModel(Eigen::VectorXd data, double noiseVariance, double priorMean = 0.0,
+                      double priorVariance = std::numeric_limits<double>::infinity());
+
+    std::string name() const override { return "gaussian-mean"; }
+    int dimension() const override { return 1; }
+    DataIndex dataSize() const override { return static_cast<DataIndex>(m_data.size()); }
+    double logPrior(const Vector &theta) const override;
+    void logLikelihoodRatios(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
+                             std::span<double> out) const override;
+    void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                  std::span<double> out) const override;
+    double logLikelihoodSum(const Vector &theta) const override;
+    Vector initialTheta() const override;
+
+    /// Mean and variance of the exact posterior when the log-likelihood is divided by T.
+    double posteriorMean(double temperature) const;
+    double posteriorVariance(double temperature) const;
+
+private:
+    Eigen::VectorXd m_data;
+    double m_noiseVariance;
+    double m_priorMean;
+    double m_priorVariance;
+    double m_dataMean;
+};
+
+} // namespace core

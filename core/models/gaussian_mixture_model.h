@@ -1,0 +1,43 @@
+#pragma once
+/// Posterior of the two mixture means of the Welling–Teh mixture (Seita et al., 000_…txt
+/// Sec. 6.1, Eq. 22):
+///   prior θ ~ N(0, diag(σ₁², σ₂²)) with σ₁² = 10, σ₂² = 1,
+///   likelihood p(x | θ) = ½ N(x; θ₁, σx²) + ½ N(x; θ₁ + θ₂, σx²), σx² = 2.
+/// The prior is never tempered; the acceptance tests divide the log-likelihood by T.
+#include <memory>
+
+#include "core/models/model.h"
+
+namespace core {
+
+class GaussianMixtureModel final : public Model {
+public:
+    static constexpr double kPriorVariance1 = 10.0;
+    static constexpr double kPriorVariance2 = 1.0;
+    static constexpr double kNoiseVariance = 2.0;
+
+    /// Takes the data (N ≥ 1). Throws std::invalid_argument on empty data or non-finite values.
+    explicit GaussianMixtureModel(Eigen::VectorXd data);
+
+    std::string name() const override { return "gmm"; }
+    int dimension() const override { return 2; }
+    DataIndex dataSize() const override { return static_cast<DataIndex>(m_data.size()); }
+    double logPrior(const Vector &theta) const override;
+    void logLikelihoodRatios(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
+                             std::span<double> out) const override;
+    void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                  std::span<double> out) const override;
+    double logLikelihoodSum(const Vector &theta) const override;
+    /// The prior mean (0, 0): between the posterior's two modes, so burn-in is visible.
+    Vector initialTheta() const override { return Vector::Zero(2); }
+
+    const Eigen::VectorXd &data() const { return m_data; }
+
+    /// log p(x | θ) for one point, with its normalising constant.
+    static double pointLogLikelihood(double x, double theta1, double theta2);
+
+private:
+    Eigen::VectorXd m_data;
+};
+
+} // namespace core

@@ -1,0 +1,53 @@
+#pragma once
+/// The model interface the acceptance tests evaluate: a prior and per-point log-likelihoods.
+///
+/// Everything the minibatch tests need reduces to the per-point log-likelihood ratios
+///   l_i(θ, θ') = log p(x_i | θ') − log p(x_i | θ)
+/// over an index set (Seita et al., 000_…txt Sec. 2, Eq. 3–4). Models evaluate them for a whole
+/// batch in one call, vectorised, so there is no virtual call per data point.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <Eigen/Core>
+
+namespace core {
+
+using Vector = Eigen::VectorXd;
+/// Row index into a dataset. 32 bits: datasets up to 2^31 − 1 rows, half the gather traffic.
+using DataIndex = std::int32_t;
+
+class Model {
+public:
+    virtual ~Model() = default;
+
+    virtual std::string name() const = 0;
+    /// Dimension of θ.
+    virtual int dimension() const = 0;
+    /// Number of data points N.
+    virtual DataIndex dataSize() const = 0;
+
+    /// log p0(θ), up to a constant. Not tempered (the temperature divides only the likelihood).
+    virtual double logPrior(const Vector &theta) const = 0;
+
+    /// out[k] = log p(x_{rows[k]} | to) − log p(x_{rows[k]} | from), untempered.
+    /// `out` must have rows.size() entries. Allocates nothing.
+    virtual void logLikelihoodRatios(const Vector &from, const Vector &to,
+                                     std::span<const DataIndex> rows,
+                                     std::span<double> out) const = 0;
+
+    /// The same for the contiguous rows [first, first + out.size()).
+    virtual void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                          std::span<double> out) const = 0;
+
+    /// Σ_i log p(x_i | θ) over all N points, untempered. Costs a full pass.
+    virtual double logLikelihoodSum(const Vector &theta) const = 0;
+
+    /// Where chains start unless told otherwise.
+    virtual Vector initialTheta() const = 0;
+
+    /// Σ_{i<N} l_i(from, to) over the whole dataset in cache-sized chunks, without allocating.
+    double logLikelihoodRatioSum(const Vector &from, const Vector &to) const;
+};
+
+} // namespace core

@@ -1,0 +1,147 @@
+// The command-line tool end to end: bad input gives one line naming the option and exit 2 with
+// no output file; good input gives the documented CSV and JSON.
+#include <QtTest>
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result runCli(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(MHX_CLI_PATH), arguments);
+    if (!process.waitForFinished(300000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+const QStringList kSmallRun = {"run", "--dataset", "gmm", "--n-data", "20000", "--temperature", "200",
+                               "--samples", "400", "--seed", "3", "--grid", "1000"};
+
+} // namespace
+
+class tst_Cli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rejectsBadArguments_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("sigma too large") << QStringList{"--sigma", "1.82"} << "--sigma";
+        QTest::newRow("sigma zero") << QStringList{"--sigma", "0"} << "--sigma";
+        QTest::newRow("negative lambda") << QStringList{"--lambda", "-1"} << "--lambda";
+        QTest::newRow("zero temperature") << QStringList{"--temperature", "0"} << "--temperature";
+        QTest::newRow("negative temperature") << QStringList{"--temperature", "-5"} << "--temperature";
+        QTest::newRow("zero step") << QStringList{"--step", "0"} << "--step";
+        QTest::newRow("nan step") << QStringList{"--step", "nan"} << "--step";
+        QTest::newRow("unknown method") << QStringList{"--method", "gibbs"} << "--method";
+        QTest::newRow("unknown solver") << QStringList{"--solver", "svd"} << "--solver";
+        QTest::newRow("batch one") << QStringList{"--batch", "1"} << "--batch";
+        QTest::newRow("zero samples") << QStringList{"--samples", "0"} << "--samples";
+        QTest::newRow("unknown option") << QStringList{"--frobnicate", "1"} << "--frobnicate";
+        QTest::newRow("missing value") << QStringList{"--seed"} << "--seed";
+        QTest::newRow("unwritable out") << QStringList{"--out", "/nonexistent-dir/x.csv"} << "--out";
+        QTest::newRow("out is a directory") << QStringList{"--summary", "/tmp"} << "--summary";
+    }
+
+    void rejectsBadArguments()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, named);
+        QTemporaryDir dir;
+        const QString out = dir.path() + "/samples.csv";
+        QStringList arguments = kSmallRun;
+        if (!extra.contains("--out"))
+            arguments << "--out" << out;
+        arguments << extra;
+        const Result result = runCli(arguments);
+        QCOMPARE(result.exitCode, 2);
+        const QStringList lines = result.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].contains(named), qPrintable(lines[0]));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty()); // nothing written
+    }
+
+    void smallRunWritesCsvAndSummary()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/samples.csv", json = dir.path() + "/summary.json";
+        const Result result = runCli(QStringList(kSmallRun) << "--out" << csv << "--summary" << json);
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const QJsonObject summary = readJson(json);
+        for (const char *key : {"dataset", "method", "n_data", "samples", "seed", "temperature", "step", "sigma", "lambda",
+                                "acceptance_rate", "mean_batch", "sd_batch", "max_batch", "full_data_fallbacks",
+                                "data_points_used", "wall_seconds", "iterations_per_second", "correction_linf",
+                                "posterior_tv", "posterior_chi2", "posterior_poisson_loglik"})
+            QVERIFY2(summary.contains(key), key);
+        QCOMPARE(summary["samples"].toInt(), 400);
+        QCOMPARE(summary["method"].toString(), QString("minibatch"));
+        QVERIFY(summary["mean_batch"].toDouble() >= 100.0);
+        QVERIFY(summary["correction_linf"].toDouble() > 0.0);
+
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+        int comments = 0;
+        while (lines[comments].startsWith('#'))
+            ++comments;
+        QVERIFY(comments > 5);
+        QCOMPARE(lines[comments], QString("lp__,accept_stat__,batch_size__,full_scan_points__,full_data_fallback__,theta.1,theta.2"));
+        QCOMPARE(lines.size() - comments - 1, 400);
+    }
+
+    void correctionSummary()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.path() + "/c.json", table = dir.path() + "/c.csv";
+        const Result result = runCli({"correction", "--sigma", "1", "--lambda", "10", "--grid", "500", "--range", "20",
+                                      "--solver", "ridge", "--out", table, "--summary", json});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const QJsonObject summary = readJson(json);
+        for (const char *key : {"sigma", "lambda", "grid", "range", "solver", "linf", "mass", "variance", "solve_seconds"})
+            QVERIFY2(summary.contains(key), key);
+        QCOMPARE(summary["grid"].toInt(), 500);
+        QVERIFY(summary["linf"].toDouble() > 0.0 && summary["linf"].toDouble() < 0.05);
+        QVERIFY(QFile::exists(table));
+    }
+
+    void datasetExport()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.path() + "/data.csv";
+        const Result result = runCli({"dataset", "--dataset", "gmm", "--seed", "7", "--n-data", "1000", "--out", out});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 4 + 1 + 1000);
+        // Same seed, same data.
+        const QString again = dir.path() + "/again.csv";
+        QCOMPARE(runCli({"dataset", "--seed", "7", "--n-data", "1000", "--out", again}).exitCode, 0);
+        QFile second(again);
+        QVERIFY(second.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(second.readAll()).trimmed().split('\n'), lines);
+    }
+};
+
+QTEST_APPLESS_MAIN(tst_Cli)
+#include "tst_cli.moc"
