@@ -88,7 +88,7 @@ double GaussianMixturePosterior::logDensity(double theta1, double theta2) const
     constexpr double inv = 1.0 / (2.0 * GaussianMixtureModel::kNoiseVariance);
     const Eigen::ArrayXd a = -(m_binMeans - theta1).square() * inv;
     const Eigen::ArrayXd b = -(m_binMeans - theta1 - theta2).square() * inv;
-    const double logLik = (m_binCounts * (a.max(b) + (-(a - b).abs()).exp().log1p())).sum();
+    const double logLik = (m_binCounts * (a.max(b) + ((-(a - b).abs()).exp() + 1.0).log())).sum();
     const double logPrior = -0.5 * (theta1 * theta1 / GaussianMixtureModel::kPriorVariance1
                                     + theta2 * theta2 / GaussianMixtureModel::kPriorVariance2);
     return logPrior + logLik / m_temperature;

@@ -8,7 +8,7 @@ namespace core {
 double Model::logLikelihoodRatioSum(const Vector &from, const Vector &to) const
 {
     // 4096 doubles stay in L1/L2 between the evaluation and the sum.
-    std::array<double, 4096> chunk;
+    std::array<double, 4096> chunk{};
     const DataIndex n = dataSize();
     double total = 0.0;
     for (DataIndex first = 0; first < n;) {

@@ -4,6 +4,7 @@
 #include "core/data/gaussian_mixture_data.h"
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/models/gaussian_mixture_model.h"
+#include "core/random/rng.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
