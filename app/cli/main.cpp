@@ -27,7 +27,8 @@ const char *kUsage =
     "              [--n-data N --minibatch-iterations I --full-iterations J --seed K] [--summary b.json]\n"
     "\n"
     "Defaults follow the paper's Gaussian-mixture experiment: N = 1e6, T = 1e4, step 0.15 (the\n"
-    "proposal's standard deviation), m = 100, growth 100, sigma = 1, lambda = 10, ridge solver.\n";
+    "proposal's standard deviation), m = 100, growth 100, sigma = 1, NNLS correction\n"
+    "(--solver ridge --lambda 10 is the paper's solver).\n";
 
 } // namespace
 
