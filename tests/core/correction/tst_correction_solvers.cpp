@@ -1,0 +1,134 @@
+// Internals of the correction solve (Seita et al. 000_…txt Sec. 4): the alias table, the NNLS
+// active-set solver, and the two ridge methods (Toeplitz and dense), which must agree.
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+#include <boost/math/distributions/chi_squared.hpp>
+
+#include "core/correction/alias_table.h"
+#include "core/correction/correction_distribution.h"
+#include "core/correction/nnls_solver.h"
+#include "core/correction/ridge_solver.h"
+
+using namespace core;
+
+namespace {
+
+double chiSquaredUpper(double df, double alpha)
+{
+    return boost::math::quantile(boost::math::complement(boost::math::chi_squared(df), alpha));
+}
+
+CorrectionParams makeParams(int grid, double sigma, double lambda, double range = 20.0)
+{
+    CorrectionParams p;
+    p.grid = grid;
+    p.sigma = sigma;
+    p.lambda = lambda;
+    p.range = range;
+    return p;
+}
+
+} // namespace
+
+class tst_CorrectionSolvers : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aliasTableProbabilities()
+    {
+        const std::vector<double> weights = {0.0, 3.0, 1e-12, 0.5, 0.0, 7.25, 1.0};
+        const AliasTable alias(weights);
+        double total = 0.0;
+        for (const double w : weights)
+            total += w;
+        for (std::size_t i = 0; i < weights.size(); ++i)
+            QVERIFY(std::fabs(alias.probability(i) - weights[i] / total) < 1e-15);
+        // draw() must realise those probabilities: chi-squared over the positive cells.
+        Rng rng(3);
+        constexpr int kDraws = 1'000'000;
+        std::vector<long> counts(weights.size(), 0);
+        for (int i = 0; i < kDraws; ++i)
+            ++counts[alias.draw(rng)];
+        double chi2 = 0.0;
+        int cells = 0;
+        long tiny = 0;
+        for (std::size_t i = 0; i < weights.size(); ++i) {
+            if (weights[i] == 0.0)
+                QCOMPARE(counts[i], 0L);
+            else if (weights[i] < 1e-6)
+                tiny += counts[i];
+            else {
+                const double expected = kDraws * weights[i] / total;
+                chi2 += (counts[i] - expected) * (counts[i] - expected) / expected;
+                ++cells;
+            }
+        }
+        QVERIFY(tiny <= 1);
+        QVERIFY2(chi2 < chiSquaredUpper(cells - 1, 0.001), qPrintable(QString::number(chi2)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AliasTable(std::vector<double>{}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AliasTable(std::vector<double>{0.0, 0.0}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AliasTable(std::vector<double>{1.0, -1.0}));
+    }
+
+    void nnlsSolverSatisfiesKkt()
+    {
+        // Random least squares: the KKT conditions characterise the unique optimum.
+        Rng rng(9);
+        for (int trial = 0; trial < 20; ++trial) {
+            Eigen::MatrixXd a(30, 12);
+            Eigen::VectorXd y(30);
+            for (Eigen::Index i = 0; i < a.size(); ++i)
+                a.data()[i] = rng.normal();
+            for (Eigen::Index i = 0; i < y.size(); ++i)
+                y(i) = rng.normal();
+            const Eigen::MatrixXd q = a.transpose() * a;
+            const Eigen::VectorXd p = a.transpose() * y;
+            const NnlsResult r = solveNnls(q, p);
+            QVERIFY(r.converged);
+            const Eigen::VectorXd slope = p - q * r.x;
+            for (Eigen::Index j = 0; j < r.x.size(); ++j) {
+                QVERIFY(r.x(j) >= 0.0);
+                if (r.x(j) > 0.0)
+                    QVERIFY(std::fabs(slope(j)) < 1e-10);
+                else
+                    QVERIFY(slope(j) < 1e-10);
+            }
+        }
+    }
+
+    void ridgeMethodsAgree_data()
+    {
+        QTest::addColumn<double>("sigma");
+        QTest::addColumn<double>("lambda");
+        QTest::newRow("s1 l10") << 1.0 << 10.0;
+        QTest::newRow("s0.8 l0.01") << 0.8 << 0.01;
+    }
+    void ridgeMethodsAgree()
+    {
+        QFETCH(double, sigma);
+        QFETCH(double, lambda);
+        const CorrectionParams p = makeParams(400, sigma, lambda);
+        const auto toeplitz = solveRidgeMasses(p, {}, {}, RidgeMethod::Toeplitz);
+        const auto dense = solveRidgeMasses(p, {}, {}, RidgeMethod::DenseCholesky);
+        double diff = 0.0;
+        for (std::size_t j = 0; j < dense.size(); ++j)
+            diff = std::max(diff, std::fabs(toeplitz[j] - dense[j]));
+        QVERIFY2(diff < 1e-9, qPrintable(QString::number(diff)));
+    }
+
+    void smallRangeUsesDenseFallback()
+    {
+        // V = 5 < 9σ: MᵀM is no longer Toeplitz, so the Toeplitz method must refuse.
+        const CorrectionParams p = makeParams(500, 1.0, 10.0, 5.0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, solveRidgeMasses(p, {}, {}, RidgeMethod::Toeplitz));
+        const auto t = CorrectionDistribution::solve(p);
+        QVERIFY(t.linfError() > 0.0 && t.linfError() < 0.05);
+    }
+
+};
+
+QTEST_APPLESS_MAIN(tst_CorrectionSolvers)
+#include "tst_correction_solvers.moc"
