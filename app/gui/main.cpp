@@ -53,11 +53,6 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     options.quitAfterRun = parser.isSet(quitAfterRun);
     options.screenshotPath = parser.value(screenshot);
     core::RunConfig &config = options.config;
-    bool ok = true;
-    auto fail = [](const QString &name, const QString &value) {
-        std::fprintf(stderr, "mh-explorer: invalid --%s '%s'\n", qPrintable(name), qPrintable(value));
-        return std::nullopt;
-    };
     try {
         if (parser.isSet(method))
             config.method = core::parseMethod(parser.value(method).toStdString());
@@ -65,16 +60,27 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
         std::fprintf(stderr, "mh-explorer: %s\n", error.what());
         return std::nullopt;
     }
-    if (parser.isSet(nData) && ((config.nData = parser.value(nData).toLongLong(&ok)), !ok))
-        return fail(nData.names().front(), parser.value(nData));
-    if (parser.isSet(temperature) && ((config.temperature = parser.value(temperature).toDouble(&ok)), !ok))
-        return fail(temperature.names().front(), parser.value(temperature));
-    if (parser.isSet(step) && ((config.step = parser.value(step).toDouble(&ok)), !ok))
-        return fail(step.names().front(), parser.value(step));
-    if (parser.isSet(samples) && ((config.samples = parser.value(samples).toLongLong(&ok)), !ok))
-        return fail(samples.names().front(), parser.value(samples));
-    if (parser.isSet(seed) && ((config.seed = parser.value(seed).toULongLong(&ok)), !ok))
-        return fail(seed.names().front(), parser.value(seed));
+    // Each reader leaves the default in place when the option is absent and returns false
+    // when the value does not parse; range checks are core::validate()'s job.
+    auto read = [&parser](const QCommandLineOption &option, auto &target, auto convert) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        const auto value = convert(parser.value(option), &ok);
+        if (ok)
+            target = value;
+        else
+            std::fprintf(stderr, "mh-explorer: invalid --%s '%s'\n", qPrintable(option.names().front()),
+                         qPrintable(parser.value(option)));
+        return ok;
+    };
+    auto toInt64 = [](const QString &text, bool *ok) { return text.toLongLong(ok); };
+    auto toUInt64 = [](const QString &text, bool *ok) { return text.toULongLong(ok); };
+    auto toReal = [](const QString &text, bool *ok) { return text.toDouble(ok); };
+    if (!read(nData, config.nData, toInt64) || !read(temperature, config.temperature, toReal)
+        || !read(step, config.step, toReal) || !read(samples, config.samples, toInt64)
+        || !read(seed, config.seed, toUInt64))
+        return std::nullopt;
     if (!options.screenshotPath.isEmpty() && !options.quitAfterRun) {
         std::fprintf(stderr, "mh-explorer: --screenshot needs --quit-after-run\n");
         return std::nullopt;

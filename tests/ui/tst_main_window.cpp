@@ -1,0 +1,253 @@
+// The main window and its worker, driven offscreen (QT_QPA_PLATFORM=offscreen): runs finish
+// and plot, stops stop, failures reach the window as messages, closing mid-run joins the
+// worker, and the window renders to PNG.
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/control_panel.h"
+#include "ui/main_window.h"
+#include "ui/posterior_chart.h"
+#include "ui/sampler_worker.h"
+
+namespace {
+
+constexpr int kRunTimeoutMs = 60'000;
+
+// N/T = 100 as in the paper's setting, on a data set small enough for a test.
+core::RunConfig smallConfig(core::TestMethod method, std::int64_t samples)
+{
+    core::RunConfig config;
+    config.method = method;
+    config.nData = 20'000;
+    config.temperature = 200.0;
+    config.samples = samples;
+    config.seed = 7;
+    return config;
+}
+
+ui::RunOutcome outcomeAt(const QSignalSpy &spy, int index)
+{
+    return spy.at(index).at(0).value<ui::RunOutcome>();
+}
+
+} // namespace
+
+class tst_MainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void controlsStartFromCoreDefaults();
+    void runFinishesAndPlots_data();
+    void runFinishesAndPlots();
+    void stopEndsRunEarly();
+    void workerFailureReportsMessage();
+    void invalidSettingsAreRejectedBeforeStart();
+    void closingMidRunJoinsWorker();
+    void windowGrabsToPng();
+
+private:
+    QTemporaryDir m_cacheDir;
+};
+
+void tst_MainWindow::initTestCase()
+{
+    // A private correction cache: the minibatch run solves its table once, and the test
+    // neither depends on nor writes to the user's cache.
+    QVERIFY(m_cacheDir.isValid());
+    qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+}
+
+void tst_MainWindow::controlsStartFromCoreDefaults()
+{
+    ui::MainWindow window;
+    const core::RunConfig shown = window.controls()->config();
+    const core::RunConfig defaults;
+    QCOMPARE(shown.method, defaults.method);
+    QCOMPARE(shown.nData, defaults.nData);
+    QCOMPARE(shown.temperature, defaults.temperature);
+    QCOMPARE(shown.step, defaults.step);
+    QCOMPARE(shown.samples, defaults.samples);
+    QCOMPARE(window.controls()->runButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+    QCOMPARE(window.controls()->stopButton()->shortcut(), QKeySequence(Qt::Key_Escape));
+    QVERIFY(window.controls()->runButton()->isEnabled());
+    QVERIFY(!window.controls()->stopButton()->isEnabled());
+    // Every setting explains itself with a pointer into the paper.
+    const auto combos = window.controls()->findChildren<QComboBox *>();
+    QVERIFY(!combos.isEmpty());
+    for (QWidget *widget : window.controls()->findChildren<QAbstractSpinBox *>())
+        QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")), qPrintable(widget->toolTip()));
+    QVERIFY(combos.front()->toolTip().contains(QStringLiteral("Sec. ")));
+}
+
+void tst_MainWindow::runFinishesAndPlots_data()
+{
+    QTest::addColumn<QString>("methodName");
+    QTest::newRow("barker") << QStringLiteral("barker");
+    QTest::newRow("minibatch") << QStringLiteral("minibatch");
+}
+
+void tst_MainWindow::runFinishesAndPlots()
+{
+    QFETCH(QString, methodName);
+    const core::TestMethod method = core::parseMethod(methodName.toStdString());
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(window.startRun(smallConfig(method, 2000)));
+    QVERIFY(window.isRunning());
+    QVERIFY(!window.controls()->runButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    qInfo("%s run took %lld ms with %lld snapshots", QTest::currentDataTag(), static_cast<long long>(clock.elapsed()),
+          static_cast<long long>(snapshots.count()));
+
+    const ui::RunOutcome outcome = outcomeAt(finished, 0);
+    QVERIFY(!outcome.stopped);
+    QCOMPARE(outcome.summary.iterations, std::int64_t{2000});
+    QVERIFY(outcome.summary.acceptanceRate > 0.0 && outcome.summary.acceptanceRate < 1.0);
+    QCOMPARE(outcome.usedCorrection, method == core::TestMethod::Minibatch);
+    QVERIFY(snapshots.count() > 0);
+    // Every sample of a short run is drawn, over the rendered posterior.
+    QVERIFY(window.chart()->seriesCount() > 0);
+    QCOMPARE(window.plottedSampleCount(), qsizetype{2000});
+    QVERIFY(window.chart()->hasPosteriorImage());
+    QVERIFY(outcome.hasPosteriorMetrics);
+    QVERIFY(outcome.posterior.totalVariation >= 0.0 && outcome.posterior.totalVariation <= 1.0);
+    QVERIFY(outcome.posterior.chiSquaredCells > 0);
+    QVERIFY(!window.isRunning());
+    QVERIFY(window.controls()->runButton()->isEnabled());
+    QVERIFY(window.statusText().contains(QStringLiteral("Finished")));
+}
+
+void tst_MainWindow::stopEndsRunEarly()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+    const std::int64_t requested = 1'000'000; // far more than the test waits for
+    QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, requested)));
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+    window.stopRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+
+    const ui::RunOutcome outcome = outcomeAt(finished, 0);
+    QVERIFY(outcome.stopped);
+    QVERIFY(outcome.summary.iterations > 0);
+    QVERIFY(outcome.summary.iterations < requested);
+    QVERIFY(!outcome.hasPosteriorMetrics);
+    QVERIFY(window.plottedSampleCount() > 0);
+    QVERIFY(!window.isRunning());
+    QVERIFY(window.statusText().contains(QStringLiteral("Stopped")));
+}
+
+void tst_MainWindow::workerFailureReportsMessage()
+{
+    core::RunConfig bad = smallConfig(core::TestMethod::Barker, 100);
+    bad.temperature = 0.0;
+
+    // The worker on its own: the exception becomes a signal, not a crash.
+    {
+        ui::SamplerWorker worker;
+        QSignalSpy failed(&worker, &ui::SamplerWorker::runFailed);
+        QSignalSpy finished(&worker, &ui::SamplerWorker::finished);
+        worker.start(bad);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("temperature")),
+                 qPrintable(failed.at(0).at(0).toString()));
+    }
+
+    // Through the worker thread to the window, bypassing the window's own validation.
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    ui::SamplerWorker *worker = window.worker();
+    QVERIFY(QMetaObject::invokeMethod(worker, [worker, bad] { worker->start(bad); }, Qt::QueuedConnection));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kRunTimeoutMs);
+    QVERIFY(window.lastError().contains(QStringLiteral("temperature")));
+    QVERIFY(window.statusText().contains(QStringLiteral("temperature")));
+    QVERIFY(!window.isRunning());
+}
+
+void tst_MainWindow::invalidSettingsAreRejectedBeforeStart()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    core::RunConfig bad = smallConfig(core::TestMethod::Minibatch, 100);
+    bad.step = -1.0;
+    QVERIFY(!window.startRun(bad));
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(window.lastError().contains(QStringLiteral("step")));
+    QVERIFY(!window.isRunning());
+    QVERIFY(window.controls()->runButton()->isEnabled());
+}
+
+void tst_MainWindow::closingMidRunJoinsWorker()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+    QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(window.close());
+    // close() returned, so the worker thread has been joined: the run really stopped.
+    QVERIFY(!window.isWorkerThreadRunning());
+    qInfo("close mid-run returned after %lld ms", static_cast<long long>(clock.elapsed()));
+    QVERIFY(!window.isRunning());
+    // Late queued signals from the worker are harmless, and the window refuses new runs.
+    QTest::qWait(50);
+    QVERIFY(!window.startRun(smallConfig(core::TestMethod::Barker, 10)));
+}
+
+void tst_MainWindow::windowGrabsToPng()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.resize(1100, 700);
+    window.show();
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    // More samples than one chart chunk holds, so the chunked series path is drawn too.
+    const std::int64_t samples = 3 * ui::PosteriorChart::kChunkSize + 100;
+    QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, samples)));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+    QCOMPARE(window.plottedSampleCount(), qsizetype{samples});
+    QCOMPARE(window.chart()->seriesCount(), 4 + 1); // four sample chunks and the current state
+
+    const QPixmap pixmap = window.grab();
+    QVERIFY(!pixmap.isNull());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("window.png"));
+    QVERIFY(pixmap.save(path, "PNG"));
+    QVERIFY(QFileInfo(path).size() > 0);
+    const QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), pixmap.size());
+    // A real render has the heat map's gradient, text and markers: many distinct colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,78 @@
+#pragma once
+// The posterior scatter (θ₁, θ₂) drawn over the true tempered log-posterior.
+//
+// Qt Charts facts this widget is built around (design.md Sec. 5): QScatterSeries makes one
+// graphics item per point, so the samples are QLineSeries with no pen and a small image
+// marker; points arrive in batches and reach a series through replace() at most ~25 times a
+// second; the posterior is an image painted as the plot area's background, which costs the
+// same for any number of samples. No OpenGL series, so PNG/SVG renders show everything.
+//
+// replace() re-lays out every point of its series (about 1 µs each on Qt 6.4, while painting
+// is ten times cheaper), so one growing series would block the GUI thread for ~50 ms at 50k
+// points. The samples are therefore split into chunks of kChunkSize points: only the newest
+// chunk is replaced, and each update costs O(kChunkSize) whatever the total.
+#include <QChartView>
+#include <QImage>
+#include <QPointF>
+#include <QTimer>
+#include <QVector>
+
+#include "ui/posterior_heat_map.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QColorAxis;
+class QLineSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class PosteriorChart : public QChartView {
+    Q_OBJECT
+public:
+    /// Shortest gap between two series updates (≈ 25 updates a second).
+    static constexpr int kFlushIntervalMs = 40;
+    /// Points per sample series; only the last, still-growing chunk is ever replaced.
+    static constexpr qsizetype kChunkSize = 2500;
+
+    explicit PosteriorChart(QWidget *parent = nullptr);
+
+    /// Removes all samples and the heat map (a new run may have another N or T).
+    void clear();
+    /// Shows `image` behind the samples; its θ ranges are mapped onto the axes.
+    void setPosteriorImage(const PosteriorImage &image);
+    bool hasPosteriorImage() const { return !m_image.isNull(); }
+    /// Sets the sample markers' opacity for a run that will draw about `count` points, so a
+    /// dense cloud still shows the heat map through it. Applies to points drawn from now on.
+    void setExpectedSampleCount(qint64 count);
+    /// Queues samples (and the chain's latest state) for the next batched series update.
+    void appendSamples(const QVector<QPointF> &points, QPointF current);
+    /// Pushes queued samples to the series now, e.g. before a screenshot.
+    void flush();
+    /// Samples currently drawn by the series (queued ones not included).
+    qsizetype plottedSampleCount() const;
+    /// Series in the chart: the sample chunks (at least one) and the current-state series.
+    int seriesCount() const;
+
+private:
+    QLineSeries *addSampleChunk();
+    void updatePlotBackground();
+
+    QChart *m_chart = nullptr;
+    QList<QLineSeries *> m_sampleChunks; // the first carries the legend entry and colour axis
+    QLineSeries *m_current = nullptr;
+    QImage m_sampleMarker;
+    QValueAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+    QColorAxis *m_colorAxis = nullptr;
+    QVector<QPointF> m_openChunk;        // the points of m_sampleChunks.back()
+    qsizetype m_plotted = 0;
+    QVector<QPointF> m_pending;
+    QPointF m_latest;
+    bool m_hasLatest = false;
+    QTimer m_flushTimer;
+    PosteriorImage m_image;
+};
+
+} // namespace ui
