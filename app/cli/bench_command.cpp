@@ -75,7 +75,7 @@ int benchCommand(int argc, char **argv)
 {
     auto options = runValueOptions();
     options.insert({"minibatch-iterations", "full-iterations"});
-    const Arguments args(argc, argv, 2, options, {"no-fpc", "no-cache"});
+    const Arguments args(argc, argv, 2, options, runFlags());
     core::RunConfig config = readRunConfig(args);
     const auto minibatchIterations = args.integer("minibatch-iterations", 20000);
     const auto fullIterations = args.integer("full-iterations", 100);

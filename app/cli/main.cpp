@@ -15,10 +15,15 @@ const char *kUsage =
     "\n"
     "commands:\n"
     "  run         sample a posterior with one acceptance test\n"
-    "              --dataset gmm --method {mh,barker,minibatch,naive-barker} --samples S --seed K\n"
+    "              --dataset {gmm,worst-case} --method {minibatch,austere-c,sublhd,barker,mh,naive-barker}\n"
+    "              --samples S --seed K\n"
     "              [--n-data N --data-seed K --temperature T --step s --batch m --batch-growth g\n"
-    "               --sigma S --lambda L --solver {ridge,nnls} --grid N --range V --delta D --no-fpc]\n"
+    "               --sigma S --lambda L --solver {ridge,nnls} --grid N --range V --delta D --no-fpc\n"
+    "               --epsilon E --gamma G --sublhd-p P --sublhd-delta D --sublhd-model-bound]\n"
     "              [--out samples.csv] [--summary summary.json]\n"
+    "  compare     several methods on the same data and seeds K..K+trials-1, as a Markdown table\n"
+    "              --methods minibatch,austere-c,sublhd,barker --trials K --out table.md [--csv table.csv]\n"
+    "              and any run option\n"
     "  correction  solve the correction distribution X_corr\n"
     "              --sigma S --lambda L --grid N --range V --solver {ridge,nnls} [--no-cache]\n"
     "              [--out table.csv] [--summary s.json]\n"
@@ -48,7 +53,9 @@ int main(int argc, char **argv)
             return cli::datasetCommand(argc, argv);
         if (command == "bench")
             return cli::benchCommand(argc, argv);
-        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, correction, dataset, bench)\n", command.c_str());
+        if (command == "compare")
+            return cli::compareCommand(argc, argv);
+        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, correction, dataset, bench)\n", command.c_str());
         return 2;
     } catch (const cli::UsageError &error) {
         std::fprintf(stderr, "mh-explorer-cli %s: %s\n", command.c_str(), error.what());

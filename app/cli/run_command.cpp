@@ -1,4 +1,5 @@
 // `mh-explorer-cli run`: one chain on the Gaussian mixture, with posterior metrics.
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -6,13 +7,10 @@
 #include "app/cli/progress_bar.h"
 #include "app/cli/run_options.h"
 #include "core/chain/chain_runner.h"
-#include "core/data/gaussian_mixture_data.h"
-#include "core/diagnostics/chain_summary.h"
-#include "core/diagnostics/gmm_posterior.h"
+#include "core/experiment/experiment_runner.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_writer.h"
 #include "core/io/samples_csv.h"
-#include "core/models/gaussian_mixture_model.h"
 
 namespace cli {
 namespace {
@@ -43,8 +41,14 @@ core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::Correct
         {"solver", core::solverName(config.correction.solver)},
         {"grid", std::to_string(config.correction.grid)},
         {"range", core::formatRoundTrip(config.correction.range)},
-        {"lp_meaning", "tempered log posterior (unnormalised, binned-data evaluation)"},
+        {"epsilon", core::formatRoundTrip(config.austere.epsilon)},
+        {"gamma", core::formatRoundTrip(config.sublhd.gamma)},
+        {"sublhd_p", core::formatRoundTrip(config.sublhd.p)},
+        {"sublhd_delta", core::formatRoundTrip(config.sublhd.delta)},
+        {"sublhd_model_bound", config.sublhd.useModelBound ? "1" : "0"},
     };
+    if (config.dataset == "gmm")
+        meta.emplace_back("lp_meaning", "tempered log posterior (unnormalised, binned-data evaluation)");
     if (correction)
         meta.emplace_back("correction_linf", core::formatRoundTrip(correction->linfError()));
     return meta;
@@ -55,7 +59,7 @@ core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::Correct
 int runCommand(int argc, char **argv)
 {
     auto valueOptions = runValueOptions();
-    const Arguments args(argc, argv, 2, valueOptions, {"no-fpc", "no-cache"});
+    const Arguments args(argc, argv, 2, valueOptions, runFlags());
     const core::RunConfig config = readRunConfig(args);
     const std::string outPath = args.text("out", ""), summaryPath = args.text("summary", "");
     // Fail before minutes of sampling, not after.
@@ -64,45 +68,41 @@ int runCommand(int argc, char **argv)
     if (!summaryPath.empty())
         requireWritable("summary", summaryPath);
 
-    std::fprintf(stderr, "generating %lld Gaussian-mixture points (data seed %llu)\n",
-                 static_cast<long long>(config.nData), static_cast<unsigned long long>(config.dataSeed));
-    core::GaussianMixtureSpec spec;
-    spec.size = config.nData;
-    spec.seed = config.dataSeed;
-    const core::GaussianMixtureModel model(core::generateGaussianMixture(spec));
+    std::fprintf(stderr, "generating %lld %s points (data seed %llu)\n", static_cast<long long>(config.nData),
+                 config.dataset.c_str(), static_cast<unsigned long long>(config.dataSeed));
+    const core::DatasetInstance dataset = core::makeDataset(config, true);
 
     std::shared_ptr<const core::CorrectionDistribution> correction;
     bool fromCache = false;
     if (core::needsCorrection(config.method))
         correction = obtainCorrection(config.correction, !args.flag("no-cache"), &fromCache);
 
-    auto test = core::makeAcceptanceTest(config, correction);
-    const core::RandomWalkProposal proposal(config.step);
-    core::ChainSettings settings;
-    settings.samples = config.samples;
-    settings.seed = config.seed;
-    settings.temperature = config.temperature;
     ProgressBar bar(core::methodName(config.method));
-    const core::ChainResult chain = core::runChain(model, proposal, *test, settings, interruptToken(),
-                                                   [&](const core::ChainResult &, std::int64_t, std::int64_t last) {
-                                                       pollInterrupt();
-                                                       bar.update(last, config.samples);
-                                                   });
+    const core::ExperimentOutcome outcome =
+        core::runExperiment(config, dataset, correction, interruptToken(),
+                            [&](const core::ChainResult &, std::int64_t, std::int64_t last) {
+                                pollInterrupt();
+                                bar.update(last, config.samples);
+                            });
     bar.finish();
+    const core::ChainResult &chain = outcome.chain;
     if (chain.stopped) {
         std::fprintf(stderr, "interrupted after %lld of %lld samples; nothing written\n",
                      static_cast<long long>(chain.completed), static_cast<long long>(config.samples));
         return 130;
     }
-    const core::ChainSummary summary = core::summarize(chain);
-
-    const core::GaussianMixturePosterior posterior(model.data(), config.temperature);
-    const core::PosteriorMetrics metrics = posterior.compare(chain.samples, chain.completed);
+    const core::ChainSummary &summary = outcome.summary;
+    const core::PosteriorMetrics metrics = outcome.posterior.value_or(core::PosteriorMetrics{});
+    const double nan = std::nan("");
+    const auto *posterior = dataset.gmmPosterior.get();
 
     if (!outPath.empty()) {
-        std::vector<double> lp(static_cast<std::size_t>(chain.completed));
-        for (std::int64_t t = 0; t < chain.completed; ++t)
-            lp[static_cast<std::size_t>(t)] = posterior.logDensity(chain.samples(t, 0), chain.samples(t, 1));
+        std::vector<double> lp;
+        if (posterior) {
+            lp.resize(static_cast<std::size_t>(chain.completed));
+            for (std::int64_t t = 0; t < chain.completed; ++t)
+                lp[static_cast<std::size_t>(t)] = posterior->logDensity(chain.samples(t, 0), chain.samples(t, 1));
+        }
         core::writeSamplesCsv(outPath, csvMetadata(config, correction.get(), chain), chain, lp);
     }
 
@@ -128,21 +128,27 @@ int runCommand(int argc, char **argv)
         .add("full_data_fallbacks", summary.fullDataFallbacks)
         .add("data_points_used", summary.dataPointsUsed)
         .add("full_scan_points", summary.fullScanPoints)
+        .add("epsilon", config.austere.epsilon)
+        .add("gamma", config.sublhd.gamma)
+        .add("sublhd_p", config.sublhd.p)
+        .add("sublhd_delta", config.sublhd.delta)
         .add("wall_seconds", summary.wallSeconds)
         .add("iterations_per_second", summary.iterationsPerSecond)
         .add("correction_linf", correction ? correction->linfError() : std::nan(""))
         .add("correction_from_cache", fromCache)
-        .add("posterior_tv", metrics.totalVariation)
-        .add("posterior_chi2", metrics.chiSquared)
-        .add("posterior_chi2_cells", metrics.chiSquaredCells)
-        .add("posterior_poisson_loglik", metrics.poissonLogLikelihood)
+        .add("all_data_iterations", summary.allDataIterations)
+        .add("posterior_tv", posterior ? metrics.totalVariation : nan)
+        .add("posterior_chi2", posterior ? metrics.chiSquared : nan)
+        .add("posterior_chi2_cells", posterior ? metrics.chiSquaredCells : 0)
+        .add("posterior_poisson_loglik", posterior ? metrics.poissonLogLikelihood : nan)
         .add("posterior_outside_samples", metrics.outside)
-        .add("posterior_binning_error_bound", posterior.binningErrorBound());
+        .add("posterior_binning_error_bound", posterior ? posterior->binningErrorBound() : nan);
     if (!summaryPath.empty())
         core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });
 
-    std::printf("method %s on gmm: N = %lld, T = %g, step %g, %lld samples, seed %llu\n",
-                core::methodName(config.method).c_str(), static_cast<long long>(config.nData), config.temperature,
+    std::printf("method %s on %s: N = %lld, T = %g, step %g, %lld samples, seed %llu\n",
+                core::methodName(config.method).c_str(), config.dataset.c_str(), static_cast<long long>(config.nData),
+                config.temperature,
                 config.step, static_cast<long long>(chain.completed), static_cast<unsigned long long>(config.seed));
     std::printf("  acceptance rate      %.4f\n", summary.acceptanceRate);
     std::printf("  minibatch size       mean %.1f  sd %.1f  max %lld\n", summary.meanBatch, summary.sdBatch,
@@ -154,8 +160,15 @@ int runCommand(int argc, char **argv)
         std::printf("  correction L-inf     %.3g (%s, sigma %g, lambda %g%s)\n", correction->linfError(),
                     core::solverName(config.correction.solver).c_str(), config.correction.sigma,
                     config.correction.lambda, fromCache ? ", cached" : "");
-    std::printf("  posterior            TV %.4f  chi2 %.1f (%d cells)  Eq.39 %.1f\n", metrics.totalVariation,
-                metrics.chiSquared, metrics.chiSquaredCells, metrics.poissonLogLikelihood);
+    std::printf("  tests that read all N %lld of %lld iterations\n", static_cast<long long>(summary.allDataIterations),
+                static_cast<long long>(summary.iterations));
+    if (summary.fullScanPoints > 0)
+        std::printf("  full-data scans      %lld points (%.3g per iteration), not counted in the minibatch sizes\n",
+                    static_cast<long long>(summary.fullScanPoints),
+                    static_cast<double>(summary.fullScanPoints) / static_cast<double>(summary.iterations));
+    if (posterior)
+        std::printf("  posterior            TV %.4f  chi2 %.1f (%d cells)  Eq.39 %.1f\n", metrics.totalVariation,
+                    metrics.chiSquared, metrics.chiSquaredCells, metrics.poissonLogLikelihood);
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
     if (!outPath.empty())
         std::printf("  samples written to   %s\n", outPath.c_str());

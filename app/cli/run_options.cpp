@@ -20,7 +20,8 @@ const std::set<std::string> &runValueOptions()
 {
     static const std::set<std::string> options = {
         "dataset", "method", "samples", "seed", "data-seed", "n-data", "temperature", "step", "batch",
-        "batch-growth", "sigma", "lambda", "solver", "grid", "range", "delta", "out", "summary"};
+        "batch-growth", "sigma", "lambda", "solver", "grid", "range", "delta", "epsilon", "gamma", "sublhd-p",
+        "sublhd-delta", "out", "summary"};
     return options;
 }
 
@@ -58,6 +59,12 @@ core::RunConfig readRunConfig(const Arguments &args)
     config.minibatch.batchGrowth = static_cast<core::DataIndex>(growth);
     config.minibatch.cltBound = args.real("delta", config.minibatch.cltBound);
     config.minibatch.finitePopulationCorrection = !args.flag("no-fpc");
+    config.austere.epsilon = args.real("epsilon", config.austere.epsilon);
+    config.sublhd.gamma = args.real("gamma", config.sublhd.gamma);
+    config.sublhd.p = args.real("sublhd-p", config.sublhd.p);
+    config.sublhd.delta = args.real("sublhd-delta", config.sublhd.delta);
+    config.sublhd.useModelBound = args.flag("sublhd-model-bound");
+    core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
     readCorrectionParams(args, config.correction);
     asUsage([&] { core::validate(config); });
     return config;

@@ -9,8 +9,14 @@
 
 namespace cli {
 
-/// Options shared by `run` and `bench`.
+/// Options shared by `run`, `compare` and `bench`.
 const std::set<std::string> &runValueOptions();
+/// Flags shared by them.
+inline const std::set<std::string> &runFlags()
+{
+    static const std::set<std::string> flags = {"no-fpc", "no-cache", "sublhd-model-bound"};
+    return flags;
+}
 
 /// Reads and validates; a core validation failure becomes a UsageError naming the --option.
 core::RunConfig readRunConfig(const Arguments &args);

@@ -33,6 +33,8 @@ struct Decision {
     /// Points read by full-data passes that are not minibatch data (the range bound of
     /// MHSubLhd, μ_std of AustereMH(nc)); zero for the methods that need none.
     std::int64_t fullScanPoints = 0;
+    /// Wall time spent in those full-data passes.
+    double fullScanSeconds = 0.0;
     /// Number of times the test looked at (grew) its minibatch.
     int looks = 0;
     /// MHminibatch only: the batch reached N and the exact full-data Barker test decided.

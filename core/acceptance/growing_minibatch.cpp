@@ -21,45 +21,23 @@ void validate(const MinibatchSettings &settings)
 MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const MinibatchSettings &settings,
                                          double varianceTarget, Rng &rng)
 {
-    const Model &model = problem.model;
-    const DataIndex n = model.dataSize();
-    if (m_sampler.populationSize() != n) {
-        m_sampler.reset(n);
-        m_lambda.assign(static_cast<std::size_t>(n), 0.0);
-    }
-    const double scale = static_cast<double>(n) / problem.temperature;
-
-    m_sampler.beginTest();
+    m_batch.begin(problem);
     MinibatchEstimate estimate;
-    double mean = 0.0, sumSquares = 0.0; // of Λ_i over the batch so far
-    DataIndex want = std::min(settings.initialBatch, n);
+    DataIndex want = settings.initialBatch;
     while (true) {
-        const DataIndex before = m_sampler.drawn();
-        const auto rows = m_sampler.drawMore(want, rng);
-        const auto added = static_cast<Eigen::Index>(rows.size());
-        std::span<double> out(m_lambda.data() + before, rows.size());
-        model.logLikelihoodRatios(problem.current, problem.proposed, rows, out);
-        Eigen::Map<Eigen::ArrayXd> chunk(out.data(), added);
-        chunk *= scale;
-        const double chunkMean = chunk.mean();
-        const double chunkSquares = (chunk - chunkMean).square().sum();
-        const double total = static_cast<double>(before + added);
-        const double shift = chunkMean - mean;
-        mean += shift * static_cast<double>(added) / total;
-        sumSquares += chunkSquares + shift * shift * static_cast<double>(before) * static_cast<double>(added) / total;
-        ++estimate.looks;
-
-        const DataIndex b = m_sampler.drawn();
-        double variance = b > 1 ? sumSquares / static_cast<double>(b - 1) / static_cast<double>(b) : 0.0;
+        m_batch.extend(want, rng);
+        const DataIndex b = m_batch.size();
+        double variance = m_batch.sampleVariance() / static_cast<double>(b);
         if (settings.finitePopulationCorrection)
-            variance *= n > 1 ? static_cast<double>(n - b) / static_cast<double>(n - 1) : 0.0;
+            variance *= m_batch.finitePopulationFactor();
         estimate.size = b;
+        estimate.looks = m_batch.looks();
         estimate.variance = variance;
-        estimate.deltaStar = mean + problem.logPriorProposalRatio;
-        estimate.wholeDataset = b == n;
+        estimate.deltaStar = m_batch.mean() + problem.logPriorProposalRatio;
+        estimate.wholeDataset = m_batch.wholeDataset();
         bool enough = variance < varianceTarget;
         if (enough && settings.cltBound > 0.0) {
-            estimate.cltError = cltError(b, mean, sumSquares);
+            estimate.cltError = cltError();
             enough = estimate.cltError <= settings.cltBound;
         }
         if (enough || estimate.wholeDataset)
@@ -68,16 +46,18 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
     }
 }
 
-double GrowingMinibatch::cltError(DataIndex size, double mean, double sumSquares) const
+double GrowingMinibatch::cltError() const
 {
     // Standardised moments: Novak's bound (000_…txt Lemma 3) is for a unit-variance X, so the
     // scale of Λ must not enter ε.
-    const double sd = std::sqrt(sumSquares / static_cast<double>(size));
+    const DataIndex size = m_batch.size();
+    const double sd = std::sqrt(m_batch.sumSquares() / static_cast<double>(size));
     if (!(sd > 0.0))
         return 0.0;
-    const Eigen::Map<const Eigen::ArrayXd> batch(m_lambda.data(), size);
-    const double firstAbs = ((batch - mean).abs() / sd).mean();
-    const double thirdAbs = ((batch - mean).abs() / sd).cube().mean();
+    const auto values = m_batch.values();
+    const Eigen::Map<const Eigen::ArrayXd> batch(values.data(), size);
+    const double firstAbs = ((batch - m_batch.mean()).abs() / sd).mean();
+    const double thirdAbs = ((batch - m_batch.mean()).abs() / sd).cube().mean();
     return (6.4 * thirdAbs + 2.0 * firstAbs) / std::sqrt(static_cast<double>(size));
 }
 

@@ -2,10 +2,8 @@
 /// The adaptive minibatch of Seita et al., Algorithm 1 (000_…txt Sec. 4): start with m points,
 /// add `growth` more until the estimated variance of Δ* is below σ² (and, optionally, the CLT
 /// error bound of Corollary 1 is below δ), or until the batch is the whole dataset.
-#include <vector>
-
 #include "core/acceptance/acceptance_test.h"
-#include "core/acceptance/minibatch_sampler.h"
+#include "core/acceptance/minibatch_accumulator.h"
 
 namespace core {
 
@@ -37,16 +35,13 @@ struct MinibatchEstimate {
 class GrowingMinibatch {
 public:
     /// Grows the batch until s²_Δ* < varianceTarget and (if on) ε ≤ δ, or b = N.
-    /// Statistics are merged chunk by chunk (Chan et al.'s pairwise update) in double
-    /// precision, never from running sums of Λ and Λ².
     MinibatchEstimate grow(const TestProblem &problem, const MinibatchSettings &settings,
                            double varianceTarget, Rng &rng);
 
 private:
-    double cltError(DataIndex size, double mean, double sumSquares) const;
+    double cltError() const;
 
-    MinibatchSampler m_sampler;
-    std::vector<double> m_lambda; // Λ_i of the current batch, in draw order
+    MinibatchAccumulator m_batch;
 };
 
 } // namespace core

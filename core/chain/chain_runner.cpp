@@ -69,6 +69,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         result.fullScanPoints[row] = static_cast<std::int32_t>(decision.fullScanPoints);
         result.accepted[row] = accepted ? 1 : 0;
         result.fullDataFallback[row] = decision.fullDataFallback ? 1 : 0;
+        result.fullScanSeconds += decision.fullScanSeconds;
         result.completed = t + 1;
 
         if (onProgress && (t & 63) == 63) {

@@ -38,6 +38,7 @@ struct ChainResult {
     std::int64_t completed = 0;
     bool stopped = false;
     double wallSeconds = 0.0;
+    double fullScanSeconds = 0.0;              ///< part of wallSeconds spent in full-data passes
 };
 
 /// Called on the running thread with the result so far and the rows [first, last) that are

@@ -5,7 +5,7 @@
 
 namespace core {
 
-ChainSummary summarize(const ChainResult &result)
+ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
 {
     ChainSummary summary;
     const std::int64_t n = result.completed;
@@ -22,6 +22,7 @@ ChainSummary summarize(const ChainResult &result)
         summary.dataPointsUsed += result.batchSize[row];
         summary.fullScanPoints += result.fullScanPoints[row];
         summary.maxBatch = std::max<std::int64_t>(summary.maxBatch, result.batchSize[row]);
+        summary.allDataIterations += dataSize > 0 && result.batchSize[row] >= dataSize;
         const double x = result.batchSize[row];
         const double shift = x - mean;
         mean += shift / static_cast<double>(t + 1);

@@ -15,11 +15,13 @@ struct ChainSummary {
     std::int64_t fullDataFallbacks = 0;  ///< MHminibatch tests that reached N
     std::int64_t dataPointsUsed = 0;     ///< Σ points used by the tests (minibatch data)
     std::int64_t fullScanPoints = 0;     ///< Σ points read by extra full-data passes
+    /// Iterations whose test read all N points (minibatch data only; 0 when N is unknown).
+    std::int64_t allDataIterations = 0;
     double wallSeconds = 0.0;
     double iterationsPerSecond = 0.0;
 };
 
-/// Summarises the completed iterations of a chain.
-ChainSummary summarize(const ChainResult &result);
+/// Summarises the completed iterations of a chain. `dataSize` (N) enables allDataIterations.
+ChainSummary summarize(const ChainResult &result, std::int64_t dataSize = 0);
 
 } // namespace core

@@ -9,6 +9,14 @@
 
 namespace core {
 
+const std::vector<TestMethod> &allMethods()
+{
+    static const std::vector<TestMethod> methods = {TestMethod::Minibatch, TestMethod::AustereConservative,
+                                                    TestMethod::SubLhd, TestMethod::Barker,
+                                                    TestMethod::Metropolis, TestMethod::NaiveBarker};
+    return methods;
+}
+
 std::string methodName(TestMethod method)
 {
     switch (method) {
@@ -16,16 +24,31 @@ std::string methodName(TestMethod method)
     case TestMethod::Barker: return "barker";
     case TestMethod::Minibatch: return "minibatch";
     case TestMethod::NaiveBarker: return "naive-barker";
+    case TestMethod::AustereConservative: return "austere-c";
+    case TestMethod::SubLhd: return "sublhd";
     }
     return "?";
 }
 
 TestMethod parseMethod(const std::string &name)
 {
-    for (auto method : {TestMethod::Metropolis, TestMethod::Barker, TestMethod::Minibatch, TestMethod::NaiveBarker})
+    std::string names;
+    for (auto method : allMethods()) {
         if (methodName(method) == name)
             return method;
-    throw std::invalid_argument("method must be one of mh, barker, minibatch, naive-barker; got '" + name + "'");
+        names += (names.empty() ? "" : ", ") + methodName(method);
+    }
+    throw std::invalid_argument("method must be one of " + names + "; got '" + name + "'");
+}
+
+void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
+{
+    if (config.dataset != "worst-case")
+        return;
+    if (!temperatureGiven)
+        config.temperature = 1.0;
+    if (!stepGiven && config.nData > 0)
+        config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
 }
 
 std::string solverName(CorrectionSolver solver)
@@ -49,8 +72,8 @@ bool needsCorrection(TestMethod method)
 
 void validate(const RunConfig &config)
 {
-    if (config.dataset != "gmm")
-        throw std::invalid_argument("dataset must be gmm; got '" + config.dataset + "'");
+    if (config.dataset != "gmm" && config.dataset != "worst-case")
+        throw std::invalid_argument("dataset must be gmm or worst-case; got '" + config.dataset + "'");
     if (config.nData < 2 || config.nData > std::numeric_limits<std::int32_t>::max())
         throw std::invalid_argument("n-data must be in [2, 2147483647]; got " + std::to_string(config.nData));
     if (config.samples < 1)
@@ -61,6 +84,12 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
     validate(config.minibatch);
     validate(config.correction);
+    AustereSettings austere = config.austere;
+    austere.batch = config.minibatch.initialBatch;
+    validate(austere);
+    SubLhdSettings sublhd = config.sublhd;
+    sublhd.batch = config.minibatch.initialBatch;
+    validate(sublhd);
 }
 
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
@@ -72,6 +101,16 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
     case TestMethod::Minibatch: return std::make_unique<MinibatchBarkerTest>(std::move(correction), config.minibatch);
     case TestMethod::NaiveBarker:
         return std::make_unique<NaiveMinibatchBarkerTest>(config.correction.sigma, config.minibatch);
+    case TestMethod::AustereConservative: {
+        AustereSettings settings = config.austere;
+        settings.batch = config.minibatch.initialBatch;
+        return std::make_unique<AustereTest>(settings);
+    }
+    case TestMethod::SubLhd: {
+        SubLhdSettings settings = config.sublhd;
+        settings.batch = config.minibatch.initialBatch;
+        return std::make_unique<SubLhdTest>(settings);
+    }
     }
     throw std::invalid_argument("unknown method");
 }

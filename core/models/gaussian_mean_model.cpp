@@ -1,5 +1,6 @@
 #include "core/models/gaussian_mean_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -20,6 +21,14 @@ GaussianMeanModel::GaussianMeanModel(Eigen::VectorXd data, double noiseVariance,
     if (!(priorVariance > 0.0))
         throw std::invalid_argument("prior variance must be > 0 (use infinity for a flat prior)");
     m_dataMean = m_data.mean();
+    m_dataMin = m_data.minCoeff();
+    m_dataMax = m_data.maxCoeff();
+}
+
+std::optional<double> GaussianMeanModel::logLikelihoodRatioBound(const Vector &from, const Vector &to) const
+{
+    const double mid = 0.5 * (to[0] + from[0]);
+    return std::abs(to[0] - from[0]) / m_noiseVariance * std::max(std::abs(m_dataMax - mid), std::abs(m_dataMin - mid));
 }
 
 double GaussianMeanModel::logPrior(const Vector &theta) const

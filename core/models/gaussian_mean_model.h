@@ -27,6 +27,8 @@ public:
                                   std::span<double> out) const override;
     double logLikelihoodSum(const Vector &theta) const override;
     Vector initialTheta() const override;
+    /// |θ' − θ| / s² · max_i |x_i − (θ + θ')/2|, exact, from the data's stored extremes.
+    std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override;
 
     /// Mean and variance of the exact posterior when the log-likelihood is divided by T.
     double posteriorMean(double temperature) const;
@@ -38,6 +40,8 @@ private:
     double m_priorMean;
     double m_priorVariance;
     double m_dataMean;
+    double m_dataMin;
+    double m_dataMax;
 };
 
 } // namespace core

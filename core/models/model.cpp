@@ -5,20 +5,40 @@
 
 namespace core {
 
-double Model::logLikelihoodRatioSum(const Vector &from, const Vector &to) const
+namespace {
+
+// Visits l_i over the whole dataset in chunks of 4096, which stay in L1/L2 between the
+// evaluation and the reduction; allocates nothing.
+template <typename Reduce>
+void forEachChunk(const Model &model, const Vector &from, const Vector &to, Reduce &&reduce)
 {
-    // 4096 doubles stay in L1/L2 between the evaluation and the sum.
     std::array<double, 4096> chunk{};
-    const DataIndex n = dataSize();
-    double total = 0.0;
+    const DataIndex n = model.dataSize();
     for (DataIndex first = 0; first < n;) {
         const auto count = static_cast<std::size_t>(std::min<DataIndex>(4096, n - first));
         std::span<double> out(chunk.data(), count);
-        logLikelihoodRatiosRange(from, to, first, out);
-        total += Eigen::Map<const Eigen::ArrayXd>(out.data(), static_cast<Eigen::Index>(count)).sum();
+        model.logLikelihoodRatiosRange(from, to, first, out);
+        reduce(Eigen::Map<const Eigen::ArrayXd>(out.data(), static_cast<Eigen::Index>(count)));
         first += static_cast<DataIndex>(count);
     }
+}
+
+} // namespace
+
+double Model::logLikelihoodRatioSum(const Vector &from, const Vector &to) const
+{
+    double total = 0.0;
+    forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) { total += values.sum(); });
     return total;
+}
+
+double Model::maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const
+{
+    double largest = 0.0;
+    forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) {
+        largest = std::max(largest, values.abs().maxCoeff());
+    });
+    return largest;
 }
 
 } // namespace core

@@ -6,6 +6,7 @@
 /// over an index set (Seita et al., 000_…txt Sec. 2, Eq. 3–4). Models evaluate them for a whole
 /// batch in one call, vectorised, so there is no virtual call per data point.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -48,6 +49,17 @@ public:
 
     /// Σ_{i<N} l_i(from, to) over the whole dataset in cache-sized chunks, without allocating.
     double logLikelihoodRatioSum(const Vector &from, const Vector &to) const;
+
+    /// max_i |l_i(from, to)| over the whole dataset: a full pass (MHSubLhd's range bound C,
+    /// 000_…txt Eq. 16).
+    double maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const;
+
+    /// A closed-form upper bound on max_i |l_i(from, to)| that needs no pass over the data,
+    /// when the model has one; std::nullopt otherwise.
+    virtual std::optional<double> logLikelihoodRatioBound(const Vector &, const Vector &) const
+    {
+        return std::nullopt;
+    }
 };
 
 } // namespace core

@@ -1,0 +1,51 @@
+#pragma once
+/// Error and data usage of AustereMH's sequential test, by the dynamic program of Korattikara
+/// et al.'s supplement (001_…txt Sec. A, Proposition 2 and Eq. 18–20), and the resulting error
+/// in the acceptance probability (Sec. B, Eq. 21).
+///
+/// Under the CLT, the standardised statistics z_j = (l̄_j − μ₀)/σ_l of successive looks form a
+/// Gaussian random walk whose law depends only on μ_std = (μ − μ₀)√(N − 1)/σ_l, the data
+/// fractions π_j = j m / N and the bound G = Φ⁻¹(1 − ε). The program tracks the density of z
+/// on L cells of [−G, G] from look to look; mass leaving below −G decides "reject", above G
+/// "accept", and whatever survives to π = 1 decides exactly.
+#include <cstdint>
+#include <vector>
+
+namespace core {
+
+struct SequentialTestProfile {
+    /// Probability that the sequential test decides the wrong way (for μ_std = 0, the
+    /// probability of deciding before the last look, halved: Eq. 20).
+    double error = 0.0;
+    /// Expected fraction of the data read, π̄ of Eq. 19.
+    double dataFraction = 0.0;
+    /// Probability of reaching the last look, i.e. of reading all N points.
+    double allDataProbability = 0.0;
+};
+
+/// Runs the dynamic program. populationSize N ≥ 2, batch m in [1, N], epsilon ∈ (0, 0.5),
+/// cells ≥ 10. Cost O(cells² · N/m). Throws std::invalid_argument on bad arguments.
+SequentialTestProfile austereProfile(double muStd, std::int64_t populationSize, std::int64_t batch, double epsilon,
+                                     int cells = 100);
+
+/// The error E(μ_std) of one test design (N, m, ε), tabulated once on a grid of |μ_std|
+/// (E is symmetric in μ_std), and the acceptance-probability error it implies.
+class AustereErrorTable {
+public:
+    /// Runs the dynamic program on 121 values of |μ_std| ∈ [0, 12]. Throws like austereProfile.
+    AustereErrorTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60);
+
+    /// E(μ_std), linearly interpolated; 0 beyond the grid.
+    double error(double muStd) const;
+
+    /// ΔP = P_{a,ε} − P_a for one proposal (Eq. 21), integrating E over u. In the Λ scale:
+    /// meanLambda is the population mean of Λ_i and sdLambda their population standard
+    /// deviation, so Δ = meanLambda + logPriorProposalRatio and P_a = min(1, e^Δ).
+    double acceptanceError(double meanLambda, double sdLambda, double logPriorProposalRatio) const;
+
+private:
+    double m_populationSize;
+    std::vector<double> m_table;
+};
+
+} // namespace core

@@ -1,0 +1,52 @@
+#include "core/acceptance/minibatch_accumulator.h"
+
+#include <algorithm>
+
+namespace core {
+
+void MinibatchAccumulator::begin(const TestProblem &problem)
+{
+    m_problem = &problem;
+    m_population = problem.model.dataSize();
+    if (m_sampler.populationSize() != m_population) {
+        m_sampler.reset(m_population);
+        m_lambda.assign(static_cast<std::size_t>(m_population), 0.0);
+    }
+    m_sampler.beginTest();
+    m_scale = static_cast<double>(m_population) / problem.temperature;
+    m_size = 0;
+    m_looks = 0;
+    m_mean = 0.0;
+    m_sumSquares = 0.0;
+}
+
+DataIndex MinibatchAccumulator::extend(DataIndex count, Rng &rng)
+{
+    const DataIndex before = m_size;
+    const auto rows = m_sampler.drawMore(count, rng);
+    const auto added = static_cast<Eigen::Index>(rows.size());
+    if (added == 0)
+        return 0;
+    std::span<double> out(m_lambda.data() + before, rows.size());
+    m_problem->model.logLikelihoodRatios(m_problem->current, m_problem->proposed, rows, out);
+    Eigen::Map<Eigen::ArrayXd> chunk(out.data(), added);
+    chunk *= m_scale;
+    const double chunkMean = chunk.mean();
+    const double chunkSquares = (chunk - chunkMean).square().sum();
+    const double total = static_cast<double>(before + added);
+    const double shift = chunkMean - m_mean;
+    m_mean += shift * static_cast<double>(added) / total;
+    m_sumSquares += chunkSquares + shift * shift * static_cast<double>(before) * static_cast<double>(added) / total;
+    m_size = before + static_cast<DataIndex>(added);
+    ++m_looks;
+    return static_cast<DataIndex>(added);
+}
+
+double MinibatchAccumulator::finitePopulationFactor() const
+{
+    if (m_population <= 1)
+        return 0.0;
+    return static_cast<double>(m_population - m_size) / static_cast<double>(m_population - 1);
+}
+
+} // namespace core

@@ -1,0 +1,54 @@
+#pragma once
+/// A minibatch that grows look by look, with the running statistics every sequential test
+/// needs. Values are Λ_i = (N / T) · l_i (Seita et al., 000_…txt Sec. 2), so that their mean
+/// plus the log prior/proposal ratio is Δ* (Eq. 8); tests that work with l_i / T divide by N.
+#include <span>
+#include <vector>
+
+#include "core/acceptance/acceptance_test.h"
+#include "core/acceptance/minibatch_sampler.h"
+
+namespace core {
+
+class MinibatchAccumulator {
+public:
+    /// Starts a new test on `problem` (rows are drawn afresh, without replacement).
+    /// Allocates only when the dataset size changes.
+    void begin(const TestProblem &problem);
+
+    /// Draws up to `count` more rows, evaluates their Λ_i and merges them into the statistics
+    /// (Chan et al.'s pairwise update in double precision; never running sums of Λ and Λ²).
+    /// Returns the number of rows added (0 once the batch is the whole dataset).
+    DataIndex extend(DataIndex count, Rng &rng);
+
+    DataIndex size() const { return m_size; }
+    DataIndex populationSize() const { return m_population; }
+    bool wholeDataset() const { return m_size == m_population; }
+    int looks() const { return m_looks; }
+    /// Mean of Λ_i over the batch.
+    double mean() const { return m_mean; }
+    /// Σ (Λ_i − mean)² over the batch.
+    double sumSquares() const { return m_sumSquares; }
+    /// Unbiased sample variance of the Λ_i (0 for fewer than two rows).
+    double sampleVariance() const { return m_size > 1 ? m_sumSquares / static_cast<double>(m_size - 1) : 0.0; }
+    /// (N − b) / (N − 1): the finite-population factor of the variance of a mean of b rows
+    /// drawn without replacement (Korattikara et al., 004_…txt Eq. 12, squared).
+    double finitePopulationFactor() const;
+    /// Λ_i of the batch, in draw order.
+    std::span<const double> values() const { return {m_lambda.data(), static_cast<std::size_t>(m_size)}; }
+    /// N / T: the factor from l_i to Λ_i.
+    double scale() const { return m_scale; }
+
+private:
+    const TestProblem *m_problem = nullptr;
+    MinibatchSampler m_sampler;
+    std::vector<double> m_lambda;
+    DataIndex m_population = 0;
+    DataIndex m_size = 0;
+    int m_looks = 0;
+    double m_scale = 1.0;
+    double m_mean = 0.0;
+    double m_sumSquares = 0.0;
+};
+
+} // namespace core

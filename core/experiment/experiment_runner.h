@@ -1,0 +1,26 @@
+#pragma once
+/// One chain of a configured run on a prepared dataset, with its summary and, for the
+/// mixture, the posterior metrics. Shared by the CLI's run and compare commands.
+#include <memory>
+#include <optional>
+#include <stop_token>
+
+#include "core/chain/chain_runner.h"
+#include "core/diagnostics/chain_summary.h"
+#include "core/experiment/datasets.h"
+
+namespace core {
+
+struct ExperimentOutcome {
+    ChainResult chain;
+    ChainSummary summary;
+    std::optional<PosteriorMetrics> posterior; ///< gmm with a reference posterior only
+};
+
+/// Runs `config.method` on `dataset` with seed `config.seed`. `correction` is needed by the
+/// minibatch method only. Throws std::invalid_argument for invalid settings.
+ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
+                                std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop = {},
+                                const ChainProgressCallback &onProgress = {});
+
+} // namespace core
