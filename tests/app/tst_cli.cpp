@@ -124,6 +124,33 @@ private slots:
         QVERIFY(QFile::exists(table));
     }
 
+    void compareWritesTable()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.path() + "/t.md", csv = dir.path() + "/t.csv";
+        const Result result = runCli({"compare", "--dataset", "worst-case", "--n-data", "5000", "--methods",
+                                      "minibatch,austere-c,sublhd", "--samples", "300", "--trials", "2", "--grid",
+                                      "1000", "--out", table, "--csv", csv});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile file(table);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        for (const char *method : {"| minibatch |", "| austere-c |", "| sublhd |"})
+            QVERIFY2(text.contains(method), method);
+        QFile rows(csv);
+        QVERIFY(rows.open(QIODevice::ReadOnly));
+        int dataLines = 0;
+        for (const QByteArray &line : rows.readAll().split('\n'))
+            dataLines += !line.isEmpty() && !line.startsWith('#') && !line.startsWith("method,");
+        QCOMPARE(dataLines, 3 * 2); // methods × trials
+        // A bad method name is a usage error, and nothing is written.
+        const QString other = dir.path() + "/other.md";
+        const Result bad = runCli({"compare", "--methods", "minibatch,gibbs", "--out", other});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("--method"));
+        QVERIFY(!QFile::exists(other));
+    }
+
     void datasetExport()
     {
         QTemporaryDir dir;
