@@ -87,6 +87,18 @@ int compareCommand(int argc, char **argv)
         if (core::needsCorrection(method) && !correction)
             correction = obtainCorrection(config.correction, !args.flag("no-cache"));
 
+    // AustereMH's design (grid, and for austere-c the pilot) is made once and shared by trials.
+    std::shared_ptr<const core::AustereDesigner> designer;
+    core::RunConfig designedAustere = config;
+    for (auto method : methods) {
+        core::RunConfig probe = config;
+        probe.method = method;
+        if (core::needsAustereDesign(probe) && !designer) {
+            designedAustere.method = core::TestMethod::AustereConservative;
+            designer = obtainAustereDesign(designedAustere, dataset);
+        }
+    }
+
     std::vector<MethodRow> rows;
     for (auto method : methods)
         rows.push_back(MethodRow{method, {}, {}, {}, {}, {}, {}, {}, {}, {}});
@@ -96,13 +108,15 @@ int compareCommand(int argc, char **argv)
     for (std::int64_t trial = 0; trial < trials; ++trial) {
         for (auto &row : rows) {
             core::RunConfig run = config;
+            run.austere = designedAustere.austere;
             run.method = row.method;
             run.seed = config.seed + static_cast<std::uint64_t>(trial);
             const auto outcome = core::runExperiment(run, dataset, correction, interruptToken(),
                                                      [&](const core::ChainResult &, std::int64_t, std::int64_t last) {
                                                          pollInterrupt();
                                                          bar.update(doneBefore + last, total);
-                                                     });
+                                                     },
+                                                     designer);
             if (outcome.chain.stopped) {
                 bar.finish();
                 std::fprintf(stderr, "interrupted; nothing written\n");
@@ -132,8 +146,10 @@ int compareCommand(int argc, char **argv)
           << "N = " << config.nData << ", T = " << config.temperature << ", step " << config.step
           << " (proposal sd), m = " << config.minibatch.initialBatch << ", " << config.samples << " samples, "
           << trials << " trials with seeds " << config.seed << ".." << config.seed + static_cast<std::uint64_t>(trials) - 1
-          << ", data seed " << config.dataSeed << ". AustereMH(c) epsilon " << config.austere.epsilon
-          << ", growth " << config.minibatch.initialBatch << "; MHSubLhd gamma " << config.sublhd.gamma << ", p "
+          << ", data seed " << config.dataSeed << ". AustereMH(c) m = " << designedAustere.austere.batch
+          << ", epsilon " << designedAustere.austere.epsilon
+          << (config.austereErrorBound > 0 ? " (designed under error bound " + std::to_string(config.austereErrorBound) + ")" : std::string())
+          << "; MHSubLhd gamma " << config.sublhd.gamma << ", p "
           << config.sublhd.p << ", delta " << config.sublhd.delta << "; MHminibatch sigma " << config.correction.sigma
           << ", growth " << config.minibatch.batchGrowth << ".\n\n"
           << "Values are mean ± sd over trials. *Minibatch size* counts the points each test read from "

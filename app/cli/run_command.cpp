@@ -41,7 +41,9 @@ core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::Correct
         {"solver", core::solverName(config.correction.solver)},
         {"grid", std::to_string(config.correction.grid)},
         {"range", core::formatRoundTrip(config.correction.range)},
+        {"austere_batch", std::to_string(config.austere.batch)},
         {"epsilon", core::formatRoundTrip(config.austere.epsilon)},
+        {"error_bound", core::formatRoundTrip(config.austereErrorBound)},
         {"gamma", core::formatRoundTrip(config.sublhd.gamma)},
         {"sublhd_p", core::formatRoundTrip(config.sublhd.p)},
         {"sublhd_delta", core::formatRoundTrip(config.sublhd.delta)},
@@ -71,6 +73,8 @@ int runCommand(int argc, char **argv)
     std::fprintf(stderr, "generating %lld %s points (data seed %llu)\n", static_cast<long long>(config.nData),
                  config.dataset.c_str(), static_cast<unsigned long long>(config.dataSeed));
     const core::DatasetInstance dataset = core::makeDataset(config, true);
+    core::RunConfig designed = config;
+    const auto designer = obtainAustereDesign(designed, dataset);
 
     std::shared_ptr<const core::CorrectionDistribution> correction;
     bool fromCache = false;
@@ -79,11 +83,12 @@ int runCommand(int argc, char **argv)
 
     ProgressBar bar(core::methodName(config.method));
     const core::ExperimentOutcome outcome =
-        core::runExperiment(config, dataset, correction, interruptToken(),
+        core::runExperiment(designed, dataset, correction, interruptToken(),
                             [&](const core::ChainResult &, std::int64_t, std::int64_t last) {
                                 pollInterrupt();
                                 bar.update(last, config.samples);
-                            });
+                            },
+                            designer);
     bar.finish();
     const core::ChainResult &chain = outcome.chain;
     if (chain.stopped) {
@@ -103,7 +108,7 @@ int runCommand(int argc, char **argv)
             for (std::int64_t t = 0; t < chain.completed; ++t)
                 lp[static_cast<std::size_t>(t)] = posterior->logDensity(chain.samples(t, 0), chain.samples(t, 1));
         }
-        core::writeSamplesCsv(outPath, csvMetadata(config, correction.get(), chain), chain, lp);
+        core::writeSamplesCsv(outPath, csvMetadata(designed, correction.get(), chain), chain, lp);
     }
 
     core::JsonObject json;
@@ -128,7 +133,9 @@ int runCommand(int argc, char **argv)
         .add("full_data_fallbacks", summary.fullDataFallbacks)
         .add("data_points_used", summary.dataPointsUsed)
         .add("full_scan_points", summary.fullScanPoints)
-        .add("epsilon", config.austere.epsilon)
+        .add("austere_batch", static_cast<std::int64_t>(designed.austere.batch))
+        .add("epsilon", designed.austere.epsilon)
+        .add("error_bound", config.austereErrorBound)
         .add("gamma", config.sublhd.gamma)
         .add("sublhd_p", config.sublhd.p)
         .add("sublhd_delta", config.sublhd.delta)

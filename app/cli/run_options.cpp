@@ -2,6 +2,8 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/progress_bar.h"
+
+#include <cstdio>
 #include "core/correction/correction_cache.h"
 #include "core/io/atomic_file.h"
 
@@ -21,7 +23,7 @@ const std::set<std::string> &runValueOptions()
     static const std::set<std::string> options = {
         "dataset", "method", "samples", "seed", "data-seed", "n-data", "temperature", "step", "batch",
         "batch-growth", "sigma", "lambda", "solver", "grid", "range", "delta", "epsilon", "gamma", "sublhd-p",
-        "sublhd-delta", "out", "summary"};
+        "sublhd-delta", "error-bound", "pilot", "out", "summary"};
     return options;
 }
 
@@ -59,7 +61,14 @@ core::RunConfig readRunConfig(const Arguments &args)
     config.minibatch.batchGrowth = static_cast<core::DataIndex>(growth);
     config.minibatch.cltBound = args.real("delta", config.minibatch.cltBound);
     config.minibatch.finitePopulationCorrection = !args.flag("no-fpc");
+    config.austere.batch = config.minibatch.initialBatch;
+    config.sublhd.batch = config.minibatch.initialBatch;
     config.austere.epsilon = args.real("epsilon", config.austere.epsilon);
+    config.austereErrorBound = args.real("error-bound", config.austereErrorBound);
+    const auto pilot = args.integer("pilot", config.austerePilot);
+    if (pilot < 1 || pilot > 100000)
+        throw UsageError("--pilot must be in [1, 100000]; got " + std::to_string(pilot));
+    config.austerePilot = static_cast<int>(pilot);
     config.sublhd.gamma = args.real("gamma", config.sublhd.gamma);
     config.sublhd.p = args.real("sublhd-p", config.sublhd.p);
     config.sublhd.delta = args.real("sublhd-delta", config.sublhd.delta);
@@ -68,6 +77,45 @@ core::RunConfig readRunConfig(const Arguments &args)
     readCorrectionParams(args, config.correction);
     asUsage([&] { core::validate(config); });
     return config;
+}
+
+std::shared_ptr<const core::AustereDesigner> obtainAustereDesign(core::RunConfig &config,
+                                                                 const core::DatasetInstance &dataset)
+{
+    if (!core::needsAustereDesign(config))
+        return nullptr;
+    ProgressBar bar("austere design");
+    auto progress = [&](double fraction) {
+        pollInterrupt();
+        bar.update(static_cast<std::int64_t>(fraction * 1000.0), 1000);
+    };
+    auto designer = std::make_shared<const core::AustereDesigner>(
+        dataset.model->dataSize(), core::AustereDesigner::defaultBatches(), core::AustereDesigner::defaultEpsilons(),
+        progress, interruptToken());
+    bar.finish();
+    if (config.method == core::TestMethod::AustereConservative) {
+        ProgressBar pilotBar("austere pilot");
+        const core::RandomWalkProposal proposal(config.step);
+        const auto pilot = core::collectPilot(*dataset.model, proposal, dataset.model->initialTheta(), config.temperature,
+                                              config.austerePilot, config.seed,
+                                              [&](double f) {
+                                                  pollInterrupt();
+                                                  pilotBar.update(static_cast<std::int64_t>(f * 1000.0), 1000);
+                                              },
+                                              interruptToken());
+        pilotBar.finish();
+        std::size_t best = 0;
+        const auto candidates = designer->evaluate(pilot, config.austereErrorBound, best);
+        config.austere.batch = static_cast<core::DataIndex>(candidates[best].batch);
+        config.austere.epsilon = candidates[best].epsilon;
+        std::fprintf(stderr,
+                     "AustereMH(c) design over %zu pilot proposals: m = %lld, epsilon = %g (mean |error| %.3g, "
+                     "mean data fraction %.4g%s)\n",
+                     pilot.size(), static_cast<long long>(candidates[best].batch), candidates[best].epsilon,
+                     candidates[best].meanAbsError, candidates[best].meanDataFraction,
+                     candidates[best].feasible ? "" : "; no design met the bound, the most accurate was taken");
+    }
+    return designer;
 }
 
 std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,

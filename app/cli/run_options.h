@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/cli/arguments.h"
+#include "core/experiment/datasets.h"
 #include "core/experiment/run_config.h"
 
 namespace cli {
@@ -23,6 +24,11 @@ core::RunConfig readRunConfig(const Arguments &args);
 
 /// Reads --sigma --lambda --grid --range --solver into `params` and validates them.
 void readCorrectionParams(const Arguments &args, core::CorrectionParams &params);
+
+/// Builds the AustereMH design grid when the method needs it (null otherwise), and for a
+/// designed AustereMH(c) runs the pilot and writes the chosen (m, ε) into `config`.
+std::shared_ptr<const core::AustereDesigner> obtainAustereDesign(core::RunConfig &config,
+                                                                 const core::DatasetInstance &dataset);
 
 /// Loads the table from the cache or solves it, with a progress bar; Ctrl-C cancels.
 std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,

@@ -28,24 +28,35 @@ struct SequentialTestProfile {
 SequentialTestProfile austereProfile(double muStd, std::int64_t populationSize, std::int64_t batch, double epsilon,
                                      int cells = 100);
 
-/// The error E(μ_std) of one test design (N, m, ε), tabulated once on a grid of |μ_std|
-/// (E is symmetric in μ_std), and the acceptance-probability error it implies.
-class AustereErrorTable {
+/// One test design (N, m, ε) tabulated once on a grid of |μ_std| ∈ [0, 12] (the profile is
+/// symmetric in μ_std), and the per-proposal figures it implies after integrating over u.
+class AustereDesignTable {
 public:
-    /// Runs the dynamic program on 121 values of |μ_std| ∈ [0, 12]. Throws like austereProfile.
-    AustereErrorTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60);
+    /// Runs the dynamic program 121 times. Throws like austereProfile.
+    AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60);
 
-    /// E(μ_std), linearly interpolated; 0 beyond the grid.
+    std::int64_t batch() const { return m_batch; }
+    double epsilon() const { return m_epsilon; }
+
+    /// E(μ_std) and π̄(μ_std), linearly interpolated; beyond the grid E = 0 and π̄ is the
+    /// first look's fraction m/N.
     double error(double muStd) const;
+    double dataFraction(double muStd) const;
 
     /// ΔP = P_{a,ε} − P_a for one proposal (Eq. 21), integrating E over u. In the Λ scale:
     /// meanLambda is the population mean of Λ_i and sdLambda their population standard
     /// deviation, so Δ = meanLambda + logPriorProposalRatio and P_a = min(1, e^Δ).
     double acceptanceError(double meanLambda, double sdLambda, double logPriorProposalRatio) const;
+    /// E_u[π̄]: the expected fraction of the data the test reads for this proposal.
+    double expectedDataFraction(double meanLambda, double sdLambda, double logPriorProposalRatio) const;
 
 private:
+    double interpolate(const std::vector<double> &values, double muStd, double beyond) const;
+
     double m_populationSize;
-    std::vector<double> m_table;
+    std::int64_t m_batch;
+    double m_epsilon;
+    std::vector<double> m_error, m_dataFraction;
 };
 
 } // namespace core

@@ -4,10 +4,11 @@ namespace core {
 
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
                                 std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop,
-                                const ChainProgressCallback &onProgress)
+                                const ChainProgressCallback &onProgress,
+                                std::shared_ptr<const AustereDesigner> designer)
 {
     validate(config);
-    auto test = makeAcceptanceTest(config, std::move(correction));
+    auto test = makeAcceptanceTest(config, std::move(correction), std::move(designer));
     const RandomWalkProposal proposal(config.step);
     ChainSettings settings;
     settings.samples = config.samples;

@@ -18,9 +18,11 @@ struct ExperimentOutcome {
 };
 
 /// Runs `config.method` on `dataset` with seed `config.seed`. `correction` is needed by the
-/// minibatch method only. Throws std::invalid_argument for invalid settings.
+/// minibatch method only, `designer` by AustereMH(nc). Throws std::invalid_argument for
+/// invalid settings.
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
                                 std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop = {},
-                                const ChainProgressCallback &onProgress = {});
+                                const ChainProgressCallback &onProgress = {},
+                                std::shared_ptr<const AustereDesigner> designer = nullptr);
 
 } // namespace core

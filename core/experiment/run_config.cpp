@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/acceptance/austere_adaptive_test.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
 
@@ -11,9 +12,10 @@ namespace core {
 
 const std::vector<TestMethod> &allMethods()
 {
-    static const std::vector<TestMethod> methods = {TestMethod::Minibatch, TestMethod::AustereConservative,
-                                                    TestMethod::SubLhd, TestMethod::Barker,
-                                                    TestMethod::Metropolis, TestMethod::NaiveBarker};
+    static const std::vector<TestMethod> methods = {TestMethod::Minibatch,           TestMethod::AustereConservative,
+                                                    TestMethod::AustereNonConservative, TestMethod::SubLhd,
+                                                    TestMethod::Barker,              TestMethod::Metropolis,
+                                                    TestMethod::NaiveBarker};
     return methods;
 }
 
@@ -25,6 +27,7 @@ std::string methodName(TestMethod method)
     case TestMethod::Minibatch: return "minibatch";
     case TestMethod::NaiveBarker: return "naive-barker";
     case TestMethod::AustereConservative: return "austere-c";
+    case TestMethod::AustereNonConservative: return "austere-nc";
     case TestMethod::SubLhd: return "sublhd";
     }
     return "?";
@@ -84,16 +87,25 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
     validate(config.minibatch);
     validate(config.correction);
-    AustereSettings austere = config.austere;
-    austere.batch = config.minibatch.initialBatch;
-    validate(austere);
-    SubLhdSettings sublhd = config.sublhd;
-    sublhd.batch = config.minibatch.initialBatch;
-    validate(sublhd);
+    validate(config.austere);
+    validate(config.sublhd);
+    if (!(config.austereErrorBound >= 0.0 && config.austereErrorBound < 1.0))
+        throw std::invalid_argument("error-bound must be in [0, 1); got " + std::to_string(config.austereErrorBound));
+    if (config.method == TestMethod::AustereNonConservative && !(config.austereErrorBound > 0.0))
+        throw std::invalid_argument("error-bound must be > 0 for austere-nc (it designs the test every iteration)");
+    if (config.austerePilot < 1)
+        throw std::invalid_argument("pilot must be >= 1; got " + std::to_string(config.austerePilot));
+}
+
+bool needsAustereDesign(const RunConfig &config)
+{
+    return config.method == TestMethod::AustereNonConservative
+           || (config.method == TestMethod::AustereConservative && config.austereErrorBound > 0.0);
 }
 
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
-                                                   std::shared_ptr<const CorrectionDistribution> correction)
+                                                   std::shared_ptr<const CorrectionDistribution> correction,
+                                                   std::shared_ptr<const AustereDesigner> designer)
 {
     switch (config.method) {
     case TestMethod::Metropolis: return std::make_unique<MetropolisTest>();
@@ -101,16 +113,10 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
     case TestMethod::Minibatch: return std::make_unique<MinibatchBarkerTest>(std::move(correction), config.minibatch);
     case TestMethod::NaiveBarker:
         return std::make_unique<NaiveMinibatchBarkerTest>(config.correction.sigma, config.minibatch);
-    case TestMethod::AustereConservative: {
-        AustereSettings settings = config.austere;
-        settings.batch = config.minibatch.initialBatch;
-        return std::make_unique<AustereTest>(settings);
-    }
-    case TestMethod::SubLhd: {
-        SubLhdSettings settings = config.sublhd;
-        settings.batch = config.minibatch.initialBatch;
-        return std::make_unique<SubLhdTest>(settings);
-    }
+    case TestMethod::AustereConservative: return std::make_unique<AustereTest>(config.austere);
+    case TestMethod::AustereNonConservative:
+        return std::make_unique<AustereAdaptiveTest>(std::move(designer), config.austereErrorBound);
+    case TestMethod::SubLhd: return std::make_unique<SubLhdTest>(config.sublhd);
     }
     throw std::invalid_argument("unknown method");
 }

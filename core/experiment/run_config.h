@@ -9,17 +9,18 @@
 
 #include "core/acceptance/acceptance_test.h"
 #include "core/acceptance/growing_minibatch.h"
+#include "core/acceptance/austere_designer.h"
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/proposals/random_walk_proposal.h"
 
 namespace core {
 
-enum class TestMethod { Metropolis, Barker, Minibatch, NaiveBarker, AustereConservative, SubLhd };
+enum class TestMethod { Metropolis, Barker, Minibatch, NaiveBarker, AustereConservative, AustereNonConservative, SubLhd };
 
 /// Every method, in the order tables list them.
 const std::vector<TestMethod> &allMethods();
-/// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "sublhd".
+/// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "austere-nc", "sublhd".
 std::string methodName(TestMethod method);
 /// Throws std::invalid_argument listing the allowed names.
 TestMethod parseMethod(const std::string &name);
@@ -38,11 +39,14 @@ struct RunConfig {
     double temperature = 10'000.0;
     double step = 0.15;            ///< proposal standard deviation per coordinate (see RandomWalkProposal)
     MinibatchSettings minibatch;
-    /// AustereMH(c): the paper's mixture settings, m = 100 (the shared --batch) and ε = 0.005
-    /// (000_…txt Sec. 6.1). austere.batch follows minibatch.initialBatch.
+    /// AustereMH(c): the paper's mixture settings, m = 100 and ε = 0.005 (000_…txt Sec. 6.1),
+    /// unless austereErrorBound asks for a design.
     AustereSettings austere;
-    /// MHSubLhd: γ = 1.5, p = 2, δ = 0.01 (000_…txt Sec. 6.1). sublhd.batch follows
-    /// minibatch.initialBatch.
+    /// > 0: choose AustereMH's (m, ε) by the design grid under this bound on the mean |ΔP|
+    /// (austere-c: once, from a pilot; austere-nc: every iteration). 0: use `austere` as is.
+    double austereErrorBound = 0.0;
+    int austerePilot = 200;        ///< pilot proposals for the conservative design
+    /// MHSubLhd: m = 100, γ = 1.5, p = 2, δ = 0.01 (000_…txt Sec. 6.1).
     SubLhdSettings sublhd;
     /// The paper's grid (N = 4000, V = 20, σ = 1, λ = 10) but solved by NNLS: its CDF error is
     /// about 1e-7 against the ridge solution's 9e-4, at the same cost. `solver = Ridge`
@@ -65,9 +69,14 @@ void validate(const RunConfig &config);
 /// N(θ, 1/N): these are its defaults unless the user set temperature or step.
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven);
 
-/// Builds the acceptance test. `correction` is required for the minibatch method only.
+/// Builds the acceptance test. `correction` is required by the minibatch method only, and
+/// `designer` by AustereMH(nc).
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
-                                                   std::shared_ptr<const CorrectionDistribution> correction);
+                                                   std::shared_ptr<const CorrectionDistribution> correction,
+                                                   std::shared_ptr<const AustereDesigner> designer = nullptr);
+
+/// True when the method needs the AustereMH design grid.
+bool needsAustereDesign(const RunConfig &config);
 
 /// True when the method samples X_corr (and so needs a solved correction table).
 bool needsCorrection(TestMethod method);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace core {
 
@@ -30,6 +31,21 @@ double Model::logLikelihoodRatioSum(const Vector &from, const Vector &to) const
     double total = 0.0;
     forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) { total += values.sum(); });
     return total;
+}
+
+std::pair<double, double> Model::logLikelihoodRatioMoments(const Vector &from, const Vector &to) const
+{
+    double mean = 0.0, sumSquares = 0.0, count = 0.0;
+    forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) {
+        const auto added = static_cast<double>(values.size());
+        const double chunkMean = values.mean();
+        const double shift = chunkMean - mean;
+        const double total = count + added;
+        sumSquares += (values - chunkMean).square().sum() + shift * shift * count * added / total;
+        mean += shift * added / total;
+        count = total;
+    });
+    return {mean, count > 0.0 ? std::sqrt(sumSquares / count) : 0.0};
 }
 
 double Model::maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -53,6 +54,10 @@ public:
     /// max_i |l_i(from, to)| over the whole dataset: a full pass (MHSubLhd's range bound C,
     /// 000_…txt Eq. 16).
     double maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const;
+
+    /// Population mean and standard deviation of l_i(from, to) over all N points: one pass,
+    /// merged chunk by chunk in double precision.
+    std::pair<double, double> logLikelihoodRatioMoments(const Vector &from, const Vector &to) const;
 
     /// A closed-form upper bound on max_i |l_i(from, to)| that needs no pass over the data,
     /// when the model has one; std::nullopt otherwise.

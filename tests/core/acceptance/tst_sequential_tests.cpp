@@ -93,7 +93,7 @@ private slots:
         austereSettings.epsilon = 0.01;
         AustereTest austere(austereSettings);
         const Outcome a = run(austere, model, 17);
-        static const AustereErrorTable errorTable(n, austereSettings.batch, austereSettings.epsilon);
+        static const AustereDesignTable errorTable(n, austereSettings.batch, austereSettings.epsilon);
         const double predicted = exact + errorTable.acceptanceError(delta, lambdaSd, 0.0);
         QVERIFY2(std::abs(a.rate - predicted) <= tolerance(predicted, 0.005),
                  qPrintable(QString("AustereMH %1 vs predicted %2 (Metropolis %3)").arg(a.rate).arg(predicted).arg(exact)));
