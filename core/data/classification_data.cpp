@@ -1,0 +1,155 @@
+#include "core/data/classification_data.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/random/rng.h"
+
+namespace core {
+
+DataIndex ClassificationData::positives() const
+{
+    return static_cast<DataIndex>(std::count(labels.begin(), labels.end(), std::uint8_t{1}));
+}
+
+void validate(const ClassificationData &data)
+{
+    if (data.features.rows() < 1)
+        throw std::invalid_argument("classification data need at least one row");
+    if (data.features.rows() > Eigen::Index{2'147'483'647})
+        throw std::invalid_argument("classification data may have at most 2147483647 rows");
+    if (data.features.cols() < 1)
+        throw std::invalid_argument("classification data need at least one feature");
+    if (static_cast<Eigen::Index>(data.labels.size()) != data.features.rows())
+        throw std::invalid_argument("classification data have " + std::to_string(data.features.rows())
+                                    + " feature rows but " + std::to_string(data.labels.size()) + " labels");
+    if ((data.imageRows != 0 || data.imageCols != 0)
+        && Eigen::Index{data.imageRows} * data.imageCols != data.features.cols())
+        throw std::invalid_argument("image geometry " + std::to_string(data.imageRows) + "x"
+                                    + std::to_string(data.imageCols) + " does not match "
+                                    + std::to_string(data.features.cols()) + " features");
+    for (std::size_t i = 0; i < data.labels.size(); ++i)
+        if (data.labels[i] > 1)
+            throw std::invalid_argument("label of row " + std::to_string(i) + " is "
+                                        + std::to_string(data.labels[i]) + "; labels must be 0 or 1");
+    if (!data.features.allFinite())
+        throw std::invalid_argument("classification features contain NaN or infinite values");
+}
+
+ClassificationData selectRows(const ClassificationData &data, std::span<const DataIndex> rows)
+{
+    ClassificationData out;
+    out.features.resize(static_cast<Eigen::Index>(rows.size()), data.features.cols());
+    out.labels.resize(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (rows[k] < 0 || rows[k] >= data.size())
+            throw std::out_of_range("row " + std::to_string(rows[k]) + " is outside [0, "
+                                    + std::to_string(data.size()) + ")");
+        out.features.row(static_cast<Eigen::Index>(k)) = data.features.row(rows[k]);
+        out.labels[k] = data.labels[static_cast<std::size_t>(rows[k])];
+    }
+    out.classNames = data.classNames;
+    out.description = data.description;
+    out.augmented = data.augmented;
+    out.imageRows = data.imageRows;
+    out.imageCols = data.imageCols;
+    return out;
+}
+
+TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed)
+{
+    const DataIndex n = data.size();
+    if (testSize < 1 || testSize >= n)
+        throw std::invalid_argument("test size must be in [1, " + std::to_string(n - 1) + "]; got "
+                                    + std::to_string(testSize));
+    std::vector<DataIndex> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), DataIndex{0});
+    // A partial Fisher–Yates shuffle: the first testSize positions are a uniform random subset.
+    Rng rng(seed);
+    for (DataIndex k = 0; k < testSize; ++k) {
+        const auto j = k + static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n - k)));
+        std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(j)]);
+    }
+    const auto split = order.begin() + testSize;
+    // Original order inside each part: sorted files stay sorted, and the minibatch sampler
+    // draws rows at random anyway.
+    std::sort(order.begin(), split);
+    std::sort(split, order.end());
+    TrainTestSplit result;
+    result.test = selectRows(data, std::span<const DataIndex>(order.data(), static_cast<std::size_t>(testSize)));
+    result.train = selectRows(data, std::span<const DataIndex>(order.data() + testSize,
+                                                               static_cast<std::size_t>(n - testSize)));
+    const std::string note = " (seed " + std::to_string(seed) + ")";
+    result.test.description += "; random test split of " + std::to_string(testSize) + " rows" + note;
+    result.train.description += "; training rows after a random test split of " + std::to_string(testSize) + note;
+    return result;
+}
+
+std::pair<int, int> parseClassPair(const std::string &text)
+{
+    const auto fail = [&] {
+        return std::invalid_argument("classes must be two different integers in [0, 255] separated by a comma, "
+                                     "such as 1,7; got '" + text + "'");
+    };
+    const auto comma = text.find(',');
+    if (comma == std::string::npos)
+        throw fail();
+    int values[2] = {0, 0};
+    const std::string parts[2] = {text.substr(0, comma), text.substr(comma + 1)};
+    for (int k = 0; k < 2; ++k) {
+        const std::string &part = parts[k];
+        const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), values[k]);
+        if (part.empty() || error != std::errc() || end != part.data() + part.size() || values[k] < 0
+            || values[k] > 255)
+            throw fail();
+    }
+    if (values[0] == values[1])
+        throw fail();
+    return {values[0], values[1]};
+}
+
+ClassificationData selectClasses(const LabelledImages &images, std::pair<int, int> classes,
+                                 const std::string &classNamePrefix)
+{
+    if (classes.first == classes.second)
+        throw std::invalid_argument("the two classes must differ; got " + std::to_string(classes.first) + " twice");
+    const auto pixelsPerImage = static_cast<std::size_t>(images.rows) * static_cast<std::size_t>(images.cols);
+    if (images.count < 0 || images.labels.size() != static_cast<std::size_t>(images.count)
+        || images.pixels.size() != pixelsPerImage * static_cast<std::size_t>(images.count) || pixelsPerImage == 0)
+        throw std::invalid_argument("labelled images have inconsistent sizes");
+    std::vector<DataIndex> chosen;
+    DataIndex counts[2] = {0, 0};
+    for (int i = 0; i < images.count; ++i) {
+        const int label = images.labels[static_cast<std::size_t>(i)];
+        if (label == classes.first || label == classes.second) {
+            chosen.push_back(i);
+            ++counts[label == classes.second ? 1 : 0];
+        }
+    }
+    for (int k = 0; k < 2; ++k)
+        if (counts[k] == 0)
+            throw std::invalid_argument(images.description + " has no image of class "
+                                        + std::to_string(k == 0 ? classes.first : classes.second));
+
+    ClassificationData out;
+    const auto d = static_cast<Eigen::Index>(pixelsPerImage);
+    out.features.resize(static_cast<Eigen::Index>(chosen.size()), d);
+    out.labels.resize(chosen.size());
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+        const std::uint8_t *source = images.pixels.data() + static_cast<std::size_t>(chosen[k]) * pixelsPerImage;
+        const Eigen::Map<const Eigen::Matrix<std::uint8_t, 1, Eigen::Dynamic>> row(source, d);
+        out.features.row(static_cast<Eigen::Index>(k)) = row.cast<float>() / 255.0f;
+        out.labels[k] = images.labels[static_cast<std::size_t>(chosen[k])] == classes.second ? 1 : 0;
+    }
+    out.classNames = {classNamePrefix + std::to_string(classes.first), classNamePrefix + std::to_string(classes.second)};
+    out.description = images.description + "; classes " + std::to_string(classes.first) + " (label 0, "
+                      + std::to_string(counts[0]) + " rows) vs " + std::to_string(classes.second) + " (label 1, "
+                      + std::to_string(counts[1]) + " rows)";
+    out.imageRows = images.rows;
+    out.imageCols = images.cols;
+    return out;
+}
+
+} // namespace core

@@ -1,0 +1,89 @@
+#pragma once
+/// Binary classification data for logistic regression (Seita et al., 000_…txt Sec. 6.2 and
+/// 003_…txt Sec. 6.2: MNIST 1s versus 7s, pixels scaled to [0, 1]).
+///
+/// Features are stored as `float`, row-major and contiguous. The minibatch kernel reads b
+/// random rows of d features per test, and on data sets larger than the last-level cache that
+/// read is bound by memory traffic, so 4-byte features move half the bytes of doubles (a
+/// 28×28 row is 3.1 kB instead of 6.3 kB; MNIST-100k is 314 MB instead of 627 MB). Pixels k/255
+/// keep 24 significant bits; CSV features are rounded to the nearest float (relative error
+/// ≤ 6e-8). The model widens every feature to double before it multiplies, so dot products and
+/// log-likelihoods are accumulated in double precision.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "core/models/model.h"
+
+namespace core {
+
+/// N × d features, one example per row, rows contiguous in memory.
+using FeatureMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+struct ClassificationData {
+    FeatureMatrix features;               ///< N × d
+    std::vector<std::uint8_t> labels;     ///< N entries, each 0 or 1
+    /// What labels 0 and 1 stand for, e.g. {"digit 1", "digit 7"} or {"'cat'", "'dog'"}.
+    std::pair<std::string, std::string> classNames{"0", "1"};
+    /// Where the rows came from, one line, for sample-file headers and run summaries.
+    std::string description;
+    /// True when some rows were synthesised from others (shifts, elastic distortions): such
+    /// data must never be reported as the original data set.
+    bool augmented = false;
+    /// Image geometry when each row is an image stored row by row; 0 × 0 otherwise.
+    int imageRows = 0;
+    int imageCols = 0;
+
+    DataIndex size() const { return static_cast<DataIndex>(features.rows()); }
+    int featureCount() const { return static_cast<int>(features.cols()); }
+    /// Number of rows with label 1.
+    DataIndex positives() const;
+};
+
+/// Checks the shape (labels.size() = rows ≥ 1, at least one feature, image geometry
+/// rows × cols = d when set), that labels are 0/1 and that every feature is finite.
+/// Throws std::invalid_argument naming what is wrong.
+void validate(const ClassificationData &data);
+
+/// The rows `rows` (in that order) as a new data set with the same metadata.
+/// Throws std::out_of_range for an index outside [0, N).
+ClassificationData selectRows(const ClassificationData &data, std::span<const DataIndex> rows);
+
+struct TrainTestSplit {
+    ClassificationData train;
+    ClassificationData test;
+};
+
+/// Splits at random: `testSize` rows chosen uniformly without replacement (Fisher–Yates with
+/// core::Rng seeded by `seed`) form the test set, the rest the training set; both keep the
+/// original row order. The same (data, testSize, seed) always gives the same split. The paper
+/// draws 1000 random test rows (000_…txt Sec. 6.2). Throws std::invalid_argument unless
+/// 1 ≤ testSize < N.
+TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed);
+
+/// Parses a class pair such as "1,7" (two different integers in [0, 255]). The first class
+/// becomes label 0, the second label 1. Throws std::invalid_argument on anything else.
+std::pair<int, int> parseClassPair(const std::string &text);
+
+/// Multi-class images with integer labels, as IDX files store them: N × rows × cols bytes.
+struct LabelledImages {
+    std::vector<std::uint8_t> pixels;     ///< N · rows · cols bytes, image after image
+    std::vector<std::uint8_t> labels;     ///< N class labels (0–9 for MNIST)
+    int count = 0;
+    int rows = 0;
+    int cols = 0;
+    std::string description;              ///< e.g. the file names it was read from
+};
+
+/// Keeps the images of the two classes, in file order, with pixels divided by 255 (so in
+/// [0, 1], 000_…txt Sec. 6.2). `classes.first` → label 0, `classes.second` → label 1.
+/// `classNamePrefix` names the classes in classNames ("digit " → "digit 1").
+/// Throws std::invalid_argument when the classes are equal or either has no image.
+ClassificationData selectClasses(const LabelledImages &images, std::pair<int, int> classes,
+                                 const std::string &classNamePrefix = "class ");
+
+} // namespace core

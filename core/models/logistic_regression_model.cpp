@@ -1,0 +1,247 @@
+#include "core/models/logistic_regression_model.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace core {
+namespace {
+
+// Rows per block: the margins of one block live in stack arrays and stay in L1.
+constexpr DataIndex kChunk = 64;
+
+using ChunkArray = Eigen::Map<Eigen::ArrayXd, Eigen::Aligned64>;
+
+inline void prefetchRow(const float *row, Eigen::Index features)
+{
+    const char *bytes = reinterpret_cast<const char *>(row);
+    const auto size = static_cast<std::size_t>(features) * sizeof(float);
+    for (std::size_t offset = 0; offset < size; offset += 64)
+        __builtin_prefetch(bytes + offset, 0, 3);
+}
+
+// Eight floats and eight doubles as GCC/Clang vector types: the compiler maps them to one
+// AVX-512 register, two AVX ones or four SSE ones, and __builtin_convertvector widens a float
+// vector to doubles in registers. Eigen 3.4 has no packet conversion from float to double, and
+// its dot() keeps a single accumulator, so the kernel would wait on the add latency.
+typedef float Float8 __attribute__((vector_size(32)));
+typedef double Double8 __attribute__((vector_size(64)));
+
+// acc[m] += Σ_j x[j] · w_m[j] for K weight vectors in one pass over the float row x, in double
+// precision. Four independent accumulators per vector keep several additions in flight.
+template <int K>
+inline void accumulateDots(const float *x, const std::array<const double *, K> &weights, Eigen::Index n,
+                           std::array<double, K> &acc)
+{
+    Double8 sums[K][4] = {};
+    Eigen::Index j = 0;
+    const auto step = [&](Eigen::Index at, int slot) {
+#if defined(__AVX512F__)
+        // One vcvtps2pd zmm, ymm; GCC's generic lowering of the conversion takes three.
+        const auto wide = reinterpret_cast<Double8>(_mm512_cvtps_pd(_mm256_loadu_ps(x + at)));
+#else
+        Float8 narrow;
+        std::memcpy(&narrow, x + at, sizeof narrow);
+        const Double8 wide = __builtin_convertvector(narrow, Double8);
+#endif
+        for (int m = 0; m < K; ++m) {
+            Double8 w;
+            std::memcpy(&w, weights[static_cast<std::size_t>(m)] + at, sizeof w);
+            sums[m][slot] += wide * w;
+        }
+    };
+    for (; j + 32 <= n; j += 32)
+        for (int slot = 0; slot < 4; ++slot)
+            step(j + 8 * slot, slot);
+    for (; j + 8 <= n; j += 8)
+        step(j, 0);
+    for (int m = 0; m < K; ++m) {
+        const Double8 lanes = (sums[m][0] + sums[m][1]) + (sums[m][2] + sums[m][3]);
+        double total = 0.0;
+        for (int lane = 0; lane < 8; ++lane)
+            total += lanes[lane];
+        for (Eigen::Index i = j; i < n; ++i)
+            total += static_cast<double>(x[i]) * weights[static_cast<std::size_t>(m)][i];
+        acc[static_cast<std::size_t>(m)] += total;
+    }
+}
+
+// z[j][k] = x_{rowOf(first + k)} · w_j + bias_j and s[k] = ±1 (label 1 / 0) for k < count.
+// `total` is the number of rows of the whole call, so the next block's first row is
+// prefetched too. Only random rows are prefetched by hand: on contiguous rows the hardware
+// prefetcher already streams, and extra prefetch instructions only occupy fill buffers.
+template <int K, bool RandomRows, typename RowOf>
+void blockMargins(const ClassificationData &data, RowOf rowOf, DataIndex first, DataIndex count, DataIndex total,
+                  const std::array<const double *, K> &weights, const std::array<double, K> &bias,
+                  double (&z)[K][kChunk], double (&sign)[kChunk])
+{
+    const Eigen::Index d = data.features.cols();
+    const float *base = data.features.data();
+    for (DataIndex k = 0; k < count; ++k) {
+        const DataIndex row = rowOf(first + k);
+        if (RandomRows && first + k + 1 < total)
+            prefetchRow(base + static_cast<Eigen::Index>(rowOf(first + k + 1)) * d, d);
+        std::array<double, K> acc = bias;
+        accumulateDots<K>(base + static_cast<Eigen::Index>(row) * d, weights, d, acc);
+        for (int m = 0; m < K; ++m)
+            z[m][k] = acc[static_cast<std::size_t>(m)];
+        sign[k] = data.labels[static_cast<std::size_t>(row)] != 0 ? 1.0 : -1.0;
+    }
+}
+
+// values = u on entry, −log σ(u) = softplus(−u) on exit (see the header for the log1p form).
+void negLogSigmoidInPlace(double *values, DataIndex count)
+{
+    alignas(64) double tail[kChunk];
+    ChunkArray u(values, count), y(tail, count);
+    y = (-u.abs()).exp();
+    u = (-u).max(0.0) + ((y + 1.0).log() - (((y + 1.0) - 1.0) - y) / (y + 1.0));
+}
+
+struct Margins {
+    const double *weights;
+    double bias;
+};
+
+Margins marginsOf(const Vector &theta, int features, bool bias)
+{
+    return {theta.data(), bias ? theta[features] : 0.0};
+}
+
+template <bool RandomRows, typename RowOf>
+void ratioKernel(const ClassificationData &data, RowOf rowOf, DataIndex total, Margins from, Margins to, double *out)
+{
+    for (DataIndex first = 0; first < total; first += kChunk) {
+        const DataIndex count = std::min(kChunk, total - first);
+        alignas(64) double z[2][kChunk];
+        alignas(64) double sign[kChunk];
+        blockMargins<2, RandomRows>(data, rowOf, first, count, total, {from.weights, to.weights}, {from.bias, to.bias}, z, sign);
+        const ChunkArray s(sign, count);
+        ChunkArray zFrom(z[0], count), zTo(z[1], count);
+        zFrom *= s;
+        zTo *= s;
+        negLogSigmoidInPlace(z[0], count);
+        negLogSigmoidInPlace(z[1], count);
+        // log σ(u') − log σ(u) = softplus(−u) − softplus(−u').
+        Eigen::Map<Eigen::ArrayXd>(out + first, count) = zFrom - zTo;
+    }
+}
+
+// Calls visit(marginsBlock, signBlock, count) for the blocks of all rows of `data`.
+template <typename Visit>
+void forEachBlock(const ClassificationData &data, Margins theta, Visit visit)
+{
+    const DataIndex total = data.size();
+    const auto identity = [](DataIndex k) { return k; };
+    for (DataIndex first = 0; first < total; first += kChunk) {
+        const DataIndex count = std::min(kChunk, total - first);
+        alignas(64) double z[1][kChunk];
+        alignas(64) double sign[kChunk];
+        blockMargins<1, false>(data, identity, first, count, total, {theta.weights}, {theta.bias}, z, sign);
+        visit(z[0], sign, count);
+    }
+}
+
+double logLikelihoodTotal(const ClassificationData &data, Margins theta)
+{
+    double total = 0.0;
+    forEachBlock(data, theta, [&](double *z, const double *sign, DataIndex count) {
+        ChunkArray u(z, count);
+        u *= Eigen::Map<const Eigen::ArrayXd, Eigen::Aligned64>(sign, count);
+        negLogSigmoidInPlace(z, count);
+        total -= u.sum();
+    });
+    return total;
+}
+
+} // namespace
+
+LogisticRegressionModel::LogisticRegressionModel(std::shared_ptr<const ClassificationData> train,
+                                                 LogisticRegressionOptions options)
+    : m_data(std::move(train)), m_options(options)
+{
+    if (!m_data)
+        throw std::invalid_argument("logistic regression needs training data");
+    validate(*m_data);
+    if (m_options.priorSd != 0.0 && !(m_options.priorSd > 0.0 && std::isfinite(m_options.priorSd)))
+        throw std::invalid_argument("prior-sd must be 0 (flat prior) or finite and > 0; got "
+                                    + std::to_string(m_options.priorSd));
+    m_features = m_data->featureCount();
+    m_maxRowNorm = std::sqrt(m_data->features.cast<double>().rowwise().squaredNorm().maxCoeff());
+}
+
+std::optional<double> LogisticRegressionModel::logLikelihoodRatioBound(const Vector &from, const Vector &to) const
+{
+    const double weights = (to.head(m_features) - from.head(m_features)).norm();
+    const double bias = m_options.bias ? std::abs(to[m_features] - from[m_features]) : 0.0;
+    return m_maxRowNorm * weights + bias;
+}
+
+double LogisticRegressionModel::logPrior(const Vector &theta) const
+{
+    if (m_options.priorSd == 0.0)
+        return 0.0;
+    return -0.5 * theta.squaredNorm() / (m_options.priorSd * m_options.priorSd);
+}
+
+void LogisticRegressionModel::logLikelihoodRatios(const Vector &from, const Vector &to,
+                                                  std::span<const DataIndex> rows, std::span<double> out) const
+{
+    const DataIndex *indices = rows.data();
+    ratioKernel<true>(*m_data, [indices](DataIndex k) { return indices[k]; }, static_cast<DataIndex>(rows.size()),
+                marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias), out.data());
+}
+
+void LogisticRegressionModel::logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                                       std::span<double> out) const
+{
+    ratioKernel<false>(*m_data, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
+                marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias), out.data());
+}
+
+double LogisticRegressionModel::logLikelihoodSum(const Vector &theta) const
+{
+    return logLikelihoodTotal(*m_data, marginsOf(theta, m_features, m_options.bias));
+}
+
+void LogisticRegressionModel::checkCompatible(const Vector &theta, const ClassificationData &data) const
+{
+    if (theta.size() != dimension())
+        throw std::invalid_argument("theta has dimension " + std::to_string(theta.size()) + "; the model needs "
+                                    + std::to_string(dimension()));
+    if (data.featureCount() != m_features)
+        throw std::invalid_argument("data have " + std::to_string(data.featureCount()) + " features; the model has "
+                                    + std::to_string(m_features));
+    if (data.size() < 1 || data.labels.size() != static_cast<std::size_t>(data.size()))
+        throw std::invalid_argument("data need at least one row and one label per row");
+}
+
+double LogisticRegressionModel::accuracy(const Vector &theta, const ClassificationData &data) const
+{
+    checkCompatible(theta, data);
+    std::int64_t correct = 0;
+    forEachBlock(data, marginsOf(theta, m_features, m_options.bias), [&](double *z, const double *sign, DataIndex count) {
+        for (DataIndex k = 0; k < count; ++k)
+            correct += (z[k] > 0.0) == (sign[k] > 0.0) ? 1 : 0;
+    });
+    return static_cast<double>(correct) / static_cast<double>(data.size());
+}
+
+double LogisticRegressionModel::meanLogLikelihood(const Vector &theta, const ClassificationData &data) const
+{
+    checkCompatible(theta, data);
+    return logLikelihoodTotal(data, marginsOf(theta, m_features, m_options.bias)) / static_cast<double>(data.size());
+}
+
+double LogisticRegressionModel::logSigmoid(double u)
+{
+    return -(std::max(-u, 0.0) + std::log1p(std::exp(-std::abs(u))));
+}
+
+} // namespace core

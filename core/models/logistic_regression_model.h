@@ -1,0 +1,88 @@
+#pragma once
+/// Bayesian logistic regression for binary classification (Seita et al., 000_…txt Sec. 6.2,
+/// 003_…txt Sec. 6.2, appendix 002_…txt C.3: MNIST 1s vs 7s, 784 pixel weights, flat prior).
+///
+///   p(y = 1 | x, θ) = σ(θᵀx),  σ(z) = 1 / (1 + e^−z),
+///   log p(y | x, θ) = log σ(s·z) with s = 2y − 1 and z = θᵀx (+ θ_bias when enabled).
+///
+/// The per-point ratio is l_i = log σ(s_i z'_i) − log σ(s_i z_i), with log σ(u) = −softplus(−u)
+/// and softplus(v) = max(v, 0) + log(1 + e^−|v|), which never overflows. The log1p is taken as
+/// log(w) − ((w − 1) − e^−|v|)/w with w = 1 + e^−|v|: that keeps full relative precision for
+/// tiny e^−|v| (confidently classified points, where the log-likelihood is itself tiny) while
+/// using only Eigen's vectorised exp and log.
+///
+/// The minibatch kernel reads each selected row once and forms both margins z = x·θ and
+/// z' = x·θ' from it (a b × d by d × 2 product done row by row), widening the float features
+/// to double in registers so that the two dot products are vectorised and accumulated in
+/// double precision. While one row is multiplied, the next row of the batch is prefetched: the
+/// rows are random, so the hardware prefetcher cannot guess them.
+///
+/// Thread safety: every method is const and keeps its scratch on the stack (no member or
+/// thread-local buffers, no allocation per call), so any number of threads may evaluate the
+/// same model at once, e.g. several chains sharing one data set.
+#include <memory>
+#include <string>
+
+#include "core/data/classification_data.h"
+#include "core/models/model.h"
+
+namespace core {
+
+struct LogisticRegressionOptions {
+    /// Appends an intercept as the last coordinate of θ (dimension d + 1). Off by default:
+    /// the paper's model has only the 784 pixel weights (002_…txt C.3).
+    bool bias = false;
+    /// Standard deviation s of a Gaussian prior N(0, s²I) on θ; 0 selects the paper's flat
+    /// (improper, uniform) prior. Must be 0 or finite and > 0.
+    double priorSd = 0.0;
+};
+
+class LogisticRegressionModel final : public Model {
+public:
+    /// Takes the training data (shared, never copied; it must stay unchanged while the model
+    /// lives). Throws std::invalid_argument on invalid data (see validate()) or options.
+    explicit LogisticRegressionModel(std::shared_ptr<const ClassificationData> train,
+                                     LogisticRegressionOptions options = {});
+
+    std::string name() const override { return "logreg"; }
+    int dimension() const override { return m_features + (m_options.bias ? 1 : 0); }
+    DataIndex dataSize() const override { return m_data->size(); }
+    /// 0 for the flat prior; −½‖θ‖²/s² for N(0, s²I) (normalising constant dropped).
+    double logPrior(const Vector &theta) const override;
+    /// l_k = log p(y_r | x_r, to) − log p(y_r | x_r, from) for r = rows[k]. No allocation.
+    void logLikelihoodRatios(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
+                             std::span<double> out) const override;
+    void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                  std::span<double> out) const override;
+    /// Σ_i log p(y_i | x_i, θ) over the training data (nats). One pass, no allocation.
+    double logLikelihoodSum(const Vector &theta) const override;
+    /// θ = 0: every point has probability ½.
+    Vector initialTheta() const override { return Vector::Zero(dimension()); }
+    /// max_i |l_i| ≤ max_i |z'_i − z_i| ≤ R ‖w' − w‖₂ + |b' − b|, R = max_i ‖x_i‖₂ (log σ is
+    /// 1-Lipschitz): the symbolic bound for MHSubLhd, which 003_…txt Sec. 6.2 found too loose
+    /// to help on MNIST; offered for comparison. No pass over the data.
+    std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override;
+
+    /// Fraction of rows of `data` classified correctly, predicting label 1 iff z > 0.
+    /// Throws std::invalid_argument when θ or the data's feature count do not fit the model.
+    double accuracy(const Vector &theta, const ClassificationData &data) const;
+    /// Mean over the rows of `data` of log p(y | x, θ) (nats per point). Throws as accuracy().
+    double meanLogLikelihood(const Vector &theta, const ClassificationData &data) const;
+
+    const ClassificationData &data() const { return *m_data; }
+    const std::shared_ptr<const ClassificationData> &sharedData() const { return m_data; }
+    const LogisticRegressionOptions &options() const { return m_options; }
+
+    /// log σ(u) in the stable form above, for one value (reference and tests).
+    static double logSigmoid(double u);
+
+private:
+    void checkCompatible(const Vector &theta, const ClassificationData &data) const;
+
+    std::shared_ptr<const ClassificationData> m_data;
+    LogisticRegressionOptions m_options;
+    int m_features = 0;
+    double m_maxRowNorm = 0.0; ///< R = max_i ‖x_i‖₂, for the ratio bound
+};
+
+} // namespace core
