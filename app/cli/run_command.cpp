@@ -15,15 +15,20 @@
 namespace cli {
 namespace {
 
-core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::CorrectionDistribution *correction,
-                              const core::ChainResult &chain)
+core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::DatasetInstance &dataset,
+                              const core::CorrectionDistribution *correction, const core::ChainResult &chain)
 {
     const auto &mb = config.minibatch;
     core::CsvMetadata meta = {
         {"program", "mh-explorer-cli run"},
         {"dataset", config.dataset},
+        {"description", dataset.description},
+        {"augmented", dataset.augmented ? "1" : "0"},
+        {"burn_in", std::to_string(config.burnIn)},
+        {"anneal_from", core::formatRoundTrip(config.annealFrom)},
+        {"burn_in_step", core::formatRoundTrip(config.burnInStep)},
         {"method", core::methodName(config.method)},
-        {"n_data", std::to_string(config.nData)},
+        {"n_data", std::to_string(dataset.model->dataSize())},
         {"data_seed", std::to_string(config.dataSeed)},
         {"seed", std::to_string(config.seed)},
         {"samples", std::to_string(config.samples)},
@@ -56,6 +61,48 @@ core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::Correct
     return meta;
 }
 
+struct ClassifierFigures {
+    double lastAccuracy = std::nan(""), meanAccuracy = std::nan("");
+    double trainLogLikelihood = std::nan(""), testLogLikelihood = std::nan("");
+};
+
+// Accuracy and log-likelihood of a logistic-regression chain (Seita et al. Sec. 6.2): at the
+// last sample, at the mean of the second half, and optionally as a trace against the data
+// consumed so far (Fig. 3), with the training log-likelihood per point at each trace row.
+ClassifierFigures classifierFigures(const core::DatasetInstance &dataset, const core::ChainResult &chain,
+                                    const core::RunConfig &config, const std::string &tracePath)
+{
+    ClassifierFigures figures;
+    if (!dataset.classifier || chain.completed == 0)
+        return figures;
+    const auto &model = *dataset.classifier;
+    const auto &test = *dataset.testSet;
+    const core::Vector last = chain.samples.row(chain.completed - 1).transpose();
+    const std::int64_t half = chain.completed / 2;
+    const core::Vector mean = chain.samples.middleRows(half, chain.completed - half).colwise().mean().transpose();
+    figures.lastAccuracy = model.accuracy(last, test);
+    figures.meanAccuracy = model.accuracy(mean, test);
+    figures.trainLogLikelihood = model.logLikelihoodSum(mean) / static_cast<double>(model.dataSize());
+    figures.testLogLikelihood = model.meanLogLikelihood(mean, test);
+    if (!tracePath.empty()) {
+        const core::ClassifierTrace trace = core::classifierTrace(model, chain, test, config.traceStride);
+        core::writeFileAtomically(tracePath, [&](std::ostream &out) {
+            out << "# dataset = logreg\n# description = " << dataset.description << "\n# augmented = "
+                << (dataset.augmented ? 1 : 0) << "\n# method = " << core::methodName(config.method)
+                << "\n# data_used counts minibatch and full-scan points up to and including the iteration\n"
+                << "iteration,data_used,test_accuracy,test_mean_loglik,train_mean_loglik\n";
+            for (std::size_t k = 0; k < trace.iteration.size(); ++k) {
+                const core::Vector theta = chain.samples.row(trace.iteration[k]).transpose();
+                out << trace.iteration[k] << ',' << trace.dataUsed[k] << ',' << core::formatRoundTrip(trace.accuracy[k])
+                    << ',' << core::formatRoundTrip(trace.meanLogLikelihood[k]) << ','
+                    << core::formatRoundTrip(model.logLikelihoodSum(theta) / static_cast<double>(model.dataSize()))
+                    << '\n';
+            }
+        });
+    }
+    return figures;
+}
+
 } // namespace
 
 int runCommand(int argc, char **argv)
@@ -69,10 +116,26 @@ int runCommand(int argc, char **argv)
         requireWritable("out", outPath);
     if (!summaryPath.empty())
         requireWritable("summary", summaryPath);
+    const std::string tracePath = args.text("trace", "");
+    if (!tracePath.empty()) {
+        if (config.dataset != "logreg")
+            throw UsageError("--trace is for --dataset logreg (accuracy against data consumed)");
+        requireWritable("trace", tracePath);
+    }
 
-    std::fprintf(stderr, "generating %lld %s points (data seed %llu)\n", static_cast<long long>(config.nData),
-                 config.dataset.c_str(), static_cast<unsigned long long>(config.dataSeed));
-    const core::DatasetInstance dataset = core::makeDataset(config, true);
+    if (config.dataset == "logreg")
+        std::fprintf(stderr, "loading the logistic-regression data\n");
+    else
+        std::fprintf(stderr, "generating %lld %s points (data seed %llu)\n", static_cast<long long>(config.nData),
+                     config.dataset.c_str(), static_cast<unsigned long long>(config.dataSeed));
+    ProgressBar dataBar("data");
+    const core::DatasetInstance dataset = core::makeDataset(config, true, [&](double f) {
+        pollInterrupt();
+        dataBar.update(static_cast<std::int64_t>(f * 1000.0), 1000);
+    }, interruptToken());
+    dataBar.finish();
+    if (config.dataset == "logreg")
+        std::fprintf(stderr, "data: %s\n", dataset.description.c_str());
     core::RunConfig designed = config;
     const auto designer = obtainAustereDesign(designed, dataset);
 
@@ -100,6 +163,8 @@ int runCommand(int argc, char **argv)
     const core::PosteriorMetrics metrics = outcome.posterior.value_or(core::PosteriorMetrics{});
     const double nan = std::nan("");
     const auto *posterior = dataset.gmmPosterior.get();
+    const std::int64_t nData = dataset.model->dataSize();
+    const ClassifierFigures classifier = classifierFigures(dataset, chain, config, tracePath);
 
     if (!outPath.empty()) {
         std::vector<double> lp;
@@ -108,13 +173,13 @@ int runCommand(int argc, char **argv)
             for (std::int64_t t = 0; t < chain.completed; ++t)
                 lp[static_cast<std::size_t>(t)] = posterior->logDensity(chain.samples(t, 0), chain.samples(t, 1));
         }
-        core::writeSamplesCsv(outPath, csvMetadata(designed, correction.get(), chain), chain, lp);
+        core::writeSamplesCsv(outPath, csvMetadata(designed, dataset, correction.get(), chain), chain, lp);
     }
 
     core::JsonObject json;
     json.add("dataset", config.dataset)
         .add("method", core::methodName(config.method))
-        .add("n_data", config.nData)
+        .add("n_data", nData)
         .add("samples", chain.completed)
         .add("seed", static_cast<std::int64_t>(config.seed))
         .add("data_seed", static_cast<std::int64_t>(config.dataSeed))
@@ -150,11 +215,24 @@ int runCommand(int argc, char **argv)
         .add("posterior_poisson_loglik", posterior ? metrics.poissonLogLikelihood : nan)
         .add("posterior_outside_samples", metrics.outside)
         .add("posterior_binning_error_bound", posterior ? posterior->binningErrorBound() : nan);
+    json.add("description", dataset.description).add("augmented", dataset.augmented);
+    if (dataset.classifier) {
+        json.add("n_features", static_cast<std::int64_t>(dataset.classifier->data().featureCount()))
+            .add("n_train", static_cast<std::int64_t>(dataset.classifier->dataSize()))
+            .add("n_test", static_cast<std::int64_t>(dataset.testSet->size()))
+            .add("test_accuracy", classifier.lastAccuracy)
+            .add("test_accuracy_posterior_mean", classifier.meanAccuracy)
+            .add("train_loglik", classifier.trainLogLikelihood)
+            .add("test_loglik", classifier.testLogLikelihood)
+            .add("burn_in", config.burnIn)
+            .add("anneal_from", config.annealFrom)
+            .add("burn_in_step", config.burnInStep);
+    }
     if (!summaryPath.empty())
         core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });
 
     std::printf("method %s on %s: N = %lld, T = %g, step %g, %lld samples, seed %llu\n",
-                core::methodName(config.method).c_str(), config.dataset.c_str(), static_cast<long long>(config.nData),
+                core::methodName(config.method).c_str(), config.dataset.c_str(), static_cast<long long>(nData),
                 config.temperature,
                 config.step, static_cast<long long>(chain.completed), static_cast<unsigned long long>(config.seed));
     std::printf("  acceptance rate      %.4f\n", summary.acceptanceRate);
@@ -162,7 +240,7 @@ int runCommand(int argc, char **argv)
                 static_cast<long long>(summary.maxBatch));
     std::printf("  full-data fallbacks  %lld\n", static_cast<long long>(summary.fullDataFallbacks));
     std::printf("  data points used     %lld (%.3g passes over the data)\n", static_cast<long long>(summary.dataPointsUsed),
-                static_cast<double>(summary.dataPointsUsed) / static_cast<double>(config.nData));
+                static_cast<double>(summary.dataPointsUsed) / static_cast<double>(nData));
     if (correction)
         std::printf("  correction L-inf     %.3g (%s, sigma %g, lambda %g%s)\n", correction->linfError(),
                     core::solverName(config.correction.solver).c_str(), config.correction.sigma,
@@ -176,6 +254,11 @@ int runCommand(int argc, char **argv)
     if (posterior)
         std::printf("  posterior            TV %.4f  chi2 %.1f (%d cells)  Eq.39 %.1f\n", metrics.totalVariation,
                     metrics.chiSquared, metrics.chiSquaredCells, metrics.poissonLogLikelihood);
+    if (dataset.classifier)
+        std::printf("  test accuracy        %.4f at the last sample, %.4f at the posterior mean of the second half\n"
+                    "  log-likelihood       %.4f per training point, %.4f per test point (posterior mean)\n",
+                    classifier.lastAccuracy, classifier.meanAccuracy, classifier.trainLogLikelihood,
+                    classifier.testLogLikelihood);
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
     if (!outPath.empty())
         std::printf("  samples written to   %s\n", outPath.c_str());

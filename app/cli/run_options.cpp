@@ -23,7 +23,8 @@ const std::set<std::string> &runValueOptions()
     static const std::set<std::string> options = {
         "dataset", "method", "samples", "seed", "data-seed", "n-data", "temperature", "step", "batch",
         "batch-growth", "sigma", "lambda", "solver", "grid", "range", "delta", "epsilon", "gamma", "sublhd-p",
-        "sublhd-delta", "error-bound", "pilot", "out", "summary"};
+        "sublhd-delta", "error-bound", "pilot", "burn-in", "anneal-from", "burn-in-step", "source", "images",
+        "labels", "csv", "classes", "test-size", "augment-to", "prior-sd", "trace", "trace-every", "out", "summary"};
     return options;
 }
 
@@ -73,6 +74,40 @@ core::RunConfig readRunConfig(const Arguments &args)
     config.sublhd.p = args.real("sublhd-p", config.sublhd.p);
     config.sublhd.delta = args.real("sublhd-delta", config.sublhd.delta);
     config.sublhd.useModelBound = args.flag("sublhd-model-bound");
+    config.burnIn = args.integer("burn-in", config.burnIn);
+    config.annealFrom = args.real("anneal-from", config.annealFrom);
+    config.burnInStep = args.real("burn-in-step", config.burnInStep);
+    config.traceStride = args.integer("trace-every", config.traceStride);
+    auto &logreg = config.logreg;
+    logreg.source = args.text("source", logreg.source);
+    logreg.images = args.text("images", logreg.images);
+    logreg.labels = args.text("labels", logreg.labels);
+    logreg.csv = args.text("csv", logreg.csv);
+    if (args.has("images") != args.has("labels"))
+        throw UsageError("--images and --labels go together (an IDX image file and its label file)");
+    asUsage([&] { logreg.classes = core::parseClassPair(args.text("classes", "1,7")); });
+    const auto testSize = args.integer("test-size", logreg.testSize);
+    const auto augmentTo = args.integer("augment-to", logreg.augmentTo);
+    if (testSize < 1 || testSize > 10'000'000)
+        throw UsageError("--test-size must be in [1, 10000000]; got " + std::to_string(testSize));
+    if (augmentTo < 0 || augmentTo > 50'000'000)
+        throw UsageError("--augment-to must be in [0, 50000000] (0: no augmentation); got " + std::to_string(augmentTo));
+    logreg.testSize = static_cast<core::DataIndex>(testSize);
+    logreg.augmentTo = static_cast<core::DataIndex>(augmentTo);
+    logreg.splitSeed = config.dataSeed;
+    logreg.augmentSeed = config.dataSeed;
+    logreg.model.priorSd = args.real("prior-sd", logreg.model.priorSd);
+    logreg.model.bias = args.flag("bias");
+    const std::string dataDirs = MHX_DATA_DIRS;
+    for (std::size_t start = 0; start <= dataDirs.size();) {
+        const auto colon = dataDirs.find(':', start);
+        logreg.searchDirectories.push_back(dataDirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+        if (colon == std::string::npos)
+            break;
+        start = colon + 1;
+    }
+    if (!(logreg.model.priorSd >= 0.0))
+        throw UsageError("--prior-sd must be >= 0 (0: the paper's flat prior); got " + std::to_string(logreg.model.priorSd));
     core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
     readCorrectionParams(args, config.correction);
     asUsage([&] { core::validate(config); });

@@ -15,7 +15,7 @@ const std::set<std::string> &runValueOptions();
 /// Flags shared by them.
 inline const std::set<std::string> &runFlags()
 {
-    static const std::set<std::string> flags = {"no-fpc", "no-cache", "sublhd-model-bound"};
+    static const std::set<std::string> flags = {"no-fpc", "no-cache", "sublhd-model-bound", "bias"};
     return flags;
 }
 

@@ -14,6 +14,10 @@ void validate(const ChainSettings &settings)
         throw std::invalid_argument("samples must be >= 1; got " + std::to_string(settings.samples));
     if (!(settings.temperature > 0.0) || !std::isfinite(settings.temperature))
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(settings.temperature));
+    if (settings.burnIn < 0)
+        throw std::invalid_argument("burn-in must be >= 0; got " + std::to_string(settings.burnIn));
+    if (settings.burnIn > 0 && (!(settings.burnInTemperature > 0.0) || !std::isfinite(settings.burnInTemperature)))
+        throw std::invalid_argument("anneal-from must be finite and > 0; got " + std::to_string(settings.burnInTemperature));
 }
 
 ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTest &test,
@@ -48,14 +52,16 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             result.stopped = true;
             break;
         }
-        proposal.propose(current, candidate, rng);
+        const bool burningIn = t < settings.burnIn;
+        const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : proposal;
+        const double temperature = burningIn ? settings.burnInTemperature : settings.temperature;
+        step.propose(current, candidate, rng);
         const double candidateLogPrior = model.logPrior(candidate);
         bool accepted = false;
         Decision decision;
         if (std::isfinite(candidateLogPrior)) { // outside the prior's support: reject, read nothing
-            const TestProblem problem{model, current, candidate, settings.temperature,
-                                      candidateLogPrior - currentLogPrior
-                                          + proposal.logProposalRatio(current, candidate)};
+            const TestProblem problem{model, current, candidate, temperature,
+                                      candidateLogPrior - currentLogPrior + step.logProposalRatio(current, candidate)};
             decision = test.decide(problem, rng);
             accepted = decision.accepted;
         }

@@ -22,6 +22,12 @@ struct ChainSettings {
     Vector initialTheta;
     /// The progress callback fires at most this often (and at the end).
     std::chrono::milliseconds progressInterval{40};
+    /// Annealing (Seita et al., 003_…txt Sec. 6.2, Fig. 3 right): the first `burnIn`
+    /// iterations run at `burnInTemperature` (> 0) with `burnInProposal` (if set), then the
+    /// chain continues at `temperature` with the main proposal. burnIn = 0: no schedule.
+    std::int64_t burnIn = 0;
+    double burnInTemperature = 0.0;
+    const Proposal *burnInProposal = nullptr;
 };
 
 /// Throws std::invalid_argument naming the setting and its range.

@@ -9,7 +9,8 @@
 
 namespace core {
 
-DatasetInstance makeDataset(const RunConfig &config, bool withPosterior)
+DatasetInstance makeDataset(const RunConfig &config, bool withPosterior, const std::function<void(double)> &progress,
+                            std::stop_token stop)
 {
     DatasetInstance instance;
     instance.name = config.dataset;
@@ -30,7 +31,16 @@ DatasetInstance makeDataset(const RunConfig &config, bool withPosterior)
         instance.description = "worst-case Gaussian x ~ N(0.5, 1), flat prior";
         return instance;
     }
-    throw std::invalid_argument("dataset must be gmm or worst-case; got '" + config.dataset + "'");
+    if (config.dataset == "logreg") {
+        LogisticDataset data = makeLogisticDataset(config.logreg, progress, stop);
+        instance.model = data.model;
+        instance.classifier = data.model;
+        instance.testSet = data.test;
+        instance.description = data.description;
+        instance.augmented = data.augmented;
+        return instance;
+    }
+    throw std::invalid_argument("dataset must be gmm, worst-case or logreg; got '" + config.dataset + "'");
 }
 
 } // namespace core

@@ -1,11 +1,14 @@
 #pragma once
 /// Turns a RunConfig's dataset name into data, a model and, where the posterior is known,
 /// the reference it is measured against.
+#include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/run_config.h"
+#include "core/models/logistic_regression_model.h"
 #include "core/models/model.h"
 
 namespace core {
@@ -16,11 +19,17 @@ struct DatasetInstance {
     std::shared_ptr<const Model> model;
     /// The binned true posterior (gmm only; null for other datasets or when not requested).
     std::shared_ptr<const GaussianMixturePosterior> gmmPosterior;
+    /// Logistic regression only: the model with its accuracy functions, and the test set.
+    std::shared_ptr<const LogisticRegressionModel> classifier;
+    std::shared_ptr<const ClassificationData> testSet;
+    bool augmented = false;
 };
 
-/// Generates the data of `config.dataset` from `config.dataSeed` and builds its model.
-/// withPosterior also builds the gmm reference posterior at `config.temperature` (~1 s).
-/// Throws std::invalid_argument for an unknown dataset.
-DatasetInstance makeDataset(const RunConfig &config, bool withPosterior);
+/// Generates or loads the data of `config.dataset` and builds its model. withPosterior also
+/// builds the gmm reference posterior at `config.temperature` (~1 s). Throws
+/// std::invalid_argument for an unknown dataset or bad settings, std::runtime_error for
+/// unreadable data files (naming the file).
+DatasetInstance makeDataset(const RunConfig &config, bool withPosterior,
+                            const std::function<void(double)> &progress = {}, std::stop_token stop = {});
 
 } // namespace core

@@ -10,10 +10,14 @@ ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &
     validate(config);
     auto test = makeAcceptanceTest(config, std::move(correction), std::move(designer));
     const RandomWalkProposal proposal(config.step);
+    const RandomWalkProposal burnInProposal(config.burnInStep > 0.0 ? config.burnInStep : config.step);
     ChainSettings settings;
     settings.samples = config.samples;
     settings.seed = config.seed;
     settings.temperature = config.temperature;
+    settings.burnIn = config.burnIn;
+    settings.burnInTemperature = config.annealFrom;
+    settings.burnInProposal = &burnInProposal;
     ExperimentOutcome outcome;
     outcome.chain = runChain(*dataset.model, proposal, *test, settings, stop, onProgress);
     outcome.summary = summarize(outcome.chain, dataset.model->dataSize());

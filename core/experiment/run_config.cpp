@@ -46,6 +46,13 @@ TestMethod parseMethod(const std::string &name)
 
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
 {
+    if (config.dataset == "logreg") {
+        if (!temperatureGiven)
+            config.temperature = 100.0;
+        if (!stepGiven)
+            config.step = 0.05;
+        return;
+    }
     if (config.dataset != "worst-case")
         return;
     if (!temperatureGiven)
@@ -75,8 +82,17 @@ bool needsCorrection(TestMethod method)
 
 void validate(const RunConfig &config)
 {
-    if (config.dataset != "gmm" && config.dataset != "worst-case")
-        throw std::invalid_argument("dataset must be gmm or worst-case; got '" + config.dataset + "'");
+    if (config.dataset != "gmm" && config.dataset != "worst-case" && config.dataset != "logreg")
+        throw std::invalid_argument("dataset must be gmm, worst-case or logreg; got '" + config.dataset + "'");
+    if (config.burnIn < 0 || config.burnIn > config.samples)
+        throw std::invalid_argument("burn-in must be in [0, samples]; got " + std::to_string(config.burnIn));
+    if (config.burnIn > 0 && (!(config.annealFrom > 0.0) || !std::isfinite(config.annealFrom)))
+        throw std::invalid_argument("anneal-from must be finite and > 0 when burn-in is set; got "
+                                    + std::to_string(config.annealFrom));
+    if (!(config.burnInStep >= 0.0) || !std::isfinite(config.burnInStep))
+        throw std::invalid_argument("burn-in-step must be finite and >= 0; got " + std::to_string(config.burnInStep));
+    if (config.traceStride < 1)
+        throw std::invalid_argument("trace-every must be >= 1; got " + std::to_string(config.traceStride));
     if (config.nData < 2 || config.nData > std::numeric_limits<std::int32_t>::max())
         throw std::invalid_argument("n-data must be in [2, 2147483647]; got " + std::to_string(config.nData));
     if (config.samples < 1)

@@ -12,6 +12,7 @@
 #include "core/acceptance/austere_designer.h"
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
+#include "core/experiment/logistic_dataset.h"
 #include "core/proposals/random_walk_proposal.h"
 
 namespace core {
@@ -38,6 +39,15 @@ struct RunConfig {
     std::uint64_t dataSeed = 1;    ///< the generated data set; fixed across chains and methods
     double temperature = 10'000.0;
     double step = 0.15;            ///< proposal standard deviation per coordinate (see RandomWalkProposal)
+    /// Annealing: the first `burnIn` samples at `annealFrom` with step `burnInStep` (0: `step`),
+    /// then `temperature` and `step` (003_…txt Sec. 6.2: 100 → 1 after 400 samples).
+    std::int64_t burnIn = 0;
+    double annealFrom = 0.0;
+    double burnInStep = 0.0;
+    /// The logistic-regression data (dataset "logreg").
+    LogisticDataSpec logreg;
+    /// Test accuracy is evaluated every traceStride samples.
+    std::int64_t traceStride = 10;
     MinibatchSettings minibatch;
     /// AustereMH(c): the paper's mixture settings, m = 100 and ε = 0.005 (000_…txt Sec. 6.1),
     /// unless austereErrorBound asks for a design.
@@ -65,8 +75,9 @@ struct RunConfig {
 /// CLI name and gives its allowed range, e.g. "sigma must be in (0, 1.8138); got 2".
 void validate(const RunConfig &config);
 
-/// The worst-case Gaussian example (000_…txt Sec. 2.1) is sampled at T = 1 with the proposal
-/// N(θ, 1/N): these are its defaults unless the user set temperature or step.
+/// Dataset-specific defaults unless the user set temperature or step: the worst-case Gaussian
+/// (000_…txt Sec. 2.1) at T = 1 with the proposal N(θ, 1/N); logistic regression at T = 100
+/// with step 0.05 (appendix 002_…txt Table 5, MNIST-13k).
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven);
 
 /// Builds the acceptance test. `correction` is required by the minibatch method only, and

