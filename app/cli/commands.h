@@ -10,6 +10,7 @@ int correctionCommand(int argc, char **argv);
 int datasetCommand(int argc, char **argv);
 int benchCommand(int argc, char **argv);
 int compareCommand(int argc, char **argv);
+int austereDesignCommand(int argc, char **argv);
 
 /// A stop token that is triggered by Ctrl-C (SIGINT) or SIGTERM.
 std::stop_token interruptToken();

@@ -15,15 +15,21 @@ const char *kUsage =
     "\n"
     "commands:\n"
     "  run         sample a posterior with one acceptance test\n"
-    "              --dataset {gmm,worst-case} --method {minibatch,austere-c,sublhd,barker,mh,naive-barker}\n"
+    "              --dataset {gmm,worst-case,logreg}\n"
+    "              --method {minibatch,austere-c,austere-nc,sublhd,barker,mh,naive-barker}\n"
     "              --samples S --seed K\n"
     "              [--n-data N --data-seed K --temperature T --step s --batch m --batch-growth g\n"
     "               --sigma S --lambda L --solver {ridge,nnls} --grid N --range V --delta D --no-fpc\n"
-    "               --epsilon E --gamma G --sublhd-p P --sublhd-delta D --sublhd-model-bound]\n"
+    "               --epsilon E --error-bound B --pilot P --gamma G --sublhd-p P --sublhd-delta D\n"
+    "               --sublhd-model-bound --burn-in B --anneal-from T0 --burn-in-step s0]\n"
+    "              logreg: --source NAME | --images F --labels F | --csv F, --classes 1,7 --test-size K\n"
+    "               --augment-to N --prior-sd S --bias --trace trace.csv --trace-every K\n"
     "              [--out samples.csv] [--summary summary.json]\n"
     "  compare     several methods on the same data and seeds K..K+trials-1, as a Markdown table\n"
     "              --methods minibatch,austere-c,sublhd,barker --trials K --out table.md [--csv table.csv]\n"
     "              and any run option\n"
+    "  austere-design  choose AustereMH's (m, epsilon) under --error-bound B from --pilot P proposals\n"
+    "              (any run option; --csv candidates.csv --summary design.json)\n"
     "  correction  solve the correction distribution X_corr\n"
     "              --sigma S --lambda L --grid N --range V --solver {ridge,nnls} [--no-cache]\n"
     "              [--out table.csv] [--summary s.json]\n"
@@ -55,7 +61,9 @@ int main(int argc, char **argv)
             return cli::benchCommand(argc, argv);
         if (command == "compare")
             return cli::compareCommand(argc, argv);
-        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, correction, dataset, bench)\n", command.c_str());
+        if (command == "austere-design")
+            return cli::austereDesignCommand(argc, argv);
+        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, austere-design, correction, dataset, bench)\n", command.c_str());
         return 2;
     } catch (const cli::UsageError &error) {
         std::fprintf(stderr, "mh-explorer-cli %s: %s\n", command.c_str(), error.what());

@@ -192,6 +192,21 @@ private slots:
         QVERIFY(unpaired.err.contains("--labels"));
     }
 
+    void austereDesignChoosesFromTheGrid()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.path() + "/design.json";
+        const Result result = runCli({"austere-design", "--dataset", "worst-case", "--n-data", "3000", "--error-bound",
+                                      "0.01", "--pilot", "20", "--summary", json});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const QJsonObject summary = readJson(json);
+        const int batch = summary["batch"].toInt();
+        QVERIFY(batch >= 50 && batch <= 500 && batch % 50 == 0);
+        QVERIFY(QList<double>({0.001, 0.005, 0.01, 0.05, 0.1, 0.2}).contains(summary["epsilon"].toDouble()));
+        QVERIFY(summary["mean_abs_error"].toDouble() <= 0.01 || !summary["feasible"].toBool());
+        QCOMPARE(runCli({"austere-design", "--dataset", "gmm"}).exitCode, 2); // --error-bound is required
+    }
+
     void datasetExport()
     {
         QTemporaryDir dir;
