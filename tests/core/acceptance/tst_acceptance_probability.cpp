@@ -6,6 +6,7 @@
 
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
+#include "tests/support/acceptance_sampling.h"
 #include "tests/support/population_model.h"
 #include "tests/support/statistics.h"
 
@@ -14,39 +15,17 @@ using namespace core;
 namespace {
 
 constexpr int kRepetitions = 40000;
-// 4.9 standard errors: about 1e-6 per comparison, so the whole suite fails by chance with
-// probability well under 1e-4.
-constexpr double kZ = 4.9;
-
-struct Outcome {
-    double rate = 0.0;
-    double meanPoints = 0.0;
-    int fallbacks = 0;
-};
+using Outcome = teststats::AcceptanceOutcome;
 
 Outcome acceptanceRate(AcceptanceTest &test, const Model &model, double temperature, double logPriorProposal,
                        std::uint64_t seed)
 {
-    Rng rng(seed);
-    const Vector theta = Vector::Zero(1), thetaPrime = Vector::Ones(1);
-    const TestProblem problem{model, theta, thetaPrime, temperature, logPriorProposal};
-    Outcome outcome;
-    double points = 0.0;
-    int accepted = 0;
-    for (int r = 0; r < kRepetitions; ++r) {
-        const Decision decision = test.decide(problem, rng);
-        accepted += decision.accepted;
-        points += static_cast<double>(decision.pointsUsed);
-        outcome.fallbacks += decision.fullDataFallback;
-    }
-    outcome.rate = static_cast<double>(accepted) / kRepetitions;
-    outcome.meanPoints = points / kRepetitions;
-    return outcome;
+    return teststats::measureAcceptance(test, model, temperature, logPriorProposal, seed, kRepetitions);
 }
 
 double tolerance(double p, double extra = 0.0)
 {
-    return kZ * std::sqrt(std::max(p * (1.0 - p), 1e-4) / kRepetitions) + extra;
+    return teststats::acceptanceTolerance(p, extra, kRepetitions);
 }
 
 } // namespace

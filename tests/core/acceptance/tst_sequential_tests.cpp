@@ -12,6 +12,7 @@
 #include "core/diagnostics/chain_summary.h"
 #include "core/experiment/run_config.h"
 #include "core/models/gaussian_mean_model.h"
+#include "tests/support/acceptance_sampling.h"
 #include "tests/support/population_model.h"
 #include "tests/support/statistics.h"
 
@@ -20,34 +21,16 @@ using namespace core;
 namespace {
 
 constexpr int kRepetitions = 40000;
-constexpr double kZ = 4.9;
-
-struct Outcome {
-    double rate = 0.0;
-    double meanPoints = 0.0;
-    double meanFullScan = 0.0;
-};
+using Outcome = teststats::AcceptanceOutcome;
 
 Outcome run(AcceptanceTest &test, const Model &model, std::uint64_t seed, int repetitions = kRepetitions)
 {
-    Rng rng(seed);
-    const Vector a = Vector::Zero(1), b = Vector::Ones(1);
-    const TestProblem problem{model, a, b, 1.0, 0.0};
-    Outcome outcome;
-    int accepted = 0;
-    for (int r = 0; r < repetitions; ++r) {
-        const Decision decision = test.decide(problem, rng);
-        accepted += decision.accepted;
-        outcome.meanPoints += static_cast<double>(decision.pointsUsed) / repetitions;
-        outcome.meanFullScan += static_cast<double>(decision.fullScanPoints) / repetitions;
-    }
-    outcome.rate = static_cast<double>(accepted) / repetitions;
-    return outcome;
+    return teststats::measureAcceptance(test, model, 1.0, 0.0, seed, repetitions);
 }
 
 double tolerance(double p, double designError, int repetitions = kRepetitions)
 {
-    return kZ * std::sqrt(std::max(p * (1.0 - p), 1e-4) / repetitions) + designError;
+    return teststats::acceptanceTolerance(p, designError, repetitions);
 }
 
 // Clopper–Pearson bounds on a binomial proportion at one-sided level alpha.
