@@ -8,6 +8,7 @@
 #include "app/cli/run_options.h"
 #include "core/chain/chain_runner.h"
 #include "core/experiment/experiment_runner.h"
+#include "core/experiment/run_record.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_writer.h"
 #include "core/io/samples_csv.h"
@@ -18,42 +19,14 @@ namespace {
 core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::DatasetInstance &dataset,
                               const core::CorrectionDistribution *correction, const core::ChainResult &chain)
 {
-    const auto &mb = config.minibatch;
-    core::CsvMetadata meta = {
-        {"program", "mh-explorer-cli run"},
-        {"dataset", config.dataset},
-        {"description", dataset.description},
-        {"augmented", dataset.augmented ? "1" : "0"},
-        {"burn_in", std::to_string(config.burnIn)},
-        {"anneal_from", core::formatRoundTrip(config.annealFrom)},
-        {"burn_in_step", core::formatRoundTrip(config.burnInStep)},
-        {"method", core::methodName(config.method)},
-        {"n_data", std::to_string(dataset.model->dataSize())},
-        {"data_seed", std::to_string(config.dataSeed)},
-        {"seed", std::to_string(config.seed)},
-        {"samples", std::to_string(config.samples)},
-        {"completed", std::to_string(chain.completed)},
-        {"stopped", chain.stopped ? "1" : "0"},
-        {"temperature", core::formatRoundTrip(config.temperature)},
-        {"step", core::formatRoundTrip(config.step)},
-        {"step_meaning", "proposal standard deviation per coordinate"},
-        {"batch", std::to_string(mb.initialBatch)},
-        {"batch_growth", std::to_string(mb.batchGrowth)},
-        {"delta", core::formatRoundTrip(mb.cltBound)},
-        {"finite_population_correction", mb.finitePopulationCorrection ? "1" : "0"},
-        {"sigma", core::formatRoundTrip(config.correction.sigma)},
-        {"lambda", core::formatRoundTrip(config.correction.lambda)},
-        {"solver", core::solverName(config.correction.solver)},
-        {"grid", std::to_string(config.correction.grid)},
-        {"range", core::formatRoundTrip(config.correction.range)},
-        {"austere_batch", std::to_string(config.austere.batch)},
-        {"epsilon", core::formatRoundTrip(config.austere.epsilon)},
-        {"error_bound", core::formatRoundTrip(config.austereErrorBound)},
-        {"gamma", core::formatRoundTrip(config.sublhd.gamma)},
-        {"sublhd_p", core::formatRoundTrip(config.sublhd.p)},
-        {"sublhd_delta", core::formatRoundTrip(config.sublhd.delta)},
-        {"sublhd_model_bound", config.sublhd.useModelBound ? "1" : "0"},
-    };
+    core::CsvMetadata meta = {{"program", "mh-explorer-cli run"}};
+    for (auto &entry : core::toMetadata(core::runSettings(config)))
+        meta.push_back(std::move(entry));
+    meta.insert(meta.end(), {{"description", dataset.description},
+                             {"augmented", dataset.augmented ? "1" : "0"},
+                             {"n_data", std::to_string(dataset.model->dataSize())},
+                             {"completed", std::to_string(chain.completed)},
+                             {"stopped", chain.stopped ? "1" : "0"}});
     if (config.dataset == "gmm")
         meta.emplace_back("lp_meaning", "tempered log posterior (unnormalised, binned-data evaluation)");
     if (correction)
@@ -177,20 +150,9 @@ int runCommand(int argc, char **argv)
     }
 
     core::JsonObject json;
-    json.add("dataset", config.dataset)
-        .add("method", core::methodName(config.method))
-        .add("n_data", nData)
-        .add("samples", chain.completed)
-        .add("seed", static_cast<std::int64_t>(config.seed))
-        .add("data_seed", static_cast<std::int64_t>(config.dataSeed))
-        .add("temperature", config.temperature)
-        .add("step", config.step)
-        .add("batch", static_cast<std::int64_t>(config.minibatch.initialBatch))
-        .add("batch_growth", static_cast<std::int64_t>(config.minibatch.batchGrowth))
-        .add("delta", config.minibatch.cltBound)
-        .add("sigma", config.correction.sigma)
-        .add("lambda", config.correction.lambda)
-        .add("solver", core::solverName(config.correction.solver))
+    core::addTo(json, core::runSettings(designed));
+    json.add("n_data", nData)
+        .add("samples_completed", chain.completed)
         .add("acceptance_rate", summary.acceptanceRate)
         .add("mean_batch", summary.meanBatch)
         .add("sd_batch", summary.sdBatch)
@@ -198,12 +160,6 @@ int runCommand(int argc, char **argv)
         .add("full_data_fallbacks", summary.fullDataFallbacks)
         .add("data_points_used", summary.dataPointsUsed)
         .add("full_scan_points", summary.fullScanPoints)
-        .add("austere_batch", static_cast<std::int64_t>(designed.austere.batch))
-        .add("epsilon", designed.austere.epsilon)
-        .add("error_bound", config.austereErrorBound)
-        .add("gamma", config.sublhd.gamma)
-        .add("sublhd_p", config.sublhd.p)
-        .add("sublhd_delta", config.sublhd.delta)
         .add("wall_seconds", summary.wallSeconds)
         .add("iterations_per_second", summary.iterationsPerSecond)
         .add("correction_linf", correction ? correction->linfError() : std::nan(""))
@@ -223,10 +179,7 @@ int runCommand(int argc, char **argv)
             .add("test_accuracy", classifier.lastAccuracy)
             .add("test_accuracy_posterior_mean", classifier.meanAccuracy)
             .add("train_loglik", classifier.trainLogLikelihood)
-            .add("test_loglik", classifier.testLogLikelihood)
-            .add("burn_in", config.burnIn)
-            .add("anneal_from", config.annealFrom)
-            .add("burn_in_step", config.burnInStep);
+            .add("test_loglik", classifier.testLogLikelihood);
     }
     if (!summaryPath.empty())
         core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });

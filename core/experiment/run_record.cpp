@@ -1,0 +1,69 @@
+#include "core/experiment/run_record.h"
+
+#include "core/io/atomic_file.h"
+
+namespace core {
+
+RunSettings runSettings(const RunConfig &config)
+{
+    const auto &mb = config.minibatch;
+    const auto integer = [](auto value) { return SettingValue(static_cast<std::int64_t>(value)); };
+    RunSettings settings = {
+        {"dataset", config.dataset},
+        {"method", methodName(config.method)},
+        {"samples", integer(config.samples)},
+        {"seed", integer(config.seed)},
+        {"data_seed", integer(config.dataSeed)},
+        {"temperature", config.temperature},
+        {"step", config.step},
+        {"step_meaning", std::string("proposal standard deviation per coordinate")},
+        {"burn_in", integer(config.burnIn)},
+        {"anneal_from", config.annealFrom},
+        {"burn_in_step", config.burnInStep},
+        {"batch", integer(mb.initialBatch)},
+        {"batch_growth", integer(mb.batchGrowth)},
+        {"delta", mb.cltBound},
+        {"finite_population_correction", mb.finitePopulationCorrection},
+        {"sigma", config.correction.sigma},
+        {"lambda", config.correction.lambda},
+        {"solver", solverName(config.correction.solver)},
+        {"grid", integer(config.correction.grid)},
+        {"range", config.correction.range},
+        {"austere_batch", integer(config.austere.batch)},
+        {"epsilon", config.austere.epsilon},
+        {"error_bound", config.austereErrorBound},
+        {"gamma", config.sublhd.gamma},
+        {"sublhd_p", config.sublhd.p},
+        {"sublhd_delta", config.sublhd.delta},
+        {"sublhd_model_bound", config.sublhd.useModelBound},
+    };
+    if (config.dataset != "logreg")
+        settings.emplace_back("n_data_requested", integer(config.nData));
+    return settings;
+}
+
+CsvMetadata toMetadata(const RunSettings &settings)
+{
+    CsvMetadata metadata;
+    for (const auto &[key, value] : settings) {
+        std::string text;
+        if (const auto *s = std::get_if<std::string>(&value))
+            text = *s;
+        else if (const auto *d = std::get_if<double>(&value))
+            text = formatRoundTrip(*d);
+        else if (const auto *i = std::get_if<std::int64_t>(&value))
+            text = std::to_string(*i);
+        else
+            text = std::get<bool>(value) ? "1" : "0";
+        metadata.emplace_back(key, text);
+    }
+    return metadata;
+}
+
+void addTo(JsonObject &json, const RunSettings &settings)
+{
+    for (const auto &[key, value] : settings)
+        std::visit([&](const auto &v) { json.add(key, v); }, value);
+}
+
+} // namespace core

@@ -1,0 +1,28 @@
+#pragma once
+/// Every setting of a run, written the same way into sample-file headers (as `# key = value`
+/// text) and run summaries (as typed JSON), so the two never drift apart.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/experiment/run_config.h"
+#include "core/io/json_writer.h"
+#include "core/io/samples_csv.h"
+
+namespace core {
+
+using SettingValue = std::variant<std::string, double, std::int64_t, bool>;
+using RunSettings = std::vector<std::pair<std::string, SettingValue>>;
+
+/// The settings of `config` that define a run, in a fixed order.
+RunSettings runSettings(const RunConfig &config);
+
+/// As `# key = value` lines: numbers in round-trip form, booleans as 0/1.
+CsvMetadata toMetadata(const RunSettings &settings);
+
+/// Adds every setting to `json` with its type.
+void addTo(JsonObject &json, const RunSettings &settings);
+
+} // namespace core
