@@ -1,8 +1,10 @@
 #include "ui/control_panel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -14,12 +16,45 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "ui/compare_box.h"
+#include "ui/session.h"
+
 namespace ui {
 namespace {
 
 // Larger N is possible in the core but would hold gigabytes; the GUI is for exploring.
 constexpr int kMaxGuiData = 50'000'000;
 constexpr int kMaxGuiSamples = 10'000'000;
+// σ must stay below the logistic's standard deviation sqrt(π²/3) ≈ 1.814.
+constexpr double kMinSigma = 0.1, kMaxSigma = 1.8;
+
+// The value a box shows for `value` (clamped to its range).
+int shownValue(const QSpinBox *box, std::int64_t value)
+{
+    return static_cast<int>(std::clamp<std::int64_t>(value, box->minimum(), box->maximum()));
+}
+
+// A box's value, or `original` when the box still shows it clamped: settings beyond the box's
+// range (a 64-bit seed from a session, a huge N from the command line) survive until edited.
+std::int64_t keptValue(const QSpinBox *box, std::int64_t original)
+{
+    return box->value() == shownValue(box, original) ? original : box->value();
+}
+
+// The seed box holds 31 bits; larger seeds show clamped.
+int shownSeed(const QSpinBox *box, std::uint64_t seed)
+{
+    return static_cast<int>(std::min<std::uint64_t>(seed, static_cast<std::uint64_t>(box->maximum())));
+}
+
+// The same for a real-valued box, which rounds to its decimals: a value with more digits
+// (from a session or the command line) is kept exactly until the user edits it.
+double keptValue(const QDoubleSpinBox *box, double original)
+{
+    const double scale = std::pow(10.0, box->decimals());
+    const double shown = std::clamp(std::round(original * scale) / scale, box->minimum(), box->maximum());
+    return std::abs(box->value() - shown) < 0.5 / scale ? original : box->value();
+}
 
 QSpinBox *integerBox(int minimum, int maximum, int step)
 {
@@ -35,19 +70,77 @@ QSpinBox *integerBox(int minimum, int maximum, int step)
 
 ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
 {
+    m_run = new QPushButton(tr("Run"));
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_run->setToolTip(tr("Start a run with these settings (Ctrl+R)."));
+    m_run->setDefault(true);
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stop->setToolTip(tr("Stop the running chains; the samples so far stay on the charts (Esc)."));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+
+    m_compare = new CompareBox;
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildRunGroup());
+    layout->addWidget(buildCorrectionGroup());
+    layout->addWidget(m_compare);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+
+    connect(m_run, &QPushButton::clicked, this, &ControlPanel::runRequested);
+    connect(m_stop, &QPushButton::clicked, this, &ControlPanel::stopRequested);
+    connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
+    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
+    connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);
+    connect(m_solver, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
+    auto correctionEdited = [this] {
+        if (!m_loading)
+            emit correctionChanged(correctionParams());
+    };
+    connect(m_sigma, &QDoubleSpinBox::valueChanged, this, correctionEdited);
+    connect(m_lambda, &QDoubleSpinBox::valueChanged, this, correctionEdited);
+    connect(m_solver, &QComboBox::currentIndexChanged, this, correctionEdited);
+    auto edited = [this] {
+        if (!m_loading)
+            emit settingsChanged();
+    };
+    for (QSpinBox *box : {m_nData, m_samples, m_seed, m_chains})
+        connect(box, &QSpinBox::valueChanged, this, edited);
+    for (QDoubleSpinBox *box : {m_temperature, m_step, m_sigma, m_lambda})
+        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
+    for (QComboBox *box : {m_method, m_solver})
+        connect(box, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_parallel, &QCheckBox::toggled, this, edited);
+    connect(m_compare, &CompareBox::selectionChanged, this, edited);
+
+    setConfig(core::RunConfig{});
+    setRunning(false);
+}
+
+QWidget *ControlPanel::buildRunGroup()
+{
     m_method = new QComboBox;
-    m_method->addItem(tr("minibatch (corrected)"), QStringLiteral("minibatch"));
-    m_method->addItem(tr("barker (full data)"), QStringLiteral("barker"));
-    m_method->addItem(tr("mh (full data)"), QStringLiteral("mh"));
-    m_method->addItem(tr("naive-barker (uncorrected)"), QStringLiteral("naive-barker"));
-    m_method->setToolTip(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1), "
-                            "the full-data Barker or Metropolis–Hastings test (Sec. 3), or the uncorrected minibatch "
+    const std::pair<core::TestMethod, QString> methods[] = {
+        {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
+        {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
+        {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
+        {core::TestMethod::Barker, tr("barker (full data)")},
+        {core::TestMethod::Metropolis, tr("mh (full data)")},
+        {core::TestMethod::NaiveBarker, tr("naive-barker (uncorrected)")},
+    };
+    for (const auto &[method, label] : methods)
+        m_method->addItem(label, QString::fromStdString(core::methodName(method)));
+    m_method->setToolTip(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
+                            "the baselines AustereMH (conservative, fixed m and ε) and MHSubLhd (Sec. 6.1); "
+                            "the full-data Barker or Metropolis–Hastings test (Sec. 3); or the uncorrected minibatch "
                             "Barker test whose bias the correction removes (Sec. 3.3)."));
 
     m_nData = integerBox(1000, kMaxGuiData, 10'000);
     m_nData->setToolTip(tr("Number N of data points drawn from the Welling–Teh Gaussian mixture "
                            "(Seita et al. Sec. 6.1 uses 1,000,000)."));
-
     m_temperature = new QDoubleSpinBox;
     m_temperature->setDecimals(2);
     m_temperature->setRange(0.01, 1e9);
@@ -55,21 +148,24 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     m_temperature->setGroupSeparatorShown(true);
     m_temperature->setToolTip(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
                                  "(Seita et al. Sec. 6.1 uses 10,000)."));
-
     m_step = new QDoubleSpinBox;
     m_step->setDecimals(3);
     m_step->setRange(0.001, 10.0);
     m_step->setSingleStep(0.01);
     m_step->setToolTip(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
                           "(Seita et al. Sec. 6.1 quotes 0.15)."));
-
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
-    m_samples->setToolTip(tr("Number of Metropolis–Hastings iterations, one posterior sample each "
+    m_samples->setToolTip(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."));
-
     m_seed = integerBox(0, std::numeric_limits<int>::max(), 1);
-    m_seed->setToolTip(tr("Seed of the chain's random stream; the data keep their own fixed seed so that every "
-                          "method sees the same data set (Seita et al. Sec. 6.1)."));
+    m_seed->setToolTip(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
+                          "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."));
+    m_chains = integerBox(1, 4, 1);
+    m_chains->setToolTip(tr("Chains per method. With more than one, the diagnostics table shows the split R-hat "
+                            "across them (Sec. 6 reports averages over repeated runs)."));
+    m_parallel = new QCheckBox(tr("Run chains in parallel"));
+    m_parallel->setToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core. "
+                              "Per-chain speed figures then share the cores."));
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -79,80 +175,170 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     form->addRow(tr("&Proposal step"), m_step);
     form->addRow(tr("S&amples"), m_samples);
     form->addRow(tr("S&eed"), m_seed);
+    form->addRow(tr("C&hains"), m_chains);
+    form->addRow(QString(), m_parallel);
 
     m_sharpness = new QLabel;
     m_sharpness->setWordWrap(true);
     m_sharpness->setToolTip(tr("The tempered posterior is as sharp as that of N/T untempered points "
                                "(Seita et al. Sec. 6.1 uses N/T = 100)."));
-
-    m_run = new QPushButton(tr("Run"));
-    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_run->setToolTip(tr("Start a chain with these settings (Ctrl+R)."));
-    m_run->setDefault(true);
-    m_stop = new QPushButton(tr("Stop"));
-    m_stop->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_stop->setToolTip(tr("Stop the running chain; the samples so far stay on the chart (Esc)."));
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_stop);
-
     auto *group = new QGroupBox(tr("Run settings"));
     auto *groupLayout = new QVBoxLayout(group);
     groupLayout->addLayout(form);
     groupLayout->addWidget(m_sharpness);
-    groupLayout->addLayout(buttons);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(group);
-    layout->addStretch(1);
+    return group;
+}
 
-    connect(m_run, &QPushButton::clicked, this, &ControlPanel::runRequested);
-    connect(m_stop, &QPushButton::clicked, this, &ControlPanel::stopRequested);
-    connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
-    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
-
-    setConfig(core::RunConfig{});
-    setRunning(false);
+QWidget *ControlPanel::buildCorrectionGroup()
+{
+    m_sigma = new QDoubleSpinBox;
+    m_sigma->setDecimals(2);
+    m_sigma->setRange(kMinSigma, kMaxSigma);
+    m_sigma->setSingleStep(0.05);
+    m_sigma->setToolTip(tr("σ: standard deviation of the Gaussian part X_norm ~ N(0, σ²) of the test noise; the "
+                           "minibatch grows until the variance of Δ* is below σ² (Seita et al. Sec. 4). Larger σ "
+                           "allows smaller minibatches but a less accurate correction C_σ (appendix Table 3); σ must "
+                           "stay below sqrt(π²/3) ≈ 1.81."));
+    m_lambda = new QDoubleSpinBox;
+    m_lambda->setDecimals(3);
+    m_lambda->setRange(0.001, 1000.0);
+    m_lambda->setSingleStep(1.0);
+    m_lambda->setToolTip(tr("λ: ridge weight of the correction solve, Eq. 15 (Seita et al. Sec. 4); the paper uses "
+                            "λ = 10, which gives an L∞ error of 8.9e-4 at σ = 1 (appendix Table 3). The NNLS solver "
+                            "does not use it."));
+    m_solver = new QComboBox;
+    m_solver->addItem(tr("NNLS (non-negative least squares)"), QStringLiteral("nnls"));
+    m_solver->addItem(tr("ridge (the paper's Eq. 15)"), QStringLiteral("ridge"));
+    m_solver->setToolTip(tr("How C_σ is solved: the paper's ridge regression with negative masses clipped (Sec. 4, "
+                            "Eq. 15; L∞ ≈ 9e-4 at σ = 1, appendix Table 3) or non-negative least squares on the "
+                            "same grid (L∞ ≈ 1e-7 at σ = 1)."));
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("&σ (noise sd)"), m_sigma);
+    form->addRow(tr("&λ (ridge)"), m_lambda);
+    form->addRow(tr("S&olver"), m_solver);
+    auto *group = new QGroupBox(tr("Correction C_σ (minibatch test)"));
+    group->setLayout(form);
+    return group;
 }
 
 core::RunConfig ControlPanel::config() const
 {
     core::RunConfig config = m_base;
     config.method = core::parseMethod(m_method->currentData().toString().toStdString());
-    config.nData = m_nData->value();
-    config.temperature = m_temperature->value();
-    config.step = m_step->value();
-    config.samples = m_samples->value();
-    config.seed = static_cast<std::uint64_t>(m_seed->value());
+    config.nData = keptValue(m_nData, m_base.nData);
+    config.temperature = keptValue(m_temperature, m_base.temperature);
+    config.step = keptValue(m_step, m_base.step);
+    config.samples = keptValue(m_samples, m_base.samples);
+    config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
+                                                                    : static_cast<std::uint64_t>(m_seed->value());
+    config.correction = correctionParams();
     return config;
+}
+
+core::CorrectionParams ControlPanel::correctionParams() const
+{
+    core::CorrectionParams params = m_base.correction;
+    params.sigma = keptValue(m_sigma, m_base.correction.sigma);
+    params.lambda = keptValue(m_lambda, m_base.correction.lambda);
+    params.solver = core::parseSolver(m_solver->currentData().toString().toStdString());
+    return params;
 }
 
 void ControlPanel::setConfig(const core::RunConfig &config)
 {
+    m_loading = true;
     m_base = config;
     const int index = m_method->findData(QString::fromStdString(core::methodName(config.method)));
     m_method->setCurrentIndex(std::max(index, 0));
-    m_nData->setValue(static_cast<int>(std::clamp<std::int64_t>(config.nData, m_nData->minimum(), m_nData->maximum())));
+    m_nData->setValue(shownValue(m_nData, config.nData));
     m_temperature->setValue(config.temperature);
     m_step->setValue(config.step);
-    m_samples->setValue(
-        static_cast<int>(std::clamp<std::int64_t>(config.samples, m_samples->minimum(), m_samples->maximum())));
-    m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, static_cast<std::uint64_t>(m_seed->maximum()))));
+    m_samples->setValue(shownValue(m_samples, config.samples));
+    m_seed->setValue(shownSeed(m_seed, config.seed));
+    m_sigma->setValue(config.correction.sigma);
+    m_lambda->setValue(config.correction.lambda);
+    m_solver->setCurrentIndex(std::max(m_solver->findData(QString::fromStdString(core::solverName(config.correction.solver))), 0));
+    m_loading = false;
     updateSharpness();
+    updateModeWidgets();
+    emit correctionChanged(correctionParams());
+    emit settingsChanged();
+}
+
+RunRequest ControlPanel::request() const
+{
+    RunRequest request = RunRequest::single(config());
+    if (m_compare->isChecked()) {
+        request.methods = m_compare->methods();
+        if (!request.methods.isEmpty())
+            request.config.method = request.methods.front();
+    }
+    request.chains = m_chains->value();
+    request.parallel = m_parallel->isChecked();
+    return request;
+}
+
+void ControlPanel::setRequest(const RunRequest &request)
+{
+    setConfig(request.config);
+    m_loading = true;
+    const bool compare = request.methods.size() > 1;
+    if (compare)
+        m_compare->setMethods(request.methods);
+    m_compare->setChecked(compare);
+    m_chains->setValue(std::clamp(request.chains, m_chains->minimum(), m_chains->maximum()));
+    m_parallel->setChecked(request.parallel);
+    m_loading = false;
+    updateModeWidgets();
+    emit settingsChanged();
+}
+
+void ControlPanel::fillSession(Session &session) const
+{
+    session.config = config();
+    session.compare = m_compare->isChecked();
+    session.compareMethods = m_compare->methods();
+    session.chains = m_chains->value();
+    session.parallel = m_parallel->isChecked();
+}
+
+void ControlPanel::applySession(const Session &session)
+{
+    setConfig(session.config);
+    m_loading = true;
+    m_compare->setMethods(session.compareMethods);
+    m_compare->setChecked(session.compare);
+    m_chains->setValue(std::clamp(session.chains, m_chains->minimum(), m_chains->maximum()));
+    m_parallel->setChecked(session.parallel);
+    m_loading = false;
+    updateModeWidgets();
+    emit settingsChanged();
 }
 
 void ControlPanel::setRunning(bool running)
 {
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_method, m_nData, m_temperature, m_step, m_samples, m_seed})
+    m_running = running;
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_nData, m_temperature, m_step, m_samples, m_seed, m_chains,
+                                                             m_parallel, m_sigma, m_solver, m_compare})
         widget->setEnabled(!running);
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
+    updateModeWidgets();
 }
 
 void ControlPanel::updateSharpness()
 {
     const double ratio = m_nData->value() / m_temperature->value();
     m_sharpness->setText(tr("Posterior sharpness N/T = %L1").arg(ratio, 0, 'g', 4));
+}
+
+void ControlPanel::updateModeWidgets()
+{
+    // In compare mode the ticked methods replace the single method.
+    m_method->setEnabled(!m_running && !m_compare->isChecked());
+    // NNLS has no ridge weight; greying λ out says so without losing its value.
+    m_lambda->setEnabled(!m_running && m_solver->currentData().toString() == QStringLiteral("ridge"));
 }
 
 } // namespace ui

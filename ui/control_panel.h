@@ -1,10 +1,13 @@
 #pragma once
-// The run settings form: method, N, T, step, samples and seed, with Run and Stop.
+// The run settings form: method, N, T, step, samples, seed, chains; the correction's σ, λ and
+// solver; compare mode; Run and Stop.
 #include <QWidget>
 
 #include "core/experiment/run_config.h"
+#include "ui/sampler_worker.h"
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -14,28 +17,55 @@ QT_END_NAMESPACE
 
 namespace ui {
 
+class CompareBox;
+struct Session;
+
 class ControlPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ControlPanel(QWidget *parent = nullptr);
 
-    /// The settings shown, on top of the core defaults for everything not shown (data seed,
-    /// minibatch and correction settings).
+    /// The settings shown, on top of the settings not shown (data seed, minibatch growth, the
+    /// baselines' parameters…) as last given to setConfig().
     core::RunConfig config() const;
-    /// Shows `config`'s method, N, T, step, samples and seed (clamped to the widgets' ranges).
+    /// Shows `config`'s settings (clamped to the widgets' ranges) and keeps the rest.
     void setConfig(const core::RunConfig &config);
+    /// The whole request: config() plus compare mode's methods, chains and parallelism.
+    RunRequest request() const;
+    /// Shows a request; more than one method turns compare mode on.
+    void setRequest(const RunRequest &request);
+    /// Copies every panel setting into `session` (its window-level fields are left alone).
+    void fillSession(Session &session) const;
+    /// Shows every panel setting of `session`.
+    void applySession(const Session &session);
+    /// The correction settings shown (part of config()).
+    core::CorrectionParams correctionParams() const;
     /// Locks the form while a run is in progress and swaps which button is enabled.
     void setRunning(bool running);
 
     QPushButton *runButton() const { return m_run; }
     QPushButton *stopButton() const { return m_stop; }
+    QComboBox *methodBox() const { return m_method; }
+    QDoubleSpinBox *sigmaBox() const { return m_sigma; }
+    QDoubleSpinBox *lambdaBox() const { return m_lambda; }
+    QComboBox *solverBox() const { return m_solver; }
+    QSpinBox *chainsBox() const { return m_chains; }
+    QCheckBox *parallelBox() const { return m_parallel; }
+    CompareBox *compareBox() const { return m_compare; }
 
 signals:
     void runRequested();
     void stopRequested();
+    /// σ, λ or the solver changed (also when set from code).
+    void correctionChanged(const core::CorrectionParams &params);
+    /// Any setting changed (for sessions).
+    void settingsChanged();
 
 private:
+    QWidget *buildRunGroup();
+    QWidget *buildCorrectionGroup();
     void updateSharpness();
+    void updateModeWidgets();
 
     QComboBox *m_method = nullptr;
     QSpinBox *m_nData = nullptr;
@@ -43,10 +73,18 @@ private:
     QDoubleSpinBox *m_step = nullptr;
     QSpinBox *m_samples = nullptr;
     QSpinBox *m_seed = nullptr;
+    QSpinBox *m_chains = nullptr;
+    QCheckBox *m_parallel = nullptr;
     QLabel *m_sharpness = nullptr;
+    QDoubleSpinBox *m_sigma = nullptr;
+    QDoubleSpinBox *m_lambda = nullptr;
+    QComboBox *m_solver = nullptr;
+    CompareBox *m_compare = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_stop = nullptr;
     core::RunConfig m_base; // the hidden settings, kept as given to setConfig()
+    bool m_running = false;
+    bool m_loading = false; // setConfig() in progress: one correctionChanged at the end
 };
 
 } // namespace ui

@@ -1,23 +1,24 @@
 #pragma once
-// The main window: run settings on the left, the live posterior chart on the right, run
-// statistics along the bottom. Owns the worker thread; see SamplerWorker for the protocol.
+// The main window: run settings on the left, the tabbed charts on the right, run statistics
+// along the bottom, File and Run menus on top. Owns the worker thread; see SamplerWorker for
+// the protocol and FileActions for exports and sessions.
 #include <optional>
 
 #include <QMainWindow>
 #include <QThread>
+#include <QVector>
 
 #include "core/experiment/run_config.h"
 #include "ui/sampler_worker.h"
-
-QT_BEGIN_NAMESPACE
-class QLabel;
-class QProgressBar;
-QT_END_NAMESPACE
+#include "ui/session.h"
 
 namespace ui {
 
 class ControlPanel;
+class FileActions;
 class PosteriorChart;
+class ResultsView;
+class RunStatusStrip;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -26,23 +27,29 @@ public:
     /// Stops any run and joins the worker thread.
     ~MainWindow() override;
 
-    /// Validates `config` and starts it on the worker thread. Returns false, and reports the
+    /// Validates `request` and starts it on the worker thread. Returns false, and reports the
     /// validation message like a failed run, if it is invalid or a run is already going.
+    bool startRequest(const RunRequest &request);
+    /// One method, one chain.
     bool startRun(const core::RunConfig &config);
     /// Starts a run with the settings in the control panel.
     bool startRunFromControls();
-    /// Asks the running chain to stop; finished() follows with outcome.stopped set.
+    /// Asks the running chains to stop; finished() follows with outcome.stopped set.
     void stopRun();
     bool isRunning() const { return m_running; }
 
     /// Modal message boxes on failures are on by default; scripted and test use turns them off.
     void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
+    bool showErrorDialogs() const { return m_showErrorDialogs; }
 
     ControlPanel *controls() const { return m_controls; }
-    PosteriorChart *chart() const { return m_chart; }
+    ResultsView *results() const { return m_results; }
+    FileActions *fileActions() const { return m_files; }
+    /// The first (or only) method's posterior chart.
+    PosteriorChart *chart() const;
     /// The worker, for driving it directly (it lives on the worker thread: use queued calls).
     SamplerWorker *worker() const { return m_worker; }
-    /// Samples drawn on the chart so far.
+    /// Samples drawn on the posterior charts so far.
     qsizetype plottedSampleCount() const;
     /// The latest status-bar message, and the latest failure message (empty if none).
     QString statusText() const { return m_statusText; }
@@ -51,9 +58,21 @@ public:
     /// Whether the worker thread is still running (false once the window has shut it down).
     bool isWorkerThreadRunning() const { return m_thread.isRunning(); }
 
+    /// Every setting of the window, and restoring them.
+    Session session() const;
+    void applySession(const Session &session);
+    QSize exportSize() const { return m_exportSize; }
+    void setExportSize(QSize size) { m_exportSize = size; }
+    /// Saves the session to autosaveSessionPath() on close (off by default; the app turns it on).
+    void setAutosaveSession(bool on) { m_autosave = on; }
+
+    /// Shows a message in the status bar and, if dialogs are on, in a non-blocking box.
+    void reportError(const QString &title, const QString &message);
+    void showStatus(const QString &message);
+
 signals:
     /// Internal hand-over to the worker thread (queued).
-    void runRequested(const core::RunConfig &config);
+    void requestQueued(const ui::RunRequest &request);
     void snapshotApplied(qint64 completed);
     void runFinished(const ui::RunOutcome &outcome);
     void runFailed(const QString &message);
@@ -62,31 +81,28 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildStatusStrip();
+    void buildRunMenu();
     void setRunning(bool running);
-    void showStatus(const QString &message);
     void reportFailure(const QString &message);
     void shutDownWorker();
 
-    void onPreparationProgress(double fraction);
     void onSnapshot(const ui::RunSnapshot &snapshot);
     void onFinished(const ui::RunOutcome &outcome);
     void onRunFailed(const QString &message);
 
     ControlPanel *m_controls = nullptr;
-    PosteriorChart *m_chart = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_speedLabel = nullptr;
-    QLabel *m_acceptanceLabel = nullptr;
-    QLabel *m_batchLabel = nullptr;
-    QLabel *m_dataLabel = nullptr;
-    QLabel *m_fitLabel = nullptr;
+    ResultsView *m_results = nullptr;
+    FileActions *m_files = nullptr;
+    RunStatusStrip *m_strip = nullptr;
 
     QThread m_thread;
     SamplerWorker *m_worker = nullptr; // lives on m_thread; deleted after the thread ends
     bool m_running = false;
     bool m_showErrorDialogs = true;
-    qint64 m_nData = 0;
+    bool m_autosave = false;
+    RunRequest m_request;
+    QVector<qint64> m_channelCompleted;
+    QSize m_exportSize{1600, 1000};
     QString m_statusText;
     QString m_lastError;
     std::optional<RunOutcome> m_lastOutcome;

@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QChart>
+#include <QGraphicsPixmapItem>
 #include <QColorAxis>
 #include <QLegend>
 #include <QLegendMarker>
@@ -32,7 +33,9 @@ QImage dotMarker(int diameter, QColor fill, QColor outline)
     return image;
 }
 
-const QColor kSampleColour(20, 28, 48, 150);
+// Samples in the palette's text colour (dark on light themes, light on dark ones): it
+// contrasts with both the plot background and the blue heat map.
+constexpr int kSampleAlpha = 150;
 const QColor kCurrentColour(230, 85, 13);
 
 // The 5-pixel sample dot is too small to read in the legend: show plain circles there.
@@ -44,6 +47,22 @@ void styleLegendMarkers(QLegend *legend, QLineSeries *series, QColor colour)
         marker->setBrush(colour);
         marker->setPen(Qt::NoPen);
     }
+}
+
+// The heat map's stops composed over the plot background, as the map itself is drawn: an
+// opaque bar reads the same as the plot and never shows the chart background through it.
+QLinearGradient colourBarGradient(const QColor &base)
+{
+    QGradientStops stops = heatMapStops();
+    for (auto &[position, colour] : stops) {
+        const double a = colour.alphaF();
+        colour = QColor::fromRgbF(static_cast<float>(base.redF() * (1 - a) + colour.redF() * a),
+                                  static_cast<float>(base.greenF() * (1 - a) + colour.greenF() * a),
+                                  static_cast<float>(base.blueF() * (1 - a) + colour.blueF() * a));
+    }
+    QLinearGradient gradient(0.0, 1.0, 0.0, 0.0);
+    gradient.setStops(stops);
+    return gradient;
 }
 
 QLineSeries *markerSeries(const QString &name, const QImage &marker)
@@ -59,14 +78,17 @@ QLineSeries *markerSeries(const QString &name, const QImage &marker)
 
 } // namespace
 
-PosteriorChart::PosteriorChart(QWidget *parent) : QChartView(parent)
+PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, parent)
 {
-    m_chart = new QChart;
+    m_chart = chart();
+    // The heat map is an item over the plot-area background and under the grid and series
+    // (the chart's own items stack plot area 0, grid 2, series 4): unlike a textured
+    // background brush, an item is drawn into SVG exports too.
+    m_heatMap = new QGraphicsPixmapItem(m_chart);
+    m_heatMap->setZValue(0.5);
+    m_heatMap->hide();
     m_chart->setTitle(tr("Posterior samples over the true tempered log-posterior"));
-    m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setPlotAreaBackgroundVisible(true);
-    m_chart->setPlotAreaBackgroundBrush(Qt::white);
 
     // The window is the posterior metrics' grid, so what is seen is what is measured.
     const core::PosteriorGridSpec grid;
@@ -82,11 +104,6 @@ PosteriorChart::PosteriorChart(QWidget *parent) : QChartView(parent)
     m_axisY->setTickCount(static_cast<int>(grid.theta2Max - grid.theta2Min) + 1);
     m_axisY->setLabelFormat(QStringLiteral("%.0f"));
     m_axisY->setMinorTickCount(1);
-    for (auto *axis : {m_axisX, m_axisY}) {
-        // Light grid lines: the heat map is the background that matters.
-        axis->setGridLineColor(QColor(0, 0, 0, 40));
-        axis->setMinorGridLineColor(QColor(0, 0, 0, 18));
-    }
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
 
@@ -99,18 +116,14 @@ PosteriorChart::PosteriorChart(QWidget *parent) : QChartView(parent)
     // The gradient bar is its own axis line; Qt 6.4 would also draw a stray line at the
     // scene origin.
     m_colorAxis->setLineVisible(false);
-    QLinearGradient gradient(0.0, 1.0, 0.0, 0.0);
-    gradient.setStops(heatMapStops());
-    m_colorAxis->setGradient(gradient);
     m_chart->addAxis(m_colorAxis, Qt::AlignRight);
 
-    m_current = markerSeries(tr("Current θ"), dotMarker(11, kCurrentColour, Qt::white));
-    m_sampleMarker = dotMarker(5, kSampleColour, Qt::transparent);
+    m_current = markerSeries(tr("Current θ"), dotMarker(11, kCurrentColour, palette().color(QPalette::Base)));
+    m_sampleMarker = dotMarker(5, sampleColour(), Qt::transparent);
     addSampleChunk();
 
-    setChart(m_chart);
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(480, 400);
+    setMinimumSize(240, 200);
+    restyle();
 
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(kFlushIntervalMs);
@@ -128,7 +141,7 @@ QLineSeries *PosteriorChart::addSampleChunk()
     if (first) {
         // Qt Charts requires an axis to belong to a series; this does not recolour points.
         series->attachAxis(m_colorAxis);
-        styleLegendMarkers(m_chart->legend(), series, kSampleColour);
+        styleLegendMarkers(m_chart->legend(), series, sampleColour());
     } else {
         // One legend entry stands for all chunks.
         for (QLegendMarker *marker : m_chart->legend()->markers(series))
@@ -171,17 +184,55 @@ void PosteriorChart::setPosteriorImage(const PosteriorImage &image)
     updatePlotBackground();
 }
 
+QColor PosteriorChart::sampleColour() const
+{
+    return withAlpha(palette().color(QPalette::Text), kSampleAlpha);
+}
+
 void PosteriorChart::setExpectedSampleCount(qint64 count)
 {
+    m_expectedCount = count;
     // Opaque enough to see single points of a short run; for long runs overlapping dots
     // add up, so their darkness shows density instead of one solid blot.
     constexpr double kFullOpacityCount = 3000.0;
     const double scale = count > kFullOpacityCount ? std::sqrt(kFullOpacityCount / static_cast<double>(count)) : 1.0;
-    QColor colour = kSampleColour;
-    colour.setAlpha(std::clamp(static_cast<int>(kSampleColour.alpha() * scale), 40, kSampleColour.alpha()));
+    const QColor colour = withAlpha(sampleColour(), std::clamp(static_cast<int>(kSampleAlpha * scale), 40, kSampleAlpha));
     m_sampleMarker = dotMarker(5, colour, Qt::transparent);
     for (QLineSeries *series : m_sampleChunks)
         series->setLightMarker(m_sampleMarker);
+}
+
+void PosteriorChart::setExportLayout(bool exporting)
+{
+    // An exported chart stands alone: it gets the legend and colour-bar title back.
+    const bool compact = m_compact;
+    setCompact(!exporting && compact);
+    m_compact = compact;
+}
+
+void PosteriorChart::setCompact(bool compact)
+{
+    m_compact = compact;
+    m_chart->legend()->setVisible(!compact);
+    m_colorAxis->setTitleVisible(!compact);
+    m_colorAxis->setTickCount(compact ? 3 : 5);
+    setToolTip(compact ? tr("Dots: samples; orange: current θ; blue: the exact tempered log-posterior, "
+                            "from its maximum down to 10 nats below.")
+                       : QString());
+}
+
+void PosteriorChart::restyle()
+{
+    ThemedChartView::restyle();
+    // The colour bar has no grid; its line stays hidden (see the constructor).
+    m_colorAxis->setLineVisible(false);
+    m_colorAxis->setGradient(colourBarGradient(palette().color(QPalette::Base)));
+    m_current->setLightMarker(dotMarker(11, kCurrentColour, palette().color(QPalette::Base)));
+    styleLegendMarkers(m_chart->legend(), m_current, kCurrentColour);
+    setExpectedSampleCount(m_expectedCount);
+    if (!m_sampleChunks.isEmpty())
+        styleLegendMarkers(m_chart->legend(), m_sampleChunks.front(), sampleColour());
+    updatePlotBackground();
 }
 
 void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF current)
@@ -196,14 +247,22 @@ void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF curre
 void PosteriorChart::flush()
 {
     m_flushTimer.stop();
+    // Samples outside the θ window are counted but not added: the screen would clip them,
+    // but the SVG writer does not, and they would be drawn outside the plot.
+    const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
+    QVector<QPointF> inside;
+    inside.reserve(m_pending.size());
+    for (const QPointF &point : std::as_const(m_pending))
+        if (window.contains(point))
+            inside.append(point);
     qsizetype taken = 0;
-    while (taken < m_pending.size()) {
+    while (taken < inside.size()) {
         if (m_openChunk.size() == kChunkSize) {
             addSampleChunk();
             m_openChunk.clear();
         }
-        const qsizetype count = std::min(kChunkSize - m_openChunk.size(), m_pending.size() - taken);
-        m_openChunk += m_pending.mid(taken, count);
+        const qsizetype count = std::min(kChunkSize - m_openChunk.size(), inside.size() - taken);
+        m_openChunk += inside.mid(taken, count);
         // One replace() re-lays out the chunk once; append() would do it once per point.
         m_sampleChunks.back()->replace(m_openChunk);
         taken += count;
@@ -211,7 +270,7 @@ void PosteriorChart::flush()
     m_plotted += m_pending.size();
     m_pending.clear();
     if (m_hasLatest)
-        m_current->replace(QList<QPointF>{m_latest});
+        m_current->replace(window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
 }
 
 qsizetype PosteriorChart::plottedSampleCount() const
@@ -228,25 +287,22 @@ void PosteriorChart::updatePlotBackground()
 {
     const QRectF plotArea = m_chart->plotArea();
     if (m_image.isNull() || plotArea.isEmpty()) {
-        m_chart->setPlotAreaBackgroundBrush(Qt::white);
+        m_heatMap->hide();
         return;
     }
     // Map the image's θ corners through the axes rather than assuming they match the plot
     // area, so a changed axis range still lines the posterior up with the samples.
     const QPointF topLeft = m_chart->mapToPosition(QPointF(m_image.theta1Min, m_image.theta2Max), m_sampleChunks.front());
     const QPointF bottomRight = m_chart->mapToPosition(QPointF(m_image.theta1Max, m_image.theta2Min), m_sampleChunks.front());
-    const QRectF target = QRectF(topLeft, bottomRight).normalized();
+    const QRectF target = QRectF(topLeft, bottomRight).normalized().intersected(plotArea);
     if (target.width() < 1.0 || target.height() < 1.0)
         return;
-    // Pre-scaling smoothly once per resize looks better than letting the brush stretch
-    // the 200-pixel image, and keeps each repaint a plain blit.
-    const QPixmap pixmap = QPixmap::fromImage(m_image.image.scaled(target.size().toSize(), Qt::IgnoreAspectRatio,
-                                                                   Qt::SmoothTransformation));
-    QBrush brush(pixmap);
-    // The plot-area background paints in chart coordinates, so the texture origin must be
-    // moved to the image's corner.
-    brush.setTransform(QTransform::fromTranslate(target.left(), target.top()));
-    m_chart->setPlotAreaBackgroundBrush(brush);
+    // Pre-scaling smoothly once per resize looks better than stretching the 200-pixel image
+    // at every paint, and keeps each repaint a plain blit.
+    m_heatMap->setPixmap(QPixmap::fromImage(
+        m_image.image.scaled(target.size().toSize(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation)));
+    m_heatMap->setPos(target.topLeft());
+    m_heatMap->show();
 }
 
 } // namespace ui

@@ -4,31 +4,32 @@
 // Qt Charts facts this widget is built around (design.md Sec. 5): QScatterSeries makes one
 // graphics item per point, so the samples are QLineSeries with no pen and a small image
 // marker; points arrive in batches and reach a series through replace() at most ~25 times a
-// second; the posterior is an image painted as the plot area's background, which costs the
+// second; the posterior is an image item behind the samples, which costs the
 // same for any number of samples. No OpenGL series, so PNG/SVG renders show everything.
 //
 // replace() re-lays out every point of its series (about 1 µs each on Qt 6.4, while painting
 // is ten times cheaper), so one growing series would block the GUI thread for ~50 ms at 50k
 // points. The samples are therefore split into chunks of kChunkSize points: only the newest
 // chunk is replaced, and each update costs O(kChunkSize) whatever the total.
-#include <QChartView>
 #include <QImage>
 #include <QPointF>
 #include <QTimer>
 #include <QVector>
 
+#include "ui/chart_style.h"
 #include "ui/posterior_heat_map.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
 class QColorAxis;
+class QGraphicsPixmapItem;
 class QLineSeries;
 class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ui {
 
-class PosteriorChart : public QChartView {
+class PosteriorChart : public ThemedChartView {
     Q_OBJECT
 public:
     /// Shortest gap between two series updates (≈ 25 updates a second).
@@ -50,19 +51,29 @@ public:
     void appendSamples(const QVector<QPointF> &points, QPointF current);
     /// Pushes queued samples to the series now, e.g. before a screenshot.
     void flush();
-    /// Samples currently drawn by the series (queued ones not included).
+    /// Samples flushed to the chart so far (queued ones not included); samples outside the θ
+    /// window count but are not drawn.
     qsizetype plottedSampleCount() const;
     /// Series in the chart: the sample chunks (at least one) and the current-state series.
     int seriesCount() const;
+    /// Compact charts (side by side) have no legend and a colour bar without title, so the
+    /// plot keeps most of a small cell.
+    void setCompact(bool compact);
+
+    void restyle() override;
+    void setExportLayout(bool exporting) override;
 
 private:
     QLineSeries *addSampleChunk();
     void updatePlotBackground();
+    QColor sampleColour() const;
 
     QChart *m_chart = nullptr;
     QList<QLineSeries *> m_sampleChunks; // the first carries the legend entry and colour axis
     QLineSeries *m_current = nullptr;
     QImage m_sampleMarker;
+    qint64 m_expectedCount = 0;
+    bool m_compact = false;
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
     QColorAxis *m_colorAxis = nullptr;
@@ -73,6 +84,7 @@ private:
     bool m_hasLatest = false;
     QTimer m_flushTimer;
     PosteriorImage m_image;
+    QGraphicsPixmapItem *m_heatMap = nullptr;
 };
 
 } // namespace ui

@@ -10,6 +10,7 @@
 
 #include "core/correction/cancelled.h"
 #include "core/diagnostics/gmm_posterior.h"
+#include "ui/chart_style.h"
 
 namespace ui {
 namespace {
@@ -26,9 +27,9 @@ QColor interpolate(const QGradientStops &stops, double t)
             const auto &[p0, c0] = stops[k - 1];
             const auto &[p1, c1] = stops[k];
             const double w = p1 > p0 ? (t - p0) / (p1 - p0) : 0.0;
-            return QColor::fromRgbF(static_cast<float>(c0.redF() + w * (c1.redF() - c0.redF())),
-                                    static_cast<float>(c0.greenF() + w * (c1.greenF() - c0.greenF())),
-                                    static_cast<float>(c0.blueF() + w * (c1.blueF() - c0.blueF())));
+            auto mix = [w](double a, double b) { return static_cast<float>(a + w * (b - a)); };
+            return QColor::fromRgbF(mix(c0.redF(), c1.redF()), mix(c0.greenF(), c1.greenF()),
+                                    mix(c0.blueF(), c1.blueF()), mix(c0.alphaF(), c1.alphaF()));
         }
     }
     return stops.back().second;
@@ -38,12 +39,12 @@ QColor interpolate(const QGradientStops &stops, double t)
 
 QGradientStops heatMapStops()
 {
-    // Light sequential blues: dark sample markers stay readable on every part of the map.
-    return {{0.0, QColor(0xff, 0xff, 0xff)},
-            {0.35, QColor(0xde, 0xeb, 0xf7)},
-            {0.7, QColor(0x9e, 0xca, 0xe1)},
-            {0.9, QColor(0x6b, 0xae, 0xd6)},
-            {1.0, QColor(0x42, 0x92, 0xc6)}};
+    // One blue whose opacity rises with the density: over a white plot area this is the
+    // light sequential blues ramp, and over a dark theme's base it fades into the background
+    // instead of painting a white block. The opacities reproduce that ramp over white.
+    const QColor blue(0x42, 0x92, 0xc6);
+    auto at = [&blue](double alpha) { return withAlpha(blue, static_cast<int>(std::lround(alpha * 255.0))); };
+    return {{0.0, at(0.0)}, {0.35, at(0.17)}, {0.7, at(0.51)}, {0.9, at(0.75)}, {1.0, at(1.0)}};
 }
 
 PosteriorImage renderLogPosterior(const Eigen::VectorXd &data, double temperature, double theta1Min,
@@ -83,8 +84,8 @@ PosteriorImage renderLogPosterior(const Eigen::VectorXd &data, double temperatur
     const QGradientStops stops = heatMapStops();
     std::vector<QRgb> palette(256);
     for (int k = 0; k < 256; ++k)
-        palette[static_cast<std::size_t>(k)] = interpolate(stops, k / 255.0).rgb();
-    QImage image(size, QImage::Format_RGB32);
+        palette[static_cast<std::size_t>(k)] = qPremultiply(interpolate(stops, k / 255.0).rgba());
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
     for (int row = 0; row < height; ++row) {
         auto *line = reinterpret_cast<QRgb *>(image.scanLine(row));
         for (int col = 0; col < width; ++col) {

@@ -16,7 +16,7 @@ namespace ui {
 
 /// One rendered heat map and what it shows.
 struct PosteriorImage {
-    QImage image;          ///< row 0 is θ₂ = max, column 0 is θ₁ = min
+    QImage image;          ///< premultiplied ARGB; row 0 is θ₂ = max, column 0 is θ₁ = min
     double theta1Min = 0.0, theta1Max = 0.0;
     double theta2Min = 0.0, theta2Max = 0.0;
     double logRange = 0.0; ///< colours span [max − logRange, max] of the log-density (nats)
@@ -30,7 +30,8 @@ struct PosteriorImage {
 /// Colours span this many nats below the log-posterior's maximum unless told otherwise.
 inline constexpr double kDefaultHeatMapLogRange = 10.0;
 
-/// The palette of the heat map, from low (position 0) to high (position 1) log-density.
+/// The palette of the heat map, from low (position 0) to high (position 1) log-density. The
+/// colours carry alpha (transparent at the low end): draw the image over the plot background.
 QGradientStops heatMapStops();
 
 /// Evaluates log p(θ | x) with temperature T on a size.width() × size.height() grid over the

@@ -1,34 +1,142 @@
 #include "ui/sampler_worker.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
-#include <memory>
+#include <stdexcept>
+#include <thread>
 
-#include "core/chain/chain_runner.h"
+#include <QSet>
+
 #include "core/correction/cancelled.h"
 #include "core/correction/correction_cache.h"
-#include "core/data/gaussian_mixture_data.h"
+#include "core/experiment/datasets.h"
+#include "core/experiment/experiment_runner.h"
 #include "core/models/gaussian_mixture_model.h"
-#include "core/proposals/random_walk_proposal.h"
+#include "ui/chain_diagnostics.h"
 
 namespace ui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Preparation progress is reported no more often than the chain's own snapshots.
+// Snapshots and preparation progress reach the GUI no more often than this per running chain;
+// with several chains at once the interval grows so the total stays about 25 a second.
 constexpr auto kProgressInterval = std::chrono::milliseconds(40);
+
+constexpr int kMaxMethods = 4;
+constexpr int kMaxChains = 4;
 
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Copies the rows [first, last) of a running chain into a snapshot and advances the running
+// totals; runs on the chain's thread while the ChainResult is still being written.
+class SnapshotBuilder {
+public:
+    SnapshotBuilder(int channel, qint64 total, std::chrono::milliseconds interval)
+        : m_channel(channel), m_total(total), m_interval(interval),
+          m_stride(static_cast<int>((total + SamplerWorker::kMaxPlottedSamples - 1) / SamplerWorker::kMaxPlottedSamples))
+    {
+    }
+
+    bool due(std::int64_t last) const { return last == m_total || Clock::now() - m_lastEmit >= m_interval; }
+    bool pending(std::int64_t last) const { return last > m_emitted; }
+
+    RunSnapshot take(const core::ChainResult &result, std::int64_t last)
+    {
+        RunSnapshot shot;
+        shot.channel = m_channel;
+        shot.total = m_total;
+        shot.first = m_emitted;
+        shot.completed = last;
+        shot.sampleStride = m_stride;
+        shot.newBatchSizes.reserve(static_cast<qsizetype>(last - m_emitted));
+        shot.newSamples.reserve(static_cast<qsizetype>((last - m_emitted) / m_stride + 1));
+        for (std::int64_t t = m_emitted; t < last; ++t) {
+            const auto row = static_cast<std::size_t>(t);
+            if (t % m_stride == 0)
+                shot.newSamples.append(QPointF(result.samples(t, 0), result.samples(t, 1)));
+            shot.newBatchSizes.append(result.batchSize[row]);
+            m_accepted += result.accepted[row];
+            m_dataPointsUsed += result.batchSize[row];
+            m_fallbacks += result.fullDataFallback[row];
+        }
+        if (last > 0)
+            shot.current = QPointF(result.samples(last - 1, 0), result.samples(last - 1, 1));
+        shot.acceptanceRate = last > 0 ? static_cast<double>(m_accepted) / static_cast<double>(last) : 0.0;
+        shot.meanBatch = last > 0 ? static_cast<double>(m_dataPointsUsed) / static_cast<double>(last) : 0.0;
+        shot.dataPointsUsed = m_dataPointsUsed;
+        shot.fullDataFallbacks = m_fallbacks;
+        shot.elapsedSeconds = secondsSince(m_start);
+        shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
+        m_emitted = last;
+        m_lastEmit = Clock::now();
+        return shot;
+    }
+
+private:
+    int m_channel;
+    qint64 m_total;
+    std::chrono::milliseconds m_interval;
+    int m_stride;
+    std::int64_t m_emitted = 0;
+    qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0;
+    Clock::time_point m_start = Clock::now();
+    Clock::time_point m_lastEmit = Clock::now();
+};
+
 } // namespace
+
+RunRequest RunRequest::single(const core::RunConfig &config)
+{
+    RunRequest request;
+    request.config = config;
+    request.methods = {config.method};
+    return request;
+}
+
+core::RunConfig RunRequest::channelConfig(int channel) const
+{
+    core::RunConfig channelSettings = config;
+    channelSettings.method = methods.value(methodIndexOf(channel), config.method);
+    channelSettings.seed = config.seed + static_cast<std::uint64_t>(chainIndexOf(channel));
+    return channelSettings;
+}
+
+void validate(const RunRequest &request)
+{
+    if (request.methods.isEmpty() || request.methods.size() > kMaxMethods)
+        throw std::invalid_argument("methods: choose 1 to 4 methods; got " + std::to_string(request.methods.size()));
+    if (QSet<core::TestMethod>(request.methods.begin(), request.methods.end()).size() != request.methods.size())
+        throw std::invalid_argument("methods: each method may appear once");
+    if (request.chains < 1 || request.chains > kMaxChains)
+        throw std::invalid_argument("chains must be in [1, 4]; got " + std::to_string(request.chains));
+    for (int channel = 0; channel < request.channelCount(); ++channel) {
+        const core::RunConfig settings = request.channelConfig(channel);
+        if (core::needsAustereDesign(settings))
+            throw std::invalid_argument("method " + core::methodName(settings.method)
+                                        + " needs the AustereMH design grid, which the desktop app does not run; "
+                                          "use mh-explorer-cli");
+        core::validate(settings);
+    }
+}
+
+qint64 RunOutcome::totalIterations() const
+{
+    qint64 total = 0;
+    for (const ChainReport &report : chains)
+        total += report.summary.iterations;
+    return total;
+}
 
 void registerRunMetaTypes()
 {
     qRegisterMetaType<core::RunConfig>();
+    qRegisterMetaType<ui::RunRequest>();
     qRegisterMetaType<ui::RunSnapshot>();
     qRegisterMetaType<ui::RunOutcome>();
     qRegisterMetaType<ui::PosteriorImage>();
@@ -53,18 +161,23 @@ void SamplerWorker::discardStopRequests()
 
 void SamplerWorker::start(const core::RunConfig &config)
 {
+    startRequest(RunRequest::single(config));
+}
+
+void SamplerWorker::startRequest(const ui::RunRequest &request)
+{
     std::stop_token stop;
     {
         const std::lock_guard lock(m_stopMutex);
         stop = m_stop.get_token();
     }
     try {
-        const RunOutcome outcome = run(config, stop);
+        const RunOutcome outcome = run(request, stop);
         emit finished(outcome);
     } catch (const core::Cancelled &) {
         // A stop during the preparation steps: nothing was sampled.
         RunOutcome outcome;
-        outcome.config = config;
+        outcome.request = request;
         outcome.stopped = true;
         emit finished(outcome);
     } catch (const std::exception &error) {
@@ -75,30 +188,31 @@ void SamplerWorker::start(const core::RunConfig &config)
     discardStopRequests();
 }
 
-RunOutcome SamplerWorker::run(const core::RunConfig &config, std::stop_token stop)
+RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
 {
     // The window validates too, but the worker is a public entry point of its own.
-    core::validate(config);
+    validate(request);
+    const core::RunConfig &config = request.config;
     RunOutcome outcome;
-    outcome.config = config;
+    outcome.request = request;
 
     emit preparationProgress(-1.0);
-    emit statusMessage(tr("Generating %L1 Gaussian-mixture data points…").arg(config.nData));
-    core::GaussianMixtureSpec dataSpec;
-    dataSpec.size = config.nData;
-    dataSpec.seed = config.dataSeed;
-    const core::GaussianMixtureModel model(core::generateGaussianMixture(dataSpec));
+    emit statusMessage(tr("Generating %L1 data points…").arg(config.nData));
+    const core::DatasetInstance dataset = core::makeDataset(config, false, {}, stop);
     if (stop.stop_requested())
         throw core::Cancelled();
-
-    emit statusMessage(tr("Evaluating the true tempered log-posterior…"));
+    // The heat map and the posterior metrics exist for the Gaussian mixture only.
+    const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
     const core::PosteriorGridSpec grid; // the metrics' grid; the chart shows the same window
-    emit posteriorImageReady(renderLogPosterior(model.data(), config.temperature, grid.theta1Min, grid.theta1Max,
-                                                grid.theta2Min, grid.theta2Max, QSize(kHeatMapSize, kHeatMapSize),
-                                                kDefaultHeatMapLogRange, stop));
+    if (mixture) {
+        emit statusMessage(tr("Evaluating the true tempered log-posterior…"));
+        emit posteriorImageReady(renderLogPosterior(mixture->data(), config.temperature, grid.theta1Min,
+                                                    grid.theta1Max, grid.theta2Min, grid.theta2Max,
+                                                    QSize(kHeatMapSize, kHeatMapSize), kDefaultHeatMapLogRange, stop));
+    }
 
     std::shared_ptr<const core::CorrectionDistribution> correction;
-    if (core::needsCorrection(config.method)) {
+    if (std::any_of(request.methods.begin(), request.methods.end(), core::needsCorrection)) {
         emit statusMessage(tr("Preparing the correction distribution (σ = %1, λ = %2)…")
                                .arg(config.correction.sigma)
                                .arg(config.correction.lambda));
@@ -118,59 +232,99 @@ RunOutcome SamplerWorker::run(const core::RunConfig &config, std::stop_token sto
         outcome.correctionFromCache = fromCache;
     }
 
-    auto test = core::makeAcceptanceTest(config, correction);
-    const core::RandomWalkProposal proposal(config.step);
-    core::ChainSettings settings;
-    settings.samples = config.samples;
-    settings.seed = config.seed;
-    settings.temperature = config.temperature;
-    settings.progressInterval = kProgressInterval;
+    const int channels = request.channelCount();
+    const int concurrency =
+        request.parallel ? std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, channels) : 1;
+    const auto interval = kProgressInterval * concurrency;
+    std::vector<ChainReport> reports(static_cast<std::size_t>(channels));
+    std::vector<char> started(static_cast<std::size_t>(channels), 0);
+    // A failing chain stops the others; a stop from the owner reaches every chain.
+    std::stop_source chainsStop;
+    const std::stop_callback forwardStop(stop, [&chainsStop] { chainsStop.request_stop(); });
+    std::mutex failureMutex;
+    std::exception_ptr failure;
 
-    emit statusMessage(tr("Sampling with the %1 test…").arg(QString::fromStdString(core::methodName(config.method))));
-    const int stride = static_cast<int>((config.samples + kMaxPlottedSamples - 1) / kMaxPlottedSamples);
-    qint64 accepted = 0, dataPointsUsed = 0, fallbacks = 0;
-    const auto chainStart = Clock::now();
-    // Runs on this (worker) thread; copies the new rows into a value that the queued signal
-    // carries, because the ChainResult keeps changing after the callback returns.
-    auto onProgress = [&](const core::ChainResult &result, std::int64_t first, std::int64_t last) {
-        RunSnapshot shot;
-        shot.total = config.samples;
-        shot.completed = last;
-        shot.sampleStride = stride;
-        shot.newBatchSizes.reserve(static_cast<qsizetype>(last - first));
-        shot.newSamples.reserve(static_cast<qsizetype>((last - first) / stride + 1));
-        for (std::int64_t t = first; t < last; ++t) {
-            const auto row = static_cast<std::size_t>(t);
-            if (t % stride == 0)
-                shot.newSamples.append(QPointF(result.samples(t, 0), result.samples(t, 1)));
-            shot.newBatchSizes.append(result.batchSize[row]);
-            accepted += result.accepted[row];
-            dataPointsUsed += result.batchSize[row];
-            fallbacks += result.fullDataFallback[row];
-        }
-        if (last > 0)
-            shot.current = QPointF(result.samples(last - 1, 0), result.samples(last - 1, 1));
-        shot.acceptanceRate = last > 0 ? static_cast<double>(accepted) / static_cast<double>(last) : 0.0;
-        shot.meanBatch = last > 0 ? static_cast<double>(dataPointsUsed) / static_cast<double>(last) : 0.0;
-        shot.dataPointsUsed = dataPointsUsed;
-        shot.fullDataFallbacks = fallbacks;
-        shot.elapsedSeconds = secondsSince(chainStart);
-        shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
-        emit snapshot(shot);
+    auto runChannel = [&](int channel) {
+        const core::RunConfig settings = request.channelConfig(channel);
+        SnapshotBuilder builder(channel, settings.samples, interval);
+        auto onProgress = [&](const core::ChainResult &result, std::int64_t, std::int64_t last) {
+            if (builder.pending(last) && builder.due(last))
+                emit snapshot(builder.take(result, last));
+        };
+        core::ExperimentOutcome run = core::runExperiment(settings, dataset, correction, chainsStop.get_token(), onProgress);
+        if (builder.pending(run.chain.completed))
+            emit snapshot(builder.take(run.chain, run.chain.completed));
+        ChainReport &report = reports[static_cast<std::size_t>(channel)];
+        report.channel = channel;
+        report.method = settings.method;
+        report.chainIndex = request.chainIndexOf(channel);
+        report.seed = settings.seed;
+        report.summary = run.summary;
+        report.bulkEss = bulkEssPerComponent(run.chain);
+        if (!report.bulkEss.isEmpty() && run.summary.wallSeconds > 0.0)
+            report.essPerSecond = *std::min_element(report.bulkEss.begin(), report.bulkEss.end()) / run.summary.wallSeconds;
+        report.result = std::make_shared<const core::ChainResult>(std::move(run.chain));
     };
-    const core::ChainResult chain = core::runChain(model, proposal, *test, settings, stop, onProgress);
-    outcome.summary = core::summarize(chain);
-    outcome.stopped = chain.stopped;
-    // A stop that arrives after the last iteration (e.g. the window closing) skips the
-    // comparison: building the accurate posterior grid takes seconds and cannot be cancelled.
-    if (chain.stopped || stop.stop_requested())
+    std::atomic<int> next{0};
+    auto drain = [&] {
+        for (int channel = next++; channel < channels && !chainsStop.stop_requested(); channel = next++) {
+            started[static_cast<std::size_t>(channel)] = 1;
+            if (concurrency == 1)
+                emit statusMessage(tr("Sampling with the %1 test (%2 of %3)…")
+                                       .arg(QString::fromStdString(core::methodName(request.channelConfig(channel).method)))
+                                       .arg(channel + 1)
+                                       .arg(channels));
+            try {
+                runChannel(channel);
+            } catch (...) {
+                const std::lock_guard lock(failureMutex);
+                if (!failure)
+                    failure = std::current_exception();
+                chainsStop.request_stop();
+            }
+        }
+    };
+    if (concurrency > 1) {
+        emit statusMessage(tr("Sampling %1 chains, %2 at a time…").arg(channels).arg(concurrency));
+        std::vector<std::jthread> threads;
+        for (int k = 0; k < concurrency; ++k)
+            threads.emplace_back(drain);
+    } else {
+        drain();
+    }
+    if (failure)
+        std::rethrow_exception(failure);
+
+    for (int channel = 0; channel < channels; ++channel)
+        if (started[static_cast<std::size_t>(channel)] && reports[static_cast<std::size_t>(channel)].result)
+            outcome.chains.append(reports[static_cast<std::size_t>(channel)]);
+    outcome.stopped = stop.stop_requested() || outcome.chains.size() < channels
+                      || std::any_of(outcome.chains.begin(), outcome.chains.end(),
+                                     [](const ChainReport &r) { return r.result->stopped; });
+
+    for (int method = 0; method < request.methods.size(); ++method) {
+        std::vector<const core::ChainResult *> results;
+        for (const ChainReport &report : outcome.chains)
+            if (request.methodIndexOf(report.channel) == method)
+                results.push_back(report.result.get());
+        const double rhat = maxSplitRhat(results);
+        for (ChainReport &report : outcome.chains)
+            if (request.methodIndexOf(report.channel) == method)
+                report.splitRhat = rhat;
+    }
+    // A stopped run skips the comparison: building the accurate posterior grid takes about a
+    // second and cannot be cancelled.
+    if (outcome.stopped || !mixture)
         return outcome;
 
     emit statusMessage(tr("Comparing the samples with the exact posterior…"));
     emit preparationProgress(-1.0);
-    const core::GaussianMixturePosterior posterior(model.data(), config.temperature, grid);
-    outcome.posterior = posterior.compare(chain.samples, chain.completed);
-    outcome.hasPosteriorMetrics = true;
+    auto posterior = std::make_shared<const core::GaussianMixturePosterior>(mixture->data(), config.temperature, grid);
+    for (ChainReport &report : outcome.chains) {
+        report.posterior = posterior->compare(report.result->samples, report.result->completed);
+        report.hasPosteriorMetrics = true;
+    }
+    outcome.posterior = std::move(posterior);
     return outcome;
 }
 

@@ -1,10 +1,18 @@
 #pragma once
-// The worker object that runs one Qt-free core chain on a QThread (design.md Sec. 5). It is
-// moved to its thread by the owner; start() runs the whole run inside that thread's event
+// The worker object that runs Qt-free core chains on a QThread (design.md Sec. 5). It is
+// moved to its thread by the owner; start() runs a whole request inside that thread's event
 // loop and reports through queued signals whose arguments are copies, so the GUI never
 // touches the sampler's state and the sampler never waits for the GUI.
+//
+// A request is one or more methods (compare mode) times one or more chains each, all on the
+// same generated data; chain k of every method uses seed + k, so methods are compared on
+// identical random streams where they consume them alike. Each (method, chain) pair is a
+// "channel": snapshots name their channel so the window can route them to the right chart.
+#include <cmath>
+#include <memory>
 #include <mutex>
 #include <stop_token>
+#include <vector>
 
 #include <QMetaType>
 #include <QObject>
@@ -12,6 +20,7 @@
 #include <QString>
 #include <QVector>
 
+#include "core/chain/chain_runner.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/run_config.h"
@@ -19,15 +28,37 @@
 
 namespace ui {
 
-/// What happened since the previous snapshot of a running chain, plus running totals.
+/// What to run. Build single-method requests with RunRequest::single().
+struct RunRequest {
+    core::RunConfig config;            ///< shared settings; config.method is the first method
+    QVector<core::TestMethod> methods; ///< one to four methods, run on the same data
+    int chains = 1;                    ///< chains per method (1–4), seeds seed, seed + 1, …
+    bool parallel = false;             ///< run chains concurrently, up to the number of cores
+
+    static RunRequest single(const core::RunConfig &config);
+    int channelCount() const { return static_cast<int>(methods.size()) * chains; }
+    int methodIndexOf(int channel) const { return chains > 0 ? channel / chains : 0; }
+    int chainIndexOf(int channel) const { return chains > 0 ? channel % chains : 0; }
+    /// The settings of one channel: its method and its seed.
+    core::RunConfig channelConfig(int channel) const;
+};
+
+/// Throws std::invalid_argument naming the problem (no methods, more than four, a repeated
+/// method, chains outside [1, 4]) and runs core::validate on every channel's settings.
+void validate(const RunRequest &request);
+
+/// What happened on one channel since its previous snapshot, plus its running totals.
 struct RunSnapshot {
-    /// New (θ₁, θ₂) samples. Long runs are thinned to every `sampleStride`-th iteration so
-    /// the chart stays responsive; the statistics below always cover every iteration.
+    int channel = 0;
+    /// New (θ₁, θ₂) samples: iterations t in [first, completed) with t % sampleStride == 0.
+    /// Long runs are thinned so the charts stay responsive; the statistics below and
+    /// newBatchSizes always cover every iteration.
     QVector<QPointF> newSamples;
     QVector<int> newBatchSizes;      ///< points used by each new iteration's test
     QPointF current;                 ///< θ after the latest iteration
-    qint64 completed = 0;            ///< iterations done so far
-    qint64 total = 0;                ///< iterations requested
+    qint64 first = 0;                ///< iteration of newBatchSizes[0]
+    qint64 completed = 0;            ///< iterations done so far on this channel
+    qint64 total = 0;                ///< iterations requested on this channel
     int sampleStride = 1;
     double acceptanceRate = 0.0;     ///< over all completed iterations
     double meanBatch = 0.0;          ///< mean points used per test so far
@@ -37,24 +68,44 @@ struct RunSnapshot {
     double iterationsPerSecond = 0.0;
 };
 
-/// The end of a run: complete or stopped on request (failures go through runFailed instead).
-struct RunOutcome {
-    core::RunConfig config;
+/// One finished (or stopped) chain with its diagnostics, computed on the worker thread.
+struct ChainReport {
+    int channel = 0;
+    core::TestMethod method = core::TestMethod::Minibatch;
+    int chainIndex = 0;
+    std::uint64_t seed = 0;
     core::ChainSummary summary;
-    bool stopped = false;
-    /// Only a complete chain is compared with the exact posterior; the comparison needs a
-    /// second, accurate posterior grid that takes seconds to build.
     bool hasPosteriorMetrics = false;
     core::PosteriorMetrics posterior;
+    QVector<double> bulkEss;         ///< per θ component; empty with fewer than 4 draws
+    double essPerSecond = std::nan(""); ///< min bulk ESS / wall seconds
+    /// Rank-normalised split R-hat over this method's chains, max over θ components;
+    /// NaN with a single chain.
+    double splitRhat = std::nan("");
+    /// The whole chain, immutable once reported, for sample export.
+    std::shared_ptr<const core::ChainResult> result;
+};
+
+/// The end of a request: complete or stopped on request (failures go through runFailed).
+struct RunOutcome {
+    RunRequest request;
+    QVector<ChainReport> chains;     ///< in channel order; channels never started are absent
+    bool stopped = false;
     bool usedCorrection = false;
     double correctionLinf = 0.0;     ///< L∞ CDF error of the correction table, when used
     bool correctionFromCache = false;
+    /// The exact posterior of the run's data, for lp__ in exports (null unless complete).
+    std::shared_ptr<const core::GaussianMixturePosterior> posterior;
+
+    const core::RunConfig &config() const { return request.config; }
+    /// Σ iterations over all reported chains.
+    qint64 totalIterations() const;
 };
 
 class SamplerWorker : public QObject {
     Q_OBJECT
 public:
-    /// Plotted samples per run at most; longer runs are thinned evenly (see RunSnapshot).
+    /// Plotted samples per chain at most; longer runs are thinned evenly (see RunSnapshot).
     static constexpr qint64 kMaxPlottedSamples = 50'000;
     /// Side of the square heat-map image in pixels.
     static constexpr int kHeatMapSize = 200;
@@ -70,13 +121,15 @@ public:
     void discardStopRequests();
 
 public slots:
-    /// Runs one chain to completion, stop or failure. Blocks the calling (worker) thread.
-    /// Emits finished() or runFailed() exactly once.
+    /// Runs every channel of `request` to completion, stop or failure. Blocks the calling
+    /// (worker) thread. Emits finished() or runFailed() exactly once.
+    void startRequest(const ui::RunRequest &request);
+    /// One method, one chain.
     void start(const core::RunConfig &config);
 
 signals:
     void statusMessage(const QString &message);
-    /// Progress of the preparation steps before the chain (fraction in [0, 1]; < 0 = busy).
+    /// Progress of the preparation steps before the chains (fraction in [0, 1]; < 0 = busy).
     void preparationProgress(double fraction);
     void posteriorImageReady(const ui::PosteriorImage &image);
     void snapshot(const ui::RunSnapshot &snapshot);
@@ -84,7 +137,7 @@ signals:
     void runFailed(const QString &message);
 
 private:
-    RunOutcome run(const core::RunConfig &config, std::stop_token stop);
+    RunOutcome run(const RunRequest &request, std::stop_token stop);
 
     std::mutex m_stopMutex;
     std::stop_source m_stop;
@@ -96,5 +149,6 @@ void registerRunMetaTypes();
 } // namespace ui
 
 Q_DECLARE_METATYPE(core::RunConfig)
+Q_DECLARE_METATYPE(ui::RunRequest)
 Q_DECLARE_METATYPE(ui::RunSnapshot)
 Q_DECLARE_METATYPE(ui::RunOutcome)

@@ -1,27 +1,64 @@
-// mh-explorer: the desktop GUI. Without options it opens the window with the paper's
-// defaults. --quit-after-run starts a run at once and exits when it ends (0 when it finished,
-// 1 when it failed or was stopped); with --screenshot the finished window is saved as PNG.
-// Together they let the GUI run headless (QT_QPA_PLATFORM=offscreen) in scripts and tests.
+// mh-explorer: the desktop GUI. Without options it opens the window with the settings of the
+// last session (or the paper's defaults). Scripted use, headless with QT_QPA_PLATFORM=offscreen:
+//   --run-preset NAME | run options   what to run (a preset, then single options on top)
+//   --export-plots DIR                after the run, every chart as PNG and SVG plus summary.json
+//   --screenshot PATH                 after the run, the window as PNG
+//   --quit-when-done                  exit when done: 0 if the run finished and files were written
 #include <cstdio>
 #include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QPixmap>
-#include <QSaveFile>
+#include <QPalette>
+#include <QStyleFactory>
 #include <QTimer>
 
 #include "core/experiment/run_config.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
+#include "ui/presets.h"
+#include "ui/results_view.h"
+#include "ui/scripted_run.h"
+#include "ui/session.h"
 
 namespace {
 
 struct GuiOptions {
-    core::RunConfig config;
-    bool quitAfterRun = false;
-    QString screenshotPath;
+    ui::RunRequest request;
+    bool runNow = false;         // start a run at once
+    bool quitWhenDone = false;
+    bool restoreSession = true;  // no settings given on the command line
+    bool dark = false;
+    int tab = -1;
+    ui::ScriptOptions script;
 };
+
+void fail(const QString &message)
+{
+    std::fprintf(stderr, "mh-explorer: %s\n", qPrintable(message));
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    return p;
+}
 
 // Parses the options; prints the problem and returns nothing when one is malformed.
 std::optional<GuiOptions> parseOptions(const QApplication &app)
@@ -30,75 +67,137 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     parser.setApplicationDescription(QStringLiteral("Minibatch Metropolis-Hastings explorer"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("mh, barker, minibatch or naive-barker."),
-                                    QStringLiteral("name"));
-    const QCommandLineOption nData(QStringLiteral("n-data"), QStringLiteral("Number of data points N."),
-                                   QStringLiteral("count"));
-    const QCommandLineOption temperature(QStringLiteral("temperature"), QStringLiteral("Temperature T > 0."),
-                                         QStringLiteral("value"));
-    const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("Proposal standard deviation per coordinate."),
-                                  QStringLiteral("value"));
-    const QCommandLineOption samples(QStringLiteral("samples"), QStringLiteral("Number of iterations."),
-                                     QStringLiteral("count"));
-    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Seed of the chain."), QStringLiteral("value"));
-    const QCommandLineOption quitAfterRun(QStringLiteral("quit-after-run"),
-                                          QStringLiteral("Start a run at once; exit 0 when it finishes, 1 otherwise."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("With --quit-after-run: save the window as PNG after the run."),
-                                        QStringLiteral("path"));
-    parser.addOptions({method, nData, temperature, step, samples, seed, quitAfterRun, screenshot});
+    auto option = [](const char *name, const char *help, const char *value = nullptr) {
+        return value ? QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value))
+                     : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
+    };
+    const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick.", "name");
+    const auto method = option("method", "mh, barker, minibatch, naive-barker, austere-c or sublhd.", "name");
+    const auto methods = option("methods", "Compare 2-4 methods, comma-separated.", "list");
+    const auto nData = option("n-data", "Number of data points N.", "count");
+    const auto temperature = option("temperature", "Temperature T > 0.", "value");
+    const auto step = option("step", "Proposal standard deviation per coordinate.", "value");
+    const auto samples = option("samples", "Iterations per chain.", "count");
+    const auto seed = option("seed", "Seed of the first chain.", "value");
+    const auto chains = option("chains", "Chains per method (1-4).", "count");
+    const auto parallel = option("parallel", "Run the chains in parallel.");
+    const auto sigma = option("sigma", "Correction noise sd, in (0, 1.8138).", "value");
+    const auto solver = option("solver", "Correction solver: nnls or ridge.", "name");
+    const auto session = option("session", "Load the settings of a session file.", "path");
+    const auto noRestore = option("no-restore", "Start from the defaults instead of the last session.");
+    const auto quitWhenDone = option("quit-when-done", "Run at once; exit 0 when it finished and files were written.");
+    const auto quitAfterRun = option("quit-after-run", "Same as --quit-when-done.");
+    const auto exportPlots = option("export-plots", "After the run, write every chart as PNG and SVG here.", "dir");
+    const auto exportSize = option("export-size", "Chart export size, e.g. 1600x1000.", "WxH");
+    const auto screenshot = option("screenshot", "After the run, save the window as PNG.", "path");
+    const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
+    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics.", "name");
+    parser.addOptions({preset, method, methods, nData, temperature, step, samples, seed, chains, parallel, sigma, solver,
+                       session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize, screenshot, dark, tab});
     parser.process(app);
 
     GuiOptions options;
-    options.quitAfterRun = parser.isSet(quitAfterRun);
-    options.screenshotPath = parser.value(screenshot);
-    core::RunConfig &config = options.config;
+    ui::RunRequest &request = options.request;
+    request = ui::RunRequest::single(core::RunConfig{});
+    if (parser.isSet(session)) {
+        QString error;
+        const auto loaded = ui::loadSession(parser.value(session), &error);
+        if (!loaded) {
+            fail(error);
+            return std::nullopt;
+        }
+        request.config = loaded->config;
+        request.methods = loaded->compare ? loaded->compareMethods : QVector<core::TestMethod>{loaded->config.method};
+        request.chains = loaded->chains;
+        request.parallel = loaded->parallel;
+    }
+    if (parser.isSet(preset)) {
+        const auto named = ui::presetRequest(parser.value(preset));
+        if (!named) {
+            fail(QStringLiteral("unknown preset '%1'; choose one of %2")
+                     .arg(parser.value(preset), ui::presetNames().join(QStringLiteral(", "))));
+            return std::nullopt;
+        }
+        request = *named;
+    }
+    core::RunConfig &config = request.config;
     try {
-        if (parser.isSet(method))
+        if (parser.isSet(method)) {
             config.method = core::parseMethod(parser.value(method).toStdString());
+            request.methods = {config.method};
+        }
+        if (parser.isSet(methods)) {
+            request.methods.clear();
+            for (const QString &name : parser.value(methods).split(QLatin1Char(','), Qt::SkipEmptyParts))
+                request.methods.append(core::parseMethod(name.trimmed().toStdString()));
+            if (!request.methods.isEmpty())
+                config.method = request.methods.front();
+        }
+        if (parser.isSet(solver))
+            config.correction.solver = core::parseSolver(parser.value(solver).toStdString());
     } catch (const std::exception &error) {
-        std::fprintf(stderr, "mh-explorer: %s\n", error.what());
+        fail(QString::fromStdString(error.what()));
         return std::nullopt;
     }
-    // Each reader leaves the default in place when the option is absent and returns false
-    // when the value does not parse; range checks are core::validate()'s job.
-    auto read = [&parser](const QCommandLineOption &option, auto &target, auto convert) {
-        if (!parser.isSet(option))
+    // Each reader leaves the value alone when the option is absent and returns false when it
+    // does not parse; range checks are validate()'s job.
+    auto read = [&parser](const QCommandLineOption &opt, auto &target, auto convert) {
+        if (!parser.isSet(opt))
             return true;
         bool ok = false;
-        const auto value = convert(parser.value(option), &ok);
+        const auto value = convert(parser.value(opt), &ok);
         if (ok)
             target = value;
         else
-            std::fprintf(stderr, "mh-explorer: invalid --%s '%s'\n", qPrintable(option.names().front()),
-                         qPrintable(parser.value(option)));
+            fail(QStringLiteral("invalid --%1 '%2'").arg(opt.names().front(), parser.value(opt)));
         return ok;
     };
     auto toInt64 = [](const QString &text, bool *ok) { return text.toLongLong(ok); };
     auto toUInt64 = [](const QString &text, bool *ok) { return text.toULongLong(ok); };
+    auto toInt = [](const QString &text, bool *ok) { return text.toInt(ok); };
     auto toReal = [](const QString &text, bool *ok) { return text.toDouble(ok); };
     if (!read(nData, config.nData, toInt64) || !read(temperature, config.temperature, toReal)
         || !read(step, config.step, toReal) || !read(samples, config.samples, toInt64)
-        || !read(seed, config.seed, toUInt64))
+        || !read(seed, config.seed, toUInt64) || !read(chains, request.chains, toInt)
+        || !read(sigma, config.correction.sigma, toReal))
         return std::nullopt;
-    if (!options.screenshotPath.isEmpty() && !options.quitAfterRun) {
-        std::fprintf(stderr, "mh-explorer: --screenshot needs --quit-after-run\n");
+    if (parser.isSet(parallel))
+        request.parallel = true;
+    if (parser.isSet(exportSize)) {
+        const QStringList parts = parser.value(exportSize).split(QLatin1Char('x'));
+        const int width = parts.value(0).toInt(), height = parts.value(1).toInt();
+        if (parts.size() != 2 || width < 16 || height < 16) {
+            fail(QStringLiteral("invalid --export-size '%1'; use e.g. 1600x1000").arg(parser.value(exportSize)));
+            return std::nullopt;
+        }
+        options.script.exportSize = QSize(width, height);
+    }
+    if (parser.isSet(tab)) {
+        const QStringList tabs = {QStringLiteral("posterior"), QStringLiteral("sizes"), QStringLiteral("correction"),
+                                  QStringLiteral("traces"), QStringLiteral("diagnostics")};
+        options.tab = static_cast<int>(tabs.indexOf(parser.value(tab)));
+        if (options.tab < 0) {
+            fail(QStringLiteral("unknown --tab '%1'; choose one of %2").arg(parser.value(tab), tabs.join(QStringLiteral(", "))));
+            return std::nullopt;
+        }
+    }
+    options.quitWhenDone = parser.isSet(quitWhenDone) || parser.isSet(quitAfterRun);
+    options.script.exportDirectory = parser.value(exportPlots);
+    options.script.screenshotPath = parser.value(screenshot);
+    options.runNow = options.quitWhenDone || parser.isSet(preset);
+    options.dark = parser.isSet(dark);
+    // Settings on the command line (or a script) replace the restored session.
+    bool anyRunOption = false;
+    for (const auto *opt : {&method, &methods, &nData, &temperature, &step, &samples, &seed, &chains, &parallel, &sigma,
+                            &solver, &session})
+        anyRunOption = anyRunOption || parser.isSet(*opt);
+    options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;
+    if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty())) {
+        fail(QStringLiteral("--export-plots and --screenshot need --quit-when-done or --run-preset"));
         return std::nullopt;
     }
+    options.script.request = request;
     return options;
-}
-
-// Written through QSaveFile so that a failed save leaves no partial file.
-bool saveScreenshot(QWidget &window, const QString &path)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !window.grab().save(&file, "PNG") || !file.commit()) {
-        std::fprintf(stderr, "mh-explorer: cannot write screenshot '%s': %s\n", qPrintable(path),
-                     qPrintable(file.errorString()));
-        return false;
-    }
-    std::fprintf(stderr, "mh-explorer: screenshot written to %s\n", qPrintable(path));
-    return true;
 }
 
 } // namespace
@@ -109,36 +208,36 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("mh-explorer"));
     QApplication::setApplicationDisplayName(QStringLiteral("Minibatch MH Explorer"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("mh-explorer"));
     const std::optional<GuiOptions> options = parseOptions(app);
     if (!options)
         return 2;
+    if (options->dark) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    }
 
     ui::MainWindow window;
-    window.controls()->setConfig(options->config);
+    if (options->restoreSession) {
+        QString error;
+        if (const auto session = ui::loadSession(ui::autosaveSessionPath(), &error))
+            window.applySession(*session);
+    } else {
+        window.controls()->setRequest(options->request);
+    }
+    window.setAutosaveSession(!options->runNow);
+    if (options->tab >= 0)
+        window.results()->setCurrentIndex(options->tab);
     window.show();
 
-    if (options->quitAfterRun) {
-        window.setShowErrorDialogs(false);
-        QObject::connect(&window, &ui::MainWindow::runFinished, &app, [&](const ui::RunOutcome &outcome) {
-            const core::ChainSummary &s = outcome.summary;
-            std::fprintf(stderr, "mh-explorer: %s after %lld samples, acceptance %.3f, mean batch %.1f\n",
-                         outcome.stopped ? "stopped" : "finished", static_cast<long long>(s.iterations),
-                         s.acceptanceRate, s.meanBatch);
-            if (outcome.hasPosteriorMetrics)
-                std::fprintf(stderr, "mh-explorer: posterior TV %.4f, chi2 %.1f (%d cells)\n",
-                             outcome.posterior.totalVariation, outcome.posterior.chiSquared,
-                             outcome.posterior.chiSquaredCells);
-            // Let the final chart update lay out before the window is grabbed.
-            QTimer::singleShot(0, &app, [&, stopped = outcome.stopped] {
-                const bool saved = options->screenshotPath.isEmpty() || saveScreenshot(window, options->screenshotPath);
-                QApplication::exit(!stopped && saved ? 0 : 1);
-            });
+    if (options->runNow) {
+        window.setShowErrorDialogs(!options->quitWhenDone);
+        auto *script = new ui::ScriptedRun(&window, options->script, &window);
+        QObject::connect(script, &ui::ScriptedRun::done, &app, [quit = options->quitWhenDone](int exitCode) {
+            if (quit)
+                QApplication::exit(exitCode);
         });
-        QObject::connect(&window, &ui::MainWindow::runFailed, &app, [](const QString &message) {
-            std::fprintf(stderr, "mh-explorer: run failed: %s\n", qPrintable(message));
-            QApplication::exit(1);
-        });
-        QTimer::singleShot(0, &window, [&] { window.startRun(options->config); });
+        script->start();
     }
     return QApplication::exec();
 }

@@ -54,7 +54,7 @@ CsvMetadata toMetadata(const RunSettings &settings)
         else if (const auto *i = std::get_if<std::int64_t>(&value))
             text = std::to_string(*i);
         else
-            text = std::get<bool>(value) ? "1" : "0";
+            text.assign(1, std::get<bool>(value) ? '1' : '0');
         metadata.emplace_back(key, text);
     }
     return metadata;

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
@@ -50,6 +51,7 @@ private slots:
     void stopEndsRunEarly();
     void workerFailureReportsMessage();
     void invalidSettingsAreRejectedBeforeStart();
+    void compareNeedsTwoToFourMethods();
     void closingMidRunJoinsWorker();
     void windowGrabsToPng();
 
@@ -85,6 +87,14 @@ void tst_MainWindow::controlsStartFromCoreDefaults()
     for (QWidget *widget : window.controls()->findChildren<QAbstractSpinBox *>())
         QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")), qPrintable(widget->toolTip()));
     QVERIFY(combos.front()->toolTip().contains(QStringLiteral("Sec. ")));
+    // Every method the desktop app can run is offered, the baselines included.
+    QStringList offered;
+    for (int k = 0; k < window.controls()->methodBox()->count(); ++k)
+        offered.append(window.controls()->methodBox()->itemData(k).toString());
+    for (const char *name : {"minibatch", "austere-c", "sublhd", "barker", "mh", "naive-barker"})
+        QVERIFY2(offered.contains(QLatin1String(name)), name);
+    // The embedded icon loads.
+    QVERIFY(!window.windowIcon().pixmap(32, 32).isNull());
 }
 
 void tst_MainWindow::runFinishesAndPlots_data()
@@ -92,6 +102,8 @@ void tst_MainWindow::runFinishesAndPlots_data()
     QTest::addColumn<QString>("methodName");
     QTest::newRow("barker") << QStringLiteral("barker");
     QTest::newRow("minibatch") << QStringLiteral("minibatch");
+    QTest::newRow("austere-c") << QStringLiteral("austere-c");
+    QTest::newRow("sublhd") << QStringLiteral("sublhd");
 }
 
 void tst_MainWindow::runFinishesAndPlots()
@@ -116,17 +128,20 @@ void tst_MainWindow::runFinishesAndPlots()
 
     const ui::RunOutcome outcome = outcomeAt(finished, 0);
     QVERIFY(!outcome.stopped);
-    QCOMPARE(outcome.summary.iterations, std::int64_t{2000});
-    QVERIFY(outcome.summary.acceptanceRate > 0.0 && outcome.summary.acceptanceRate < 1.0);
+    QCOMPARE(outcome.chains.size(), qsizetype{1});
+    const ui::ChainReport &chain = outcome.chains.front();
+    QCOMPARE(chain.summary.iterations, std::int64_t{2000});
+    QVERIFY(chain.summary.acceptanceRate > 0.0 && chain.summary.acceptanceRate < 1.0);
     QCOMPARE(outcome.usedCorrection, method == core::TestMethod::Minibatch);
     QVERIFY(snapshots.count() > 0);
     // Every sample of a short run is drawn, over the rendered posterior.
     QVERIFY(window.chart()->seriesCount() > 0);
     QCOMPARE(window.plottedSampleCount(), qsizetype{2000});
     QVERIFY(window.chart()->hasPosteriorImage());
-    QVERIFY(outcome.hasPosteriorMetrics);
-    QVERIFY(outcome.posterior.totalVariation >= 0.0 && outcome.posterior.totalVariation <= 1.0);
-    QVERIFY(outcome.posterior.chiSquaredCells > 0);
+    QVERIFY(chain.hasPosteriorMetrics);
+    QVERIFY(chain.posterior.totalVariation >= 0.0 && chain.posterior.totalVariation <= 1.0);
+    QVERIFY(chain.posterior.chiSquaredCells > 0);
+    QVERIFY(outcome.posterior != nullptr);
     QVERIFY(!window.isRunning());
     QVERIFY(window.controls()->runButton()->isEnabled());
     QVERIFY(window.statusText().contains(QStringLiteral("Finished")));
@@ -146,9 +161,10 @@ void tst_MainWindow::stopEndsRunEarly()
 
     const ui::RunOutcome outcome = outcomeAt(finished, 0);
     QVERIFY(outcome.stopped);
-    QVERIFY(outcome.summary.iterations > 0);
-    QVERIFY(outcome.summary.iterations < requested);
-    QVERIFY(!outcome.hasPosteriorMetrics);
+    QCOMPARE(outcome.chains.size(), qsizetype{1});
+    QVERIFY(outcome.chains.front().summary.iterations > 0);
+    QVERIFY(outcome.chains.front().summary.iterations < requested);
+    QVERIFY(!outcome.chains.front().hasPosteriorMetrics);
     QVERIFY(window.plottedSampleCount() > 0);
     QVERIFY(!window.isRunning());
     QVERIFY(window.statusText().contains(QStringLiteral("Stopped")));
@@ -195,6 +211,26 @@ void tst_MainWindow::invalidSettingsAreRejectedBeforeStart()
     QVERIFY(window.lastError().contains(QStringLiteral("step")));
     QVERIFY(!window.isRunning());
     QVERIFY(window.controls()->runButton()->isEnabled());
+}
+
+void tst_MainWindow::compareNeedsTwoToFourMethods()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    ui::CompareBox *compare = window.controls()->compareBox();
+    compare->setChecked(true);
+    compare->setMethods({core::TestMethod::Minibatch});
+    QVERIFY(!window.startRunFromControls());
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(window.lastError().contains(QStringLiteral("2 to 4")));
+    // Five methods are refused by the request's own validation too.
+    ui::RunRequest request = ui::RunRequest::single(smallConfig(core::TestMethod::Minibatch, 10));
+    request.methods = {core::TestMethod::Minibatch, core::TestMethod::Barker, core::TestMethod::Metropolis,
+                       core::TestMethod::SubLhd, core::TestMethod::NaiveBarker};
+    QVERIFY(!window.startRequest(request));
+    QVERIFY(window.lastError().contains(QStringLiteral("1 to 4")));
+    QVERIFY(!window.isRunning());
 }
 
 void tst_MainWindow::closingMidRunJoinsWorker()

@@ -1,0 +1,184 @@
+// Sessions: every setting survives save → load, both as data and through the window's
+// widgets; bad files are refused with a reason; the window restores what it autosaved.
+#include <QFile>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/control_panel.h"
+#include "ui/file_actions.h"
+#include "ui/main_window.h"
+#include "ui/results_view.h"
+#include "ui/session.h"
+
+namespace {
+
+// Every field differs from its default, so a field that is not saved or not restored shows up.
+ui::Session unusualSession()
+{
+    ui::Session s;
+    core::RunConfig &c = s.config;
+    c.dataset = "gmm";
+    c.method = core::TestMethod::SubLhd;
+    c.nData = 123'456;
+    c.samples = 4321;
+    c.seed = 9'007'199'254'740'993ULL; // above 2^53: must not be rounded
+    c.dataSeed = 77;
+    c.temperature = 1234.567;
+    c.step = 0.0625;   // more decimals than the step box shows
+    c.burnIn = 12;
+    c.annealFrom = 50.0;
+    c.burnInStep = 0.3;
+    c.traceStride = 7;
+    c.minibatch.initialBatch = 150;
+    c.minibatch.batchGrowth = 75;
+    c.minibatch.cltBound = 0.05;
+    c.minibatch.finitePopulationCorrection = false;
+    c.austere.batch = 250;
+    c.austere.epsilon = 0.01;
+    c.austereErrorBound = 0.02;
+    c.austerePilot = 123;
+    c.sublhd.batch = 90;
+    c.sublhd.gamma = 2.0;
+    c.sublhd.p = 3.0;
+    c.sublhd.delta = 0.05;
+    c.sublhd.useModelBound = true;
+    c.correction.grid = 3000;
+    c.correction.range = 15.0;
+    c.correction.sigma = 1.25;
+    c.correction.lambda = 3.5;
+    c.correction.solver = core::CorrectionSolver::Ridge;
+    s.compare = true;
+    s.compareMethods = {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::Barker};
+    s.chains = 3;
+    s.parallel = true;
+    s.exportSize = QSize(1234, 567);
+    s.tab = ui::ResultsView::TraceTab;
+    return s;
+}
+
+QByteArray canonical(const ui::Session &session)
+{
+    return QJsonDocument(ui::sessionToJson(session)).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class tst_Session : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void jsonRoundTripsEverySetting();
+    void fileRoundTripsThroughTheWindow();
+    void badFilesAreRefusedWithAReason_data();
+    void badFilesAreRefusedWithAReason();
+    void windowAutosavesOnClose();
+};
+
+void tst_Session::initTestCase()
+{
+    // Autosaves and QSettings go to a test location, never the user's.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_Session::jsonRoundTripsEverySetting()
+{
+    const ui::Session original = unusualSession();
+    const ui::Session loaded = ui::sessionFromJson(ui::sessionToJson(original));
+    QCOMPARE(canonical(loaded), canonical(original));
+    QCOMPARE(loaded.config.seed, original.config.seed);
+    QCOMPARE(loaded.config.correction, original.config.correction);
+    QCOMPARE(loaded.compareMethods, original.compareMethods);
+    // Missing keys keep their defaults, so older or hand-written files load.
+    const ui::Session sparse = ui::sessionFromJson(QJsonObject{{"format", "mh-explorer-session"}, {"version", 1}});
+    QCOMPARE(canonical(sparse), canonical(ui::Session{}));
+}
+
+void tst_Session::fileRoundTripsThroughTheWindow()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    const ui::Session original = unusualSession();
+    QString error;
+    QVERIFY2(ui::saveSession(original, path, &error), qPrintable(error));
+
+    // Loaded into a window, shown by its widgets, and read back from them: nothing lost.
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QVERIFY(window.fileActions()->openSession(path));
+    QCOMPARE(canonical(window.session()), canonical(original));
+    QCOMPARE(window.results()->currentIndex(), int{ui::ResultsView::TraceTab});
+    const ui::RunRequest request = window.controls()->request();
+    QCOMPARE(request.methods, original.compareMethods);
+    QCOMPARE(request.chains, 3);
+    QVERIFY(request.parallel);
+
+    // Saved again from the window: the same file.
+    const QString again = dir.filePath(QStringLiteral("again.json"));
+    QVERIFY(window.fileActions()->saveSession(again));
+    const auto reloaded = ui::loadSession(again, &error);
+    QVERIFY2(reloaded, qPrintable(error));
+    QCOMPARE(canonical(*reloaded), canonical(original));
+}
+
+void tst_Session::badFilesAreRefusedWithAReason_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("not json") << QByteArray("{ nope") << QStringLiteral("not a JSON object");
+    QTest::newRow("not a session") << QByteArray("{\"a\": 1}") << QStringLiteral("not a session file");
+    QTest::newRow("wrong type") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":"many"})")
+                                << QStringLiteral("'chains'");
+    QTest::newRow("unknown method")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"method":"magic"}})")
+        << QStringLiteral("method must be one of");
+    QTest::newRow("newer version") << QByteArray(R"({"format":"mh-explorer-session","version":99})")
+                                   << QStringLiteral("newer version");
+}
+
+void tst_Session::badFilesAreRefusedWithAReason()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    file.close();
+    QString error;
+    QVERIFY(!ui::loadSession(path, &error));
+    QVERIFY2(error.contains(reason), qPrintable(error));
+
+    // The window keeps its settings and says why.
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    const QByteArray before = canonical(window.session());
+    QVERIFY(!window.fileActions()->openSession(path));
+    QCOMPARE(canonical(window.session()), before);
+    QVERIFY(window.lastError().contains(reason));
+}
+
+void tst_Session::windowAutosavesOnClose()
+{
+    QFile::remove(ui::autosaveSessionPath());
+    {
+        ui::MainWindow window;
+        window.setAutosaveSession(true);
+        window.applySession(unusualSession());
+        window.show();
+        QVERIFY(window.close());
+    }
+    QString error;
+    const auto restored = ui::loadSession(ui::autosaveSessionPath(), &error);
+    QVERIFY2(restored, qPrintable(error));
+    QCOMPARE(canonical(*restored), canonical(unusualSession()));
+    QFile::remove(ui::autosaveSessionPath());
+}
+
+QTEST_MAIN(tst_Session)
+#include "tst_session.moc"

@@ -1,0 +1,291 @@
+#include "ui/batch_size_histogram.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QFontMetrics>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+
+namespace ui {
+namespace {
+
+// The y axis starts below one iteration, and empty bins drop to exactly that floor: the
+// outline then runs along the plot's bottom edge and never outside the plot, which matters
+// for SVG exports (the SVG writer does not clip to the plot area).
+constexpr double kAxisFloor = 0.7;
+constexpr double kFloorCount = kAxisFloor;
+
+// The smallest power of ten ≥ value (a power of ten maps to itself despite rounding).
+double decadeAbove(double value)
+{
+    return std::pow(10.0, std::ceil(std::log10(std::max(value, 1.0)) - 1e-9));
+}
+
+// The largest power of ten ≤ value.
+double decadeBelow(double value)
+{
+    return std::pow(10.0, std::floor(std::log10(std::max(value, 1e-300)) + 1e-9));
+}
+
+} // namespace
+
+std::vector<double> logBinEdges(const std::vector<int> &distinctSizes, int perDecade)
+{
+    std::vector<double> edges;
+    if (distinctSizes.empty())
+        return edges;
+    const double ratio = std::pow(10.0, 1.0 / std::max(perDecade, 1));
+    const double lo = distinctSizes.front(), hi = distinctSizes.back();
+    if (distinctSizes.size() == 1) {
+        // One size (a full-data test): one bin a tenth of a decade wide, centred on it.
+        const double half = std::sqrt(ratio);
+        return {lo / half, lo * half};
+    }
+    double gap = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 1; k < distinctSizes.size(); ++k)
+        gap = std::min(gap, static_cast<double>(distinctSizes[k] - distinctSizes[k - 1]));
+    // Bins start at the smallest size and their edges sit on the lattice lo + k·gap that
+    // fixed-step batch growth produces, so every bin holds a whole number of possible sizes
+    // and that number never shrinks from one bin to the next: no comb of alternating counts.
+    double edge = lo;
+    edges.push_back(edge);
+    while (edge <= hi) {
+        const double wanted = std::max(edge * ratio, edge + gap);
+        edge = lo + std::ceil((wanted - lo) / gap - 1e-9) * gap;
+        edges.push_back(edge);
+    }
+    return edges;
+}
+
+BatchSizeHistogram::BatchSizeHistogram(QWidget *parent) : ThemedChartView(new QChart, parent)
+{
+    chart()->setTitle(tr("Minibatch sizes"));
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    m_axisX = new QLogValueAxis;
+    m_axisX->setBase(10.0);
+    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisX->setMinorTickCount(8);
+    m_axisX->setTitleText(tr("minibatch size b (data points read by one test, log scale)"));
+    m_axisY = new QLogValueAxis;
+    m_axisY->setBase(10.0);
+    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisY->setMinorTickCount(8);
+    m_axisY->setTitleText(tr("iterations per bin (log scale)"));
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+    m_axisX->setRange(10.0, 1e6);
+    m_axisY->setRange(kAxisFloor, 1e3);
+    setMinimumSize(280, 200);
+    restyle();
+
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(kFlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &BatchSizeHistogram::flush);
+    connect(chart(), &QChart::plotAreaChanged, this, &BatchSizeHistogram::placeLabels);
+}
+
+void BatchSizeHistogram::removeSeries()
+{
+    for (Series &s : m_series) {
+        chart()->removeSeries(s.area);
+        chart()->removeSeries(s.meanLine);
+        delete s.area; // owns upper and floorLine
+        delete s.meanLine;
+        delete s.label;
+    }
+    m_series.clear();
+}
+
+void BatchSizeHistogram::reset(const QStringList &names, qint64 dataSize)
+{
+    m_flushTimer.stop();
+    removeSeries();
+    m_edges.clear();
+    m_dataSize = dataSize;
+    setCompact(m_compact);
+    for (int k = 0; k < names.size(); ++k) {
+        Series s;
+        s.name = names[k];
+        const QColor colour = seriesColour(k);
+        s.upper = new QLineSeries;
+        s.floorLine = new QLineSeries;
+        s.area = new QAreaSeries(s.upper, s.floorLine);
+        s.area->setName(s.name);
+        s.area->setPen(QPen(colour, 1.6));
+        s.area->setBrush(withAlpha(colour, 70));
+        chart()->addSeries(s.area);
+        s.area->attachAxis(m_axisX);
+        s.area->attachAxis(m_axisY);
+        s.meanLine = new QLineSeries;
+        QPen dashed(colour, 1.6, Qt::DashLine);
+        s.meanLine->setPen(dashed);
+        chart()->addSeries(s.meanLine);
+        s.meanLine->attachAxis(m_axisX);
+        s.meanLine->attachAxis(m_axisY);
+        for (QLegendMarker *marker : chart()->legend()->markers(s.meanLine))
+            marker->setVisible(false);
+        s.label = new QGraphicsSimpleTextItem(chart());
+        s.label->setBrush(colour);
+        s.label->setZValue(10.0);
+        s.label->hide();
+        m_series.push_back(std::move(s));
+    }
+    m_axisX->setRange(10.0, std::max<double>(decadeAbove(static_cast<double>(dataSize)), 100.0));
+    m_axisY->setRange(kAxisFloor, 1e3);
+    restyle();
+}
+
+void BatchSizeHistogram::setCompact(bool compact)
+{
+    m_compact = compact;
+    m_axisX->setTitleText(compact ? tr("minibatch size b") : tr("minibatch size b (data points read by one test, log scale)"));
+    // "1e+06" is narrower than "1000000" in a small cell.
+    m_axisX->setLabelFormat(compact ? QStringLiteral("%g") : QStringLiteral("%.0f"));
+    m_axisY->setTitleText(compact ? tr("iterations") : tr("iterations per bin (log scale)"));
+    chart()->setTitle(compact ? tr("Minibatch sizes (log–log)")
+                              : tr("Minibatch sizes per test, log–log (N = %L1)").arg(m_dataSize));
+}
+
+void BatchSizeHistogram::setExportLayout(bool exporting)
+{
+    // An exported chart stands alone: full titles and legend entries with the means.
+    const bool compact = m_compact;
+    setCompact(!exporting && compact);
+    m_compact = compact;
+    flush();
+}
+
+void BatchSizeHistogram::appendBatchSizes(int series, const QVector<int> &sizes)
+{
+    if (series < 0 || series >= seriesCount() || sizes.isEmpty())
+        return;
+    Series &s = m_series[static_cast<std::size_t>(series)];
+    for (int size : sizes) {
+        ++s.counts[size];
+        s.sum += size;
+    }
+    s.total += sizes.size();
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void BatchSizeHistogram::flush()
+{
+    m_flushTimer.stop();
+    std::set<int> distinct;
+    for (const Series &s : m_series)
+        for (const auto &entry : s.counts)
+            distinct.insert(entry.first);
+    m_edges = logBinEdges(std::vector<int>(distinct.begin(), distinct.end()));
+    if (m_edges.empty())
+        return;
+    const std::size_t bins = m_edges.size() - 1;
+    qint64 highest = 1;
+    for (Series &s : m_series) {
+        std::vector<qint64> counts(bins, 0);
+        for (const auto &[size, count] : s.counts) {
+            // The bin whose upper edge is the first one above the size.
+            const auto upper = std::upper_bound(m_edges.begin(), m_edges.end(), static_cast<double>(size));
+            const auto bin = static_cast<std::size_t>(std::clamp<std::ptrdiff_t>(upper - m_edges.begin() - 1, 0,
+                                                                                 static_cast<std::ptrdiff_t>(bins) - 1));
+            counts[bin] += count;
+        }
+        // A step outline over the series' own bins (first to last non-empty one): up and down
+        // at every edge, along the top of every bin, on the floor where a bin is empty.
+        std::size_t firstBin = 0, lastBin = bins;
+        while (firstBin < bins && counts[firstBin] == 0)
+            ++firstBin;
+        while (lastBin > firstBin && counts[lastBin - 1] == 0)
+            --lastBin;
+        QList<QPointF> outline;
+        if (firstBin < lastBin) {
+            outline.reserve(static_cast<qsizetype>(2 * (lastBin - firstBin) + 2));
+            outline.append(QPointF(m_edges[firstBin], kFloorCount));
+            for (std::size_t b = firstBin; b < lastBin; ++b) {
+                const double height = counts[b] > 0 ? static_cast<double>(counts[b]) : kFloorCount;
+                outline.append(QPointF(m_edges[b], height));
+                outline.append(QPointF(m_edges[b + 1], height));
+                highest = std::max(highest, counts[b]);
+            }
+            outline.append(QPointF(m_edges[lastBin], kFloorCount));
+        }
+        s.upper->replace(outline);
+        s.floorLine->replace(outline.isEmpty() ? QList<QPointF>{}
+                                               : QList<QPointF>{outline.front(), outline.back()});
+    }
+    const double yMax = decadeAbove(static_cast<double>(highest) * 1.5);
+    m_axisY->setRange(kAxisFloor, yMax);
+    // Up to N (the most a test can read) or the last bin's edge, without a mostly empty
+    // extra decade when the last bin just passes a power of ten.
+    m_axisX->setRange(std::min(10.0, decadeBelow(m_edges.front())),
+                      std::max(m_edges.back(), decadeAbove(static_cast<double>(m_dataSize))));
+    for (Series &s : m_series) {
+        const double m = mean(static_cast<int>(&s - m_series.data()));
+        if (std::isnan(m)) {
+            s.meanLine->clear();
+            s.label->hide();
+            s.area->setName(s.name);
+            continue;
+        }
+        s.meanLine->replace(QList<QPointF>{{m, kAxisFloor}, {m, yMax}});
+        s.label->setText(tr("mean %L1").arg(m, 0, 'f', m < 1000 ? 1 : 0));
+        s.label->show();
+        // Compact charts keep the legend short; the mean is labelled on the chart anyway.
+        s.area->setName(m_compact ? s.name : tr("%1 (mean %L2)").arg(s.name).arg(m, 0, 'f', m < 1000 ? 1 : 0));
+    }
+    placeLabels();
+    emit redrawn();
+}
+
+void BatchSizeHistogram::placeLabels()
+{
+    if (m_series.empty())
+        return;
+    const QRectF plot = chart()->plotArea();
+    const int lineHeight = QFontMetrics(font()).height();
+    for (std::size_t k = 0; k < m_series.size(); ++k) {
+        Series &s = m_series[k];
+        if (!s.label->isVisible())
+            continue;
+        const double m = mean(static_cast<int>(k));
+        const QPointF top = chart()->mapToPosition(QPointF(m, m_axisY->max()), s.meanLine);
+        const QRectF box = s.label->boundingRect();
+        // Right of the line, stacked so that the labels of nearby means do not overlap;
+        // flipped to the left near the right edge.
+        double x = top.x() + 4.0;
+        if (x + box.width() > plot.right())
+            x = top.x() - 4.0 - box.width();
+        s.label->setPos(x, plot.top() + 4.0 + static_cast<double>(k) * lineHeight);
+    }
+}
+
+qint64 BatchSizeHistogram::count(int series) const
+{
+    return series >= 0 && series < seriesCount() ? m_series[static_cast<std::size_t>(series)].total : 0;
+}
+
+double BatchSizeHistogram::mean(int series) const
+{
+    if (series < 0 || series >= seriesCount() || m_series[static_cast<std::size_t>(series)].total == 0)
+        return std::nan("");
+    const Series &s = m_series[static_cast<std::size_t>(series)];
+    return s.sum / static_cast<double>(s.total);
+}
+
+QString BatchSizeHistogram::meanLabel(int series) const
+{
+    if (series < 0 || series >= seriesCount())
+        return {};
+    const Series &s = m_series[static_cast<std::size_t>(series)];
+    return s.label->isVisible() ? s.label->text() : QString();
+}
+
+} // namespace ui

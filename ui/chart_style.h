@@ -1,0 +1,50 @@
+#pragma once
+// Shared look of every chart: colours taken from the widget palette (so a dark desktop theme
+// gives dark charts, never a white block), one colour per compared method, and a chart view
+// that re-applies the palette when the theme changes.
+//
+// No chart uses OpenGL series: they would be missing from PNG and SVG exports (design.md
+// Sec. 5), which render the chart's scene.
+#include <QChartView>
+#include <QColor>
+#include <QPalette>
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QChart;
+QT_END_NAMESPACE
+
+namespace ui {
+
+/// Line colour of the index-th compared method (or chain), readable on light and dark bases.
+QColor seriesColour(int index);
+
+/// `colour` with the given alpha (0–255).
+QColor withAlpha(QColor colour, int alpha);
+
+/// True when the palette's base colour is dark (a dark theme).
+bool isDarkPalette(const QPalette &palette);
+
+/// Colours the chart's background, plot area, title, legend and every attached axis from
+/// `palette`. Call again after adding axes.
+void applyPalette(QChart *chart, const QPalette &palette);
+/// The same for one axis: labels, title, line and (faint) grid lines.
+void applyPalette(QAbstractAxis *axis, const QPalette &palette);
+
+/// A QChartView that keeps its chart in the widget's palette and draws antialiased.
+class ThemedChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit ThemedChartView(QChart *chart, QWidget *parent = nullptr);
+
+    /// Re-applies the palette; subclasses extend it for colours of their own.
+    virtual void restyle();
+    /// Called with true before and false after an export render: charts laid out for a small
+    /// cell among others switch to their stand-alone titles and legend for the file.
+    virtual void setExportLayout(bool exporting) { Q_UNUSED(exporting) }
+
+protected:
+    void changeEvent(QEvent *event) override;
+};
+
+} // namespace ui

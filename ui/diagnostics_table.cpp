@@ -1,0 +1,115 @@
+#include "ui/diagnostics_table.h"
+
+#include <cmath>
+
+#include <QHeaderView>
+
+#include "ui/chart_style.h"
+
+namespace ui {
+namespace {
+
+QTableWidgetItem *makeCell(const QString &text, Qt::Alignment alignment = Qt::AlignRight | Qt::AlignVCenter)
+{
+    auto *cell = new QTableWidgetItem(text);
+    cell->setTextAlignment(alignment);
+    cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return cell;
+}
+
+QString number(double value, int decimals)
+{
+    return std::isfinite(value) ? QStringLiteral("%L1").arg(value, 0, 'f', decimals) : QStringLiteral("—");
+}
+
+QString count(qint64 value)
+{
+    return QStringLiteral("%L1").arg(value);
+}
+
+} // namespace
+
+DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
+{
+    struct Header {
+        Column column;
+        const char *title;
+        const char *toolTip;
+    };
+    // QT_TR_NOOP marks the texts for translation; tr() below translates them.
+    const Header headers[] = {
+        {MethodColumn, QT_TR_NOOP("Method"), QT_TR_NOOP("Acceptance test of this chain.")},
+        {ChainColumn, QT_TR_NOOP("Chain (seed)"),
+         QT_TR_NOOP("Chain number within the method, and its seed: chain k uses seed + k − 1.")},
+        {AcceptanceColumn, QT_TR_NOOP("Accept."), QT_TR_NOOP("Share of proposals accepted.")},
+        {MeanBatchColumn, QT_TR_NOOP("Mean b"),
+         QT_TR_NOOP("Mean number of data points one acceptance test read (Seita et al. Table 1).")},
+        {SdBatchColumn, QT_TR_NOOP("SD b"), QT_TR_NOOP("Standard deviation of the points one test read.")},
+        {MaxBatchColumn, QT_TR_NOOP("Max b"), QT_TR_NOOP("Most points any single test read.")},
+        {DataUsedColumn, QT_TR_NOOP("Data used"),
+         QT_TR_NOOP("Data points read in total: minibatches plus any extra full-data passes (MHSubLhd's range "
+                    "bound, AustereMH(nc)'s μ_std).")},
+        {EssTheta1Column, QT_TR_NOOP("ESS θ₁"),
+         QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₁ (Vehtari et al. 2021) over this chain.")},
+        {EssTheta2Column, QT_TR_NOOP("ESS θ₂"),
+         QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₂ over this chain.")},
+        {EssPerSecondColumn, QT_TR_NOOP("ESS / s"),
+         QT_TR_NOOP("The smaller bulk ESS divided by the chain's wall-clock seconds.")},
+        {RhatColumn, QT_TR_NOOP("Split R̂"),
+         QT_TR_NOOP("Rank-normalised split R-hat over all chains of this method, worst θ component; needs more "
+                    "than one chain. Above 1.01 signals that the chains disagree.")},
+        {PosteriorTvColumn, QT_TR_NOOP("TV"),
+         QT_TR_NOOP("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 cells "
+                    "(Seita et al. Sec. 6.1); complete runs only.")},
+    };
+    for (const Header &header : headers) {
+        auto *cell = new QTableWidgetItem(tr(header.title));
+        cell->setToolTip(tr(header.toolTip));
+        setHorizontalHeaderItem(header.column, cell);
+    }
+    verticalHeader()->hide();
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(false);
+    setAlternatingRowColors(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+}
+
+void DiagnosticsTable::clearRows()
+{
+    setRowCount(0);
+}
+
+void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
+{
+    setRowCount(static_cast<int>(outcome.chains.size()));
+    const qint64 nData = outcome.config().nData;
+    for (int row = 0; row < outcome.chains.size(); ++row) {
+        const ChainReport &report = outcome.chains[row];
+        const core::ChainSummary &s = report.summary;
+        const int methodIndex = outcome.request.methodIndexOf(report.channel);
+        auto *method = makeCell(QString::fromStdString(core::methodName(report.method)), Qt::AlignLeft | Qt::AlignVCenter);
+        method->setForeground(seriesColour(methodIndex));
+        setItem(row, MethodColumn, method);
+        setItem(row, ChainColumn, makeCell(tr("%1 (%2)").arg(report.chainIndex + 1).arg(report.seed)));
+        setItem(row, AcceptanceColumn, makeCell(number(s.acceptanceRate, 3)));
+        setItem(row, MeanBatchColumn, makeCell(number(s.meanBatch, 1)));
+        setItem(row, SdBatchColumn, makeCell(number(s.sdBatch, 1)));
+        setItem(row, MaxBatchColumn, makeCell(count(s.maxBatch)));
+        const qint64 used = s.dataPointsUsed + s.fullScanPoints;
+        auto *data = makeCell(nData > 0 ? tr("%1 (%L2 N)")
+                                          .arg(count(used))
+                                          .arg(static_cast<double>(used) / static_cast<double>(nData), 0, 'f', 1)
+                                    : count(used));
+        data->setToolTip(tr("%L1 in minibatches, %L2 in full-data passes").arg(s.dataPointsUsed).arg(s.fullScanPoints));
+        setItem(row, DataUsedColumn, data);
+        setItem(row, EssTheta1Column, makeCell(number(report.bulkEss.value(0, std::nan("")), 0)));
+        setItem(row, EssTheta2Column, makeCell(number(report.bulkEss.value(1, std::nan("")), 0)));
+        setItem(row, EssPerSecondColumn, makeCell(number(report.essPerSecond, 0)));
+        setItem(row, RhatColumn, makeCell(number(report.splitRhat, 3)));
+        setItem(row, PosteriorTvColumn,
+                makeCell(report.hasPosteriorMetrics ? number(report.posterior.totalVariation, 3) : QStringLiteral("—")));
+    }
+}
+
+} // namespace ui

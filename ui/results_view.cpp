@@ -1,0 +1,183 @@
+#include "ui/results_view.h"
+
+#include <algorithm>
+
+#include <QChart>
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "ui/batch_size_histogram.h"
+#include "ui/chart_style.h"
+#include "ui/compare_page.h"
+#include "ui/correction_chart.h"
+#include "ui/diagnostics_table.h"
+#include "ui/posterior_chart.h"
+#include "ui/trace_chart.h"
+
+namespace ui {
+namespace {
+
+QString methodLabel(core::TestMethod method)
+{
+    return QString::fromStdString(core::methodName(method));
+}
+
+} // namespace
+
+QColor channelColour(int methodIndex, int chainIndex)
+{
+    const QColor colour = seriesColour(methodIndex);
+    switch (chainIndex % 4) {
+    case 1: return colour.lighter(145);
+    case 2: return colour.darker(145);
+    case 3: return colour.lighter(190);
+    default: return colour;
+    }
+}
+
+ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
+{
+    m_comparePage = new ComparePage;
+    m_histogram = new BatchSizeHistogram;
+    m_correction = new CorrectionChart;
+    m_traces = new TraceChart;
+    m_table = new DiagnosticsTable;
+    addTab(m_comparePage, tr("&Posterior"));
+    addTab(m_histogram, tr("&Minibatch sizes"));
+    addTab(m_correction, tr("&Correction C_σ"));
+    addTab(m_traces, tr("T&races"));
+    auto *diagnostics = new QWidget;
+    auto *diagnosticsLayout = new QVBoxLayout(diagnostics);
+    diagnosticsLayout->setContentsMargins(0, 0, 0, 0);
+    diagnosticsLayout->addWidget(m_table, 1);
+    auto *note = new QLabel(tr("One row per chain, filled when a run ends. b is the number of data points one "
+                               "test read; data used counts minibatches and full-data passes, also in multiples of "
+                               "N. ESS is the rank-normalised bulk effective sample size; split R̂ compares the "
+                               "chains of a method, so set Chains to 2 or more. TV is the total variation to the "
+                               "exact posterior (Seita et al. Sec. 6.1). Hover over a header for details."));
+    note->setWordWrap(true);
+    note->setContentsMargins(4, 4, 4, 4);
+    diagnosticsLayout->addWidget(note);
+    addTab(diagnostics, tr("&Diagnostics"));
+    setTabToolTip(PosteriorTab, tr("Samples over the exact tempered posterior; comparing methods, one chart per "
+                                   "method and their minibatch sizes side by side."));
+    setTabToolTip(HistogramTab, tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4)."));
+    setTabToolTip(CorrectionTab, tr("The correction distribution for the σ, λ and solver in the panel (Sec. 4)."));
+    setTabToolTip(TraceTab, tr("θ₁ and θ₂ against the iteration, per chain."));
+    setTabToolTip(DiagnosticsTab, tr("Per-chain acceptance, minibatch sizes, ESS and R-hat after a run."));
+    m_comparePage->setUp({tr("Posterior samples over the true tempered log-posterior")}, {}, 0);
+    m_histogram->reset({methodLabel(core::RunConfig{}.method)}, core::RunConfig{}.nData);
+    m_traces->reset({tr("chain 1")}, {seriesColour(0)}, core::RunConfig{}.samples);
+}
+
+int ResultsView::posteriorChartCount() const
+{
+    return static_cast<int>(m_comparePage->charts().size());
+}
+
+PosteriorChart *ResultsView::posteriorChart(int methodIndex) const
+{
+    return m_comparePage->charts().value(methodIndex);
+}
+
+void ResultsView::beginRun(const RunRequest &request)
+{
+    m_request = request;
+    QStringList methods, posteriorTitles, channels;
+    QList<QColor> colours;
+    const bool compare = request.methods.size() > 1;
+    for (core::TestMethod method : request.methods) {
+        methods.append(methodLabel(method));
+        posteriorTitles.append(compare ? tr("%1: posterior samples").arg(methodLabel(method))
+                                       : tr("Posterior samples over the true tempered log-posterior (%1)")
+                                             .arg(methodLabel(method)));
+    }
+    for (int channel = 0; channel < request.channelCount(); ++channel) {
+        const int method = request.methodIndexOf(channel), chain = request.chainIndexOf(channel);
+        channels.append(request.chains > 1 ? tr("%1 #%2").arg(methods[method]).arg(chain + 1) : methods[method]);
+        // One method: chains in distinct hues; comparing: each method's hue, shaded per chain.
+        colours.append(request.methods.size() == 1 ? seriesColour(chain) : channelColour(method, chain));
+    }
+    m_comparePage->setUp(posteriorTitles, methods, request.config.nData);
+    const qint64 perChart = std::min<qint64>(request.config.samples, SamplerWorker::kMaxPlottedSamples) * request.chains;
+    for (PosteriorChart *chart : m_comparePage->charts())
+        chart->setExpectedSampleCount(perChart);
+    m_histogram->reset(methods, request.config.nData);
+    m_traces->reset(channels, colours, request.config.samples);
+    m_table->clearRows();
+}
+
+void ResultsView::applySnapshot(const RunSnapshot &snapshot)
+{
+    const int method = m_request.methodIndexOf(snapshot.channel);
+    if (PosteriorChart *chart = posteriorChart(method))
+        chart->appendSamples(snapshot.newSamples, snapshot.current);
+    m_histogram->appendBatchSizes(method, snapshot.newBatchSizes);
+    if (BatchSizeHistogram *overview = m_comparePage->histogram())
+        overview->appendBatchSizes(method, snapshot.newBatchSizes);
+    m_traces->appendSamples(snapshot.channel, snapshot.newSamples, snapshot.first, snapshot.sampleStride);
+}
+
+void ResultsView::setPosteriorImage(const PosteriorImage &image)
+{
+    m_comparePage->setPosteriorImage(image);
+}
+
+void ResultsView::flushAll()
+{
+    for (PosteriorChart *chart : m_comparePage->charts())
+        chart->flush();
+    m_histogram->flush();
+    if (BatchSizeHistogram *overview = m_comparePage->histogram())
+        overview->flush();
+    m_traces->flush();
+}
+
+void ResultsView::flushVisible()
+{
+    switch (currentIndex()) {
+    case PosteriorTab:
+        for (PosteriorChart *chart : m_comparePage->charts())
+            chart->flush();
+        if (BatchSizeHistogram *overview = m_comparePage->histogram())
+            overview->flush();
+        break;
+    case HistogramTab: m_histogram->flush(); break;
+    case TraceTab: m_traces->flush(); break;
+    default: break;
+    }
+}
+
+void ResultsView::finishRun(const RunOutcome &outcome)
+{
+    flushAll();
+    m_table->showOutcome(outcome);
+}
+
+qsizetype ResultsView::plottedSampleCount() const
+{
+    qsizetype total = 0;
+    for (const PosteriorChart *chart : m_comparePage->charts())
+        total += chart->plottedSampleCount();
+    return total;
+}
+
+QList<NamedChart> ResultsView::exportableCharts() const
+{
+    QList<NamedChart> charts;
+    const QList<PosteriorChart *> &posterior = m_comparePage->charts();
+    for (int k = 0; k < posterior.size(); ++k) {
+        const QString method = methodLabel(m_request.methods.value(k, m_request.config.method));
+        charts.append({posterior.size() > 1 ? QStringLiteral("posterior-%1").arg(method) : QStringLiteral("posterior"),
+                       tr("Posterior (%1)").arg(method), posterior[k]});
+    }
+    charts.append({QStringLiteral("minibatch-sizes"), tr("Minibatch-size histogram"), m_histogram});
+    charts.append({QStringLiteral("correction-density"), tr("Correction density"), m_correction->densityView()});
+    charts.append({QStringLiteral("correction-cdf-error"), tr("Correction CDF error"), m_correction->errorView()});
+    charts.append({QStringLiteral("trace-theta1"), tr("Trace of θ₁"), m_traces->view(0)});
+    charts.append({QStringLiteral("trace-theta2"), tr("Trace of θ₂"), m_traces->view(1)});
+    return charts;
+}
+
+} // namespace ui

@@ -1,0 +1,73 @@
+#pragma once
+// The tabbed chart area of the main window: posterior (one chart per compared method, on the
+// same θ window), minibatch-size histogram, correction distribution, traces and the
+// diagnostics table. It routes each channel's snapshots to the charts of that channel's
+// method and chain; charts batch their own redraws.
+#include <QList>
+#include <QString>
+#include <QTabWidget>
+
+#include "ui/sampler_worker.h"
+
+namespace ui {
+
+class BatchSizeHistogram;
+class ComparePage;
+class CorrectionChart;
+class DiagnosticsTable;
+class PosteriorChart;
+class ThemedChartView;
+class TraceChart;
+
+/// One exportable chart: a file-name stem ("posterior-minibatch") and its view.
+struct NamedChart {
+    QString stem;
+    QString title;
+    ThemedChartView *view = nullptr;
+};
+
+class ResultsView : public QTabWidget {
+    Q_OBJECT
+public:
+    enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab };
+
+    explicit ResultsView(QWidget *parent = nullptr);
+
+    /// Sets the charts up for `request`: one posterior chart and one histogram series per
+    /// method, one trace line per channel; clears the table.
+    void beginRun(const RunRequest &request);
+    void applySnapshot(const RunSnapshot &snapshot);
+    void setPosteriorImage(const PosteriorImage &image);
+    /// Draws everything still queued and fills the diagnostics table.
+    void finishRun(const RunOutcome &outcome);
+    /// Draws everything still queued (after a failure, before an export).
+    void flushAll();
+    /// Draws what is queued for the visible tab only: what the charts' own timers do.
+    void flushVisible();
+
+    int posteriorChartCount() const;
+    PosteriorChart *posteriorChart(int methodIndex = 0) const;
+    /// The posterior tab (posterior charts and, comparing methods, a second histogram).
+    ComparePage *comparePage() const { return m_comparePage; }
+    BatchSizeHistogram *histogram() const { return m_histogram; }
+    CorrectionChart *correctionChart() const { return m_correction; }
+    TraceChart *traceChart() const { return m_traces; }
+    DiagnosticsTable *diagnosticsTable() const { return m_table; }
+    /// Σ samples drawn by the posterior charts.
+    qsizetype plottedSampleCount() const;
+    /// Every chart that can be exported, in tab order.
+    QList<NamedChart> exportableCharts() const;
+
+private:
+    ComparePage *m_comparePage = nullptr;
+    BatchSizeHistogram *m_histogram = nullptr;
+    CorrectionChart *m_correction = nullptr;
+    TraceChart *m_traces = nullptr;
+    DiagnosticsTable *m_table = nullptr;
+    RunRequest m_request;
+};
+
+/// Colour of a channel's lines: its method's colour, lighter or darker per chain.
+QColor channelColour(int methodIndex, int chainIndex);
+
+} // namespace ui

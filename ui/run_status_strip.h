@@ -1,0 +1,49 @@
+#pragma once
+// The strip under the charts: a progress bar and the running figures of the latest snapshot
+// (speed, acceptance, mean minibatch size, data used), then, after a run, one value per
+// compared method and the posterior fit. Labels elide long values rather than widening the
+// window.
+#include <QWidget>
+
+#include "ui/sampler_worker.h"
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QProgressBar;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class RunStatusStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunStatusStrip(QWidget *parent = nullptr);
+
+    /// Dashes everywhere: a new run starts, with a busy bar until the chains report.
+    void beginRun();
+    /// The bar after a run ends or fails (keeps what it shows unless it was busy).
+    void endRun();
+    /// Preparation progress in [0, 1]; < 0 means busy without a fraction.
+    void showPreparation(double fraction);
+    /// One channel's figures; `done` of `total` iterations over all channels.
+    void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
+    void showOutcome(const RunOutcome &outcome);
+
+    QProgressBar *progressBar() const { return m_progress; }
+
+private:
+    void resetLabels();
+
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_speed = nullptr;
+    QLabel *m_acceptance = nullptr;
+    QLabel *m_batch = nullptr;
+    QLabel *m_data = nullptr;
+    QLabel *m_fit = nullptr;
+};
+
+/// "0.25 passes", "6.07 passes", "20,000 passes": fewer decimals as the count grows, never an
+/// exponent.
+QString formatPasses(qint64 pointsUsed, qint64 nData);
+
+} // namespace ui

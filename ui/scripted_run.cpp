@@ -1,0 +1,123 @@
+#include "ui/scripted_run.h"
+
+#include <cstdio>
+#include <exception>
+
+#include <QDir>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QTimer>
+
+#include "ui/chart_export.h"
+#include "ui/correction_chart.h"
+#include "ui/main_window.h"
+#include "ui/results_view.h"
+#include "ui/run_export.h"
+
+namespace ui {
+namespace {
+
+void say(const QString &message)
+{
+    std::fprintf(stderr, "mh-explorer: %s\n", qPrintable(message));
+}
+
+} // namespace
+
+ScriptedRun::ScriptedRun(MainWindow *window, ScriptOptions options, QObject *parent)
+    : QObject(parent), m_window(window), m_options(std::move(options))
+{
+    connect(m_window, &MainWindow::runFinished, this, &ScriptedRun::onRunFinished);
+    connect(m_window, &MainWindow::runFailed, this, [this](const QString &message) {
+        say(tr("run failed: %1").arg(message));
+        finish(1);
+    });
+}
+
+void ScriptedRun::start()
+{
+    QTimer::singleShot(0, this, [this] {
+        if (!m_window->startRequest(m_options.request))
+            finish(1); // runFailed has already said why
+    });
+}
+
+void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
+{
+    m_stopped = outcome.stopped;
+    for (const ChainReport &report : outcome.chains) {
+        const core::ChainSummary &s = report.summary;
+        say(tr("%1 chain %2: %3 after %4 samples, acceptance %5, mean batch %6%7")
+                .arg(QString::fromStdString(core::methodName(report.method)))
+                .arg(report.chainIndex + 1)
+                .arg(outcome.stopped ? tr("stopped") : tr("finished"))
+                .arg(s.iterations)
+                .arg(s.acceptanceRate, 0, 'f', 3)
+                .arg(s.meanBatch, 0, 'f', 1)
+                .arg(report.hasPosteriorMetrics ? tr(", posterior TV %1").arg(report.posterior.totalVariation, 0, 'f', 4)
+                                                : QString()));
+    }
+    finishWhenCorrectionReady();
+}
+
+void ScriptedRun::finishWhenCorrectionReady()
+{
+    // The correction chart solves in the background; its figure must show the final table.
+    CorrectionChart *correction = m_window->results()->correctionChart();
+    if (correction->isBusy()) {
+        correction->solveNow();
+        QTimer::singleShot(50, this, &ScriptedRun::finishWhenCorrectionReady);
+        return;
+    }
+    // One more turn of the event loop lets the last chart updates lay out.
+    QTimer::singleShot(0, this, &ScriptedRun::writeOutputs);
+}
+
+void ScriptedRun::writeOutputs()
+{
+    bool ok = !m_stopped;
+    m_window->results()->flushAll();
+    if (!m_options.exportDirectory.isEmpty()) {
+        QString error;
+        const QStringList written = exportCharts(m_window->results()->exportableCharts(), m_options.exportDirectory,
+                                                 m_options.exportSize, &error);
+        if (!error.isEmpty()) {
+            say(error);
+            ok = false;
+        } else {
+            say(tr("wrote %1 chart files to %2").arg(written.size()).arg(m_options.exportDirectory));
+        }
+        if (const auto outcome = m_window->lastOutcome(); outcome && !outcome->chains.isEmpty()) {
+            const QString summary = QDir(m_options.exportDirectory).filePath(QStringLiteral("summary.json"));
+            try {
+                writeRunSummary(*outcome, summary);
+                say(tr("wrote %1").arg(summary));
+            } catch (const std::exception &problem) {
+                say(QString::fromStdString(problem.what()));
+                ok = false;
+            }
+        }
+    }
+    if (!m_options.screenshotPath.isEmpty()) {
+        QSaveFile file(m_options.screenshotPath);
+        if (!file.open(QIODevice::WriteOnly) || !m_window->grab().save(&file, "PNG") || !file.commit()) {
+            say(tr("cannot write screenshot '%1': %2").arg(m_options.screenshotPath, file.errorString()));
+            ok = false;
+        } else {
+            say(tr("screenshot written to %1").arg(m_options.screenshotPath));
+        }
+    }
+    finish(ok ? 0 : 1);
+}
+
+void ScriptedRun::finish(int exitCode)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    // Later runs started by hand in the same window are not part of the script.
+    disconnect(m_window, nullptr, this, nullptr);
+    emit done(exitCode);
+}
+
+} // namespace ui

@@ -1,0 +1,48 @@
+#pragma once
+// Drives the window without a user: starts a request, waits for it and for the correction
+// chart, then exports every chart (PNG and SVG) plus the run summary into a folder and/or
+// saves a screenshot, and reports an exit code. With QT_QPA_PLATFORM=offscreen this is how
+// scripts and CI make the figures: mh-explorer --run-preset gmm-compare --export-plots DIR
+// --quit-when-done.
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+#include "ui/sampler_worker.h"
+
+namespace ui {
+
+class MainWindow;
+
+struct ScriptOptions {
+    RunRequest request;
+    QString exportDirectory;  ///< empty: no chart export
+    QSize exportSize{1600, 1000};
+    QString screenshotPath;   ///< empty: no screenshot
+};
+
+class ScriptedRun : public QObject {
+    Q_OBJECT
+public:
+    ScriptedRun(MainWindow *window, ScriptOptions options, QObject *parent = nullptr);
+
+    /// Queues the run; done() follows exactly once.
+    void start();
+
+signals:
+    /// 0 when the run finished and every file was written, 1 otherwise.
+    void done(int exitCode);
+
+private:
+    void onRunFinished(const ui::RunOutcome &outcome);
+    void finishWhenCorrectionReady();
+    void writeOutputs();
+    void finish(int exitCode);
+
+    MainWindow *m_window;
+    ScriptOptions m_options;
+    bool m_stopped = false;
+    bool m_done = false;
+};
+
+} // namespace ui

@@ -1,0 +1,257 @@
+#include "ui/session.h"
+
+#include <stdexcept>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+namespace ui {
+namespace {
+
+const QString kFormat = QStringLiteral("mh-explorer-session");
+constexpr int kVersion = 1;
+
+[[noreturn]] void badValue(const QString &key, const char *expected)
+{
+    throw std::invalid_argument(QStringLiteral("session key '%1' must be %2").arg(key).arg(expected).toStdString());
+}
+
+// Readers: leave `target` alone when the key is absent, throw when its type is wrong.
+void read(const QJsonObject &json, const QString &key, double &target)
+{
+    if (!json.contains(key))
+        return;
+    if (!json[key].isDouble())
+        badValue(key, "a number");
+    target = json[key].toDouble();
+}
+
+template <typename Integer>
+void readInteger(const QJsonObject &json, const QString &key, Integer &target)
+{
+    if (!json.contains(key))
+        return;
+    const QJsonValue value = json[key];
+    if (value.isString()) {
+        bool ok = false;
+        const qulonglong parsed = value.toString().toULongLong(&ok);
+        if (!ok)
+            badValue(key, "an integer");
+        target = static_cast<Integer>(parsed);
+        return;
+    }
+    if (!value.isDouble())
+        badValue(key, "an integer");
+    target = static_cast<Integer>(value.toInteger());
+}
+
+void read(const QJsonObject &json, const QString &key, bool &target)
+{
+    if (!json.contains(key))
+        return;
+    if (!json[key].isBool())
+        badValue(key, "true or false");
+    target = json[key].toBool();
+}
+
+void read(const QJsonObject &json, const QString &key, std::string &target)
+{
+    if (!json.contains(key))
+        return;
+    if (!json[key].isString())
+        badValue(key, "a string");
+    target = json[key].toString().toStdString();
+}
+
+QJsonObject object(const QJsonObject &json, const QString &key)
+{
+    if (!json.contains(key))
+        return {};
+    if (!json[key].isObject())
+        badValue(key, "an object");
+    return json[key].toObject();
+}
+
+QString seedText(std::uint64_t seed)
+{
+    return QString::number(static_cast<qulonglong>(seed));
+}
+
+QJsonObject configToJson(const core::RunConfig &c)
+{
+    const auto &mb = c.minibatch;
+    const auto &cp = c.correction;
+    return {
+        {"dataset", QString::fromStdString(c.dataset)},
+        {"method", QString::fromStdString(core::methodName(c.method))},
+        {"n_data", static_cast<qint64>(c.nData)},
+        {"samples", static_cast<qint64>(c.samples)},
+        {"seed", seedText(c.seed)},
+        {"data_seed", seedText(c.dataSeed)},
+        {"temperature", c.temperature},
+        {"step", c.step},
+        {"burn_in", static_cast<qint64>(c.burnIn)},
+        {"anneal_from", c.annealFrom},
+        {"burn_in_step", c.burnInStep},
+        {"trace_stride", static_cast<qint64>(c.traceStride)},
+        {"minibatch",
+         QJsonObject{{"initial_batch", mb.initialBatch},
+                     {"batch_growth", mb.batchGrowth},
+                     {"clt_bound", mb.cltBound},
+                     {"finite_population_correction", mb.finitePopulationCorrection}}},
+        {"austere", QJsonObject{{"batch", c.austere.batch}, {"epsilon", c.austere.epsilon}}},
+        {"austere_error_bound", c.austereErrorBound},
+        {"austere_pilot", c.austerePilot},
+        {"sublhd",
+         QJsonObject{{"batch", c.sublhd.batch},
+                     {"gamma", c.sublhd.gamma},
+                     {"p", c.sublhd.p},
+                     {"delta", c.sublhd.delta},
+                     {"use_model_bound", c.sublhd.useModelBound}}},
+        {"correction",
+         QJsonObject{{"grid", cp.grid},
+                     {"range", cp.range},
+                     {"sigma", cp.sigma},
+                     {"lambda", cp.lambda},
+                     {"solver", QString::fromStdString(core::solverName(cp.solver))}}},
+    };
+}
+
+core::RunConfig configFromJson(const QJsonObject &json)
+{
+    core::RunConfig c;
+    read(json, QStringLiteral("dataset"), c.dataset);
+    std::string method = core::methodName(c.method), solver = core::solverName(c.correction.solver);
+    read(json, QStringLiteral("method"), method);
+    readInteger(json, QStringLiteral("n_data"), c.nData);
+    readInteger(json, QStringLiteral("samples"), c.samples);
+    readInteger(json, QStringLiteral("seed"), c.seed);
+    readInteger(json, QStringLiteral("data_seed"), c.dataSeed);
+    read(json, QStringLiteral("temperature"), c.temperature);
+    read(json, QStringLiteral("step"), c.step);
+    readInteger(json, QStringLiteral("burn_in"), c.burnIn);
+    read(json, QStringLiteral("anneal_from"), c.annealFrom);
+    read(json, QStringLiteral("burn_in_step"), c.burnInStep);
+    readInteger(json, QStringLiteral("trace_stride"), c.traceStride);
+    const QJsonObject mb = object(json, QStringLiteral("minibatch"));
+    readInteger(mb, QStringLiteral("initial_batch"), c.minibatch.initialBatch);
+    readInteger(mb, QStringLiteral("batch_growth"), c.minibatch.batchGrowth);
+    read(mb, QStringLiteral("clt_bound"), c.minibatch.cltBound);
+    read(mb, QStringLiteral("finite_population_correction"), c.minibatch.finitePopulationCorrection);
+    const QJsonObject austere = object(json, QStringLiteral("austere"));
+    readInteger(austere, QStringLiteral("batch"), c.austere.batch);
+    read(austere, QStringLiteral("epsilon"), c.austere.epsilon);
+    read(json, QStringLiteral("austere_error_bound"), c.austereErrorBound);
+    readInteger(json, QStringLiteral("austere_pilot"), c.austerePilot);
+    const QJsonObject sublhd = object(json, QStringLiteral("sublhd"));
+    readInteger(sublhd, QStringLiteral("batch"), c.sublhd.batch);
+    read(sublhd, QStringLiteral("gamma"), c.sublhd.gamma);
+    read(sublhd, QStringLiteral("p"), c.sublhd.p);
+    read(sublhd, QStringLiteral("delta"), c.sublhd.delta);
+    read(sublhd, QStringLiteral("use_model_bound"), c.sublhd.useModelBound);
+    const QJsonObject correction = object(json, QStringLiteral("correction"));
+    readInteger(correction, QStringLiteral("grid"), c.correction.grid);
+    read(correction, QStringLiteral("range"), c.correction.range);
+    read(correction, QStringLiteral("sigma"), c.correction.sigma);
+    read(correction, QStringLiteral("lambda"), c.correction.lambda);
+    read(correction, QStringLiteral("solver"), solver);
+    // The parsers throw std::invalid_argument listing the allowed names.
+    c.method = core::parseMethod(method);
+    c.correction.solver = core::parseSolver(solver);
+    return c;
+}
+
+} // namespace
+
+QJsonObject sessionToJson(const Session &session)
+{
+    QJsonArray methods;
+    for (core::TestMethod method : session.compareMethods)
+        methods.append(QString::fromStdString(core::methodName(method)));
+    return {
+        {"format", kFormat},
+        {"version", kVersion},
+        {"config", configToJson(session.config)},
+        {"compare", session.compare},
+        {"compare_methods", methods},
+        {"chains", session.chains},
+        {"parallel", session.parallel},
+        {"export_width", session.exportSize.width()},
+        {"export_height", session.exportSize.height()},
+        {"tab", session.tab},
+    };
+}
+
+Session sessionFromJson(const QJsonObject &json)
+{
+    if (json.value(QStringLiteral("format")).toString() != kFormat)
+        throw std::invalid_argument("not a session file (no \"format\": \"mh-explorer-session\")");
+    if (json.value(QStringLiteral("version")).toInt() > kVersion)
+        throw std::invalid_argument("the session was written by a newer version of the program");
+    Session session;
+    session.config = configFromJson(object(json, QStringLiteral("config")));
+    read(json, QStringLiteral("compare"), session.compare);
+    if (json.contains(QStringLiteral("compare_methods"))) {
+        if (!json[QStringLiteral("compare_methods")].isArray())
+            badValue(QStringLiteral("compare_methods"), "an array of method names");
+        for (const QJsonValue &name : json[QStringLiteral("compare_methods")].toArray())
+            session.compareMethods.append(core::parseMethod(name.toString().toStdString()));
+    }
+    readInteger(json, QStringLiteral("chains"), session.chains);
+    read(json, QStringLiteral("parallel"), session.parallel);
+    int width = session.exportSize.width(), height = session.exportSize.height();
+    readInteger(json, QStringLiteral("export_width"), width);
+    readInteger(json, QStringLiteral("export_height"), height);
+    session.exportSize = QSize(width, height);
+    readInteger(json, QStringLiteral("tab"), session.tab);
+    return session;
+}
+
+bool saveSession(const Session &session, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    const QByteArray bytes = QJsonDocument(sessionToJson(session)).toJson(QJsonDocument::Indented);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+std::optional<Session> loadSession(const QString &path, QString *error)
+{
+    QString ignored;
+    if (!error)
+        error = &ignored;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!document.isObject()) {
+        *error = QObject::tr("%1 is not a JSON object: %2").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    try {
+        return sessionFromJson(document.object());
+    } catch (const std::exception &problem) {
+        *error = QObject::tr("%1: %2").arg(path, QString::fromStdString(problem.what()));
+        return std::nullopt;
+    }
+}
+
+QString autosaveSessionPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation))
+        .filePath(QStringLiteral("last-session.json"));
+}
+
+} // namespace ui

@@ -1,0 +1,169 @@
+#include "ui/trace_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QChart>
+#include <QLegend>
+#include <QLineSeries>
+#include <QSplitter>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "ui/chart_style.h"
+
+namespace ui {
+namespace {
+
+const char *const kComponentNames[TraceChart::kComponents] = {"θ₁", "θ₂"};
+
+} // namespace
+
+TraceChart::TraceChart(QWidget *parent) : QWidget(parent)
+{
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->setChildrenCollapsible(false);
+    for (int c = 0; c < kComponents; ++c) {
+        auto *chart = new QChart;
+        const QString name = QString::fromUtf8(kComponentNames[c]);
+        chart->setTitle(tr("Trace of %1").arg(name));
+        chart->legend()->setAlignment(Qt::AlignRight);
+        m_axisX[c] = new QValueAxis;
+        m_axisX[c]->setTitleText(tr("iteration"));
+        m_axisX[c]->setLabelFormat(QStringLiteral("%.0f"));
+        m_axisY[c] = new QValueAxis;
+        m_axisY[c]->setTitleText(name);
+        m_axisY[c]->setLabelFormat(QStringLiteral("%.1f"));
+        chart->addAxis(m_axisX[c], Qt::AlignBottom);
+        chart->addAxis(m_axisY[c], Qt::AlignLeft);
+        m_axisX[c]->setRange(0.0, 1.0);
+        m_axisY[c]->setRange(-1.0, 1.0);
+        m_views[c] = new ThemedChartView(chart);
+        m_views[c]->setMinimumSize(420, 200);
+        m_views[c]->restyle();
+        splitter->addWidget(m_views[c]);
+    }
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(kFlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &TraceChart::flushIfVisible);
+}
+
+void TraceChart::removeLines()
+{
+    for (Line &line : m_lines)
+        for (int c = 0; c < kComponents; ++c) {
+            m_views[c]->chart()->removeSeries(line.series[c]);
+            delete line.series[c];
+        }
+    m_lines.clear();
+}
+
+void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, qint64 iterations)
+{
+    m_flushTimer.stop();
+    removeLines();
+    m_hasRange = false;
+    m_lines.resize(static_cast<std::size_t>(names.size()));
+    for (int k = 0; k < names.size(); ++k) {
+        Line &line = m_lines[static_cast<std::size_t>(k)];
+        for (int c = 0; c < kComponents; ++c) {
+            auto *series = new QLineSeries;
+            series->setName(names[k]);
+            series->setPen(QPen(colours.value(k, seriesColour(k)), 1.0));
+            m_views[c]->chart()->addSeries(series);
+            series->attachAxis(m_axisX[c]);
+            series->attachAxis(m_axisY[c]);
+            line.series[c] = series;
+        }
+    }
+    for (int c = 0; c < kComponents; ++c) {
+        m_axisX[c]->setRange(0.0, static_cast<double>(std::max<qint64>(iterations, 1)));
+        m_axisY[c]->setRange(-1.0, 1.0);
+        // A single line needs no legend; several are told apart by it.
+        m_views[c]->chart()->legend()->setVisible(names.size() > 1);
+        m_views[c]->restyle();
+    }
+}
+
+void TraceChart::appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride)
+{
+    if (channel < 0 || channel >= channelCount() || samples.isEmpty())
+        return;
+    Line &line = m_lines[static_cast<std::size_t>(channel)];
+    // The first plotted iteration at or after firstIteration (the worker plots t % stride == 0).
+    const qint64 start = (firstIteration + stride - 1) / stride * stride;
+    for (qsizetype j = 0; j < samples.size(); ++j) {
+        if (line.received++ % line.keepEvery != 0)
+            continue;
+        const double t = static_cast<double>(start + j * stride);
+        const double values[kComponents] = {samples[j].x(), samples[j].y()};
+        for (int c = 0; c < kComponents; ++c) {
+            line.points[c].append(QPointF(t, values[c]));
+            if (!m_hasRange) {
+                m_low[c] = m_high[c] = values[c];
+            } else {
+                m_low[c] = std::min(m_low[c], values[c]);
+                m_high[c] = std::max(m_high[c], values[c]);
+            }
+        }
+        m_hasRange = true;
+        if (line.points[0].size() > kMaxPointsPerSeries) {
+            for (auto &points : line.points) {
+                QList<QPointF> kept;
+                kept.reserve(points.size() / 2 + 1);
+                for (qsizetype k = 0; k < points.size(); k += 2)
+                    kept.append(points[k]);
+                points.swap(kept);
+            }
+            // Keep taking exactly the samples the halving kept, so spacing stays even.
+            line.keepEvery *= 2;
+        }
+    }
+    line.dirty = true;
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void TraceChart::flushIfVisible()
+{
+    // Replacing 5k-point lines nobody sees would only take GUI-thread time from the
+    // visible charts; the lines stay marked dirty until shown.
+    if (isVisible())
+        flush();
+}
+
+void TraceChart::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    flush();
+}
+
+void TraceChart::flush()
+{
+    m_flushTimer.stop();
+    for (Line &line : m_lines) {
+        if (!line.dirty)
+            continue;
+        for (int c = 0; c < kComponents; ++c)
+            line.series[c]->replace(line.points[c]);
+        line.dirty = false;
+    }
+    if (!m_hasRange)
+        return;
+    for (int c = 0; c < kComponents; ++c) {
+        const double margin = std::max(0.05 * (m_high[c] - m_low[c]), 1e-3);
+        m_axisY[c]->setRange(m_low[c] - margin, m_high[c] + margin);
+        m_axisY[c]->applyNiceNumbers();
+    }
+}
+
+qsizetype TraceChart::pointCount(int channel) const
+{
+    return channel >= 0 && channel < channelCount() ? m_lines[static_cast<std::size_t>(channel)].points[0].size() : 0;
+}
+
+} // namespace ui

@@ -1,0 +1,75 @@
+#pragma once
+// Trace plots of θ₁ and θ₂ against the iteration, one line per chain, in two stacked charts.
+//
+// Each line keeps at most kMaxPointsPerSeries points: when a line fills up, every second
+// point is dropped and from then on only every second incoming sample is kept, so a line is
+// always an evenly thinned view of the whole chain and one replace() costs at most ~5k points.
+// Only lines that received samples are replaced at a redraw, and none while the traces tab is
+// hidden: they catch up when it is shown (or when flush() is called for an export).
+#include <vector>
+
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QStringList>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLineSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class ThemedChartView;
+
+class TraceChart : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr qsizetype kMaxPointsPerSeries = 5000;
+    static constexpr int kFlushIntervalMs = 100;
+    static constexpr int kComponents = 2;
+
+    explicit TraceChart(QWidget *parent = nullptr);
+
+    /// Starts over with one line per channel in each chart; the x axes span `iterations`.
+    void reset(const QStringList &names, const QList<QColor> &colours, qint64 iterations);
+    /// Adds samples of `channel`: samples[j] is θ after iteration firstIteration + j·stride.
+    void appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride);
+    /// Redraws now, e.g. before an export.
+    void flush();
+
+    int channelCount() const { return static_cast<int>(m_lines.size()); }
+    /// Points drawn by the channel's line in each chart.
+    qsizetype pointCount(int channel) const;
+    /// The chart of component 0 (θ₁) or 1 (θ₂).
+    ThemedChartView *view(int component) const { return m_views[component]; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    struct Line {
+        QList<QPointF> points[kComponents];
+        QLineSeries *series[kComponents] = {nullptr, nullptr};
+        qint64 received = 0; // samples offered so far
+        int keepEvery = 1;   // of those, every keepEvery-th is kept
+        bool dirty = false;
+    };
+
+    void removeLines();
+    void flushIfVisible();
+
+    ThemedChartView *m_views[kComponents] = {nullptr, nullptr};
+    QValueAxis *m_axisX[kComponents] = {nullptr, nullptr};
+    QValueAxis *m_axisY[kComponents] = {nullptr, nullptr};
+    double m_low[kComponents] = {0.0, 0.0};
+    double m_high[kComponents] = {0.0, 0.0};
+    bool m_hasRange = false;
+    std::vector<Line> m_lines;
+    QTimer m_flushTimer;
+};
+
+} // namespace ui
