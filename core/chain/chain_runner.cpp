@@ -48,6 +48,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     auto lastReport = start;
     std::int64_t reportedUpTo = 0;
     for (std::int64_t t = 0; t < settings.samples; ++t) {
+        if (settings.pauseGate)
+            settings.pauseGate->wait(stop);
         if (stop.stop_requested()) {
             result.stopped = true;
             break;
@@ -78,9 +80,10 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         result.fullScanSeconds += decision.fullScanSeconds;
         result.completed = t + 1;
 
-        if (onProgress && (t & 63) == 63) {
+        const bool stepping = settings.pauseGate && settings.pauseGate->paused();
+        if (onProgress && ((t & 63) == 63 || stepping)) {
             const auto now = std::chrono::steady_clock::now();
-            if (now - lastReport >= settings.progressInterval) {
+            if (stepping || now - lastReport >= settings.progressInterval) {
                 onProgress(result, reportedUpTo, result.completed);
                 reportedUpTo = result.completed;
                 lastReport = now;

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include "core/acceptance/acceptance_test.h"
+#include "core/chain/pause_gate.h"
 #include "core/proposals/random_walk_proposal.h"
 
 namespace core {
@@ -28,6 +29,9 @@ struct ChainSettings {
     std::int64_t burnIn = 0;
     double burnInTemperature = 0.0;
     const Proposal *burnInProposal = nullptr;
+    /// Optional: lets another thread pause, resume and single-step the chain. While it is
+    /// paused, every completed iteration is reported at once.
+    PauseGate *pauseGate = nullptr;
 };
 
 /// Throws std::invalid_argument naming the setting and its range.

@@ -5,7 +5,7 @@ namespace core {
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
                                 std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop,
                                 const ChainProgressCallback &onProgress,
-                                std::shared_ptr<const AustereDesigner> designer)
+                                std::shared_ptr<const AustereDesigner> designer, PauseGate *pauseGate)
 {
     validate(config);
     auto test = makeAcceptanceTest(config, std::move(correction), std::move(designer));
@@ -18,6 +18,7 @@ ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &
     settings.burnIn = config.burnIn;
     settings.burnInTemperature = config.annealFrom;
     settings.burnInProposal = &burnInProposal;
+    settings.pauseGate = pauseGate;
     ExperimentOutcome outcome;
     outcome.chain = runChain(*dataset.model, proposal, *test, settings, stop, onProgress);
     outcome.summary = summarize(outcome.chain, dataset.model->dataSize());

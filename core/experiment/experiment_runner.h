@@ -23,6 +23,7 @@ struct ExperimentOutcome {
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
                                 std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop = {},
                                 const ChainProgressCallback &onProgress = {},
-                                std::shared_ptr<const AustereDesigner> designer = nullptr);
+                                std::shared_ptr<const AustereDesigner> designer = nullptr,
+                                PauseGate *pauseGate = nullptr);
 
 } // namespace core

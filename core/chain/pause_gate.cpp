@@ -1,0 +1,42 @@
+#include "core/chain/pause_gate.h"
+
+namespace core {
+
+void PauseGate::pause()
+{
+    const std::lock_guard lock(m_mutex);
+    m_paused = true;
+    m_credits = 0;
+}
+
+void PauseGate::resume()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_paused = false;
+        m_credits = 0;
+    }
+    m_changed.notify_all();
+}
+
+void PauseGate::step(int iterations)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_paused && iterations > 0)
+            m_credits += iterations;
+    }
+    m_changed.notify_all();
+}
+
+void PauseGate::wait(std::stop_token stop)
+{
+    if (!m_paused.load(std::memory_order_relaxed))
+        return;
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, stop, [this] { return !m_paused || m_credits > 0; });
+    if (m_paused && m_credits > 0)
+        --m_credits;
+}
+
+} // namespace core
