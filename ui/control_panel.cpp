@@ -9,6 +9,8 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGridLayout>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -77,9 +79,18 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     m_stop = new QPushButton(tr("Stop"));
     m_stop->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stop->setToolTip(tr("Stop the running chains; the samples so far stay on the charts (Esc)."));
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_stop);
+    m_pause = new QPushButton(tr("Pause"));
+    m_pause->setCheckable(true);
+    m_pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_pause->setToolTip(tr("Hold the running chains between iterations, and let them go on (Ctrl+P)."));
+    m_stepOnce = new QPushButton(tr("Step"));
+    m_stepOnce->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_stepOnce->setToolTip(tr("While paused, run exactly one more iteration and show it (Ctrl+T)."));
+    auto *buttons = new QGridLayout;
+    buttons->addWidget(m_run, 0, 0);
+    buttons->addWidget(m_stop, 0, 1);
+    buttons->addWidget(m_pause, 1, 0);
+    buttons->addWidget(m_stepOnce, 1, 1);
 
     m_compare = new CompareBox;
     auto *layout = new QVBoxLayout(this);
@@ -92,6 +103,12 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
 
     connect(m_run, &QPushButton::clicked, this, &ControlPanel::runRequested);
     connect(m_stop, &QPushButton::clicked, this, &ControlPanel::stopRequested);
+    connect(m_pause, &QPushButton::toggled, this, [this](bool paused) {
+        m_stepOnce->setEnabled(m_running && paused);
+        m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+        emit pauseToggled(paused);
+    });
+    connect(m_stepOnce, &QPushButton::clicked, this, &ControlPanel::stepRequested);
     connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);
@@ -324,7 +341,19 @@ void ControlPanel::setRunning(bool running)
         widget->setEnabled(!running);
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
+    if (!running)
+        setPaused(false);
+    m_pause->setEnabled(running);
+    m_stepOnce->setEnabled(running && m_pause->isChecked());
     updateModeWidgets();
+}
+
+void ControlPanel::setPaused(bool paused)
+{
+    const QSignalBlocker block(m_pause); // reflects state; does not ask for a change
+    m_pause->setChecked(paused);
+    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    m_stepOnce->setEnabled(m_running && paused);
 }
 
 void ControlPanel::updateSharpness()

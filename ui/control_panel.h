@@ -45,6 +45,10 @@ public:
 
     QPushButton *runButton() const { return m_run; }
     QPushButton *stopButton() const { return m_stop; }
+    QPushButton *pauseButton() const { return m_pause; }
+    QPushButton *stepButton() const { return m_stepOnce; }
+    /// Shows the pause state (the worker owns it; the window reports it here).
+    void setPaused(bool paused);
     QComboBox *methodBox() const { return m_method; }
     QDoubleSpinBox *sigmaBox() const { return m_sigma; }
     QDoubleSpinBox *lambdaBox() const { return m_lambda; }
@@ -56,6 +60,8 @@ public:
 signals:
     void runRequested();
     void stopRequested();
+    void pauseToggled(bool paused);
+    void stepRequested();
     /// σ, λ or the solver changed (also when set from code).
     void correctionChanged(const core::CorrectionParams &params);
     /// Any setting changed (for sessions).
@@ -82,6 +88,8 @@ private:
     CompareBox *m_compare = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_stop = nullptr;
+    QPushButton *m_pause = nullptr;
+    QPushButton *m_stepOnce = nullptr; ///< single-step button (m_step is the proposal step)
     core::RunConfig m_base; // the hidden settings, kept as given to setConfig()
     bool m_running = false;
     bool m_loading = false; // setConfig() in progress: one correctionChanged at the end

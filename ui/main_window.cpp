@@ -68,6 +68,21 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRunFromControls);
     connect(m_controls, &ControlPanel::stopRequested, this, &MainWindow::stopRun);
+    connect(m_controls, &ControlPanel::pauseToggled, this, [this](bool paused) {
+        if (!m_running || !m_worker)
+            return;
+        if (paused) {
+            m_worker->pause();
+            showStatus(tr("Paused: Step (Ctrl+T) runs one iteration, Resume (Ctrl+P) goes on."));
+        } else {
+            m_worker->resume();
+            showStatus(tr("Running."));
+        }
+    });
+    connect(m_controls, &ControlPanel::stepRequested, this, [this] {
+        if (m_running && m_worker)
+            m_worker->step();
+    });
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
 

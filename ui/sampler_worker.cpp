@@ -185,6 +185,7 @@ void SamplerWorker::startRequest(const ui::RunRequest &request)
     } catch (...) {
         emit runFailed(tr("unknown error in the sampler"));
     }
+    m_pause.resume(); // the next run starts unpaused
     discardStopRequests();
 }
 
@@ -251,7 +252,8 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
             if (builder.pending(last) && builder.due(last))
                 emit snapshot(builder.take(result, last));
         };
-        core::ExperimentOutcome run = core::runExperiment(settings, dataset, correction, chainsStop.get_token(), onProgress);
+        core::ExperimentOutcome run = core::runExperiment(settings, dataset, correction, chainsStop.get_token(),
+                                                          onProgress, nullptr, &m_pause);
         if (builder.pending(run.chain.completed))
             emit snapshot(builder.take(run.chain, run.chain.completed));
         ChainReport &report = reports[static_cast<std::size_t>(channel)];

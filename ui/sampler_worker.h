@@ -20,6 +20,7 @@
 #include <QString>
 #include <QVector>
 
+#include "core/chain/pause_gate.h"
 #include "core/chain/chain_runner.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/diagnostics/gmm_posterior.h"
@@ -115,6 +116,12 @@ public:
     /// Thread-safe. Stops the run in progress, or the next one if none has started yet (so a
     /// stop that races with a queued start is not lost). Each run re-arms the stop afterwards.
     void requestStop();
+    /// Thread-safe: pause the running chains, let them run on, or let one more iteration
+    /// through while paused. A stop also ends a pause.
+    void pause() { m_pause.pause(); }
+    void resume() { m_pause.resume(); }
+    void step() { m_pause.step(1); }
+    bool isPaused() const { return m_pause.paused(); }
     /// Thread-safe. Forgets earlier stop requests. The owner calls it just before queuing a
     /// start(), so that a stop meant for a run that has just finished (its finished() still
     /// on the way) cannot cancel the new one.
@@ -140,6 +147,7 @@ private:
     RunOutcome run(const RunRequest &request, std::stop_token stop);
 
     std::mutex m_stopMutex;
+    core::PauseGate m_pause;
     std::stop_source m_stop;
 };
 

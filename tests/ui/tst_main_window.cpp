@@ -49,6 +49,7 @@ private slots:
     void runFinishesAndPlots_data();
     void runFinishesAndPlots();
     void stopEndsRunEarly();
+    void pauseHoldsAndStepAdvances();
     void workerFailureReportsMessage();
     void invalidSettingsAreRejectedBeforeStart();
     void compareNeedsTwoToFourMethods();
@@ -168,6 +169,38 @@ void tst_MainWindow::stopEndsRunEarly()
     QVERIFY(window.plottedSampleCount() > 0);
     QVERIFY(!window.isRunning());
     QVERIFY(window.statusText().contains(QStringLiteral("Stopped")));
+}
+
+void tst_MainWindow::pauseHoldsAndStepAdvances()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+    auto *pause = window.controls()->pauseButton();
+    auto *step = window.controls()->stepButton();
+    QVERIFY(!pause->isEnabled() && !step->isEnabled());
+    QCOMPARE(pause->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+    QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+    QVERIFY(pause->isEnabled() && !step->isEnabled());
+    pause->click();
+    QVERIFY(window.worker()->isPaused());
+    QVERIFY(step->isEnabled());
+    QTest::qWait(300); // let a snapshot already on its way arrive
+    const auto held = snapshots.count();
+    QTest::qWait(300);
+    QCOMPARE(snapshots.count(), held); // nothing runs while paused
+    step->click();
+    QTRY_COMPARE_WITH_TIMEOUT(snapshots.count(), held + 1, 5000); // one iteration, shown at once
+    QTest::qWait(200);
+    QCOMPARE(snapshots.count(), held + 1);
+    pause->click(); // resume
+    QVERIFY(!window.worker()->isPaused());
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > held + 1, kRunTimeoutMs);
+    window.stopRun();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+    QVERIFY(!pause->isEnabled() && !pause->isChecked());
 }
 
 void tst_MainWindow::workerFailureReportsMessage()
