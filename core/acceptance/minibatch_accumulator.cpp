@@ -16,8 +16,7 @@ void MinibatchAccumulator::begin(const TestProblem &problem)
     m_scale = static_cast<double>(m_population) / problem.temperature;
     m_size = 0;
     m_looks = 0;
-    m_mean = 0.0;
-    m_sumSquares = 0.0;
+    m_moments = {};
 }
 
 DataIndex MinibatchAccumulator::extend(DataIndex count, Rng &rng)
@@ -31,12 +30,7 @@ DataIndex MinibatchAccumulator::extend(DataIndex count, Rng &rng)
     m_problem->model.logLikelihoodRatios(m_problem->current, m_problem->proposed, rows, out);
     Eigen::Map<Eigen::ArrayXd> chunk(out.data(), added);
     chunk *= m_scale;
-    const double chunkMean = chunk.mean();
-    const double chunkSquares = (chunk - chunkMean).square().sum();
-    const double total = static_cast<double>(before + added);
-    const double shift = chunkMean - m_mean;
-    m_mean += shift * static_cast<double>(added) / total;
-    m_sumSquares += chunkSquares + shift * shift * static_cast<double>(before) * static_cast<double>(added) / total;
+    m_moments.merge(chunk);
     m_size = before + static_cast<DataIndex>(added);
     ++m_looks;
     return static_cast<DataIndex>(added);

@@ -7,6 +7,7 @@
 
 #include "core/acceptance/acceptance_test.h"
 #include "core/acceptance/minibatch_sampler.h"
+#include "core/models/running_moments.h"
 
 namespace core {
 
@@ -17,7 +18,7 @@ public:
     void begin(const TestProblem &problem);
 
     /// Draws up to `count` more rows, evaluates their Λ_i and merges them into the statistics
-    /// (Chan et al.'s pairwise update in double precision; never running sums of Λ and Λ²).
+    /// (RunningMoments: never running sums of Λ and Λ²).
     /// Returns the number of rows added (0 once the batch is the whole dataset).
     DataIndex extend(DataIndex count, Rng &rng);
 
@@ -26,11 +27,11 @@ public:
     bool wholeDataset() const { return m_size == m_population; }
     int looks() const { return m_looks; }
     /// Mean of Λ_i over the batch.
-    double mean() const { return m_mean; }
+    double mean() const { return m_moments.mean; }
     /// Σ (Λ_i − mean)² over the batch.
-    double sumSquares() const { return m_sumSquares; }
+    double sumSquares() const { return m_moments.sumSquares; }
     /// Unbiased sample variance of the Λ_i (0 for fewer than two rows).
-    double sampleVariance() const { return m_size > 1 ? m_sumSquares / static_cast<double>(m_size - 1) : 0.0; }
+    double sampleVariance() const { return m_size > 1 ? m_moments.sumSquares / static_cast<double>(m_size - 1) : 0.0; }
     /// (N − b) / (N − 1): the finite-population factor of the variance of a mean of b rows
     /// drawn without replacement (Korattikara et al., 004_…txt Eq. 12, squared).
     double finitePopulationFactor() const;
@@ -47,8 +48,7 @@ private:
     DataIndex m_size = 0;
     int m_looks = 0;
     double m_scale = 1.0;
-    double m_mean = 0.0;
-    double m_sumSquares = 0.0;
+    RunningMoments m_moments; // of the Λ_i drawn so far
 };
 
 } // namespace core

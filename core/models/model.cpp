@@ -1,4 +1,5 @@
 #include "core/models/model.h"
+#include "core/models/running_moments.h"
 
 #include <algorithm>
 #include <array>
@@ -35,17 +36,9 @@ double Model::logLikelihoodRatioSum(const Vector &from, const Vector &to) const
 
 std::pair<double, double> Model::logLikelihoodRatioMoments(const Vector &from, const Vector &to) const
 {
-    double mean = 0.0, sumSquares = 0.0, count = 0.0;
-    forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) {
-        const auto added = static_cast<double>(values.size());
-        const double chunkMean = values.mean();
-        const double shift = chunkMean - mean;
-        const double total = count + added;
-        sumSquares += (values - chunkMean).square().sum() + shift * shift * count * added / total;
-        mean += shift * added / total;
-        count = total;
-    });
-    return {mean, count > 0.0 ? std::sqrt(sumSquares / count) : 0.0};
+    RunningMoments moments;
+    forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) { moments.merge(values); });
+    return {moments.mean, moments.count > 0.0 ? std::sqrt(moments.sumSquares / moments.count) : 0.0};
 }
 
 double Model::maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const
