@@ -16,10 +16,13 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "ui/compare_box.h"
+#include "ui/run_buttons.h"
 #include "ui/session.h"
+#include "ui/spin_box_values.h"
 
 namespace ui {
 namespace {
@@ -29,86 +32,36 @@ constexpr int kMaxGuiData = 50'000'000;
 constexpr int kMaxGuiSamples = 10'000'000;
 // σ must stay below the logistic's standard deviation sqrt(π²/3) ≈ 1.814.
 constexpr double kMinSigma = 0.1, kMaxSigma = 1.8;
-
-// The value a box shows for `value` (clamped to its range).
-int shownValue(const QSpinBox *box, std::int64_t value)
-{
-    return static_cast<int>(std::clamp<std::int64_t>(value, box->minimum(), box->maximum()));
-}
-
-// A box's value, or `original` when the box still shows it clamped: settings beyond the box's
-// range (a 64-bit seed from a session, a huge N from the command line) survive until edited.
-std::int64_t keptValue(const QSpinBox *box, std::int64_t original)
-{
-    return box->value() == shownValue(box, original) ? original : box->value();
-}
-
-// The seed box holds 31 bits; larger seeds show clamped.
-int shownSeed(const QSpinBox *box, std::uint64_t seed)
-{
-    return static_cast<int>(std::min<std::uint64_t>(seed, static_cast<std::uint64_t>(box->maximum())));
-}
-
-// The same for a real-valued box, which rounds to its decimals: a value with more digits
-// (from a session or the command line) is kept exactly until the user edits it.
-double keptValue(const QDoubleSpinBox *box, double original)
-{
-    const double scale = std::pow(10.0, box->decimals());
-    const double shown = std::clamp(std::round(original * scale) / scale, box->minimum(), box->maximum());
-    return std::abs(box->value() - shown) < 0.5 / scale ? original : box->value();
-}
-
-QSpinBox *integerBox(int minimum, int maximum, int step)
-{
-    auto *box = new QSpinBox;
-    box->setRange(minimum, maximum);
-    box->setSingleStep(step);
-    box->setGroupSeparatorShown(true);
-    box->setAccelerated(true);
-    return box;
-}
+// Arrow clicks on T or the step closer together than this make one live change.
+constexpr int kLiveEditDelayMs = 350;
 
 } // namespace
 
 ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
 {
-    m_run = new QPushButton(tr("Run"));
-    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_run->setToolTip(tr("Start a run with these settings (Ctrl+R)."));
-    m_run->setDefault(true);
-    m_stop = new QPushButton(tr("Stop"));
-    m_stop->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_stop->setToolTip(tr("Stop the running chains; the samples so far stay on the charts (Esc)."));
-    m_pause = new QPushButton(tr("Pause"));
-    m_pause->setCheckable(true);
-    m_pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    m_pause->setToolTip(tr("Hold the running chains between iterations, and let them go on (Ctrl+P)."));
-    m_stepOnce = new QPushButton(tr("Step"));
-    m_stepOnce->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-    m_stepOnce->setToolTip(tr("While paused, run exactly one more iteration and show it (Ctrl+T)."));
-    auto *buttons = new QGridLayout;
-    buttons->addWidget(m_run, 0, 0);
-    buttons->addWidget(m_stop, 0, 1);
-    buttons->addWidget(m_pause, 1, 0);
-    buttons->addWidget(m_stepOnce, 1, 1);
-
+    m_buttons = new RunButtons;
     m_compare = new CompareBox;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildRunGroup());
     layout->addWidget(buildCorrectionGroup());
     layout->addWidget(m_compare);
-    layout->addLayout(buttons);
+    layout->addWidget(m_buttons);
     layout->addStretch(1);
 
-    connect(m_run, &QPushButton::clicked, this, &ControlPanel::runRequested);
-    connect(m_stop, &QPushButton::clicked, this, &ControlPanel::stopRequested);
-    connect(m_pause, &QPushButton::toggled, this, [this](bool paused) {
-        m_stepOnce->setEnabled(m_running && paused);
-        m_pause->setText(paused ? tr("Resume") : tr("Pause"));
-        emit pauseToggled(paused);
-    });
-    connect(m_stepOnce, &QPushButton::clicked, this, &ControlPanel::stepRequested);
+    connect(m_buttons, &RunButtons::runRequested, this, &ControlPanel::runRequested);
+    connect(m_buttons, &RunButtons::stopRequested, this, &ControlPanel::stopRequested);
+    connect(m_buttons, &RunButtons::pauseToggled, this, &ControlPanel::pauseToggled);
+    connect(m_buttons, &RunButtons::stepRequested, this, &ControlPanel::stepRequested);
+    connect(m_buttons, &RunButtons::resetRequested, this, &ControlPanel::resetRequested);
+    connectEditSignals();
+
+    setConfig(core::RunConfig{});
+    setRunning(false);
+}
+
+void ControlPanel::connectEditSignals()
+{
     connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);
@@ -133,8 +86,60 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
 
-    setConfig(core::RunConfig{});
-    setRunning(false);
+    // During a run, temperature and step go to the running chains. Arrow clicks come in
+    // bursts, so a short pause in them decides the value (typed values arrive on Enter or
+    // when leaving the box: keyboard tracking is off); every value sent is a chain segment.
+    auto *liveDelay = new QTimer(this);
+    liveDelay->setSingleShot(true);
+    liveDelay->setInterval(kLiveEditDelayMs);
+    connect(liveDelay, &QTimer::timeout, this, [this] {
+        if (!m_running)
+            return;
+        const core::RunConfig shown = config();
+        if (shown.temperature != m_liveTemperature) {
+            m_liveTemperature = shown.temperature;
+            emit liveTemperatureChanged(shown.temperature);
+        }
+        if (shown.step != m_liveStep) {
+            m_liveStep = shown.step;
+            emit liveStepChanged(shown.step);
+        }
+    });
+    for (QDoubleSpinBox *box : {m_temperature, m_step}) {
+        box->setKeyboardTracking(false);
+        connect(box, &QDoubleSpinBox::valueChanged, liveDelay, [this, liveDelay] {
+            if (m_running && !m_loading)
+                liveDelay->start();
+        });
+    }
+    // Every other setting defines the sampler itself: name it so the window can restart.
+    auto restartOn = [this](QObject *sender, const QString &setting) {
+        auto notify = [this, setting] {
+            if (m_running && !m_loading)
+                emit restartSettingChanged(setting);
+        };
+        if (auto *box = qobject_cast<QSpinBox *>(sender))
+            connect(box, &QSpinBox::valueChanged, this, notify);
+        else if (auto *real = qobject_cast<QDoubleSpinBox *>(sender))
+            connect(real, &QDoubleSpinBox::valueChanged, this, notify);
+        else if (auto *combo = qobject_cast<QComboBox *>(sender))
+            connect(combo, &QComboBox::currentIndexChanged, this, notify);
+        else if (auto *check = qobject_cast<QCheckBox *>(sender))
+            connect(check, &QCheckBox::toggled, this, notify);
+    };
+    restartOn(m_method, tr("the method"));
+    restartOn(m_nData, tr("N"));
+    restartOn(m_samples, tr("the number of samples"));
+    restartOn(m_seed, tr("the seed"));
+    restartOn(m_chains, tr("the number of chains"));
+    restartOn(m_parallel, tr("parallel chains"));
+    restartOn(m_sigma, tr("σ"));
+    restartOn(m_lambda, tr("λ"));
+    restartOn(m_solver, tr("the solver"));
+    connect(m_compare, &CompareBox::selectionChanged, this, [this] {
+        if (m_running && !m_loading)
+            emit restartSettingChanged(tr("the compared methods"));
+    });
 }
 
 QWidget *ControlPanel::buildRunGroup()
@@ -164,13 +169,15 @@ QWidget *ControlPanel::buildRunGroup()
     m_temperature->setSingleStep(100.0);
     m_temperature->setGroupSeparatorShown(true);
     m_temperature->setToolTip(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
-                                 "(Seita et al. Sec. 6.1 uses 10,000)."));
+                                 "(Seita et al. Sec. 6.1 uses 10,000). During a run a new T applies from the next "
+                                 "iteration and starts a marked chain segment."));
     m_step = new QDoubleSpinBox;
     m_step->setDecimals(3);
     m_step->setRange(0.001, 10.0);
     m_step->setSingleStep(0.01);
     m_step->setToolTip(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
-                          "(Seita et al. Sec. 6.1 quotes 0.15)."));
+                          "(Seita et al. Sec. 6.1 quotes 0.15). During a run a new step applies from the next "
+                          "iteration and starts a marked chain segment."));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."));
@@ -336,24 +343,17 @@ void ControlPanel::applySession(const Session &session)
 void ControlPanel::setRunning(bool running)
 {
     m_running = running;
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_nData, m_temperature, m_step, m_samples, m_seed, m_chains,
-                                                             m_parallel, m_sigma, m_solver, m_compare})
-        widget->setEnabled(!running);
-    m_run->setEnabled(!running);
-    m_stop->setEnabled(running);
-    if (!running)
-        setPaused(false);
-    m_pause->setEnabled(running);
-    m_stepOnce->setEnabled(running && m_pause->isChecked());
+    if (running) { // live edits are measured against the values the run started with
+        m_liveTemperature = config().temperature;
+        m_liveStep = config().step;
+    }
+    m_buttons->setRunning(running);
     updateModeWidgets();
 }
 
 void ControlPanel::setPaused(bool paused)
 {
-    const QSignalBlocker block(m_pause); // reflects state; does not ask for a change
-    m_pause->setChecked(paused);
-    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
-    m_stepOnce->setEnabled(m_running && paused);
+    m_buttons->setPaused(paused);
 }
 
 void ControlPanel::updateSharpness()
@@ -365,9 +365,9 @@ void ControlPanel::updateSharpness()
 void ControlPanel::updateModeWidgets()
 {
     // In compare mode the ticked methods replace the single method.
-    m_method->setEnabled(!m_running && !m_compare->isChecked());
+    m_method->setEnabled(!m_compare->isChecked());
     // NNLS has no ridge weight; greying λ out says so without losing its value.
-    m_lambda->setEnabled(!m_running && m_solver->currentData().toString() == QStringLiteral("ridge"));
+    m_lambda->setEnabled(m_solver->currentData().toString() == QStringLiteral("ridge"));
 }
 
 } // namespace ui

@@ -1,9 +1,14 @@
 #pragma once
 // The run settings form: method, N, T, step, samples, seed, chains; the correction's σ, λ and
-// solver; compare mode; Run and Stop.
+// solver; compare mode; Run, Stop, Pause, Step and Reset.
+//
+// The form stays editable during a run. Temperature and step apply to the running chains from
+// their next iteration (a new, marked chain segment: core::LiveTuning); any other change means
+// a different sampler, which the window handles by restarting the run (restartSettingChanged).
 #include <QWidget>
 
 #include "core/experiment/run_config.h"
+#include "ui/run_buttons.h"
 #include "ui/sampler_worker.h"
 
 QT_BEGIN_NAMESPACE
@@ -40,16 +45,21 @@ public:
     void applySession(const Session &session);
     /// The correction settings shown (part of config()).
     core::CorrectionParams correctionParams() const;
-    /// Locks the form while a run is in progress and swaps which button is enabled.
+    /// Tells the form a run is in progress (which buttons are enabled, and whether edits are
+    /// live changes).
     void setRunning(bool running);
 
-    QPushButton *runButton() const { return m_run; }
-    QPushButton *stopButton() const { return m_stop; }
-    QPushButton *pauseButton() const { return m_pause; }
-    QPushButton *stepButton() const { return m_stepOnce; }
+    QPushButton *runButton() const { return m_buttons->runButton(); }
+    QPushButton *stopButton() const { return m_buttons->stopButton(); }
+    QPushButton *pauseButton() const { return m_buttons->pauseButton(); }
+    QPushButton *stepButton() const { return m_buttons->stepButton(); }
+    QPushButton *resetButton() const { return m_buttons->resetButton(); }
     /// Shows the pause state (the worker owns it; the window reports it here).
     void setPaused(bool paused);
     QComboBox *methodBox() const { return m_method; }
+    QDoubleSpinBox *temperatureBox() const { return m_temperature; }
+    QDoubleSpinBox *proposalStepBox() const { return m_step; }
+    QSpinBox *dataSizeBox() const { return m_nData; }
     QDoubleSpinBox *sigmaBox() const { return m_sigma; }
     QDoubleSpinBox *lambdaBox() const { return m_lambda; }
     QComboBox *solverBox() const { return m_solver; }
@@ -62,6 +72,13 @@ signals:
     void stopRequested();
     void pauseToggled(bool paused);
     void stepRequested();
+    void resetRequested();
+    /// During a run: the user settled on a new temperature or step (after arrow clicks stop for
+    /// a moment, or on Enter / leaving the box), to apply to the running chains.
+    void liveTemperatureChanged(double temperature);
+    void liveStepChanged(double step);
+    /// During a run: a setting that defines the sampler changed; `setting` names it.
+    void restartSettingChanged(const QString &setting);
     /// σ, λ or the solver changed (also when set from code).
     void correctionChanged(const core::CorrectionParams &params);
     /// Any setting changed (for sessions).
@@ -72,6 +89,7 @@ private:
     QWidget *buildCorrectionGroup();
     void updateSharpness();
     void updateModeWidgets();
+    void connectEditSignals();
 
     QComboBox *m_method = nullptr;
     QSpinBox *m_nData = nullptr;
@@ -86,13 +104,11 @@ private:
     QDoubleSpinBox *m_lambda = nullptr;
     QComboBox *m_solver = nullptr;
     CompareBox *m_compare = nullptr;
-    QPushButton *m_run = nullptr;
-    QPushButton *m_stop = nullptr;
-    QPushButton *m_pause = nullptr;
-    QPushButton *m_stepOnce = nullptr; ///< single-step button (m_step is the proposal step)
+    RunButtons *m_buttons = nullptr;
     core::RunConfig m_base; // the hidden settings, kept as given to setConfig()
     bool m_running = false;
     bool m_loading = false; // setConfig() in progress: one correctionChanged at the end
+    double m_liveTemperature = 0.0, m_liveStep = 0.0; // what the running chains were last given
 };
 
 } // namespace ui

@@ -22,8 +22,15 @@
 #include "ui/presets.h"
 #include "ui/results_view.h"
 #include "ui/run_status_strip.h"
+#include "ui/trace_chart.h"
 
 namespace ui {
+namespace {
+
+// A restart waits this long for further edits (arrow clicks, typing in a second box).
+constexpr int kRestartDelayMs = 600;
+
+} // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -83,6 +90,19 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         if (m_running && m_worker)
             m_worker->step();
     });
+    connect(m_controls, &ControlPanel::resetRequested, this, &MainWindow::resetRun);
+    connect(m_controls, &ControlPanel::liveTemperatureChanged, this, &MainWindow::applyLiveTemperature);
+    connect(m_controls, &ControlPanel::liveStepChanged, this, &MainWindow::applyLiveStep);
+    connect(m_controls, &ControlPanel::restartSettingChanged, this, &MainWindow::scheduleRestart);
+    m_restartTimer.setSingleShot(true);
+    m_restartTimer.setInterval(kRestartDelayMs);
+    connect(&m_restartTimer, &QTimer::timeout, this, [this] {
+        if (!m_running || !m_worker)
+            return; // the run ended meanwhile: the edit simply applies to the next one
+        m_restartAfterStop = true;
+        m_worker->requestStop();
+        showStatus(tr("%1 changed: restarting the run with the new settings…").arg(m_restartReason));
+    });
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
 
@@ -103,6 +123,7 @@ void MainWindow::buildRunMenu()
     // The panel's buttons own Ctrl+R and Esc; the menu only names them.
     QAction *run = menu->addAction(tr("Run\tCtrl+R"), this, &MainWindow::startRunFromControls);
     QAction *stop = menu->addAction(tr("Stop\tEsc"), this, &MainWindow::stopRun);
+    menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop] {
         run->setEnabled(!m_running);
         stop->setEnabled(m_running);
@@ -158,6 +179,8 @@ bool MainWindow::startRequest(const RunRequest &request)
     m_controls->setRequest(request); // a run started from code shows its settings too
     m_request = request;
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
+    m_channelSegments = QVector<int>(request.channelCount(), 0);
+    m_restartAfterStop = m_resetAfterStop = false;
     m_results->beginRun(request);
     m_lastError.clear();
     m_lastOutcome.reset();
@@ -174,6 +197,72 @@ void MainWindow::stopRun()
         return;
     m_worker->requestStop();
     showStatus(tr("Stopping…"));
+}
+
+void MainWindow::resetRun()
+{
+    m_restartTimer.stop();
+    m_restartAfterStop = false;
+    if (m_running && m_worker) {
+        m_resetAfterStop = true; // onFinished() clears once the chains have stopped
+        m_worker->requestStop();
+        showStatus(tr("Resetting…"));
+        return;
+    }
+    clearResults();
+}
+
+void MainWindow::clearResults()
+{
+    m_results->clearResults();
+    m_strip->clear();
+    m_lastOutcome.reset();
+    m_lastError.clear();
+    showStatus(tr("Reset: charts, diagnostics and statistics cleared. Press Run (Ctrl+R) to start again."));
+    emit resetDone();
+}
+
+bool MainWindow::applyLiveTemperature(double temperature)
+{
+    if (!m_running || !m_worker)
+        return false;
+    try {
+        m_worker->setLiveTemperature(temperature);
+    } catch (const std::exception &error) {
+        reportError(tr("Temperature not applied"), QString::fromStdString(error.what()));
+        return false;
+    }
+    showStatus(tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line on the "
+                  "traces); the heat map is redrawn for the new target.")
+                   .arg(temperature, 0, 'g', 6));
+    return true;
+}
+
+bool MainWindow::applyLiveStep(double step)
+{
+    if (!m_running || !m_worker)
+        return false;
+    try {
+        m_worker->setLiveStep(step);
+    } catch (const std::exception &error) {
+        reportError(tr("Step not applied"), QString::fromStdString(error.what()));
+        return false;
+    }
+    showStatus(tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed line on the "
+                  "traces).")
+                   .arg(step, 0, 'g', 4));
+    return true;
+}
+
+void MainWindow::scheduleRestart(const QString &setting)
+{
+    if (!m_running)
+        return;
+    m_restartReason = setting;
+    m_restartTimer.start();
+    showStatus(tr("%1 changed: the run will restart with the new settings (a different sampler cannot continue "
+                  "this chain).")
+                   .arg(setting));
 }
 
 qsizetype MainWindow::plottedSampleCount() const
@@ -265,6 +354,14 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
         return; // a late snapshot of an earlier run
     m_results->applySnapshot(snapshot);
     m_channelCompleted[snapshot.channel] = snapshot.completed;
+    for (const core::ChainSegment &segment : snapshot.newSegments) {
+        const int number = ++m_channelSegments[snapshot.channel];
+        if (segment.start == 0)
+            continue; // the run's own settings (or changes made before the chain's first iteration)
+        m_results->traceChart()->addSegmentMark(segment.start);
+        m_strip->showSegment(number, segment);
+        emit segmentStarted(snapshot.channel, segment);
+    }
     qint64 done = 0;
     for (qint64 completed : m_channelCompleted)
         done += completed;
@@ -274,6 +371,26 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
 
 void MainWindow::onFinished(const ui::RunOutcome &outcome)
 {
+    if (m_resetAfterStop) {
+        m_resetAfterStop = false;
+        setRunning(false);
+        clearResults();
+        return;
+    }
+    if (m_restartAfterStop) {
+        // The stopped run's partial results give way to the new run at once.
+        m_restartAfterStop = false;
+        setRunning(false);
+        const QString reason = m_restartReason;
+        if (startRunFromControls()) {
+            ++m_restarts;
+            // The strip keeps it for the whole run; status messages from the new run follow.
+            const QString notice = tr("Restarted because %1 changed: a different sampler cannot continue the old chain.").arg(reason);
+            m_strip->showNotice(notice);
+            showStatus(notice);
+        }
+        return;
+    }
     m_results->finishRun(outcome);
     setRunning(false);
     m_lastOutcome = outcome;
@@ -301,6 +418,8 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
 
 void MainWindow::onRunFailed(const QString &message)
 {
+    m_restartTimer.stop();
+    m_restartAfterStop = m_resetAfterStop = false;
     m_results->flushAll();
     setRunning(false);
     reportFailure(message);

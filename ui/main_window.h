@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <QThread>
+#include <QTimer>
 #include <QVector>
 
 #include "core/experiment/run_config.h"
@@ -36,6 +37,18 @@ public:
     bool startRunFromControls();
     /// Asks the running chains to stop; finished() follows with outcome.stopped set.
     void stopRun();
+    /// Stops any run and clears the charts, diagnostics and statistics; the settings stay.
+    void resetRun();
+    /// During a run: applies a new temperature or step to the running chains from their next
+    /// iteration (a new chain segment). Returns false, with a message, if there is no run or
+    /// the value is invalid.
+    bool applyLiveTemperature(double temperature);
+    bool applyLiveStep(double step);
+    /// During a run: restarts it with the panel's settings because `setting` changed (after a
+    /// short delay that lets several edits make one restart).
+    void scheduleRestart(const QString &setting);
+    /// Runs started by scheduleRestart() so far.
+    int restartCount() const { return m_restarts; }
     bool isRunning() const { return m_running; }
 
     /// Modal message boxes on failures are on by default; scripted and test use turns them off.
@@ -44,6 +57,7 @@ public:
 
     ControlPanel *controls() const { return m_controls; }
     ResultsView *results() const { return m_results; }
+    RunStatusStrip *statusStrip() const { return m_strip; }
     FileActions *fileActions() const { return m_files; }
     /// The first (or only) method's posterior chart.
     PosteriorChart *chart() const;
@@ -74,6 +88,10 @@ signals:
     /// Internal hand-over to the worker thread (queued).
     void requestQueued(const ui::RunRequest &request);
     void snapshotApplied(qint64 completed);
+    /// A chain segment with start > 0 reached the charts (T or step changed during the run).
+    void segmentStarted(int channel, const core::ChainSegment &segment);
+    /// Reset finished: the charts are empty.
+    void resetDone();
     void runFinished(const ui::RunOutcome &outcome);
     void runFailed(const QString &message);
 
@@ -85,6 +103,7 @@ private:
     void setRunning(bool running);
     void reportFailure(const QString &message);
     void shutDownWorker();
+    void clearResults();
 
     void onSnapshot(const ui::RunSnapshot &snapshot);
     void onFinished(const ui::RunOutcome &outcome);
@@ -106,6 +125,12 @@ private:
     QString m_statusText;
     QString m_lastError;
     std::optional<RunOutcome> m_lastOutcome;
+    QVector<int> m_channelSegments;  // segments seen per channel in this run
+    QTimer m_restartTimer;           // collects edits into one restart
+    QString m_restartReason;         // the setting whose change asked for the restart
+    bool m_restartAfterStop = false; // the stop in progress is a restart
+    bool m_resetAfterStop = false;   // the stop in progress is a reset
+    int m_restarts = 0;
 };
 
 } // namespace ui

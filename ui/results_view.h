@@ -36,6 +36,8 @@ public:
     /// Sets the charts up for `request`: one posterior chart and one histogram series per
     /// method, one trace line per channel; clears the table.
     void beginRun(const RunRequest &request);
+    /// Empty charts and table for the last run's layout (Reset).
+    void clearResults() { beginRun(m_request); }
     void applySnapshot(const RunSnapshot &snapshot);
     void setPosteriorImage(const PosteriorImage &image);
     /// Draws everything still queued and fills the diagnostics table.

@@ -32,8 +32,19 @@ core::CsvMetadata csvMetadata(const RunOutcome &outcome, const ChainReport &chai
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
+    // Temperature or step changes during the run: where each segment starts and its settings.
+    if (result.segments.size() > 1)
+        for (std::size_t k = 0; k < result.segments.size(); ++k) {
+            const core::ChainSegment &segment = result.segments[k];
+            meta.emplace_back("segment." + std::to_string(k + 1),
+                              "start=" + std::to_string(segment.start) + " temperature=" + number(segment.temperature)
+                                  + " step=" + number(segment.step));
+        }
     if (outcome.posterior)
-        meta.emplace_back("lp_meaning", "tempered log posterior (unnormalised, binned-data evaluation)");
+        meta.emplace_back("lp_meaning", result.segments.size() > 1
+                                            ? "tempered log posterior at each row's segment temperature (unnormalised, "
+                                              "binned-data evaluation)"
+                                            : "tempered log posterior (unnormalised, binned-data evaluation)");
     if (outcome.usedCorrection && core::needsCorrection(config.method))
         meta.emplace_back("correction_linf", number(outcome.correctionLinf));
     return meta;
@@ -62,8 +73,15 @@ QStringList writeRunSamples(const RunOutcome &outcome, const QString &path)
         std::vector<double> lp;
         if (outcome.posterior) {
             lp.resize(static_cast<std::size_t>(result.completed));
-            for (std::int64_t t = 0; t < result.completed; ++t)
-                lp[static_cast<std::size_t>(t)] = outcome.posterior->logDensity(result.samples(t, 0), result.samples(t, 1));
+            std::size_t segment = 0;
+            for (std::int64_t t = 0; t < result.completed; ++t) {
+                while (segment + 1 < result.segments.size() && result.segments[segment + 1].start <= t)
+                    ++segment;
+                const double temperature = result.segments.empty() ? outcome.posterior->temperature()
+                                                                    : result.segments[segment].temperature;
+                lp[static_cast<std::size_t>(t)] =
+                    outcome.posterior->logDensity(result.samples(t, 0), result.samples(t, 1), temperature);
+            }
         }
         const QString file = chainCsvPath(outcome, chain, path);
         core::writeSamplesCsv(file.toStdString(), csvMetadata(outcome, chain), result, lp);
@@ -111,6 +129,11 @@ core::JsonObject runSummaryJson(const RunOutcome &outcome)
             .add("bulk_ess_theta2", chain.bulkEss.value(1, std::nan("")))
             .add("ess_per_second", chain.essPerSecond)
             .add("split_rhat", chain.splitRhat)
+            .add("segments", static_cast<std::int64_t>(chain.result->segments.size()))
+            .add("final_segment_start", chain.result->finalSegmentStart())
+            .add("final_temperature", chain.result->segments.empty() ? config.temperature
+                                                                     : chain.result->segments.back().temperature)
+            .add("final_step", chain.result->segments.empty() ? config.step : chain.result->segments.back().step)
             .add("posterior_tv", chain.hasPosteriorMetrics ? chain.posterior.totalVariation : std::nan(""))
             .add("posterior_chi2", chain.hasPosteriorMetrics ? chain.posterior.chiSquared : std::nan(""))
             .add("posterior_chi2_cells", chain.hasPosteriorMetrics ? chain.posterior.chiSquaredCells : 0);

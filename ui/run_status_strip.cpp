@@ -1,6 +1,7 @@
 #include "ui/run_status_strip.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QGridLayout>
 #include <QLabel>
@@ -40,6 +41,18 @@ QString perMethod(const RunOutcome &outcome, Value value)
 
 } // namespace
 
+QString formatDuration(double seconds)
+{
+    if (!(seconds >= 0.0) || !std::isfinite(seconds))
+        return QStringLiteral("—");
+    const auto total = static_cast<qint64>(std::llround(seconds));
+    if (total < 60)
+        return RunStatusStrip::tr("%1 s").arg(total);
+    if (total < 3600)
+        return RunStatusStrip::tr("%1 min %2 s").arg(total / 60).arg(total % 60);
+    return RunStatusStrip::tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
+}
+
 QString formatPasses(qint64 pointsUsed, qint64 nData)
 {
     const double passes = nData > 0 ? static_cast<double>(pointsUsed) / static_cast<double>(nData) : 0.0;
@@ -60,6 +73,8 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
     m_batch = statLabel(tr("Mean number of data points each acceptance test used "
                            "(Seita et al. Sec. 6.1 report it per method)."));
     m_data = statLabel(tr("Data points the tests read in total, and how many passes over the data that is."));
+    // Its tooltip repeats the whole text, which the label may elide.
+    m_segment = statLabel(QString());
     m_fit = statLabel(tr("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 "
                          "cells (Seita et al. Sec. 6.1), one value per compared method; an MCMC chain's "
                          "autocorrelation inflates it, so compare methods at equal sample counts."));
@@ -74,6 +89,7 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
     strip->addWidget(m_batch, 0, 3);
     strip->addWidget(m_data, 1, 0, 1, 2);
     strip->addWidget(m_fit, 1, 2, 1, 2);
+    strip->addWidget(m_segment, 1, 4);
     strip->setColumnStretch(4, 1);
     resetLabels();
 }
@@ -85,6 +101,37 @@ void RunStatusStrip::resetLabels()
     setStat(m_batch, tr("mean batch —"));
     setStat(m_data, tr("data used —"));
     setStat(m_fit, tr("posterior fit: after a complete run"));
+    m_segment->clear();
+    m_segment->setToolTip(QString());
+    m_sampling.invalidate();
+}
+
+void RunStatusStrip::clear()
+{
+    resetLabels();
+    m_progress->setRange(0, kProgressSteps);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("idle"));
+}
+
+void RunStatusStrip::showNotice(const QString &text)
+{
+    setStat(m_segment, text);
+    m_segment->setToolTip(text);
+}
+
+QString RunStatusStrip::notice() const
+{
+    return m_segment->toolTip();
+}
+
+void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment)
+{
+    showNotice(tr("segment %1 from iteration %L2: T = %L3, step %L4")
+                   .arg(number)
+                   .arg(segment.start)
+                   .arg(segment.temperature, 0, 'g', 6)
+                   .arg(segment.step, 0, 'g', 4));
 }
 
 void RunStatusStrip::beginRun()
@@ -114,9 +161,16 @@ void RunStatusStrip::showPreparation(double fraction)
 
 void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total)
 {
+    if (!m_sampling.isValid())
+        m_sampling.start();
     if (total > 0) {
         m_progress->setRange(0, kProgressSteps);
-        m_progress->setFormat(tr("%L1 / %L2 samples").arg(done).arg(total));
+        // The ETA extrapolates the pace since sampling began over all channels.
+        const double elapsed = m_sampling.elapsed() / 1000.0;
+        const QString eta = done > 0 && elapsed > 1.0
+                                ? tr(", ETA %1").arg(formatDuration(elapsed * static_cast<double>(total - done) / static_cast<double>(done)))
+                                : QString();
+        m_progress->setFormat(tr("%L1 / %L2%3").arg(done).arg(total).arg(eta));
         m_progress->setValue(static_cast<int>(kProgressSteps * done / total));
     }
     // The strip follows the channel that reported last, named when there are several.
@@ -129,9 +183,10 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     setStat(m_speed, tr("%1%L2 it/s").arg(prefix).arg(snapshot.iterationsPerSecond, 0, 'f', 0));
     setStat(m_acceptance, tr("acceptance %L1").arg(snapshot.acceptanceRate, 0, 'f', 3));
     setStat(m_batch, tr("mean batch %L1").arg(snapshot.meanBatch, 0, 'f', 1));
-    setStat(m_data, tr("data used %L1 (%2)")
+    setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
                         .arg(snapshot.dataPointsUsed)
-                        .arg(formatPasses(snapshot.dataPointsUsed, request.config.nData)));
+                        .arg(formatPasses(snapshot.dataPointsUsed, request.config.nData))
+                        .arg(snapshot.fullDataFallbacks));
 }
 
 void RunStatusStrip::showOutcome(const RunOutcome &outcome)
@@ -154,7 +209,13 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
             return single ? QStringLiteral("%L1 (sd %L2)").arg(r.summary.meanBatch, 0, 'f', 1).arg(r.summary.sdBatch, 0, 'f', 1)
                           : QStringLiteral("%L1").arg(r.summary.meanBatch, 0, 'f', 0);
         })));
-        setStat(m_data, tr("data used %L1 (%2)").arg(used).arg(formatPasses(used, outcome.config().nData)));
+        qint64 fallbacks = 0;
+        for (const ChainReport &report : outcome.chains)
+            fallbacks += report.summary.fullDataFallbacks;
+        setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
+                            .arg(used)
+                            .arg(formatPasses(used, outcome.config().nData))
+                            .arg(fallbacks));
     }
     m_progress->setRange(0, kProgressSteps);
     m_progress->setFormat(tr("%L1 / %L2 samples").arg(iterations).arg(requested));

@@ -3,6 +3,7 @@
 // (speed, acceptance, mean minibatch size, data used), then, after a run, one value per
 // compared method and the posterior fit. Labels elide long values rather than widening the
 // window.
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include "ui/sampler_worker.h"
@@ -28,6 +29,13 @@ public:
     /// One channel's figures; `done` of `total` iterations over all channels.
     void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
     void showOutcome(const RunOutcome &outcome);
+    /// A chain segment began during the run (segment `number` ≥ 2, counting from 1).
+    void showSegment(int number, const core::ChainSegment &segment);
+    /// A note that stays for the rest of the run (for example why it restarted).
+    void showNotice(const QString &text);
+    QString notice() const;
+    /// Back to the idle state, as at start (Reset).
+    void clear();
 
     QProgressBar *progressBar() const { return m_progress; }
 
@@ -40,10 +48,14 @@ private:
     QLabel *m_batch = nullptr;
     QLabel *m_data = nullptr;
     QLabel *m_fit = nullptr;
+    QLabel *m_segment = nullptr;
+    QElapsedTimer m_sampling; // since the first snapshot, for the ETA
 };
 
 /// "0.25 passes", "6.07 passes", "20,000 passes": fewer decimals as the count grows, never an
 /// exponent.
 QString formatPasses(qint64 pointsUsed, qint64 nData);
+/// "42 s", "3 min 5 s", "2 h 10 min".
+QString formatDuration(double seconds);
 
 } // namespace ui

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -11,10 +12,10 @@
 
 #include "core/correction/cancelled.h"
 #include "core/correction/correction_cache.h"
+#include "core/diagnostics/chain_convergence.h"
 #include "core/experiment/datasets.h"
 #include "core/experiment/experiment_runner.h"
 #include "core/models/gaussian_mixture_model.h"
-#include "ui/chain_diagnostics.h"
 
 namespace ui {
 namespace {
@@ -65,6 +66,8 @@ public:
             m_dataPointsUsed += result.batchSize[row];
             m_fallbacks += result.fullDataFallback[row];
         }
+        for (; m_segmentsSent < result.segments.size() && result.segments[m_segmentsSent].start < last; ++m_segmentsSent)
+            shot.newSegments.append(result.segments[m_segmentsSent]);
         if (last > 0)
             shot.current = QPointF(result.samples(last - 1, 0), result.samples(last - 1, 1));
         shot.acceptanceRate = last > 0 ? static_cast<double>(m_accepted) / static_cast<double>(last) : 0.0;
@@ -84,6 +87,7 @@ private:
     std::chrono::milliseconds m_interval;
     int m_stride;
     std::int64_t m_emitted = 0;
+    std::size_t m_segmentsSent = 0;
     qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0;
     Clock::time_point m_start = Clock::now();
     Clock::time_point m_lastEmit = Clock::now();
@@ -136,6 +140,7 @@ qint64 RunOutcome::totalIterations() const
 void registerRunMetaTypes()
 {
     qRegisterMetaType<core::RunConfig>();
+    qRegisterMetaType<core::ChainSegment>();
     qRegisterMetaType<ui::RunRequest>();
     qRegisterMetaType<ui::RunSnapshot>();
     qRegisterMetaType<ui::RunOutcome>();
@@ -157,6 +162,47 @@ void SamplerWorker::discardStopRequests()
 {
     const std::lock_guard lock(m_stopMutex);
     m_stop = std::stop_source();
+    m_tuning.clear();
+}
+
+void SamplerWorker::setLiveTemperature(double temperature)
+{
+    m_tuning.setTemperature(temperature);
+    const std::lock_guard lock(m_heatMapMutex);
+    if (!m_heatMapData)
+        return;
+    // Replacing the jthread stops and joins an older render; it checks its stop token every
+    // row, so the join is a few milliseconds at most.
+    m_heatMapRender = std::jthread([this, data = m_heatMapData, temperature](std::stop_token stop) {
+        const core::PosteriorGridSpec grid;
+        try {
+            emit posteriorImageReady(renderLogPosterior(*data, temperature, grid.theta1Min, grid.theta1Max,
+                                                        grid.theta2Min, grid.theta2Max,
+                                                        QSize(kHeatMapSize, kHeatMapSize), kDefaultHeatMapLogRange,
+                                                        stop));
+        } catch (const core::Cancelled &) {
+            // a newer temperature or the end of the run took over
+        }
+    });
+}
+
+void SamplerWorker::setLiveStep(double step)
+{
+    m_tuning.setStep(step);
+}
+
+void SamplerWorker::setHeatMapData(std::shared_ptr<const Eigen::VectorXd> data)
+{
+    std::jthread finished;
+    {
+        const std::lock_guard lock(m_heatMapMutex);
+        m_heatMapData = std::move(data);
+        finished = std::move(m_heatMapRender);
+    }
+    if (finished.joinable()) {
+        finished.request_stop();
+        finished.join(); // outside the lock: the render does not take it, but keep it short
+    }
 }
 
 void SamplerWorker::start(const core::RunConfig &config)
@@ -173,16 +219,20 @@ void SamplerWorker::startRequest(const ui::RunRequest &request)
     }
     try {
         const RunOutcome outcome = run(request, stop);
+        setHeatMapData(nullptr);
         emit finished(outcome);
     } catch (const core::Cancelled &) {
         // A stop during the preparation steps: nothing was sampled.
+        setHeatMapData(nullptr);
         RunOutcome outcome;
         outcome.request = request;
         outcome.stopped = true;
         emit finished(outcome);
     } catch (const std::exception &error) {
+        setHeatMapData(nullptr);
         emit runFailed(QString::fromStdString(error.what()));
     } catch (...) {
+        setHeatMapData(nullptr);
         emit runFailed(tr("unknown error in the sampler"));
     }
     m_pause.resume(); // the next run starts unpaused
@@ -210,6 +260,8 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         emit posteriorImageReady(renderLogPosterior(mixture->data(), config.temperature, grid.theta1Min,
                                                     grid.theta1Max, grid.theta2Min, grid.theta2Max,
                                                     QSize(kHeatMapSize, kHeatMapSize), kDefaultHeatMapLogRange, stop));
+        // From here on a live temperature change re-renders the map for the new target.
+        setHeatMapData(std::shared_ptr<const Eigen::VectorXd>(dataset.model, &mixture->data()));
     }
 
     std::shared_ptr<const core::CorrectionDistribution> correction;
@@ -253,7 +305,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
                 emit snapshot(builder.take(result, last));
         };
         core::ExperimentOutcome run = core::runExperiment(settings, dataset, correction, chainsStop.get_token(),
-                                                          onProgress, nullptr, &m_pause);
+                                                          onProgress, nullptr, &m_pause, &m_tuning);
         if (builder.pending(run.chain.completed))
             emit snapshot(builder.take(run.chain, run.chain.completed));
         ChainReport &report = reports[static_cast<std::size_t>(channel)];
@@ -262,7 +314,8 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         report.chainIndex = request.chainIndexOf(channel);
         report.seed = settings.seed;
         report.summary = run.summary;
-        report.bulkEss = bulkEssPerComponent(run.chain);
+        const std::vector<double> ess = core::bulkEssPerComponent(run.chain);
+        report.bulkEss = QVector<double>(ess.begin(), ess.end());
         if (!report.bulkEss.isEmpty() && run.summary.wallSeconds > 0.0)
             report.essPerSecond = *std::min_element(report.bulkEss.begin(), report.bulkEss.end()) / run.summary.wallSeconds;
         report.result = std::make_shared<const core::ChainResult>(std::move(run.chain));
@@ -309,7 +362,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         for (const ChainReport &report : outcome.chains)
             if (request.methodIndexOf(report.channel) == method)
                 results.push_back(report.result.get());
-        const double rhat = maxSplitRhat(results);
+        const double rhat = core::maxSplitRhat(results);
         for (ChainReport &report : outcome.chains)
             if (request.methodIndexOf(report.channel) == method)
                 report.splitRhat = rhat;
@@ -319,15 +372,39 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
     if (outcome.stopped || !mixture)
         return outcome;
 
+    compareWithPosterior(outcome, mixture->data());
+    return outcome;
+}
+
+void SamplerWorker::compareWithPosterior(RunOutcome &outcome, const Eigen::VectorXd &data)
+{
     emit statusMessage(tr("Comparing the samples with the exact posterior…"));
     emit preparationProgress(-1.0);
-    auto posterior = std::make_shared<const core::GaussianMixturePosterior>(mixture->data(), config.temperature, grid);
+    const core::PosteriorGridSpec grid;
+    // One reference per final temperature: a chain retuned during the run is measured over its
+    // final segment against the posterior it was then targeting.
+    std::map<double, std::shared_ptr<const core::GaussianMixturePosterior>> references;
+    auto reference = [&](double temperature) {
+        auto &slot = references[temperature];
+        if (!slot)
+            slot = std::make_shared<const core::GaussianMixturePosterior>(data, temperature, grid);
+        return slot;
+    };
     for (ChainReport &report : outcome.chains) {
-        report.posterior = posterior->compare(report.result->samples, report.result->completed);
+        const core::ChainResult &chain = *report.result;
+        const std::int64_t start = chain.finalSegmentStart();
+        if (chain.completed <= start)
+            continue;
+        const auto posterior = reference(chain.segments.back().temperature);
+        if (start == 0) {
+            report.posterior = posterior->compare(chain.samples, chain.completed);
+        } else {
+            const Eigen::MatrixXd finalSegment = chain.samples.middleRows(start, chain.completed - start);
+            report.posterior = posterior->compare(finalSegment);
+        }
         report.hasPosteriorMetrics = true;
     }
-    outcome.posterior = std::move(posterior);
-    return outcome;
+    outcome.posterior = reference(outcome.config().temperature);
 }
 
 } // namespace ui

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <stop_token>
+#include <thread>
 #include <vector>
 
 #include <QMetaType>
@@ -20,6 +21,7 @@
 #include <QString>
 #include <QVector>
 
+#include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
 #include "core/chain/chain_runner.h"
 #include "core/diagnostics/chain_summary.h"
@@ -56,6 +58,9 @@ struct RunSnapshot {
     /// newBatchSizes always cover every iteration.
     QVector<QPointF> newSamples;
     QVector<int> newBatchSizes;      ///< points used by each new iteration's test
+    /// Segments that began since the previous snapshot (the first snapshot carries the first
+    /// segment, starting at 0); a later one means T or the step was changed during the run.
+    QVector<core::ChainSegment> newSegments;
     QPointF current;                 ///< θ after the latest iteration
     qint64 first = 0;                ///< iteration of newBatchSizes[0]
     qint64 completed = 0;            ///< iterations done so far on this channel
@@ -80,6 +85,7 @@ struct ChainReport {
     core::PosteriorMetrics posterior;
     QVector<double> bulkEss;         ///< per θ component; empty with fewer than 4 draws
     double essPerSecond = std::nan(""); ///< min bulk ESS / wall seconds
+    /// ESS, R-hat and the posterior metrics cover the final segment only (see LiveTuning).
     /// Rank-normalised split R-hat over this method's chains, max over θ components;
     /// NaN with a single chain.
     double splitRhat = std::nan("");
@@ -95,7 +101,8 @@ struct RunOutcome {
     bool usedCorrection = false;
     double correctionLinf = 0.0;     ///< L∞ CDF error of the correction table, when used
     bool correctionFromCache = false;
-    /// The exact posterior of the run's data, for lp__ in exports (null unless complete).
+    /// The exact posterior of the run's data at config.temperature, for lp__ in exports (null
+    /// unless complete); rows of other segments use logDensity at their own temperature.
     std::shared_ptr<const core::GaussianMixturePosterior> posterior;
 
     const core::RunConfig &config() const { return request.config; }
@@ -122,9 +129,15 @@ public:
     void resume() { m_pause.resume(); }
     void step() { m_pause.step(1); }
     bool isPaused() const { return m_pause.paused(); }
-    /// Thread-safe. Forgets earlier stop requests. The owner calls it just before queuing a
-    /// start(), so that a stop meant for a run that has just finished (its finished() still
-    /// on the way) cannot cancel the new one.
+    /// Thread-safe: change the temperature or proposal step of the running chains from their
+    /// next iteration on; each change starts a new chain segment (core::LiveTuning). A new
+    /// temperature also re-renders the posterior heat map, off the calling thread. Throws
+    /// std::invalid_argument for values that are not finite and > 0.
+    void setLiveTemperature(double temperature);
+    void setLiveStep(double step);
+    /// Thread-safe. Forgets earlier stop and live-tuning requests. The owner calls it just
+    /// before queuing a start(), so that a stop meant for a run that has just finished (its
+    /// finished() still on the way) cannot cancel the new one.
     void discardStopRequests();
 
 public slots:
@@ -145,10 +158,17 @@ signals:
 
 private:
     RunOutcome run(const RunRequest &request, std::stop_token stop);
+    void compareWithPosterior(RunOutcome &outcome, const Eigen::VectorXd &data);
+    /// Which data the heat map shows while a run is going (null otherwise).
+    void setHeatMapData(std::shared_ptr<const Eigen::VectorXd> data);
 
     std::mutex m_stopMutex;
     core::PauseGate m_pause;
+    core::LiveTuning m_tuning;
     std::stop_source m_stop;
+    std::mutex m_heatMapMutex;
+    std::shared_ptr<const Eigen::VectorXd> m_heatMapData;
+    std::jthread m_heatMapRender; // re-renders after a live temperature change
 };
 
 /// Registers the cross-thread value types with Qt's meta-type system; call before connecting.
@@ -157,6 +177,7 @@ void registerRunMetaTypes();
 } // namespace ui
 
 Q_DECLARE_METATYPE(core::RunConfig)
+Q_DECLARE_METATYPE(core::ChainSegment)
 Q_DECLARE_METATYPE(ui::RunRequest)
 Q_DECLARE_METATYPE(ui::RunSnapshot)
 Q_DECLARE_METATYPE(ui::RunOutcome)

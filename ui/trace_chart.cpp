@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QSplitter>
 #include <QValueAxis>
@@ -60,6 +61,46 @@ void TraceChart::removeLines()
             delete line.series[c];
         }
     m_lines.clear();
+    for (Mark &mark : m_marks)
+        for (int c = 0; c < kComponents; ++c) {
+            m_views[c]->chart()->removeSeries(mark.series[c]);
+            delete mark.series[c];
+        }
+    m_marks.clear();
+}
+
+void TraceChart::addSegmentMark(qint64 iteration)
+{
+    if (segmentMarkCount() >= kMaxSegmentMarks)
+        return;
+    Mark mark;
+    mark.iteration = static_cast<double>(iteration);
+    for (int c = 0; c < kComponents; ++c) {
+        QChart *chart = m_views[c]->chart();
+        auto *series = new QLineSeries;
+        series->setName(tr("new segment (T or step changed)"));
+        QPen pen(palette().color(QPalette::WindowText), 1.0, Qt::DashLine);
+        series->setPen(pen);
+        chart->addSeries(series);
+        series->attachAxis(m_axisX[c]);
+        series->attachAxis(m_axisY[c]);
+        const QList<QLegendMarker *> markers = chart->legend()->markers(series);
+        for (QLegendMarker *marker : markers)
+            marker->setVisible(m_marks.empty());
+        // The legend is needed now even with a single chain: the dashed line needs a name.
+        chart->legend()->setVisible(true);
+        mark.series[c] = series;
+    }
+    m_marks.push_back(mark);
+    for (int c = 0; c < kComponents; ++c)
+        stretchMarks(c);
+}
+
+void TraceChart::stretchMarks(int component)
+{
+    const double low = m_axisY[component]->min(), high = m_axisY[component]->max();
+    for (Mark &mark : m_marks)
+        mark.series[component]->replace({QPointF(mark.iteration, low), QPointF(mark.iteration, high)});
 }
 
 void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, qint64 iterations)
@@ -158,6 +199,7 @@ void TraceChart::flush()
         const double margin = std::max(0.05 * (m_high[c] - m_low[c]), 1e-3);
         m_axisY[c]->setRange(m_low[c] - margin, m_high[c] + margin);
         m_axisY[c]->applyNiceNumbers();
+        stretchMarks(c);
     }
 }
 

@@ -38,6 +38,12 @@ public:
     void reset(const QStringList &names, const QList<QColor> &colours, qint64 iterations);
     /// Adds samples of `channel`: samples[j] is θ after iteration firstIteration + j·stride.
     void appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride);
+    /// Draws a dashed vertical line at `iteration` in both charts: a chain segment begins there
+    /// because the temperature or step changed during the run. Only the first mark has a
+    /// legend entry. At most kMaxSegmentMarks are drawn (the status strip names each change).
+    void addSegmentMark(qint64 iteration);
+    int segmentMarkCount() const { return static_cast<int>(m_marks.size()); }
+    static constexpr int kMaxSegmentMarks = 100;
     /// Redraws now, e.g. before an export.
     void flush();
 
@@ -61,6 +67,13 @@ private:
 
     void removeLines();
     void flushIfVisible();
+    void stretchMarks(int component);
+
+    struct Mark {
+        double iteration = 0.0;
+        QLineSeries *series[kComponents] = {nullptr, nullptr};
+    };
+    std::vector<Mark> m_marks;
 
     ThemedChartView *m_views[kComponents] = {nullptr, nullptr};
     QValueAxis *m_axisX[kComponents] = {nullptr, nullptr};

@@ -1,6 +1,7 @@
 #include "core/chain/chain_runner.h"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +44,32 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     result.accepted.resize(total);
     result.fullDataFallback.resize(total);
 
+    // The main phase's settings; live tuning replaces them between iterations.
+    double mainTemperature = settings.temperature;
+    const Proposal *mainProposal = &proposal;
+    std::unique_ptr<Proposal> retunedProposal; // owns mainProposal after a step change
+    std::uint64_t seenTuning = 0;
+    result.segments.push_back({0, mainTemperature, proposal.step()});
+    auto applyTuning = [&](std::int64_t t) {
+        const LiveTuning::Request request = settings.tuning->latest();
+        seenTuning = request.version;
+        const bool newTemperature = std::isfinite(request.temperature) && request.temperature != mainTemperature;
+        const bool newStep = std::isfinite(request.step) && request.step != mainProposal->step();
+        if (!newTemperature && !newStep)
+            return;
+        if (newTemperature)
+            mainTemperature = request.temperature;
+        if (newStep) {
+            retunedProposal = proposal.withStep(request.step); // allocates once per change only
+            mainProposal = retunedProposal.get();
+        }
+        const ChainSegment segment{t, mainTemperature, mainProposal->step()};
+        if (result.segments.back().start == t)
+            result.segments.back() = segment; // nothing ran with the previous settings
+        else
+            result.segments.push_back(segment);
+    };
+
     Rng rng(settings.seed);
     const auto start = std::chrono::steady_clock::now();
     auto lastReport = start;
@@ -54,9 +81,11 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             result.stopped = true;
             break;
         }
+        if (settings.tuning && settings.tuning->version() != seenTuning)
+            applyTuning(t);
         const bool burningIn = t < settings.burnIn;
-        const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : proposal;
-        const double temperature = burningIn ? settings.burnInTemperature : settings.temperature;
+        const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : *mainProposal;
+        const double temperature = burningIn ? settings.burnInTemperature : mainTemperature;
         step.propose(current, candidate, rng);
         const double candidateLogPrior = model.logPrior(candidate);
         bool accepted = false;

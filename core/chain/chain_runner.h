@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include "core/acceptance/acceptance_test.h"
+#include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
 #include "core/proposals/random_walk_proposal.h"
 
@@ -32,10 +33,21 @@ struct ChainSettings {
     /// Optional: lets another thread pause, resume and single-step the chain. While it is
     /// paused, every completed iteration is reported at once.
     PauseGate *pauseGate = nullptr;
+    /// Optional: temperature and step changes from another thread, applied before the next
+    /// iteration, each starting a new ChainSegment. Requests made before the chain starts
+    /// apply from its first iteration (they replace the first segment's settings).
+    const LiveTuning *tuning = nullptr;
 };
 
 /// Throws std::invalid_argument naming the setting and its range.
 void validate(const ChainSettings &settings);
+
+/// A stretch of a chain run with one temperature and proposal step (see LiveTuning).
+struct ChainSegment {
+    std::int64_t start = 0;   ///< first iteration of the segment
+    double temperature = 0.0; ///< after any burn-in
+    double step = 0.0;        ///< the main proposal's scale
+};
 
 /// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after
 /// iteration t; only the first `completed` rows are meaningful when a run was stopped.
@@ -49,6 +61,11 @@ struct ChainResult {
     bool stopped = false;
     double wallSeconds = 0.0;
     double fullScanSeconds = 0.0;              ///< part of wallSeconds spent in full-data passes
+    /// At least one; more when the temperature or step was changed during the run.
+    std::vector<ChainSegment> segments;
+
+    /// First iteration of the final segment: where statistics of the target start.
+    std::int64_t finalSegmentStart() const { return segments.empty() ? 0 : segments.back().start; }
 };
 
 /// Called on the running thread with the result so far and the rows [first, last) that are

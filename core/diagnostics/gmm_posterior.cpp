@@ -83,7 +83,7 @@ GaussianMixturePosterior::GaussianMixturePosterior(const Eigen::VectorXd &data, 
     m_outsideMass = border;
 }
 
-double GaussianMixturePosterior::logDensity(double theta1, double theta2) const
+double GaussianMixturePosterior::logDensity(double theta1, double theta2, double temperature) const
 {
     constexpr double inv = 1.0 / (2.0 * GaussianMixtureModel::kNoiseVariance);
     const Eigen::ArrayXd a = -(m_binMeans - theta1).square() * inv;
@@ -91,7 +91,7 @@ double GaussianMixturePosterior::logDensity(double theta1, double theta2) const
     const double logLik = (m_binCounts * (a.max(b) + ((-(a - b).abs()).exp() + 1.0).log())).sum();
     const double logPrior = -0.5 * (theta1 * theta1 / GaussianMixtureModel::kPriorVariance1
                                     + theta2 * theta2 / GaussianMixtureModel::kPriorVariance2);
-    return logPrior + logLik / m_temperature;
+    return logPrior + logLik / temperature;
 }
 
 PosteriorMetrics GaussianMixturePosterior::compare(const Eigen::Ref<const Eigen::MatrixXd> &samples) const

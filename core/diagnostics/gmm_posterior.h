@@ -39,7 +39,11 @@ public:
     GaussianMixturePosterior(const Eigen::VectorXd &data, double temperature, PosteriorGridSpec spec = {});
 
     /// log p0(θ) + Σ_i log p(x_i | θ) / T from the binned data (unnormalised).
-    double logDensity(double theta1, double theta2) const;
+    double logDensity(double theta1, double theta2) const { return logDensity(theta1, theta2, m_temperature); }
+    /// The same at another temperature (the bins do not depend on T): lp__ of a chain whose
+    /// temperature changed during the run.
+    double logDensity(double theta1, double theta2, double temperature) const;
+    double temperature() const { return m_temperature; }
     /// log P_j, the normalised posterior mass of metric bin (i1, i2), row-major in i1.
     const Eigen::MatrixXd &binLogProbability() const { return m_binLogProbability; }
     /// Posterior mass left outside the grid, estimated from the grid's border (≈ 0).

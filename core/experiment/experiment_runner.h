@@ -18,12 +18,14 @@ struct ExperimentOutcome {
 };
 
 /// Runs `config.method` on `dataset` with seed `config.seed`. `correction` is needed by the
-/// minibatch method only, `designer` by AustereMH(nc). Throws std::invalid_argument for
-/// invalid settings.
+/// minibatch method only, `designer` by AustereMH(nc); `pauseGate` and `tuning` are the
+/// optional controls of ChainSettings. The posterior metrics cover the final segment, and
+/// only while its temperature is still config.temperature (the reference's). Throws
+/// std::invalid_argument for invalid settings.
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
                                 std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop = {},
                                 const ChainProgressCallback &onProgress = {},
                                 std::shared_ptr<const AustereDesigner> designer = nullptr,
-                                PauseGate *pauseGate = nullptr);
+                                PauseGate *pauseGate = nullptr, const LiveTuning *tuning = nullptr);
 
 } // namespace core

@@ -18,4 +18,9 @@ void RandomWalkProposal::propose(const Vector &from, Vector &to, Rng &rng) const
         to[k] = from[k] + m_step * rng.normal();
 }
 
+std::unique_ptr<Proposal> RandomWalkProposal::withStep(double step) const
+{
+    return std::make_unique<RandomWalkProposal>(step);
+}
+
 } // namespace core

@@ -20,6 +20,11 @@ public:
     virtual void propose(const Vector &from, Vector &to, Rng &rng) const = 0;
     /// log q(from | to) − log q(to | from): the proposal's share of the acceptance ratio.
     virtual double logProposalRatio(const Vector &from, const Vector &to) const = 0;
+    /// The proposal's scale (for a random walk, the per-coordinate standard deviation).
+    virtual double step() const = 0;
+    /// The same kind of proposal with another scale (a live step change, see LiveTuning).
+    /// Throws std::invalid_argument unless step is finite and > 0.
+    virtual std::unique_ptr<Proposal> withStep(double step) const = 0;
 };
 
 class RandomWalkProposal final : public Proposal {
@@ -29,7 +34,8 @@ public:
 
     void propose(const Vector &from, Vector &to, Rng &rng) const override;
     double logProposalRatio(const Vector &, const Vector &) const override { return 0.0; }
-    double step() const { return m_step; }
+    double step() const override { return m_step; }
+    std::unique_ptr<Proposal> withStep(double step) const override;
 
 private:
     double m_step;

@@ -16,22 +16,12 @@
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/sampler_worker.h"
+#include "tests/support/small_runs.h"
 
 namespace {
 
-constexpr int kRunTimeoutMs = 60'000;
-
-// N/T = 100 as in the paper's setting, on a data set small enough for a test.
-core::RunConfig smallConfig(core::TestMethod method, std::int64_t samples)
-{
-    core::RunConfig config;
-    config.method = method;
-    config.nData = 20'000;
-    config.temperature = 200.0;
-    config.samples = samples;
-    config.seed = 7;
-    return config;
-}
+using testruns::kRunTimeoutMs;
+using testruns::smallConfig;
 
 ui::RunOutcome outcomeAt(const QSignalSpy &spy, int index)
 {

@@ -2,6 +2,7 @@
 // has ρ_k = φ^k and ESS/n = (1 − φ)/(1 + φ).
 #include <QtTest>
 
+#include "core/diagnostics/chain_convergence.h"
 #include "core/diagnostics/effective_sample_size.h"
 #include "core/random/rng.h"
 
@@ -72,6 +73,39 @@ private slots:
         for (int t = 0; t < 4000; ++t)
             trend[0].push_back(t / 1000.0);
         QVERIFY(splitRhat(trend) > 1.5);
+    }
+
+    // A retuned chain: the first segment is a far-off constant drift, the final one AR(1).
+    // The wrappers must look at the final segment only.
+    void chainWrappersUseTheFinalSegment()
+    {
+        const int before = 20000, length = 20000;
+        std::vector<ChainResult> chains(3);
+        for (std::size_t c = 0; c < chains.size(); ++c) {
+            const auto ar = ar1Chains(1, length, 0.5, 40 + c)[0];
+            ChainResult &chain = chains[c];
+            chain.samples.resize(before + length, 1);
+            for (int t = 0; t < before; ++t)
+                chain.samples(t, 0) = 50.0 + t * (1.0 + static_cast<double>(c));
+            for (int t = 0; t < length; ++t)
+                chain.samples(before + t, 0) = ar[static_cast<std::size_t>(t)];
+            chain.completed = before + length;
+            chain.segments = {{0, 1.0, 0.1}, {before, 2.0, 0.1}};
+        }
+        const std::vector<double> ess = bulkEssPerComponent(chains[0]);
+        QCOMPARE(ess.size(), std::size_t(1));
+        const double expected = length / 3.0; // (1 − φ)/(1 + φ) at φ = 0.5
+        QVERIFY2(std::abs(ess[0] / expected - 1.0) < 0.15, qPrintable(QString::number(ess[0])));
+        const double rhat = maxSplitRhat({&chains[0], &chains[1], &chains[2]});
+        QVERIFY2(rhat < 1.01, qPrintable(QString::number(rhat)));
+        // Over the whole chains the drift dominates and R-hat is far from 1.
+        for (ChainResult &chain : chains)
+            chain.segments = {{0, 2.0, 0.1}};
+        QVERIFY(maxSplitRhat({&chains[0], &chains[1], &chains[2]}) > 1.1);
+        // Final segments at different temperatures target different laws: no R-hat.
+        chains[2].segments = {{0, 3.0, 0.1}};
+        QVERIFY(std::isnan(maxSplitRhat({&chains[0], &chains[1], &chains[2]})));
+        QVERIFY(std::isnan(maxSplitRhat({&chains[0]})));
     }
 
     void rejectsBadInput()

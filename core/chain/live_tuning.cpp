@@ -1,0 +1,52 @@
+#include "core/chain/live_tuning.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace core {
+namespace {
+
+void requirePositive(const char *name, double value)
+{
+    if (!(value > 0.0) || !std::isfinite(value))
+        throw std::invalid_argument(std::string(name) + " must be finite and > 0; got " + std::to_string(value));
+}
+
+} // namespace
+
+void LiveTuning::setTemperature(double temperature)
+{
+    requirePositive("temperature", temperature);
+    const std::lock_guard lock(m_mutex);
+    m_request.temperature = temperature;
+    m_request.version = m_version.load(std::memory_order_relaxed) + 1;
+    m_version.store(m_request.version, std::memory_order_release);
+}
+
+void LiveTuning::setStep(double step)
+{
+    requirePositive("step", step);
+    const std::lock_guard lock(m_mutex);
+    m_request.step = step;
+    m_request.version = m_version.load(std::memory_order_relaxed) + 1;
+    m_version.store(m_request.version, std::memory_order_release);
+}
+
+void LiveTuning::clear()
+{
+    const std::lock_guard lock(m_mutex);
+    const std::uint64_t version = m_request.version;
+    m_request = Request{};
+    // Chains compare versions only with what they saw last; keeping the counter monotonic
+    // means a chain that saw a request before the clear cannot mistake the cleared state
+    // for "nothing new".
+    m_request.version = version;
+}
+
+LiveTuning::Request LiveTuning::latest() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_request;
+}
+
+} // namespace core

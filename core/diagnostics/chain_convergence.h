@@ -1,0 +1,27 @@
+#pragma once
+/// Convergence diagnostics of finished (or stopped) chains in the shape reports show them: bulk
+/// ESS per θ component and the worst split R-hat over components. Thin wrappers over
+/// effective_sample_size.h that handle short, unequal and retuned chains instead of throwing.
+///
+/// A chain whose temperature or step changed during the run (see LiveTuning) targets a
+/// different distribution in each segment, so these use the final segment only.
+#include <cstdint>
+#include <vector>
+
+#include "core/chain/chain_runner.h"
+
+namespace core {
+
+/// Fewest draws per chain the rank-normalised diagnostics accept.
+inline constexpr std::int64_t kMinDiagnosticDraws = 4;
+
+/// Bulk ESS of each θ component over the final segment's completed rows; empty when it has
+/// fewer than kMinDiagnosticDraws rows.
+std::vector<double> bulkEssPerComponent(const ChainResult &chain);
+
+/// Max over θ components of the rank-normalised split R-hat across `chains`, each chain's final
+/// segment cut to the last rows of the shortest one. NaN for fewer than two chains, fewer than
+/// kMinDiagnosticDraws rows, or chains whose final segments target different temperatures.
+double maxSplitRhat(const std::vector<const ChainResult *> &chains);
+
+} // namespace core

@@ -1,0 +1,21 @@
+#pragma once
+// Settings for GUI tests that run real chains: the paper's N/T = 100 on a data set small
+// enough to finish in about a second.
+#include "core/experiment/run_config.h"
+
+namespace testruns {
+
+inline constexpr int kRunTimeoutMs = 60'000;
+
+inline core::RunConfig smallConfig(core::TestMethod method, std::int64_t samples)
+{
+    core::RunConfig config;
+    config.method = method;
+    config.nData = 20'000;
+    config.temperature = 200.0;
+    config.samples = samples;
+    config.seed = 7;
+    return config;
+}
+
+} // namespace testruns

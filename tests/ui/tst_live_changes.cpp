@@ -1,0 +1,168 @@
+// Changing settings during a run, offscreen: temperature and step apply to the running chain
+// as new, marked segments; any other setting restarts the run; Reset clears everything.
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/control_panel.h"
+#include "ui/main_window.h"
+#include "ui/results_view.h"
+#include "ui/run_export.h"
+#include "ui/run_status_strip.h"
+#include "ui/trace_chart.h"
+#include "tests/support/small_runs.h"
+
+using testruns::kRunTimeoutMs;
+using testruns::smallConfig;
+
+class tst_LiveChanges : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cacheDir.isValid());
+        qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+    }
+
+    // Edits go through the panel's boxes as a user's would: T, then the step, each becomes a
+    // segment starting after the iterations already shown, drawn as a dashed line.
+    void temperatureAndStepMakeSegments()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
+        QSignalSpy images(window.worker(), &ui::SamplerWorker::posteriorImageReady);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(images.count(), 1, kRunTimeoutMs);
+        const qint64 before = snapshots.last().at(0).toLongLong();
+
+        window.controls()->temperatureBox()->setValue(400.0);
+        QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
+        auto first = segments.at(0).at(1).value<core::ChainSegment>();
+        QCOMPARE(first.temperature, 400.0);
+        QCOMPARE(first.step, 0.15);
+        QVERIFY(first.start >= before);
+        QTRY_COMPARE_WITH_TIMEOUT(images.count(), 2, kRunTimeoutMs); // heat map of the new target
+        QVERIFY(window.statusText().contains(QStringLiteral("Temperature")));
+
+        window.controls()->proposalStepBox()->setValue(0.3);
+        QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 2, kRunTimeoutMs);
+        const auto second = segments.at(1).at(1).value<core::ChainSegment>();
+        QCOMPARE(second.temperature, 400.0);
+        QCOMPARE(second.step, 0.3);
+        QVERIFY(second.start > first.start);
+        QCOMPARE(window.results()->traceChart()->segmentMarkCount(), 2);
+
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+        const auto &chain = *outcome.chains.front().result;
+        QCOMPARE(chain.segments.size(), std::size_t(3));
+        QCOMPARE(chain.segments[1].start, first.start);
+        QCOMPARE(window.restartCount(), 0);
+    }
+
+    // A complete run with a change: the posterior metrics, ESS and exports follow the segments.
+    void completedRunReportsFinalSegment()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, 150'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        QVERIFY(window.applyLiveTemperature(300.0));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+        QVERIFY(!outcome.stopped);
+        QCOMPARE(segments.count(), 1);
+        const ui::ChainReport &report = outcome.chains.front();
+        const core::ChainResult &chain = *report.result;
+        QCOMPARE(chain.segments.size(), std::size_t(2));
+        const std::int64_t start = chain.finalSegmentStart();
+        QVERIFY(start > 0 && start < chain.completed);
+        QVERIFY(report.hasPosteriorMetrics);
+        QCOMPARE(report.posterior.samples, chain.completed - start);
+        QCOMPARE(report.bulkEss.size(), qsizetype{2});
+
+        QTemporaryDir dir;
+        const QStringList files = ui::writeRunSamples(outcome, dir.filePath(QStringLiteral("samples.csv")));
+        QFile csv(files.front());
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(csv.readAll());
+        QVERIFY(text.contains(QStringLiteral("# segment.2 = start=%1 temperature=300 step=0.15").arg(start)));
+        // lp__ of a row after the change is the tempered log-posterior at T = 300.
+        const QStringList rows = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const qsizetype header = rows.indexOf(rows.filter(QStringLiteral("lp__")).front());
+        const QStringList last = rows[header + chain.completed].split(QLatin1Char(','));
+        const double theta1 = chain.samples(chain.completed - 1, 0), theta2 = chain.samples(chain.completed - 1, 1);
+        QCOMPARE(last.front().toDouble(), outcome.posterior->logDensity(theta1, theta2, 300.0));
+        const QString json = QString::fromStdString(ui::runSummaryJson(outcome).toString());
+        QVERIFY2(json.contains(QStringLiteral("\"segments\": 2")), qPrintable(json));
+    }
+
+    void otherSettingsRestart()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        window.controls()->dataSizeBox()->setValue(30'000);
+        QVERIFY(window.statusText().contains(QStringLiteral("restart")));
+        QTRY_COMPARE_WITH_TIMEOUT(window.restartCount(), 1, kRunTimeoutMs);
+        QVERIFY(window.isRunning());
+        QVERIFY2(window.statusStrip()->notice().contains(QStringLiteral("Restarted because N changed")),
+                 qPrintable(window.statusStrip()->notice()));
+        QCOMPARE(finished.count(), 0); // the stopped run gave way; it is not reported as a result
+        const qsizetype shownBefore = snapshots.count();
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > shownBefore, kRunTimeoutMs);
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QCOMPARE(finished.at(0).at(0).value<ui::RunOutcome>().config().nData, std::int64_t(30'000));
+    }
+
+    void resetClearsChartsAndResults()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy resets(&window, &ui::MainWindow::resetDone);
+        QCOMPARE(window.controls()->resetButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 2000)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QVERIFY(window.plottedSampleCount() > 0);
+        QVERIFY(window.lastOutcome().has_value());
+        window.controls()->resetButton()->click();
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(window.plottedSampleCount(), qsizetype{0});
+        QVERIFY(!window.lastOutcome().has_value());
+
+        // Mid-run: the chains stop first, then everything clears; nothing is reported.
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        window.resetRun();
+        QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 2, kRunTimeoutMs);
+        QVERIFY(!window.isRunning());
+        QCOMPARE(window.plottedSampleCount(), qsizetype{0});
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(window.controls()->runButton()->isEnabled());
+    }
+
+private:
+    QTemporaryDir m_cacheDir;
+};
+
+QTEST_MAIN(tst_LiveChanges)
+#include "tst_live_changes.moc"
