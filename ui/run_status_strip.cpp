@@ -53,6 +53,15 @@ QString formatDuration(double seconds)
     return RunStatusStrip::tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
 }
 
+QString formatRate(double perSecond)
+{
+    if (perSecond >= 1e9)
+        return RunStatusStrip::tr("%L1 G").arg(perSecond / 1e9, 0, 'f', 2);
+    if (perSecond >= 1e6)
+        return RunStatusStrip::tr("%L1 M").arg(perSecond / 1e6, 0, 'f', 2);
+    return QStringLiteral("%L1").arg(perSecond, 0, 'f', 0);
+}
+
 QString formatPasses(qint64 pointsUsed, qint64 nData)
 {
     const double passes = nData > 0 ? static_cast<double>(pointsUsed) / static_cast<double>(nData) : 0.0;
@@ -66,9 +75,10 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
     m_progress->setRange(0, kProgressSteps);
     m_progress->setValue(0);
     m_progress->setTextVisible(true);
-    m_progress->setFixedWidth(200);
+    m_progress->setFixedWidth(270); // room for "1,234,567 / 2,000,000, ETA 12 min 5 s"
     m_progress->setFormat(tr("idle"));
-    m_speed = statLabel(tr("Metropolis–Hastings iterations per second of wall-clock time."));
+    m_speed = statLabel(tr("Metropolis–Hastings iterations, and data points read by the tests (minibatches plus any "
+                           "full-data passes), per second of wall-clock time."));
     m_acceptance = statLabel(tr("Share of proposals accepted so far (one value per compared method)."));
     m_batch = statLabel(tr("Mean number of data points each acceptance test used "
                            "(Seita et al. Sec. 6.1 report it per method)."));
@@ -180,7 +190,12 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
                   .arg(QString::fromStdString(core::methodName(request.channelConfig(snapshot.channel).method)))
                   .arg(request.chainIndexOf(snapshot.channel) + 1)
             : QString();
-    setStat(m_speed, tr("%1%L2 it/s").arg(prefix).arg(snapshot.iterationsPerSecond, 0, 'f', 0));
+    const double pointsPerSecond =
+        snapshot.elapsedSeconds > 0.0 ? static_cast<double>(snapshot.dataPointsUsed) / snapshot.elapsedSeconds : 0.0;
+    setStat(m_speed, tr("%1%L2 it/s, %3 points/s")
+                         .arg(prefix)
+                         .arg(snapshot.iterationsPerSecond, 0, 'f', 0)
+                         .arg(formatRate(pointsPerSecond)));
     setStat(m_acceptance, tr("acceptance %L1").arg(snapshot.acceptanceRate, 0, 'f', 3));
     setStat(m_batch, tr("mean batch %L1").arg(snapshot.meanBatch, 0, 'f', 1));
     setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
@@ -200,7 +215,9 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
         used += report.summary.dataPointsUsed + report.summary.fullScanPoints;
     }
     if (iterations > 0) {
-        setStat(m_speed, tr("%L1 it/s").arg(wall > 0 ? static_cast<double>(iterations) / wall : 0.0, 0, 'f', 0));
+        setStat(m_speed, tr("%L1 it/s, %2 points/s")
+                             .arg(wall > 0 ? static_cast<double>(iterations) / wall : 0.0, 0, 'f', 0)
+                             .arg(formatRate(wall > 0 ? static_cast<double>(used) / wall : 0.0)));
         setStat(m_acceptance, tr("acceptance %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.summary.acceptanceRate, 0, 'f', 3);
         })));

@@ -55,6 +55,8 @@ private:
 /// "0.25 passes", "6.07 passes", "20,000 passes": fewer decimals as the count grows, never an
 /// exponent.
 QString formatPasses(qint64 pointsUsed, qint64 nData);
+/// "950", "20.73 M", "1.20 G": a rate without exponents.
+QString formatRate(double perSecond);
 /// "42 s", "3 min 5 s", "2 h 10 min".
 QString formatDuration(double seconds);
 

@@ -28,6 +28,15 @@ ScriptedRun::ScriptedRun(MainWindow *window, ScriptOptions options, QObject *par
     : QObject(parent), m_window(window), m_options(std::move(options))
 {
     connect(m_window, &MainWindow::runFinished, this, &ScriptedRun::onRunFinished);
+    connect(m_window, &MainWindow::snapshotApplied, this, [this](qint64 completed) {
+        if (m_midRunShot || m_options.midRunScreenshotPath.isEmpty()
+            || 2 * completed < m_options.request.config.samples)
+            return;
+        m_midRunShot = true;
+        m_window->results()->flushVisible(); // draw what has arrived, as the charts' timers would
+        if (!saveScreenshot(m_options.midRunScreenshotPath))
+            m_stopped = true; // reported as a failure at the end
+    });
     connect(m_window, &MainWindow::runFailed, this, [this](const QString &message) {
         say(tr("run failed: %1").arg(message));
         finish(1);
@@ -44,7 +53,7 @@ void ScriptedRun::start()
 
 void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
 {
-    m_stopped = outcome.stopped;
+    m_stopped = m_stopped || outcome.stopped;
     for (const ChainReport &report : outcome.chains) {
         const core::ChainSummary &s = report.summary;
         say(tr("%1 chain %2: %3 after %4 samples, acceptance %5, mean batch %6%7")
@@ -98,16 +107,24 @@ void ScriptedRun::writeOutputs()
             }
         }
     }
-    if (!m_options.screenshotPath.isEmpty()) {
-        QSaveFile file(m_options.screenshotPath);
-        if (!file.open(QIODevice::WriteOnly) || !m_window->grab().save(&file, "PNG") || !file.commit()) {
-            say(tr("cannot write screenshot '%1': %2").arg(m_options.screenshotPath, file.errorString()));
-            ok = false;
-        } else {
-            say(tr("screenshot written to %1").arg(m_options.screenshotPath));
-        }
+    if (!m_options.screenshotPath.isEmpty() && !saveScreenshot(m_options.screenshotPath))
+        ok = false;
+    if (!m_options.midRunScreenshotPath.isEmpty() && !m_midRunShot) {
+        say(tr("no mid-run screenshot: the run ended before a snapshot at half way"));
+        ok = false;
     }
     finish(ok ? 0 : 1);
+}
+
+bool ScriptedRun::saveScreenshot(const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !m_window->grab().save(&file, "PNG") || !file.commit()) {
+        say(tr("cannot write screenshot '%1': %2").arg(path, file.errorString()));
+        return false;
+    }
+    say(tr("screenshot written to %1").arg(path));
+    return true;
 }
 
 void ScriptedRun::finish(int exitCode)

@@ -19,6 +19,8 @@ struct ScriptOptions {
     QString exportDirectory;  ///< empty: no chart export
     QSize exportSize{1600, 1000};
     QString screenshotPath;   ///< empty: no screenshot
+    /// Saved once the first chain is half done, while the run goes on; empty: none.
+    QString midRunScreenshotPath;
 };
 
 class ScriptedRun : public QObject {
@@ -38,11 +40,13 @@ private:
     void finishWhenCorrectionReady();
     void writeOutputs();
     void finish(int exitCode);
+    bool saveScreenshot(const QString &path);
 
     MainWindow *m_window;
     ScriptOptions m_options;
     bool m_stopped = false;
     bool m_done = false;
+    bool m_midRunShot = false;
 };
 
 } // namespace ui

@@ -3,6 +3,7 @@
 //   --run-preset NAME | run options   what to run (a preset, then single options on top)
 //   --export-plots DIR                after the run, every chart as PNG and SVG plus summary.json
 //   --screenshot PATH                 after the run, the window as PNG
+//   --screenshot-midrun PATH          the window as PNG once the first chain is half done
 //   --quit-when-done                  exit when done: 0 if the run finished and files were written
 #include <cstdio>
 #include <optional>
@@ -90,10 +91,12 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     const auto exportPlots = option("export-plots", "After the run, write every chart as PNG and SVG here.", "dir");
     const auto exportSize = option("export-size", "Chart export size, e.g. 1600x1000.", "WxH");
     const auto screenshot = option("screenshot", "After the run, save the window as PNG.", "path");
+    const auto midRunShot = option("screenshot-midrun", "Save the window as PNG while the run is half done.", "path");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
     const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics.", "name");
     parser.addOptions({preset, method, methods, nData, temperature, step, samples, seed, chains, parallel, sigma, solver,
-                       session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize, screenshot, dark, tab});
+                       session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize, screenshot,
+                       midRunShot, dark, tab});
     parser.process(app);
 
     GuiOptions options;
@@ -184,6 +187,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     options.quitWhenDone = parser.isSet(quitWhenDone) || parser.isSet(quitAfterRun);
     options.script.exportDirectory = parser.value(exportPlots);
     options.script.screenshotPath = parser.value(screenshot);
+    options.script.midRunScreenshotPath = parser.value(midRunShot);
     options.runNow = options.quitWhenDone || parser.isSet(preset);
     options.dark = parser.isSet(dark);
     // Settings on the command line (or a script) replace the restored session.
@@ -192,8 +196,9 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
                             &solver, &session})
         anyRunOption = anyRunOption || parser.isSet(*opt);
     options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;
-    if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty())) {
-        fail(QStringLiteral("--export-plots and --screenshot need --quit-when-done or --run-preset"));
+    if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty()
+                            || !options.script.midRunScreenshotPath.isEmpty())) {
+        fail(QStringLiteral("--export-plots, --screenshot and --screenshot-midrun need --quit-when-done or --run-preset"));
         return std::nullopt;
     }
     options.script.request = request;
