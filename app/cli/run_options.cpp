@@ -1,10 +1,11 @@
 #include "app/cli/run_options.h"
 
+#include <cstdio>
+
 #include "app/cli/commands.h"
 #include "app/cli/progress_bar.h"
-
-#include <cstdio>
 #include "core/correction/correction_cache.h"
+#include "core/experiment/austere_setup.h"
 #include "core/io/atomic_file.h"
 
 namespace cli {
@@ -120,37 +121,30 @@ std::shared_ptr<const core::AustereDesigner> obtainAustereDesign(core::RunConfig
     if (!core::needsAustereDesign(config))
         return nullptr;
     ProgressBar bar("austere design");
-    auto progress = [&](double fraction) {
+    ProgressBar pilotBar("austere pilot");
+    core::AustereSetupProgress progress;
+    progress.design = [&](double fraction) {
         pollInterrupt();
         bar.update(static_cast<std::int64_t>(fraction * 1000.0), 1000);
     };
-    auto designer = std::make_shared<const core::AustereDesigner>(
-        dataset.model->dataSize(), core::AustereDesigner::defaultBatches(), core::AustereDesigner::defaultEpsilons(),
-        progress, interruptToken());
+    progress.pilot = [&](double fraction) {
+        pollInterrupt();
+        pilotBar.update(static_cast<std::int64_t>(fraction * 1000.0), 1000);
+    };
+    const core::AustereSetup setup = core::prepareAustere(config, dataset, progress, interruptToken());
     bar.finish();
-    if (config.method == core::TestMethod::AustereConservative) {
-        ProgressBar pilotBar("austere pilot");
-        const core::RandomWalkProposal proposal(config.step);
-        const auto pilot = core::collectPilot(*dataset.model, proposal, dataset.model->initialTheta(), config.temperature,
-                                              config.austerePilot, config.seed,
-                                              [&](double f) {
-                                                  pollInterrupt();
-                                                  pilotBar.update(static_cast<std::int64_t>(f * 1000.0), 1000);
-                                              },
-                                              interruptToken());
-        pilotBar.finish();
-        std::size_t best = 0;
-        const auto candidates = designer->evaluate(pilot, config.austereErrorBound, best);
-        config.austere.batch = static_cast<core::DataIndex>(candidates[best].batch);
-        config.austere.epsilon = candidates[best].epsilon;
+    pilotBar.finish();
+    if (setup.designFromCache)
+        std::fprintf(stderr, "AustereMH design grid for N = %lld loaded from the cache\n",
+                     static_cast<long long>(dataset.model->dataSize()));
+    if (const auto &chosen = setup.conservativeChoice)
         std::fprintf(stderr,
                      "AustereMH(c) design over %zu pilot proposals: m = %lld, epsilon = %g (mean |error| %.3g, "
                      "mean data fraction %.4g%s)\n",
-                     pilot.size(), static_cast<long long>(candidates[best].batch), candidates[best].epsilon,
-                     candidates[best].meanAbsError, candidates[best].meanDataFraction,
-                     candidates[best].feasible ? "" : "; no design met the bound, the most accurate was taken");
-    }
-    return designer;
+                     setup.pilotProposals, static_cast<long long>(chosen->batch), chosen->epsilon,
+                     chosen->meanAbsError, chosen->meanDataFraction,
+                     chosen->feasible ? "" : "; no design met the bound, the most accurate was taken");
+    return setup.designer;
 }
 
 std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,

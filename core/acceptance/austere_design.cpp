@@ -136,12 +136,32 @@ AustereDesignTable::AustereDesignTable(std::int64_t populationSize, std::int64_t
 {
     // At exactly μ_std = 0 the wrong-way error is undefined; its one-sided limit is what the
     // integrals need, so the grid starts just off zero.
-    const int points = static_cast<int>(std::lround(kReach / kStep)) + 1;
+    const int points = gridPoints();
     for (int i = 0; i < points; ++i) {
         const auto profile = austereProfile(std::max(i * kStep, 1e-9), populationSize, batch, epsilon, cells);
         m_error.push_back(profile.error);
         m_dataFraction.push_back(profile.dataFraction);
     }
+}
+
+AustereDesignTable::AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon,
+                                       std::vector<double> error, std::vector<double> dataFraction)
+    : m_populationSize(static_cast<double>(populationSize)), m_batch(batch), m_epsilon(epsilon),
+      m_error(std::move(error)), m_dataFraction(std::move(dataFraction))
+{
+    const auto points = static_cast<std::size_t>(gridPoints());
+    if (m_error.size() != points || m_dataFraction.size() != points)
+        throw std::invalid_argument("an AustereMH design table needs " + std::to_string(points) + " grid values");
+    if (populationSize < 2 || batch < 1 || batch > populationSize || !(epsilon > 0.0 && epsilon < 0.5))
+        throw std::invalid_argument("invalid AustereMH design (N, m, epsilon)");
+    for (std::size_t i = 0; i < points; ++i)
+        if (!(m_error[i] >= 0.0 && m_error[i] <= 1.0) || !(m_dataFraction[i] >= 0.0 && m_dataFraction[i] <= 1.0))
+            throw std::invalid_argument("AustereMH design values must lie in [0, 1]");
+}
+
+int AustereDesignTable::gridPoints()
+{
+    return static_cast<int>(std::lround(kReach / kStep)) + 1;
 }
 
 double AustereDesignTable::interpolate(const std::vector<double> &values, double muStd, double beyond) const

@@ -34,9 +34,18 @@ class AustereDesignTable {
 public:
     /// Runs the dynamic program 121 times. Throws like austereProfile.
     AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60);
+    /// A table tabulated earlier (from a cache): `error` and `dataFraction` at the gridPoints()
+    /// values of |μ_std|. Throws std::invalid_argument for wrong sizes or values outside [0, 1].
+    AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, std::vector<double> error,
+                       std::vector<double> dataFraction);
+    /// Number of |μ_std| grid points (0, 0.1, …, 12).
+    static int gridPoints();
 
     std::int64_t batch() const { return m_batch; }
     double epsilon() const { return m_epsilon; }
+    std::int64_t populationSize() const { return static_cast<std::int64_t>(m_populationSize); }
+    const std::vector<double> &errorGrid() const { return m_error; }
+    const std::vector<double> &dataFractionGrid() const { return m_dataFraction; }
 
     /// E(μ_std) and π̄(μ_std), linearly interpolated; beyond the grid E = 0 and π̄ is the
     /// first look's fraction m/N.

@@ -82,6 +82,12 @@ AustereDesigner::AustereDesigner(std::int64_t populationSize, std::vector<std::i
         progress(1.0);
 }
 
+AustereDesigner::AustereDesigner(std::vector<AustereDesignTable> tables) : m_tables(std::move(tables))
+{
+    if (m_tables.empty())
+        throw std::invalid_argument("the design grid is empty");
+}
+
 std::vector<AustereCandidate> AustereDesigner::evaluate(const std::vector<ProposalMoments> &pilot, double errorBound,
                                                         std::size_t &best) const
 {

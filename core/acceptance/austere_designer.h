@@ -43,6 +43,10 @@ public:
     AustereDesigner(std::int64_t populationSize, std::vector<std::int64_t> batches, std::vector<double> epsilons,
                     const std::function<void(double)> &progress = {}, std::stop_token stop = {});
 
+    /// A designer over tables tabulated earlier (see austere_design_cache.h). Throws
+    /// std::invalid_argument if there are none.
+    explicit AustereDesigner(std::vector<AustereDesignTable> tables);
+
     const std::vector<AustereDesignTable> &tables() const { return m_tables; }
 
     /// Conservative design (Eq. 35): every design's figures over the pilot proposals, and

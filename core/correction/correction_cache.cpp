@@ -1,5 +1,7 @@
 #include "core/correction/correction_cache.h"
 
+#include "core/io/cache_directory.h"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -151,17 +153,7 @@ CorrectionCache::CorrectionCache(std::filesystem::path directory) : m_directory(
 
 std::filesystem::path CorrectionCache::defaultDirectory()
 {
-    const auto nonEmpty = [](const char *name) -> const char * {
-        const char *value = std::getenv(name);
-        return value && *value ? value : nullptr;
-    };
-    if (const char *dir = nonEmpty("MHX_CACHE_DIR"))
-        return dir;
-    if (const char *xdg = nonEmpty("XDG_CACHE_HOME"); xdg && std::filesystem::path(xdg).is_absolute())
-        return std::filesystem::path(xdg) / "mh-explorer";
-    if (const char *home = nonEmpty("HOME"))
-        return std::filesystem::path(home) / ".cache" / "mh-explorer";
-    return {};
+    return defaultCacheDirectory();
 }
 
 CorrectionCache CorrectionCache::fromEnvironment()

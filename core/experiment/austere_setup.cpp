@@ -1,0 +1,29 @@
+#include "core/experiment/austere_setup.h"
+
+#include "core/acceptance/austere_design_cache.h"
+#include "core/proposals/random_walk_proposal.h"
+
+namespace core {
+
+AustereSetup prepareAustere(RunConfig &config, const DatasetInstance &dataset, const AustereSetupProgress &progress,
+                            std::stop_token stop)
+{
+    AustereSetup setup;
+    if (!needsAustereDesign(config))
+        return setup;
+    setup.designer = loadOrBuildAustereDesigner(dataset.model->dataSize(), progress.design, stop, &setup.designFromCache);
+    if (config.method != TestMethod::AustereConservative)
+        return setup;
+    const RandomWalkProposal proposal(config.step);
+    const auto pilot = collectPilot(*dataset.model, proposal, dataset.model->initialTheta(), config.temperature,
+                                    config.austerePilot, config.seed, progress.pilot, stop);
+    std::size_t best = 0;
+    const auto candidates = setup.designer->evaluate(pilot, config.austereErrorBound, best);
+    setup.conservativeChoice = candidates[best];
+    setup.pilotProposals = pilot.size();
+    config.austere.batch = static_cast<DataIndex>(candidates[best].batch);
+    config.austere.epsilon = candidates[best].epsilon;
+    return setup;
+}
+
+} // namespace core

@@ -1,0 +1,103 @@
+// The AustereMH design grid survives a trip through the disk cache exactly, bad files are
+// ignored rather than trusted, and the second request for the same N is served from the cache.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/acceptance/austere_design_cache.h"
+#include "core/correction/correction_cache.h"
+
+using namespace core;
+
+class tst_AustereDesignCache : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr std::int64_t kN = 2000; // small enough to tabulate in about a second
+    QTemporaryDir m_dir;
+
+    static std::string readAll(const std::filesystem::path &path)
+    {
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+    static void writeAll(const std::filesystem::path &path, const std::string &text)
+    {
+        std::ofstream(path) << text;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("MHX_CACHE_DIR", m_dir.path().toLocal8Bit());
+    }
+
+    void roundTripIsExact()
+    {
+        const AustereDesigner built(kN, AustereDesigner::defaultBatches(), AustereDesigner::defaultEpsilons());
+        const AustereDesignCache cache(m_dir.path().toStdString());
+        QVERIFY(cache.store(kN, built));
+        const auto loaded = cache.load(kN);
+        QVERIFY(loaded.has_value());
+        QCOMPARE(loaded->tables().size(), built.tables().size());
+        for (std::size_t k = 0; k < built.tables().size(); ++k) {
+            const auto &a = built.tables()[k], &b = loaded->tables()[k];
+            QCOMPARE(b.batch(), a.batch());
+            QCOMPARE(b.epsilon(), a.epsilon());
+            QVERIFY(b.errorGrid() == a.errorGrid());
+            QVERIFY(b.dataFractionGrid() == a.dataFractionGrid());
+        }
+        // The same decisions follow from the loaded grid.
+        const ProposalMoments proposal{0.3, 2.0, 0.0};
+        QCOMPARE(loaded->choose(proposal, 0.01), built.choose(proposal, 0.01));
+        QVERIFY(!cache.load(kN + 1).has_value()); // another N has no file
+    }
+
+    void badFilesAreIgnored()
+    {
+        const AustereDesignCache cache(m_dir.path().toStdString());
+        const auto file = cache.fileFor(kN);
+        const std::string good = readAll(file);
+        QVERIFY(cache.load(kN).has_value());
+
+        writeAll(file, good.substr(0, good.size() / 2)); // truncated
+        QVERIFY(!cache.load(kN).has_value());
+        std::string wrongN = good;
+        wrongN.replace(wrongN.find("N 2000"), 6, "N 2001");
+        writeAll(file, wrongN);
+        QVERIFY(!cache.load(kN).has_value());
+        std::string outOfRange = good;
+        const auto line = outOfRange.find('\n', outOfRange.find("tables")) + 1;
+        const auto value = outOfRange.find(' ', outOfRange.find(' ', line) + 1) + 1; // first error value
+        outOfRange.replace(value, outOfRange.find(' ', value) - value, "1.5");
+        writeAll(file, outOfRange);
+        QVERIFY(!cache.load(kN).has_value());
+        writeAll(file, "not a design file");
+        QVERIFY(!cache.load(kN).has_value());
+        writeAll(file, good);
+        QVERIFY(cache.load(kN).has_value());
+    }
+
+    void secondRequestComesFromCache()
+    {
+        std::filesystem::remove(AustereDesignCache::fromEnvironment().fileFor(kN));
+        bool fromCache = true;
+        const auto first = loadOrBuildAustereDesigner(kN, {}, {}, &fromCache);
+        QVERIFY(!fromCache);
+        const auto second = loadOrBuildAustereDesigner(kN, {}, {}, &fromCache);
+        QVERIFY(fromCache);
+        QCOMPARE(second->tables().size(), first->tables().size());
+        // Switched off, nothing is read.
+        setCorrectionCacheEnabled(false);
+        QVERIFY(!AustereDesignCache::fromEnvironment().enabled());
+        setCorrectionCacheEnabled(true);
+    }
+};
+
+QTEST_APPLESS_MAIN(tst_AustereDesignCache)
+#include "tst_austere_design_cache.moc"
