@@ -1,6 +1,7 @@
 #include "ui/run_status_strip.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QGridLayout>
 #include <QLabel>
@@ -131,7 +132,7 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     setStat(m_batch, tr("mean batch %L1").arg(snapshot.meanBatch, 0, 'f', 1));
     setStat(m_data, tr("data used %L1 (%2)")
                         .arg(snapshot.dataPointsUsed)
-                        .arg(formatPasses(snapshot.dataPointsUsed, request.config.nData)));
+                        .arg(formatPasses(snapshot.dataPointsUsed, snapshot.dataSize)));
 }
 
 void RunStatusStrip::showOutcome(const RunOutcome &outcome)
@@ -154,7 +155,7 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
             return single ? QStringLiteral("%L1 (sd %L2)").arg(r.summary.meanBatch, 0, 'f', 1).arg(r.summary.sdBatch, 0, 'f', 1)
                           : QStringLiteral("%L1").arg(r.summary.meanBatch, 0, 'f', 0);
         })));
-        setStat(m_data, tr("data used %L1 (%2)").arg(used).arg(formatPasses(used, outcome.config().nData)));
+        setStat(m_data, tr("data used %L1 (%2)").arg(used).arg(formatPasses(used, outcome.dataSize)));
     }
     m_progress->setRange(0, kProgressSteps);
     m_progress->setFormat(tr("%L1 / %L2 samples").arg(iterations).arg(requested));
@@ -163,6 +164,12 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
         setStat(m_fit, tr("posterior TV %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.posterior.totalVariation, 0, 'f', 3);
         })));
+    } else if (!outcome.chains.isEmpty() && std::isfinite(outcome.chains.front().testAccuracy)) {
+        setStat(m_fit, tr("test accuracy %1").arg(perMethod(outcome, [](const ChainReport &r) {
+            return QStringLiteral("%L1").arg(r.testAccuracy, 0, 'f', 3);
+        })));
+    } else if (outcome.config().dataset != "gmm") {
+        setStat(m_fit, tr("posterior fit: mixture only"));
     } else {
         setStat(m_fit, tr("posterior fit: run incomplete"));
     }
