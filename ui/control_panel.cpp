@@ -19,6 +19,9 @@
 #include <QVBoxLayout>
 
 #include "ui/compare_box.h"
+#include "ui/dataset_box.h"
+#include "ui/form_values.h"
+#include "ui/minibatch_box.h"
 #include "ui/session.h"
 
 namespace ui {
@@ -30,32 +33,10 @@ constexpr int kMaxGuiSamples = 10'000'000;
 // σ must stay below the logistic's standard deviation sqrt(π²/3) ≈ 1.814.
 constexpr double kMinSigma = 0.1, kMaxSigma = 1.8;
 
-// The value a box shows for `value` (clamped to its range).
-int shownValue(const QSpinBox *box, std::int64_t value)
-{
-    return static_cast<int>(std::clamp<std::int64_t>(value, box->minimum(), box->maximum()));
-}
-
-// A box's value, or `original` when the box still shows it clamped: settings beyond the box's
-// range (a 64-bit seed from a session, a huge N from the command line) survive until edited.
-std::int64_t keptValue(const QSpinBox *box, std::int64_t original)
-{
-    return box->value() == shownValue(box, original) ? original : box->value();
-}
-
 // The seed box holds 31 bits; larger seeds show clamped.
 int shownSeed(const QSpinBox *box, std::uint64_t seed)
 {
     return static_cast<int>(std::min<std::uint64_t>(seed, static_cast<std::uint64_t>(box->maximum())));
-}
-
-// The same for a real-valued box, which rounds to its decimals: a value with more digits
-// (from a session or the command line) is kept exactly until the user edits it.
-double keptValue(const QDoubleSpinBox *box, double original)
-{
-    const double scale = std::pow(10.0, box->decimals());
-    const double shown = std::clamp(std::round(original * scale) / scale, box->minimum(), box->maximum());
-    return std::abs(box->value() - shown) < 0.5 / scale ? original : box->value();
 }
 
 QSpinBox *integerBox(int minimum, int maximum, int step)
@@ -93,9 +74,13 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_stepOnce, 1, 1);
 
     m_compare = new CompareBox;
+    m_dataset = new DatasetBox;
+    m_minibatch = new MinibatchBox;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_dataset);
     layout->addWidget(buildRunGroup());
+    layout->addWidget(m_minibatch);
     layout->addWidget(buildCorrectionGroup());
     layout->addWidget(m_compare);
     layout->addLayout(buttons);
@@ -132,6 +117,10 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
         connect(box, &QComboBox::currentIndexChanged, this, edited);
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
+    connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, edited);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateSharpness);
+    connect(m_dataset, &DatasetBox::datasetPicked, this, &ControlPanel::onDatasetPicked);
 
     setConfig(core::RunConfig{});
     setRunning(false);
@@ -156,8 +145,8 @@ QWidget *ControlPanel::buildRunGroup()
                             "Barker test whose bias the correction removes (Sec. 3.3)."));
 
     m_nData = integerBox(1000, kMaxGuiData, 10'000);
-    m_nData->setToolTip(tr("Number N of data points drawn from the Welling–Teh Gaussian mixture "
-                           "(Seita et al. Sec. 6.1 uses 1,000,000)."));
+    m_nData->setToolTip(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
+                           "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."));
     m_temperature = new QDoubleSpinBox;
     m_temperature->setDecimals(2);
     m_temperature->setRange(0.01, 1e9);
@@ -166,11 +155,12 @@ QWidget *ControlPanel::buildRunGroup()
     m_temperature->setToolTip(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
                                  "(Seita et al. Sec. 6.1 uses 10,000)."));
     m_step = new QDoubleSpinBox;
-    m_step->setDecimals(3);
-    m_step->setRange(0.001, 10.0);
+    // Five decimals: the worst case's step 1/√N is 0.001 at N = 10⁶ and smaller beyond.
+    m_step->setDecimals(5);
+    m_step->setRange(0.00001, 10.0);
     m_step->setSingleStep(0.01);
     m_step->setToolTip(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
-                          "(Seita et al. Sec. 6.1 quotes 0.15)."));
+                          "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case)."));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."));
@@ -250,6 +240,8 @@ core::RunConfig ControlPanel::config() const
     config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
                                                                     : static_cast<std::uint64_t>(m_seed->value());
     config.correction = correctionParams();
+    m_dataset->fillConfig(config);
+    m_minibatch->fillConfig(config);
     return config;
 }
 
@@ -276,6 +268,11 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_sigma->setValue(config.correction.sigma);
     m_lambda->setValue(config.correction.lambda);
     m_solver->setCurrentIndex(std::max(m_solver->findData(QString::fromStdString(core::solverName(config.correction.solver))), 0));
+    m_dataset->applyConfig(config);
+    m_minibatch->applyConfig(config);
+    if (config.dataset != m_shownDataset)
+        m_defaultsNote.clear();
+    m_shownDataset = config.dataset;
     m_loading = false;
     updateSharpness();
     updateModeWidgets();
@@ -336,9 +333,11 @@ void ControlPanel::applySession(const Session &session)
 void ControlPanel::setRunning(bool running)
 {
     m_running = running;
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_nData, m_temperature, m_step, m_samples, m_seed, m_chains,
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_temperature, m_step, m_samples, m_seed, m_chains,
                                                              m_parallel, m_sigma, m_solver, m_compare})
         widget->setEnabled(!running);
+    m_dataset->setRunning(running);
+    m_minibatch->setRunning(running);
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
     if (!running)
@@ -356,16 +355,66 @@ void ControlPanel::setPaused(bool paused)
     m_stepOnce->setEnabled(m_running && paused);
 }
 
+void ControlPanel::onDatasetPicked()
+{
+    const std::string dataset = m_dataset->dataset();
+    if (dataset == m_shownDataset)
+        return; // another source or file of the same model keeps T and step
+    // The defaults of the new dataset, as the CLI applies them when T and step are not given.
+    core::RunConfig defaults = config();
+    if (dataset == "gmm") {
+        defaults.temperature = core::RunConfig{}.temperature;
+        defaults.step = core::RunConfig{}.step;
+    } else {
+        core::applyDatasetDefaults(defaults, false, false);
+    }
+    m_shownDataset = dataset;
+    m_base.temperature = defaults.temperature;
+    m_base.step = defaults.step;
+    m_temperature->setValue(defaults.temperature);
+    m_step->setValue(defaults.step);
+    if (dataset == "gmm")
+        m_defaultsNote = tr("Gaussian-mixture defaults set: T = %L1, step %2 (Sec. 6.1).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step);
+    else if (dataset == "worst-case")
+        m_defaultsNote = tr("Worst-case defaults set: T = %L1, step 1/√N = %2 (Sec. 2.1).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step, 0, 'g', 3);
+    else
+        m_defaultsNote = tr("Logistic-regression defaults set: T = %L1, step %2 (appendix Table 5).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step);
+    updateModeWidgets();
+    updateSharpness();
+}
+
+QString ControlPanel::sharpnessText() const
+{
+    return m_sharpness->text();
+}
+
 void ControlPanel::updateSharpness()
 {
-    const double ratio = m_nData->value() / m_temperature->value();
-    m_sharpness->setText(tr("Posterior sharpness N/T = %L1").arg(ratio, 0, 'g', 4));
+    QString text;
+    if (m_dataset->isGenerated()) {
+        text = tr("Posterior sharpness N/T = %L1").arg(m_nData->value() / m_temperature->value(), 0, 'g', 4);
+    } else if (const qint64 rows = m_dataset->trainingRows(); rows > 0) {
+        text = tr("Posterior sharpness N/T = %L1 (N = %L2 training rows)")
+                   .arg(static_cast<double>(rows) / m_temperature->value(), 0, 'g', 4)
+                   .arg(rows);
+    } else {
+        text = tr("Posterior sharpness N/T: N is the number of training rows, known once the data are checked");
+    }
+    m_sharpness->setText(m_defaultsNote.isEmpty() ? text : m_defaultsNote + QLatin1Char(' ') + text);
 }
 
 void ControlPanel::updateModeWidgets()
 {
     // In compare mode the ticked methods replace the single method.
     m_method->setEnabled(!m_running && !m_compare->isChecked());
+    // Real data have the size they have; N only sizes the generated data sets.
+    m_nData->setEnabled(!m_running && m_dataset->isGenerated());
     // NNLS has no ridge weight; greying λ out says so without losing its value.
     m_lambda->setEnabled(!m_running && m_solver->currentData().toString() == QStringLiteral("ridge"));
 }

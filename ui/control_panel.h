@@ -1,6 +1,8 @@
 #pragma once
-// The run settings form: method, N, T, step, samples, seed, chains; the correction's σ, λ and
-// solver; compare mode; Run and Stop.
+// The run settings form: the dataset, method, N, T, step, samples, seed, chains; the
+// minibatch test's m, growth and δ; the correction's σ, λ and solver; compare mode; Run and Stop.
+#include <string>
+
 #include <QWidget>
 
 #include "core/experiment/run_config.h"
@@ -18,6 +20,8 @@ QT_END_NAMESPACE
 namespace ui {
 
 class CompareBox;
+class DatasetBox;
+class MinibatchBox;
 struct Session;
 
 class ControlPanel : public QWidget {
@@ -56,6 +60,14 @@ public:
     QSpinBox *chainsBox() const { return m_chains; }
     QCheckBox *parallelBox() const { return m_parallel; }
     CompareBox *compareBox() const { return m_compare; }
+    DatasetBox *datasetBox() const { return m_dataset; }
+    MinibatchBox *minibatchBox() const { return m_minibatch; }
+    QSpinBox *dataSizeBox() const { return m_nData; }
+    QDoubleSpinBox *temperatureBox() const { return m_temperature; }
+    QDoubleSpinBox *stepBox() const { return m_step; }
+    /// The line under the run settings: posterior sharpness N/T, after a dataset switch
+    /// preceded by the defaults it applied.
+    QString sharpnessText() const;
 
 signals:
     void runRequested();
@@ -72,6 +84,7 @@ private:
     QWidget *buildCorrectionGroup();
     void updateSharpness();
     void updateModeWidgets();
+    void onDatasetPicked();
 
     QComboBox *m_method = nullptr;
     QSpinBox *m_nData = nullptr;
@@ -86,6 +99,10 @@ private:
     QDoubleSpinBox *m_lambda = nullptr;
     QComboBox *m_solver = nullptr;
     CompareBox *m_compare = nullptr;
+    DatasetBox *m_dataset = nullptr;
+    MinibatchBox *m_minibatch = nullptr;
+    QString m_defaultsNote;      // what the last dataset switch set, shown with N/T
+    std::string m_shownDataset;  // the dataset whose defaults T and step hold
     QPushButton *m_run = nullptr;
     QPushButton *m_stop = nullptr;
     QPushButton *m_pause = nullptr;
