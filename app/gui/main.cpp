@@ -71,7 +71,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
         return value ? QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value))
                      : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
     };
-    const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick.", "name");
+    const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick, logreg-quick.", "name");
     const auto method = option("method", "mh, barker, minibatch, naive-barker, austere-c or sublhd.", "name");
     const auto methods = option("methods", "Compare 2-4 methods, comma-separated.", "list");
     const auto nData = option("n-data", "Number of data points N.", "count");
@@ -91,7 +91,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     const auto exportSize = option("export-size", "Chart export size, e.g. 1600x1000.", "WxH");
     const auto screenshot = option("screenshot", "After the run, save the window as PNG.", "path");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
-    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics.", "name");
+    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy.", "name");
     parser.addOptions({preset, method, methods, nData, temperature, step, samples, seed, chains, parallel, sigma, solver,
                        session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize, screenshot, dark, tab});
     parser.process(app);
@@ -174,7 +174,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     }
     if (parser.isSet(tab)) {
         const QStringList tabs = {QStringLiteral("posterior"), QStringLiteral("sizes"), QStringLiteral("correction"),
-                                  QStringLiteral("traces"), QStringLiteral("diagnostics")};
+                                  QStringLiteral("traces"), QStringLiteral("diagnostics"), QStringLiteral("accuracy")};
         options.tab = static_cast<int>(tabs.indexOf(parser.value(tab)));
         if (options.tab < 0) {
             fail(QStringLiteral("unknown --tab '%1'; choose one of %2").arg(parser.value(tab), tabs.join(QStringLiteral(", "))));
