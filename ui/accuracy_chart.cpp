@@ -35,7 +35,7 @@ AccuracyChart::AccuracyChart(QWidget *parent) : QWidget(parent)
 {
     const QString titles[2] = {tr("Test accuracy against data read (Seita et al. Figure 3)"),
                                tr("Mean test log-likelihood against data read")};
-    const QString yTitles[2] = {tr("test accuracy"), tr("log-likelihood per test point (nats)")};
+    const QString yTitles[2] = {tr("test accuracy"), tr("log-likelihood (nats/point)")};
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->setChildrenCollapsible(false);
     for (int c = 0; c < 2; ++c) {
@@ -45,7 +45,7 @@ AccuracyChart::AccuracyChart(QWidget *parent) : QWidget(parent)
         m_axisX[c] = new QLogValueAxis;
         m_axisX[c]->setBase(10.0);
         m_axisX[c]->setTitleText(tr("data points read by the tests, cumulative (log scale)"));
-        m_axisX[c]->setLabelFormat(QStringLiteral("%g"));
+        m_axisX[c]->setLabelFormat(QStringLiteral("%.0f"));
         m_axisX[c]->setMinorTickCount(-1);
         m_axisY[c] = new QValueAxis;
         m_axisY[c]->setTitleText(yTitles[c]);
@@ -172,8 +172,12 @@ void AccuracyChart::flush()
         return;
     for (int c = 0; c < 2; ++c)
         m_axisX[c]->setRange(decadeBelow(xLow), decadeAbove(xHigh));
-    // Accuracy: from a twentieth below the lowest value up to 1; log-likelihood: padded.
-    m_axisY[0]->setRange(std::max(0.0, std::floor(low[0] * 20.0 - 1.0) / 20.0), 1.0);
+    // Accuracy: from the tenth below the lowest value up to 1, a tick every 0.1 (0.05 when
+    // the range is short); log-likelihood: padded, on nice numbers.
+    const double floorTenth = std::max(0.0, std::floor((low[0] - 0.02) * 10.0) / 10.0);
+    const int tenths = static_cast<int>(std::lround((1.0 - floorTenth) * 10.0));
+    m_axisY[0]->setRange(floorTenth, 1.0);
+    m_axisY[0]->setTickCount(tenths <= 2 ? 2 * tenths + 1 : tenths + 1);
     const double pad = std::max(0.05 * (high[1] - low[1]), 1e-3);
     m_axisY[1]->setRange(low[1] - pad, high[1] + pad);
     m_axisY[1]->applyNiceNumbers();

@@ -72,12 +72,12 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Dataset"), parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *form = new QFormLayout(this);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("Data&set"), m_kind);
-    form->addRow(tr("Cl&asses"), m_classRow);
-    form->addRow(QString(), m_choose);
-    form->addRow(m_status);
+    m_form = new QFormLayout(this);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_form->addRow(tr("Data&set"), m_kind);
+    m_form->addRow(tr("Cl&asses"), m_classRow);
+    m_form->addRow(QString(), m_choose);
+    m_form->addRow(m_status);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
     connect(m_first, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
@@ -376,8 +376,9 @@ void DatasetBox::updateWidgets()
 {
     const QString key = currentKey();
     const bool logreg = m_dataset == "logreg", file = key == kFileKey;
-    m_classRow->setVisible(logreg && !(file && !m_files.csv.isEmpty()));
-    m_choose->setVisible(file);
+    // Whole rows, so that their labels go too.
+    m_form->setRowVisible(m_classRow, logreg && !(file && !m_files.csv.isEmpty()));
+    m_form->setRowVisible(m_choose, file);
     for (QWidget *widget : std::initializer_list<QWidget *>{m_kind, m_first, m_second, m_choose})
         widget->setEnabled(!m_running);
     const int fileIndex = m_kind->findData(kFileKey);

@@ -18,6 +18,7 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QWidget;
@@ -84,6 +85,7 @@ private:
     void fillClasses();
     void updateWidgets();
 
+    QFormLayout *m_form = nullptr;
     QComboBox *m_kind = nullptr;
     QComboBox *m_first = nullptr;
     QComboBox *m_second = nullptr;
