@@ -27,6 +27,7 @@
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/results_view.h"
+#include "ui/run_export.h"
 
 namespace {
 
@@ -174,6 +175,22 @@ void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
         stems.append(named.stem);
     QVERIFY2(stems.contains(QStringLiteral("accuracy")) && stems.contains(QStringLiteral("test-loglik")),
              qPrintable(stems.join(',')));
+
+    // Exports tell the truth: no lp__ (there is no exact posterior), the loaded N, the accuracy.
+    QTemporaryDir exports;
+    QVERIFY(exports.isValid());
+    const QStringList written = ui::writeRunSamples(outcome, exports.filePath(QStringLiteral("samples.csv")));
+    QCOMPARE(written.size(), qsizetype{1});
+    QFile samples(written.front());
+    QVERIFY(samples.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString header = QString::fromUtf8(samples.readAll());
+    QVERIFY(!header.contains(QStringLiteral("lp__")));
+    QVERIFY(header.contains(QStringLiteral("theta.784")));
+    QVERIFY(header.contains(QStringLiteral("# n_data = %1").arg(data.train->size())));
+    QVERIFY(header.contains(QStringLiteral("# description = logistic regression")));
+    const std::string summary = ui::runSummaryJson(outcome).toString();
+    QVERIFY(summary.find("\"test_accuracy\"") != std::string::npos);
+    QVERIFY(summary.find("\"n_data\": " + std::to_string(data.train->size())) != std::string::npos);
 
     // A mixture run afterwards: the accuracy tab shows its note and exports nothing.
     core::RunConfig mixture;
