@@ -42,7 +42,7 @@ ui::Session unusualSession()
     c.seed = 9'007'199'254'740'993ULL; // above 2^53: must not be rounded
     c.dataSeed = 77;
     c.temperature = 1234.567;
-    c.step = 0.0625;   // more decimals than the step box shows
+    c.step = 0.0000625; // more decimals than the step box shows
     c.burnIn = 12;
     c.annealFrom = 50.0;
     c.burnInStep = 0.3;
