@@ -35,7 +35,7 @@ AccuracyChart::AccuracyChart(QWidget *parent) : QWidget(parent)
 {
     const QString titles[2] = {tr("Test accuracy against data read (Seita et al. Figure 3)"),
                                tr("Mean test log-likelihood against data read")};
-    const QString yTitles[2] = {tr("test accuracy"), tr("log-likelihood (nats/point)")};
+    const QString yTitles[2] = {tr("test accuracy"), tr("nats per test point")};
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->setChildrenCollapsible(false);
     for (int c = 0; c < 2; ++c) {
