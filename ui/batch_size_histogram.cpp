@@ -143,6 +143,18 @@ void BatchSizeHistogram::reset(const QStringList &names, qint64 dataSize)
     restyle();
 }
 
+void BatchSizeHistogram::setDataSize(qint64 dataSize)
+{
+    if (dataSize == m_dataSize)
+        return;
+    m_dataSize = dataSize;
+    setCompact(m_compact); // the title names N
+    if (m_edges.empty())
+        m_axisX->setRange(10.0, std::max<double>(decadeAbove(static_cast<double>(dataSize)), 100.0));
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
 void BatchSizeHistogram::setCompact(bool compact)
 {
     m_compact = compact;

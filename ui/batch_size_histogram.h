@@ -45,6 +45,9 @@ public:
 
     /// Starts over with one series per name (the methods being compared) for data of size N.
     void reset(const QStringList &names, qint64 dataSize);
+    /// The data size N once the run has loaded its data (real data sets have their own N).
+    void setDataSize(qint64 dataSize);
+    qint64 dataSize() const { return m_dataSize; }
     /// Counts the sizes into `series` and schedules a redraw.
     void appendBatchSizes(int series, const QVector<int> &sizes);
     /// Redraws now, e.g. before an export.

@@ -20,6 +20,8 @@
 #include <QVBoxLayout>
 
 #include "ui/compare_box.h"
+#include "ui/dataset_box.h"
+#include "ui/minibatch_box.h"
 #include "ui/run_buttons.h"
 #include "ui/session.h"
 #include "ui/spin_box_values.h"
@@ -41,9 +43,13 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
 {
     m_buttons = new RunButtons;
     m_compare = new CompareBox;
+    m_dataset = new DatasetBox;
+    m_minibatch = new MinibatchBox;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_dataset);
     layout->addWidget(buildRunGroup());
+    layout->addWidget(m_minibatch);
     layout->addWidget(buildCorrectionGroup());
     layout->addWidget(m_compare);
     layout->addWidget(m_buttons);
@@ -85,6 +91,10 @@ void ControlPanel::connectEditSignals()
         connect(box, &QComboBox::currentIndexChanged, this, edited);
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
+    connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, edited);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateSharpness);
+    connect(m_dataset, &DatasetBox::datasetPicked, this, &ControlPanel::onDatasetPicked);
 
     // During a run, temperature and step go to the running chains. Arrow clicks come in
     // bursts, so a short pause in them decides the value (typed values arrive on Enter or
@@ -140,6 +150,14 @@ void ControlPanel::connectEditSignals()
         if (m_running && !m_loading)
             emit restartSettingChanged(tr("the compared methods"));
     });
+    connect(m_dataset, &DatasetBox::userEdited, this, [this] {
+        if (m_running && !m_loading)
+            emit restartSettingChanged(tr("the dataset"));
+    });
+    connect(m_minibatch, &MinibatchBox::settingsChanged, this, [this] {
+        if (m_running && !m_loading)
+            emit restartSettingChanged(tr("the minibatch settings"));
+    });
 }
 
 QWidget *ControlPanel::buildRunGroup()
@@ -161,8 +179,8 @@ QWidget *ControlPanel::buildRunGroup()
                             "Barker test whose bias the correction removes (Sec. 3.3)."));
 
     m_nData = integerBox(1000, kMaxGuiData, 10'000);
-    m_nData->setToolTip(tr("Number N of data points drawn from the Welling–Teh Gaussian mixture "
-                           "(Seita et al. Sec. 6.1 uses 1,000,000)."));
+    m_nData->setToolTip(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
+                           "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."));
     m_temperature = new QDoubleSpinBox;
     m_temperature->setDecimals(2);
     m_temperature->setRange(0.01, 1e9);
@@ -172,12 +190,13 @@ QWidget *ControlPanel::buildRunGroup()
                                  "(Seita et al. Sec. 6.1 uses 10,000). During a run a new T applies from the next "
                                  "iteration and starts a marked chain segment."));
     m_step = new QDoubleSpinBox;
-    m_step->setDecimals(3);
-    m_step->setRange(0.001, 10.0);
+    // Five decimals: the worst case's step 1/√N is 0.001 at N = 10⁶ and smaller beyond.
+    m_step->setDecimals(5);
+    m_step->setRange(0.00001, 10.0);
     m_step->setSingleStep(0.01);
     m_step->setToolTip(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
-                          "(Seita et al. Sec. 6.1 quotes 0.15). During a run a new step applies from the next "
-                          "iteration and starts a marked chain segment."));
+                          "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
+                          "a new step applies from the next iteration and starts a marked chain segment."));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."));
@@ -257,6 +276,8 @@ core::RunConfig ControlPanel::config() const
     config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
                                                                     : static_cast<std::uint64_t>(m_seed->value());
     config.correction = correctionParams();
+    m_dataset->fillConfig(config);
+    m_minibatch->fillConfig(config);
     return config;
 }
 
@@ -283,6 +304,11 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_sigma->setValue(config.correction.sigma);
     m_lambda->setValue(config.correction.lambda);
     m_solver->setCurrentIndex(std::max(m_solver->findData(QString::fromStdString(core::solverName(config.correction.solver))), 0));
+    m_dataset->applyConfig(config);
+    m_minibatch->applyConfig(config);
+    if (config.dataset != m_shownDataset)
+        m_defaultsNote.clear();
+    m_shownDataset = config.dataset;
     m_loading = false;
     updateSharpness();
     updateModeWidgets();
@@ -356,16 +382,66 @@ void ControlPanel::setPaused(bool paused)
     m_buttons->setPaused(paused);
 }
 
+void ControlPanel::onDatasetPicked()
+{
+    const std::string dataset = m_dataset->dataset();
+    if (dataset == m_shownDataset)
+        return; // another source or file of the same model keeps T and step
+    // The defaults of the new dataset, as the CLI applies them when T and step are not given.
+    core::RunConfig defaults = config();
+    if (dataset == "gmm") {
+        defaults.temperature = core::RunConfig{}.temperature;
+        defaults.step = core::RunConfig{}.step;
+    } else {
+        core::applyDatasetDefaults(defaults, false, false);
+    }
+    m_shownDataset = dataset;
+    m_base.temperature = defaults.temperature;
+    m_base.step = defaults.step;
+    m_temperature->setValue(defaults.temperature);
+    m_step->setValue(defaults.step);
+    if (dataset == "gmm")
+        m_defaultsNote = tr("Gaussian-mixture defaults set: T = %L1, step %2 (Sec. 6.1).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step);
+    else if (dataset == "worst-case")
+        m_defaultsNote = tr("Worst-case defaults set: T = %L1, step 1/√N = %2 (Sec. 2.1).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step, 0, 'g', 3);
+    else
+        m_defaultsNote = tr("Logistic-regression defaults set: T = %L1, step %2 (appendix Table 5).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step);
+    updateModeWidgets();
+    updateSharpness();
+}
+
+QString ControlPanel::sharpnessText() const
+{
+    return m_sharpness->text();
+}
+
 void ControlPanel::updateSharpness()
 {
-    const double ratio = m_nData->value() / m_temperature->value();
-    m_sharpness->setText(tr("Posterior sharpness N/T = %L1").arg(ratio, 0, 'g', 4));
+    QString text;
+    if (m_dataset->isGenerated()) {
+        text = tr("Posterior sharpness N/T = %L1").arg(m_nData->value() / m_temperature->value(), 0, 'g', 4);
+    } else if (const qint64 rows = m_dataset->trainingRows(); rows > 0) {
+        text = tr("Posterior sharpness N/T = %L1 (N = %L2 training rows)")
+                   .arg(static_cast<double>(rows) / m_temperature->value(), 0, 'g', 4)
+                   .arg(rows);
+    } else {
+        text = tr("Posterior sharpness N/T: N is the number of training rows, known once the data are checked");
+    }
+    m_sharpness->setText(m_defaultsNote.isEmpty() ? text : m_defaultsNote + QLatin1Char(' ') + text);
 }
 
 void ControlPanel::updateModeWidgets()
 {
     // In compare mode the ticked methods replace the single method.
     m_method->setEnabled(!m_compare->isChecked());
+    // Real data have the size they have; N only sizes the generated data sets.
+    m_nData->setEnabled(m_dataset->isGenerated());
     // NNLS has no ridge weight; greying λ out says so without losing its value.
     m_lambda->setEnabled(m_solver->currentData().toString() == QStringLiteral("ridge"));
 }

@@ -1,10 +1,13 @@
 #pragma once
-// The run settings form: method, N, T, step, samples, seed, chains; the correction's σ, λ and
-// solver; compare mode; Run, Stop, Pause, Step and Reset.
+// The run settings form: the dataset, method, N, T, step, samples, seed, chains; the
+// minibatch test's m, growth and δ; the correction's σ, λ and solver; compare mode; Run, Stop,
+// Pause, Step and Reset.
 //
 // The form stays editable during a run. Temperature and step apply to the running chains from
 // their next iteration (a new, marked chain segment: core::LiveTuning); any other change means
 // a different sampler, which the window handles by restarting the run (restartSettingChanged).
+#include <string>
+
 #include <QWidget>
 
 #include "core/experiment/run_config.h"
@@ -23,6 +26,8 @@ QT_END_NAMESPACE
 namespace ui {
 
 class CompareBox;
+class DatasetBox;
+class MinibatchBox;
 struct Session;
 
 class ControlPanel : public QWidget {
@@ -66,6 +71,11 @@ public:
     QSpinBox *chainsBox() const { return m_chains; }
     QCheckBox *parallelBox() const { return m_parallel; }
     CompareBox *compareBox() const { return m_compare; }
+    DatasetBox *datasetBox() const { return m_dataset; }
+    MinibatchBox *minibatchBox() const { return m_minibatch; }
+    /// The line under the run settings: posterior sharpness N/T, after a dataset switch
+    /// preceded by the defaults it applied.
+    QString sharpnessText() const;
 
 signals:
     void runRequested();
@@ -90,6 +100,7 @@ private:
     void updateSharpness();
     void updateModeWidgets();
     void connectEditSignals();
+    void onDatasetPicked();
 
     QComboBox *m_method = nullptr;
     QSpinBox *m_nData = nullptr;
@@ -104,6 +115,10 @@ private:
     QDoubleSpinBox *m_lambda = nullptr;
     QComboBox *m_solver = nullptr;
     CompareBox *m_compare = nullptr;
+    DatasetBox *m_dataset = nullptr;
+    MinibatchBox *m_minibatch = nullptr;
+    QString m_defaultsNote;      // what the last dataset switch set, shown with N/T
+    std::string m_shownDataset;  // the dataset whose defaults T and step hold
     RunButtons *m_buttons = nullptr;
     core::RunConfig m_base; // the hidden settings, kept as given to setConfig()
     bool m_running = false;

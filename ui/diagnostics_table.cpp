@@ -83,7 +83,7 @@ void DiagnosticsTable::clearRows()
 void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
 {
     setRowCount(static_cast<int>(outcome.chains.size()));
-    const qint64 nData = outcome.config().nData;
+    const qint64 nData = outcome.dataSize;
     for (int row = 0; row < outcome.chains.size(); ++row) {
         const ChainReport &report = outcome.chains[row];
         const core::ChainSummary &s = report.summary;

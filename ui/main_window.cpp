@@ -5,7 +5,13 @@
 
 #include <QCloseEvent>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMimeData>
+#include <QTimer>
+#include <QUrl>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QMenuBar>
@@ -17,6 +23,8 @@
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/correction_chart.h"
+#include "ui/data_files.h"
+#include "ui/dataset_box.h"
 #include "ui/file_actions.h"
 #include "ui/posterior_chart.h"
 #include "ui/presets.h"
@@ -106,6 +114,14 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
 
+    connect(m_controls->datasetBox(), &DatasetBox::checked, this, [this](bool ok, const QString &message) {
+        if (ok)
+            showStatus(tr("Data checked: %1").arg(message));
+        else
+            reportError(tr("Data"), message);
+    });
+    setAcceptDrops(true);
+
     m_files = new FileActions(this);
     buildRunMenu();
     setRunning(false);
@@ -150,6 +166,10 @@ bool MainWindow::startRunFromControls()
     const CompareBox *compare = m_controls->compareBox();
     if (compare->isChecked() && !compare->isValidSelection()) {
         reportFailure(tr("Compare mode needs 2 to 4 ticked methods; %1 are ticked.").arg(compare->methods().size()));
+        return false;
+    }
+    if (const QString problem = m_controls->datasetBox()->runProblem(); !problem.isEmpty()) {
+        reportFailure(problem);
         return false;
     }
     return startRequest(m_controls->request());
@@ -224,7 +244,8 @@ void MainWindow::clearResults()
 
 bool MainWindow::applyLiveTemperature(double temperature)
 {
-    if (!m_running || !m_worker)
+    // With a restart pending, the new run starts with the new value anyway.
+    if (!m_running || !m_worker || m_restartTimer.isActive())
         return false;
     try {
         m_worker->setLiveTemperature(temperature);
@@ -240,7 +261,7 @@ bool MainWindow::applyLiveTemperature(double temperature)
 
 bool MainWindow::applyLiveStep(double step)
 {
-    if (!m_running || !m_worker)
+    if (!m_running || !m_worker || m_restartTimer.isActive())
         return false;
     try {
         m_worker->setLiveStep(step);
@@ -322,6 +343,76 @@ void MainWindow::setRunning(bool running)
     m_controls->setRunning(running);
     if (!running)
         m_strip->endRun();
+}
+
+void MainWindow::setShowErrorDialogs(bool show)
+{
+    m_showErrorDialogs = show;
+    m_controls->datasetBox()->setInteractive(show);
+}
+
+namespace {
+
+QStringList localFiles(const QMimeData *mime)
+{
+    QStringList paths;
+    if (mime && mime->hasUrls())
+        for (const QUrl &url : mime->urls())
+            if (url.isLocalFile())
+                paths.append(url.toLocalFile());
+    return paths;
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QStringList paths = localFiles(event->mimeData());
+    if (!paths.isEmpty() && std::all_of(paths.begin(), paths.end(), looksLikeDataFile))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList paths = localFiles(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    selectDataFiles(paths);
+}
+
+bool MainWindow::selectDataFiles(const QStringList &paths)
+{
+    if (m_running) {
+        reportError(tr("Data"), tr("Stop the run before choosing other data."));
+        return false;
+    }
+    QString problem;
+    const DataFileChoice choice = sortDataFiles(paths, &problem);
+    if (choice.isEmpty()) {
+        reportError(tr("Data"), problem);
+        return false;
+    }
+    DatasetBox *box = m_controls->datasetBox();
+    box->selectFiles(choice);
+    if (problem.isEmpty()) {
+        showStatus(tr("Checking %1…").arg(choice.displayName()));
+        return true;
+    }
+    if (m_showErrorDialogs && !choice.images.isEmpty() && choice.labels.isEmpty()) {
+        // After the drop has returned: a dialog inside a drop handler would hold the drag.
+        QTimer::singleShot(0, this, [this, choice] {
+            const QString labels = QFileDialog::getOpenFileName(
+                this, tr("Choose the label file for %1").arg(QFileInfo(choice.images).fileName()),
+                QFileInfo(choice.images).absolutePath(), tr("IDX label files (*.gz *.idx *ubyte);;All files (*)"));
+            if (!labels.isEmpty())
+                m_controls->datasetBox()->selectFiles({QString(), choice.images, labels});
+        });
+        showStatus(problem);
+        return false;
+    }
+    reportError(tr("Data"), problem);
+    return false;
 }
 
 void MainWindow::showStatus(const QString &message)

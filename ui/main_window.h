@@ -1,7 +1,8 @@
 #pragma once
 // The main window: run settings on the left, the tabbed charts on the right, run statistics
 // along the bottom, File and Run menus on top. Owns the worker thread; see SamplerWorker for
-// the protocol and FileActions for exports and sessions.
+// the protocol and FileActions for exports and sessions. Data files dropped on the window
+// become the "Your file" dataset of the control panel.
 #include <optional>
 
 #include <QMainWindow>
@@ -51,8 +52,9 @@ public:
     int restartCount() const { return m_restarts; }
     bool isRunning() const { return m_running; }
 
-    /// Modal message boxes on failures are on by default; scripted and test use turns them off.
-    void setShowErrorDialogs(bool show) { m_showErrorDialogs = show; }
+    /// Modal message boxes on failures (and file dialogs asking for a missing label file) are on
+    /// by default; scripted and test use turns them off.
+    void setShowErrorDialogs(bool show);
     bool showErrorDialogs() const { return m_showErrorDialogs; }
 
     ControlPanel *controls() const { return m_controls; }
@@ -80,6 +82,12 @@ public:
     /// Saves the session to autosaveSessionPath() on close (off by default; the app turns it on).
     void setAutosaveSession(bool on) { m_autosave = on; }
 
+    /// Makes files the "Your file" dataset: one CSV, or an IDX image file and its label file
+    /// (a single one finds its partner by the usual names, or asks for it when dialogs are on).
+    /// Returns false and reports why when they cannot be used as given; their contents are
+    /// checked in the background, and a malformed file is reported when that check ends.
+    bool selectDataFiles(const QStringList &paths);
+
     /// Shows a message in the status bar and, if dialogs are on, in a non-blocking box.
     void reportError(const QString &title, const QString &message);
     void showStatus(const QString &message);
@@ -97,6 +105,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void buildRunMenu();

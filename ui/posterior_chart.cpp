@@ -177,8 +177,30 @@ void PosteriorChart::clear()
     updatePlotBackground();
 }
 
+void PosteriorChart::setFreeAxes(int dimension)
+{
+    m_free = true;
+    m_dimension = dimension;
+    m_hasRange = false;
+    m_image = PosteriorImage();
+    m_colorAxis->setVisible(false);
+    for (QValueAxis *axis : {m_axisX, m_axisY}) {
+        axis->setLabelFormat(QStringLiteral("%.4g"));
+        axis->setMinorTickCount(0);
+        axis->setTickCount(5);
+    }
+    m_axisX->setRange(-1.0, 1.0);
+    m_axisY->setRange(-1.0, 1.0);
+    m_axisY->setTitleText(dimension > 1 ? QStringLiteral("θ₂") : tr("none (θ is one-dimensional)"));
+    setToolTip(m_compact ? tr("Dots: samples; orange: current θ. No exact posterior is drawn for this model.")
+                         : QString());
+    updatePlotBackground();
+}
+
 void PosteriorChart::setPosteriorImage(const PosteriorImage &image)
 {
+    if (m_free)
+        return; // no heat map without an exact posterior
     m_image = image;
     m_colorAxis->setRange(-image.logRange, 0.0);
     updatePlotBackground();
@@ -247,6 +269,27 @@ void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF curre
 void PosteriorChart::flush()
 {
     m_flushTimer.stop();
+    if (m_free && !m_pending.isEmpty()) {
+        // The axes grow to hold every sample, so nothing is filtered below.
+        for (const QPointF &point : std::as_const(m_pending)) {
+            if (!m_hasRange)
+                m_low = m_high = point;
+            m_low = QPointF(std::min(m_low.x(), point.x()), std::min(m_low.y(), point.y()));
+            m_high = QPointF(std::max(m_high.x(), point.x()), std::max(m_high.y(), point.y()));
+            m_hasRange = true;
+        }
+        // 5% of the spread on each side, and never a zero-width axis (a chain that has not moved).
+        const auto margin = [](double low, double high) {
+            return std::max(0.05 * (high - low), 1e-6 * std::max(1.0, std::abs(low + high)));
+        };
+        const double mx = margin(m_low.x(), m_high.x()), my = margin(m_low.y(), m_high.y());
+        m_axisX->setRange(m_low.x() - mx, m_high.x() + mx);
+        m_axisX->applyNiceNumbers();
+        if (m_dimension > 1) {
+            m_axisY->setRange(m_low.y() - my, m_high.y() + my);
+            m_axisY->applyNiceNumbers();
+        }
+    }
     // Samples outside the θ window are counted but not added: the screen would clip them,
     // but the SVG writer does not, and they would be drawn outside the plot.
     const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
@@ -270,7 +313,7 @@ void PosteriorChart::flush()
     m_plotted += m_pending.size();
     m_pending.clear();
     if (m_hasLatest)
-        m_current->replace(window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
+        m_current->replace(m_free || window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
 }
 
 qsizetype PosteriorChart::plottedSampleCount() const

@@ -59,6 +59,11 @@ public:
     /// Compact charts (side by side) have no legend and a colour bar without title, so the
     /// plot keeps most of a small cell.
     void setCompact(bool compact);
+    /// For models without an exact posterior to draw (worst case, logistic regression): no
+    /// heat map or colour bar, and axes that follow the samples instead of the mixture's
+    /// fixed window. A one-dimensional θ is drawn along θ₂ = 0. Call before samples arrive.
+    void setFreeAxes(int dimension);
+    bool hasFreeAxes() const { return m_free; }
 
     void restyle() override;
     void setExportLayout(bool exporting) override;
@@ -85,6 +90,10 @@ private:
     QTimer m_flushTimer;
     PosteriorImage m_image;
     QGraphicsPixmapItem *m_heatMap = nullptr;
+    bool m_free = false;          // axes follow the samples (no exact posterior)
+    int m_dimension = 2;
+    bool m_hasRange = false;
+    QPointF m_low, m_high;        // corners of the samples' bounding box, with free axes
 };
 
 } // namespace ui

@@ -9,7 +9,7 @@
 
 namespace ui {
 
-/// "gmm", "gmm-compare", "gmm-chains", "gmm-quick".
+/// "gmm", "gmm-compare", "gmm-chains", "gmm-quick", "logreg-quick".
 QStringList presetNames();
 /// One line saying what the preset runs.
 QString presetDescription(const QString &name);

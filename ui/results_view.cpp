@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "ui/accuracy_chart.h"
 #include "ui/batch_size_histogram.h"
 #include "ui/chart_style.h"
 #include "ui/compare_page.h"
@@ -60,12 +61,16 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     note->setContentsMargins(4, 4, 4, 4);
     diagnosticsLayout->addWidget(note);
     addTab(diagnostics, tr("&Diagnostics"));
+    m_accuracy = new AccuracyChart;
+    addTab(m_accuracy, tr("&Accuracy"));
     setTabToolTip(PosteriorTab, tr("Samples over the exact tempered posterior; comparing methods, one chart per "
                                    "method and their minibatch sizes side by side."));
     setTabToolTip(HistogramTab, tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4)."));
     setTabToolTip(CorrectionTab, tr("The correction distribution for the σ, λ and solver in the panel (Sec. 4)."));
     setTabToolTip(TraceTab, tr("θ₁ and θ₂ against the iteration, per chain."));
     setTabToolTip(DiagnosticsTab, tr("Per-chain acceptance, minibatch sizes, ESS and R-hat after a run."));
+    setTabToolTip(AccuracyTab, tr("Logistic regression: test accuracy and log-likelihood against the data read "
+                                  "(Seita et al. Sec. 6.2, Figure 3)."));
     m_comparePage->setUp({tr("Posterior samples over the true tempered log-posterior")}, {}, 0);
     m_histogram->reset({methodLabel(core::RunConfig{}.method)}, core::RunConfig{}.nData);
     m_traces->reset({tr("chain 1")}, {seriesColour(0)}, core::RunConfig{}.samples);
@@ -87,11 +92,19 @@ void ResultsView::beginRun(const RunRequest &request)
     QStringList methods, posteriorTitles, channels;
     QList<QColor> colours;
     const bool compare = request.methods.size() > 1;
+    // Only the mixture has an exact posterior to draw behind the samples.
+    const bool mixture = request.config.dataset == "gmm";
+    m_dimension = request.config.dataset == "worst-case" ? 1 : 2;
     for (core::TestMethod method : request.methods) {
         methods.append(methodLabel(method));
-        posteriorTitles.append(compare ? tr("%1: posterior samples").arg(methodLabel(method))
-                                       : tr("Posterior samples over the true tempered log-posterior (%1)")
-                                             .arg(methodLabel(method)));
+        if (compare)
+            posteriorTitles.append(tr("%1: posterior samples").arg(methodLabel(method)));
+        else if (mixture)
+            posteriorTitles.append(tr("Posterior samples over the true tempered log-posterior (%1)").arg(methodLabel(method)));
+        else if (m_dimension == 1)
+            posteriorTitles.append(tr("Posterior samples of θ (%1)").arg(methodLabel(method)));
+        else
+            posteriorTitles.append(tr("Posterior samples of θ₁ and θ₂, two of the weights (%1)").arg(methodLabel(method)));
     }
     for (int channel = 0; channel < request.channelCount(); ++channel) {
         const int method = request.methodIndexOf(channel), chain = request.chainIndexOf(channel);
@@ -99,12 +112,19 @@ void ResultsView::beginRun(const RunRequest &request)
         // One method: chains in distinct hues; comparing: each method's hue, shaded per chain.
         colours.append(request.methods.size() == 1 ? seriesColour(chain) : channelColour(method, chain));
     }
-    m_comparePage->setUp(posteriorTitles, methods, request.config.nData);
+    // Real data have their own N, known once loaded (the first snapshot brings it).
+    const qint64 nData = request.config.dataset == "logreg" ? 0 : request.config.nData;
+    m_comparePage->setUp(posteriorTitles, methods, nData);
     const qint64 perChart = std::min<qint64>(request.config.samples, SamplerWorker::kMaxPlottedSamples) * request.chains;
-    for (PosteriorChart *chart : m_comparePage->charts())
+    for (PosteriorChart *chart : m_comparePage->charts()) {
         chart->setExpectedSampleCount(perChart);
-    m_histogram->reset(methods, request.config.nData);
+        if (!mixture)
+            chart->setFreeAxes(m_dimension);
+    }
+    m_histogram->reset(methods, nData);
     m_traces->reset(channels, colours, request.config.samples);
+    m_traces->setDimension(m_dimension);
+    m_accuracy->reset(channels, colours, request.config.dataset == "logreg");
     m_table->clearRows();
 }
 
@@ -117,6 +137,12 @@ void ResultsView::applySnapshot(const RunSnapshot &snapshot)
     if (BatchSizeHistogram *overview = m_comparePage->histogram())
         overview->appendBatchSizes(method, snapshot.newBatchSizes);
     m_traces->appendSamples(snapshot.channel, snapshot.newSamples, snapshot.first, snapshot.sampleStride);
+    m_accuracy->appendPoints(snapshot.channel, snapshot.newClassifierPoints);
+    if (snapshot.dataSize > 0) {
+        m_histogram->setDataSize(snapshot.dataSize);
+        if (BatchSizeHistogram *overview = m_comparePage->histogram())
+            overview->setDataSize(snapshot.dataSize);
+    }
 }
 
 void ResultsView::setPosteriorImage(const PosteriorImage &image)
@@ -132,6 +158,7 @@ void ResultsView::flushAll()
     if (BatchSizeHistogram *overview = m_comparePage->histogram())
         overview->flush();
     m_traces->flush();
+    m_accuracy->flush();
 }
 
 void ResultsView::flushVisible()
@@ -145,6 +172,7 @@ void ResultsView::flushVisible()
         break;
     case HistogramTab: m_histogram->flush(); break;
     case TraceTab: m_traces->flush(); break;
+    case AccuracyTab: m_accuracy->flush(); break;
     default: break;
     }
 }
@@ -176,7 +204,13 @@ QList<NamedChart> ResultsView::exportableCharts() const
     charts.append({QStringLiteral("correction-density"), tr("Correction density"), m_correction->densityView()});
     charts.append({QStringLiteral("correction-cdf-error"), tr("Correction CDF error"), m_correction->errorView()});
     charts.append({QStringLiteral("trace-theta1"), tr("Trace of θ₁"), m_traces->view(0)});
-    charts.append({QStringLiteral("trace-theta2"), tr("Trace of θ₂"), m_traces->view(1)});
+    if (m_dimension > 1)
+        charts.append({QStringLiteral("trace-theta2"), tr("Trace of θ₂"), m_traces->view(1)});
+    if (m_accuracy->isActive()) {
+        charts.append({QStringLiteral("accuracy"), tr("Test accuracy against data read"), m_accuracy->accuracyView()});
+        charts.append({QStringLiteral("test-loglik"), tr("Test log-likelihood against data read"),
+                       m_accuracy->logLikelihoodView()});
+    }
     return charts;
 }
 

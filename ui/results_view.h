@@ -1,7 +1,7 @@
 #pragma once
 // The tabbed chart area of the main window: posterior (one chart per compared method, on the
-// same θ window), minibatch-size histogram, correction distribution, traces and the
-// diagnostics table. It routes each channel's snapshots to the charts of that channel's
+// same θ window), minibatch-size histogram, correction distribution, traces, the
+// diagnostics table and, for logistic regression, test accuracy against data read. It routes each channel's snapshots to the charts of that channel's
 // method and chain; charts batch their own redraws.
 #include <QList>
 #include <QString>
@@ -11,6 +11,7 @@
 
 namespace ui {
 
+class AccuracyChart;
 class BatchSizeHistogram;
 class ComparePage;
 class CorrectionChart;
@@ -29,7 +30,7 @@ struct NamedChart {
 class ResultsView : public QTabWidget {
     Q_OBJECT
 public:
-    enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab };
+    enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab, AccuracyTab };
 
     explicit ResultsView(QWidget *parent = nullptr);
 
@@ -55,6 +56,7 @@ public:
     CorrectionChart *correctionChart() const { return m_correction; }
     TraceChart *traceChart() const { return m_traces; }
     DiagnosticsTable *diagnosticsTable() const { return m_table; }
+    AccuracyChart *accuracyChart() const { return m_accuracy; }
     /// Σ samples drawn by the posterior charts.
     qsizetype plottedSampleCount() const;
     /// Every chart that can be exported, in tab order.
@@ -66,7 +68,9 @@ private:
     CorrectionChart *m_correction = nullptr;
     TraceChart *m_traces = nullptr;
     DiagnosticsTable *m_table = nullptr;
+    AccuracyChart *m_accuracy = nullptr;
     RunRequest m_request;
+    int m_dimension = 2; // of θ in the current run
 };
 
 /// Colour of a channel's lines: its method's colour, lighter or darker per chain.

@@ -27,7 +27,9 @@ core::CsvMetadata csvMetadata(const RunOutcome &outcome, const ChainReport &chai
     core::CsvMetadata meta = {{"program", "mh-explorer"}};
     for (auto &entry : core::toMetadata(core::runSettings(config)))
         meta.push_back(std::move(entry));
-    meta.insert(meta.end(), {{"n_data", std::to_string(config.nData)},
+    meta.insert(meta.end(), {{"description", outcome.datasetDescription.toStdString()},
+                             {"augmented", outcome.augmented ? "1" : "0"},
+                             {"n_data", std::to_string(outcome.dataSize)},
                              {"chain", std::to_string(chain.chainIndex + 1)},
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
@@ -102,7 +104,9 @@ core::JsonObject runSummaryJson(const RunOutcome &outcome)
     core::JsonObject json;
     json.add("program", "mh-explorer");
     core::addTo(json, core::runSettings(config));
-    json.add("n_data", config.nData)
+    json.add("n_data", static_cast<std::int64_t>(outcome.dataSize))
+        .add("description", outcome.datasetDescription.toStdString())
+        .add("augmented", outcome.augmented)
         .add("methods", methods)
         .add("chains_per_method", outcome.request.chains)
         .add("parallel", outcome.request.parallel)
@@ -137,6 +141,12 @@ core::JsonObject runSummaryJson(const RunOutcome &outcome)
             .add("posterior_tv", chain.hasPosteriorMetrics ? chain.posterior.totalVariation : std::nan(""))
             .add("posterior_chi2", chain.hasPosteriorMetrics ? chain.posterior.chiSquared : std::nan(""))
             .add("posterior_chi2_cells", chain.hasPosteriorMetrics ? chain.posterior.chiSquaredCells : 0);
+        if (std::isfinite(chain.testAccuracy))
+            entry.add("test_accuracy", chain.testAccuracy)
+                .add("test_accuracy_posterior_mean", chain.meanThetaAccuracy)
+                .add("test_loglik", chain.testLogLikelihood)
+                .add("classifier_evaluations", static_cast<std::int64_t>(chain.classifierEvaluations))
+                .add("classifier_seconds", chain.classifierSeconds);
         // The writer has objects but no arrays: chains are keyed by method and number.
         std::string key = core::methodName(chain.method);
         key += "-chain";

@@ -200,7 +200,7 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     setStat(m_batch, tr("mean batch %L1").arg(snapshot.meanBatch, 0, 'f', 1));
     setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
                         .arg(snapshot.dataPointsUsed)
-                        .arg(formatPasses(snapshot.dataPointsUsed, request.config.nData))
+                        .arg(formatPasses(snapshot.dataPointsUsed, snapshot.dataSize))
                         .arg(snapshot.fullDataFallbacks));
 }
 
@@ -231,7 +231,7 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
             fallbacks += report.summary.fullDataFallbacks;
         setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
                             .arg(used)
-                            .arg(formatPasses(used, outcome.config().nData))
+                            .arg(formatPasses(used, outcome.dataSize))
                             .arg(fallbacks));
     }
     m_progress->setRange(0, kProgressSteps);
@@ -241,6 +241,12 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
         setStat(m_fit, tr("posterior TV %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.posterior.totalVariation, 0, 'f', 3);
         })));
+    } else if (!outcome.chains.isEmpty() && std::isfinite(outcome.chains.front().testAccuracy)) {
+        setStat(m_fit, tr("test accuracy %1").arg(perMethod(outcome, [](const ChainReport &r) {
+            return QStringLiteral("%L1").arg(r.testAccuracy, 0, 'f', 3);
+        })));
+    } else if (outcome.config().dataset != "gmm") {
+        setStat(m_fit, tr("posterior fit: mixture only"));
     } else {
         setStat(m_fit, tr("posterior fit: run incomplete"));
     }

@@ -16,6 +16,8 @@
 #include "core/experiment/datasets.h"
 #include "core/experiment/experiment_runner.h"
 #include "core/models/gaussian_mixture_model.h"
+#include "ui/data_files.h"
+#include "ui/snapshot_builder.h"
 
 namespace ui {
 namespace {
@@ -28,70 +30,6 @@ constexpr auto kProgressInterval = std::chrono::milliseconds(40);
 
 constexpr int kMaxMethods = 4;
 constexpr int kMaxChains = 4;
-
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Copies the rows [first, last) of a running chain into a snapshot and advances the running
-// totals; runs on the chain's thread while the ChainResult is still being written.
-class SnapshotBuilder {
-public:
-    SnapshotBuilder(int channel, qint64 total, std::chrono::milliseconds interval)
-        : m_channel(channel), m_total(total), m_interval(interval),
-          m_stride(static_cast<int>((total + SamplerWorker::kMaxPlottedSamples - 1) / SamplerWorker::kMaxPlottedSamples))
-    {
-    }
-
-    bool due(std::int64_t last) const { return last == m_total || Clock::now() - m_lastEmit >= m_interval; }
-    bool pending(std::int64_t last) const { return last > m_emitted; }
-
-    RunSnapshot take(const core::ChainResult &result, std::int64_t last)
-    {
-        RunSnapshot shot;
-        shot.channel = m_channel;
-        shot.total = m_total;
-        shot.first = m_emitted;
-        shot.completed = last;
-        shot.sampleStride = m_stride;
-        shot.newBatchSizes.reserve(static_cast<qsizetype>(last - m_emitted));
-        shot.newSamples.reserve(static_cast<qsizetype>((last - m_emitted) / m_stride + 1));
-        for (std::int64_t t = m_emitted; t < last; ++t) {
-            const auto row = static_cast<std::size_t>(t);
-            if (t % m_stride == 0)
-                shot.newSamples.append(QPointF(result.samples(t, 0), result.samples(t, 1)));
-            shot.newBatchSizes.append(result.batchSize[row]);
-            m_accepted += result.accepted[row];
-            m_dataPointsUsed += result.batchSize[row];
-            m_fallbacks += result.fullDataFallback[row];
-        }
-        for (; m_segmentsSent < result.segments.size() && result.segments[m_segmentsSent].start < last; ++m_segmentsSent)
-            shot.newSegments.append(result.segments[m_segmentsSent]);
-        if (last > 0)
-            shot.current = QPointF(result.samples(last - 1, 0), result.samples(last - 1, 1));
-        shot.acceptanceRate = last > 0 ? static_cast<double>(m_accepted) / static_cast<double>(last) : 0.0;
-        shot.meanBatch = last > 0 ? static_cast<double>(m_dataPointsUsed) / static_cast<double>(last) : 0.0;
-        shot.dataPointsUsed = m_dataPointsUsed;
-        shot.fullDataFallbacks = m_fallbacks;
-        shot.elapsedSeconds = secondsSince(m_start);
-        shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
-        m_emitted = last;
-        m_lastEmit = Clock::now();
-        return shot;
-    }
-
-private:
-    int m_channel;
-    qint64 m_total;
-    std::chrono::milliseconds m_interval;
-    int m_stride;
-    std::int64_t m_emitted = 0;
-    std::size_t m_segmentsSent = 0;
-    qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0;
-    Clock::time_point m_start = Clock::now();
-    Clock::time_point m_lastEmit = Clock::now();
-};
 
 } // namespace
 
@@ -243,15 +181,26 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
 {
     // The window validates too, but the worker is a public entry point of its own.
     validate(request);
-    const core::RunConfig &config = request.config;
     RunOutcome outcome;
     outcome.request = request;
+    // Requests built in code (presets, scripts) leave the data directories to the app.
+    if (outcome.request.config.logreg.searchDirectories.empty())
+        outcome.request.config.logreg.searchDirectories = dataSearchDirectories();
+    const core::RunConfig &config = outcome.request.config;
 
     emit preparationProgress(-1.0);
-    emit statusMessage(tr("Generating %L1 data points…").arg(config.nData));
+    emit statusMessage(config.dataset == "logreg" ? tr("Loading the logistic-regression data…")
+                                                  : tr("Generating %L1 data points…").arg(config.nData));
+    // Unreadable or malformed files throw std::runtime_error naming the file: runFailed says so.
     const core::DatasetInstance dataset = core::makeDataset(config, false, {}, stop);
     if (stop.stop_requested())
         throw core::Cancelled();
+    outcome.dataSize = dataset.model->dataSize();
+    outcome.dimension = dataset.model->dimension();
+    outcome.datasetDescription = QString::fromStdString(dataset.description);
+    outcome.augmented = dataset.augmented;
+    if (dataset.classifier)
+        emit statusMessage(tr("Data: %1").arg(outcome.datasetDescription));
     // The heat map and the posterior metrics exist for the Gaussian mixture only.
     const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
     const core::PosteriorGridSpec grid; // the metrics' grid; the chart shows the same window
@@ -298,8 +247,12 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
     std::exception_ptr failure;
 
     auto runChannel = [&](int channel) {
-        const core::RunConfig settings = request.channelConfig(channel);
-        SnapshotBuilder builder(channel, settings.samples, interval);
+        const core::RunConfig settings = outcome.request.channelConfig(channel);
+        SnapshotBuilder::Classifier classifier;
+        classifier.model = dataset.classifier.get();
+        classifier.test = dataset.testSet.get();
+        classifier.stride = settings.traceStride;
+        SnapshotBuilder builder(channel, settings.samples, outcome.dataSize, outcome.dimension, interval, classifier);
         auto onProgress = [&](const core::ChainResult &result, std::int64_t, std::int64_t last) {
             if (builder.pending(last) && builder.due(last))
                 emit snapshot(builder.take(result, last));
@@ -318,6 +271,20 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         report.bulkEss = QVector<double>(ess.begin(), ess.end());
         if (!report.bulkEss.isEmpty() && run.summary.wallSeconds > 0.0)
             report.essPerSecond = *std::min_element(report.bulkEss.begin(), report.bulkEss.end()) / run.summary.wallSeconds;
+        if (dataset.classifier && run.chain.completed > 0) {
+            const core::ChainResult &chain = run.chain;
+            const core::ClassifierFit last =
+                dataset.classifier->fit(chain.samples.row(chain.completed - 1).transpose(), *dataset.testSet);
+            // The second half of the final segment (the whole chain unless T or the step changed).
+            const std::int64_t start = chain.finalSegmentStart();
+            const std::int64_t half = start + (chain.completed - start) / 2;
+            const core::Vector mean = chain.samples.middleRows(half, chain.completed - half).colwise().mean().transpose();
+            report.testAccuracy = last.accuracy;
+            report.testLogLikelihood = last.meanLogLikelihood;
+            report.meanThetaAccuracy = dataset.classifier->accuracy(mean, *dataset.testSet);
+            report.classifierEvaluations = builder.classifierEvaluations();
+            report.classifierSeconds = builder.classifierSeconds();
+        }
         report.result = std::make_shared<const core::ChainResult>(std::move(run.chain));
     };
     std::atomic<int> next{0};

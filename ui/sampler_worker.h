@@ -50,13 +50,26 @@ struct RunRequest {
 /// method, chains outside [1, 4]) and runs core::validate on every channel's settings.
 void validate(const RunRequest &request);
 
+/// Test-set figures of a logistic-regression chain at one iteration (Seita et al. Sec. 6.2,
+/// Figure 3), evaluated on the chain's thread.
+struct ClassifierPoint {
+    qint64 iteration = 0;           ///< the iteration whose θ was evaluated (0-based)
+    qint64 dataUsed = 0;            ///< points read by the tests up to and including it (minibatches + full scans)
+    double accuracy = 0.0;          ///< fraction of test rows classified correctly
+    double meanLogLikelihood = 0.0; ///< mean test log-likelihood, nats per row
+};
+
 /// What happened on one channel since its previous snapshot, plus its running totals.
 struct RunSnapshot {
     int channel = 0;
     /// New (θ₁, θ₂) samples: iterations t in [first, completed) with t % sampleStride == 0.
     /// Long runs are thinned so the charts stay responsive; the statistics below and
-    /// newBatchSizes always cover every iteration.
+    /// newBatchSizes always cover every iteration. A one-dimensional model sends (θ₁, 0).
     QVector<QPointF> newSamples;
+    /// Logistic regression only: the iterations in [first, completed) at the evaluation stride.
+    QVector<ClassifierPoint> newClassifierPoints;
+    qint64 dataSize = 0;             ///< N, the rows the tests draw from (training rows for logreg)
+    int dimension = 2;               ///< of θ
     QVector<int> newBatchSizes;      ///< points used by each new iteration's test
     /// Segments that began since the previous snapshot (the first snapshot carries the first
     /// segment, starting at 0); a later one means T or the step was changed during the run.
@@ -91,6 +104,13 @@ struct ChainReport {
     double splitRhat = std::nan("");
     /// The whole chain, immutable once reported, for sample export.
     std::shared_ptr<const core::ChainResult> result;
+    /// Logistic regression: test accuracy and mean log-likelihood at the last sample, the
+    /// accuracy at the mean θ of the second half, and the time the live evaluations took.
+    double testAccuracy = std::nan("");
+    double testLogLikelihood = std::nan("");
+    double meanThetaAccuracy = std::nan("");
+    qint64 classifierEvaluations = 0;
+    double classifierSeconds = 0.0;
 };
 
 /// The end of a request: complete or stopped on request (failures go through runFailed).
@@ -104,6 +124,12 @@ struct RunOutcome {
     /// The exact posterior of the run's data at config.temperature, for lp__ in exports (null
     /// unless complete); rows of other segments use logDensity at their own temperature.
     std::shared_ptr<const core::GaussianMixturePosterior> posterior;
+    /// N of the data the chains ran on (training rows for logistic regression; the config's
+    /// nData applies to generated data only), θ's dimension, and the data's description.
+    qint64 dataSize = 0;
+    int dimension = 0;
+    QString datasetDescription;
+    bool augmented = false;
 
     const core::RunConfig &config() const { return request.config; }
     /// Σ iterations over all reported chains.
@@ -117,6 +143,9 @@ public:
     static constexpr qint64 kMaxPlottedSamples = 50'000;
     /// Side of the square heat-map image in pixels.
     static constexpr int kHeatMapSize = 200;
+    /// Classifier evaluations per chain at most: the evaluation stride is traceStride or,
+    /// for longer runs, samples / kMaxClassifierPoints.
+    static constexpr qint64 kMaxClassifierPoints = 2000;
 
     explicit SamplerWorker(QObject *parent = nullptr);
 

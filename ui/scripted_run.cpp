@@ -1,5 +1,6 @@
 #include "ui/scripted_run.h"
 
+#include <cmath>
 #include <cstdio>
 #include <exception>
 
@@ -56,6 +57,14 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
     m_stopped = m_stopped || outcome.stopped;
     for (const ChainReport &report : outcome.chains) {
         const core::ChainSummary &s = report.summary;
+        QString fit = report.hasPosteriorMetrics ? tr(", posterior TV %1").arg(report.posterior.totalVariation, 0, 'f', 4)
+                                                 : QString();
+        if (std::isfinite(report.testAccuracy))
+            fit = tr(", test accuracy %1 (posterior mean θ: %2), %3 evaluations in %4 ms")
+                      .arg(report.testAccuracy, 0, 'f', 4)
+                      .arg(report.meanThetaAccuracy, 0, 'f', 4)
+                      .arg(report.classifierEvaluations)
+                      .arg(report.classifierSeconds * 1e3, 0, 'f', 1);
         say(tr("%1 chain %2: %3 after %4 samples, acceptance %5, mean batch %6%7")
                 .arg(QString::fromStdString(core::methodName(report.method)))
                 .arg(report.chainIndex + 1)
@@ -63,8 +72,7 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
                 .arg(s.iterations)
                 .arg(s.acceptanceRate, 0, 'f', 3)
                 .arg(s.meanBatch, 0, 'f', 1)
-                .arg(report.hasPosteriorMetrics ? tr(", posterior TV %1").arg(report.posterior.totalVariation, 0, 'f', 4)
-                                                : QString()));
+                .arg(fit));
     }
     finishWhenCorrectionReady();
 }

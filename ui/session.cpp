@@ -81,11 +81,51 @@ QString seedText(std::uint64_t seed)
     return QString::number(static_cast<qulonglong>(seed));
 }
 
+// The logistic-regression data; the search directories belong to the machine, not the session.
+QJsonObject logregToJson(const core::LogisticDataSpec &spec)
+{
+    return {
+        {"source", QString::fromStdString(spec.source)},
+        {"images", QString::fromStdString(spec.images)},
+        {"labels", QString::fromStdString(spec.labels)},
+        {"csv", QString::fromStdString(spec.csv)},
+        {"classes", QJsonArray{spec.classes.first, spec.classes.second}},
+        {"test_size", static_cast<qint64>(spec.testSize)},
+        {"split_seed", seedText(spec.splitSeed)},
+        {"augment_to", static_cast<qint64>(spec.augmentTo)},
+        {"augment_seed", seedText(spec.augmentSeed)},
+        {"bias", spec.model.bias},
+        {"prior_sd", spec.model.priorSd},
+    };
+}
+
+void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
+{
+    read(json, QStringLiteral("source"), spec.source);
+    read(json, QStringLiteral("images"), spec.images);
+    read(json, QStringLiteral("labels"), spec.labels);
+    read(json, QStringLiteral("csv"), spec.csv);
+    if (json.contains(QStringLiteral("classes"))) {
+        const QJsonArray classes = json[QStringLiteral("classes")].toArray();
+        if (!json[QStringLiteral("classes")].isArray() || classes.size() != 2 || !classes[0].isDouble()
+            || !classes[1].isDouble())
+            badValue(QStringLiteral("logreg.classes"), "an array of two class numbers");
+        spec.classes = {classes[0].toInt(), classes[1].toInt()};
+    }
+    readInteger(json, QStringLiteral("test_size"), spec.testSize);
+    readInteger(json, QStringLiteral("split_seed"), spec.splitSeed);
+    readInteger(json, QStringLiteral("augment_to"), spec.augmentTo);
+    readInteger(json, QStringLiteral("augment_seed"), spec.augmentSeed);
+    read(json, QStringLiteral("bias"), spec.model.bias);
+    read(json, QStringLiteral("prior_sd"), spec.model.priorSd);
+}
+
 QJsonObject configToJson(const core::RunConfig &c)
 {
     const auto &mb = c.minibatch;
     const auto &cp = c.correction;
     return {
+        {"logreg", logregToJson(c.logreg)},
         {"dataset", QString::fromStdString(c.dataset)},
         {"method", QString::fromStdString(core::methodName(c.method))},
         {"n_data", static_cast<qint64>(c.nData)},
@@ -137,6 +177,7 @@ core::RunConfig configFromJson(const QJsonObject &json)
     read(json, QStringLiteral("anneal_from"), c.annealFrom);
     read(json, QStringLiteral("burn_in_step"), c.burnInStep);
     readInteger(json, QStringLiteral("trace_stride"), c.traceStride);
+    readLogreg(object(json, QStringLiteral("logreg")), c.logreg);
     const QJsonObject mb = object(json, QStringLiteral("minibatch"));
     readInteger(mb, QStringLiteral("initial_batch"), c.minibatch.initialBatch);
     readInteger(mb, QStringLiteral("batch_growth"), c.minibatch.batchGrowth);

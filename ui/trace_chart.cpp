@@ -130,6 +130,12 @@ void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, q
     }
 }
 
+void TraceChart::setDimension(int dimension)
+{
+    m_dimension = dimension;
+    m_views[1]->setVisible(dimension > 1);
+}
+
 void TraceChart::appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride)
 {
     if (channel < 0 || channel >= channelCount() || samples.isEmpty())

@@ -36,6 +36,9 @@ public:
 
     /// Starts over with one line per channel in each chart; the x axes span `iterations`.
     void reset(const QStringList &names, const QList<QColor> &colours, qint64 iterations);
+    /// Shows the θ₂ chart only for models with two or more parameters.
+    void setDimension(int dimension);
+    int dimension() const { return m_dimension; }
     /// Adds samples of `channel`: samples[j] is θ after iteration firstIteration + j·stride.
     void appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride);
     /// Draws a dashed vertical line at `iteration` in both charts: a chain segment begins there
@@ -81,6 +84,7 @@ private:
     double m_low[kComponents] = {0.0, 0.0};
     double m_high[kComponents] = {0.0, 0.0};
     bool m_hasRange = false;
+    int m_dimension = kComponents;
     std::vector<Line> m_lines;
     QTimer m_flushTimer;
 };

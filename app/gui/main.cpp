@@ -1,6 +1,7 @@
 // mh-explorer: the desktop GUI. Without options it opens the window with the settings of the
 // last session (or the paper's defaults). Scripted use, headless with QT_QPA_PLATFORM=offscreen:
-//   --run-preset NAME | run options   what to run (a preset, then single options on top)
+//   --run-preset NAME | run options   what to run (a preset, then single options on top;
+//                                     --dataset gmm|worst-case|logreg or --csv FILE pick the data)
 //   --export-plots DIR                after the run, every chart as PNG and SVG plus summary.json
 //   --screenshot PATH                 after the run, the window as PNG
 //   --screenshot-midrun PATH          the window as PNG once the first chain is half done
@@ -72,9 +73,11 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
         return value ? QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value))
                      : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
     };
-    const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick.", "name");
+    const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick, logreg-quick.", "name");
     const auto method = option("method", "mh, barker, minibatch, naive-barker, austere-c or sublhd.", "name");
     const auto methods = option("methods", "Compare 2-4 methods, comma-separated.", "list");
+    const auto dataset = option("dataset", "gmm, worst-case or logreg (the first image source found, or --csv).", "name");
+    const auto csv = option("csv", "Logistic regression on a CSV file of label + features.", "path");
     const auto nData = option("n-data", "Number of data points N.", "count");
     const auto temperature = option("temperature", "Temperature T > 0.", "value");
     const auto step = option("step", "Proposal standard deviation per coordinate.", "value");
@@ -93,10 +96,10 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     const auto screenshot = option("screenshot", "After the run, save the window as PNG.", "path");
     const auto midRunShot = option("screenshot-midrun", "Save the window as PNG while the run is half done.", "path");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
-    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics.", "name");
-    parser.addOptions({preset, method, methods, nData, temperature, step, samples, seed, chains, parallel, sigma, solver,
-                       session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize, screenshot,
-                       midRunShot, dark, tab});
+    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy.", "name");
+    parser.addOptions({preset, dataset, csv, method, methods, nData, temperature, step, samples, seed, chains, parallel,
+                       sigma, solver, session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize,
+                       screenshot, midRunShot, dark, tab});
     parser.process(app);
 
     GuiOptions options;
@@ -166,6 +169,12 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
         return std::nullopt;
     if (parser.isSet(parallel))
         request.parallel = true;
+    // A dataset's own T and step unless given, as the CLI does.
+    if (parser.isSet(dataset) || parser.isSet(csv)) {
+        config.dataset = parser.isSet(csv) ? std::string("logreg") : parser.value(dataset).toStdString();
+        config.logreg.csv = parser.value(csv).toStdString();
+        core::applyDatasetDefaults(config, parser.isSet(temperature), parser.isSet(step));
+    }
     if (parser.isSet(exportSize)) {
         const QStringList parts = parser.value(exportSize).split(QLatin1Char('x'));
         const int width = parts.value(0).toInt(), height = parts.value(1).toInt();
@@ -177,7 +186,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     }
     if (parser.isSet(tab)) {
         const QStringList tabs = {QStringLiteral("posterior"), QStringLiteral("sizes"), QStringLiteral("correction"),
-                                  QStringLiteral("traces"), QStringLiteral("diagnostics")};
+                                  QStringLiteral("traces"), QStringLiteral("diagnostics"), QStringLiteral("accuracy")};
         options.tab = static_cast<int>(tabs.indexOf(parser.value(tab)));
         if (options.tab < 0) {
             fail(QStringLiteral("unknown --tab '%1'; choose one of %2").arg(parser.value(tab), tabs.join(QStringLiteral(", "))));
@@ -192,7 +201,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     options.dark = parser.isSet(dark);
     // Settings on the command line (or a script) replace the restored session.
     bool anyRunOption = false;
-    for (const auto *opt : {&method, &methods, &nData, &temperature, &step, &samples, &seed, &chains, &parallel, &sigma,
+    for (const auto *opt : {&dataset, &csv, &method, &methods, &nData, &temperature, &step, &samples, &seed, &chains, &parallel, &sigma,
                             &solver, &session})
         anyRunOption = anyRunOption || parser.isSet(*opt);
     options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;

@@ -239,6 +239,23 @@ double LogisticRegressionModel::meanLogLikelihood(const Vector &theta, const Cla
     return logLikelihoodTotal(data, marginsOf(theta, m_features, m_options.bias)) / static_cast<double>(data.size());
 }
 
+ClassifierFit LogisticRegressionModel::fit(const Vector &theta, const ClassificationData &data) const
+{
+    checkCompatible(theta, data);
+    std::int64_t correct = 0;
+    double total = 0.0;
+    forEachBlock(data, marginsOf(theta, m_features, m_options.bias), [&](double *z, const double *sign, DataIndex count) {
+        for (DataIndex k = 0; k < count; ++k)
+            correct += (z[k] > 0.0) == (sign[k] > 0.0) ? 1 : 0;
+        ChunkArray u(z, count);
+        u *= Eigen::Map<const Eigen::ArrayXd, Eigen::Aligned64>(sign, count);
+        negLogSigmoidInPlace(z, count);
+        total -= u.sum();
+    });
+    const auto rows = static_cast<double>(data.size());
+    return {static_cast<double>(correct) / rows, total / rows};
+}
+
 double LogisticRegressionModel::logSigmoid(double u)
 {
     return -(std::max(-u, 0.0) + std::log1p(std::exp(-std::abs(u))));

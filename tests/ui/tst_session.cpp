@@ -1,14 +1,19 @@
 // Sessions: every setting survives save → load, both as data and through the window's
 // widgets; bad files are refused with a reason; the window restores what it autosaved.
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "ui/control_panel.h"
+#include "ui/dataset_box.h"
 #include "ui/file_actions.h"
 #include "ui/main_window.h"
+#include "ui/minibatch_box.h"
 #include "ui/results_view.h"
 #include "ui/session.h"
 
@@ -19,14 +24,25 @@ ui::Session unusualSession()
 {
     ui::Session s;
     core::RunConfig &c = s.config;
-    c.dataset = "gmm";
+    // Logistic regression on a file that is not there: shown as chosen, reported as missing,
+    // and every setting kept.
+    c.dataset = "logreg";
+    c.logreg.source = "fashion-mnist";
+    c.logreg.csv = "/nonexistent/mine.csv";
+    c.logreg.classes = {3, 5};
+    c.logreg.testSize = 500;
+    c.logreg.splitSeed = 9;
+    c.logreg.augmentTo = 5000;
+    c.logreg.augmentSeed = 11;
+    c.logreg.model.bias = true;
+    c.logreg.model.priorSd = 2.5;
     c.method = core::TestMethod::SubLhd;
     c.nData = 123'456;
     c.samples = 4321;
     c.seed = 9'007'199'254'740'993ULL; // above 2^53: must not be rounded
     c.dataSeed = 77;
     c.temperature = 1234.567;
-    c.step = 0.0625;   // more decimals than the step box shows
+    c.step = 0.0000625; // more decimals than the step box shows
     c.burnIn = 12;
     c.annealFrom = 50.0;
     c.burnInStep = 0.3;
@@ -91,6 +107,16 @@ void tst_Session::jsonRoundTripsEverySetting()
     QCOMPARE(loaded.config.seed, original.config.seed);
     QCOMPARE(loaded.config.correction, original.config.correction);
     QCOMPARE(loaded.compareMethods, original.compareMethods);
+    QCOMPARE(loaded.config.logreg.classes, original.config.logreg.classes);
+    QCOMPARE(loaded.config.logreg.csv, original.config.logreg.csv);
+    QCOMPARE(loaded.config.minibatch.cltBound, 0.05);
+    // An IDX pair and the mixture with remembered files round-trip too.
+    ui::Session idx = original;
+    idx.config.dataset = "gmm";
+    idx.config.logreg.csv.clear();
+    idx.config.logreg.images = "/data/train-images-idx3-ubyte.gz";
+    idx.config.logreg.labels = "/data/train-labels-idx1-ubyte.gz";
+    QCOMPARE(canonical(ui::sessionFromJson(ui::sessionToJson(idx))), canonical(idx));
     // Missing keys keep their defaults, so older or hand-written files load.
     const ui::Session sparse = ui::sessionFromJson(QJsonObject{{"format", "mh-explorer-session"}, {"version", 1}});
     QCOMPARE(canonical(sparse), canonical(ui::Session{}));
@@ -115,6 +141,12 @@ void tst_Session::fileRoundTripsThroughTheWindow()
     QCOMPARE(request.methods, original.compareMethods);
     QCOMPARE(request.chains, 3);
     QVERIFY(request.parallel);
+    // The dataset, its file and classes, and the minibatch settings are on the widgets.
+    QCOMPARE(window.controls()->datasetBox()->datasetCombo()->currentData().toString(), QStringLiteral("file"));
+    QCOMPARE(window.controls()->minibatchBox()->batchBox()->value(), 150);
+    QCOMPARE(window.controls()->minibatchBox()->growthBox()->value(), 75);
+    QCOMPARE(window.controls()->minibatchBox()->deltaBox()->value(), 0.05);
+    QCOMPARE(window.controls()->datasetBox()->files().csv, QStringLiteral("/nonexistent/mine.csv"));
 
     // Saved again from the window: the same file.
     const QString again = dir.filePath(QStringLiteral("again.json"));
@@ -135,6 +167,9 @@ void tst_Session::badFilesAreRefusedWithAReason_data()
     QTest::newRow("unknown method")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"method":"magic"}})")
         << QStringLiteral("method must be one of");
+    QTest::newRow("bad classes")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"logreg":{"classes":[1]}}})")
+        << QStringLiteral("logreg.classes");
     QTest::newRow("newer version") << QByteArray(R"({"format":"mh-explorer-session","version":99})")
                                    << QStringLiteral("newer version");
 }

@@ -212,6 +212,14 @@ private slots:
         QVERIFY2(meanAccuracy > 0.95, qPrintable(QString("mean test accuracy %1").arg(meanAccuracy)));
         const Vector last = chain.samples.row(chain.completed - 1).transpose();
         QVERIFY(model.meanLogLikelihood(last, *test) > std::log(0.5));
+        // The one-pass figures are the two separate ones.
+        for (std::int64_t t = 0; t < chain.completed; t += 499) {
+            const Vector theta = chain.samples.row(t).transpose();
+            const ClassifierFit fit = model.fit(theta, *test);
+            QCOMPARE(fit.accuracy, model.accuracy(theta, *test));
+            QCOMPARE(fit.meanLogLikelihood, model.meanLogLikelihood(theta, *test));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.fit(Vector::Zero(2), *test));
     }
 };
 

