@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include "ui/compare_box.h"
+#include "ui/correction_box.h"
 #include "ui/dataset_box.h"
 #include "ui/minibatch_box.h"
 #include "ui/run_buttons.h"
@@ -32,8 +33,6 @@ namespace {
 // Larger N is possible in the core but would hold gigabytes; the GUI is for exploring.
 constexpr int kMaxGuiData = 50'000'000;
 constexpr int kMaxGuiSamples = 10'000'000;
-// σ must stay below the logistic's standard deviation sqrt(π²/3) ≈ 1.814.
-constexpr double kMinSigma = 0.1, kMaxSigma = 1.8;
 // Arrow clicks on T or the step closer together than this make one live change.
 constexpr int kLiveEditDelayMs = 350;
 
@@ -45,12 +44,13 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     m_compare = new CompareBox;
     m_dataset = new DatasetBox;
     m_minibatch = new MinibatchBox;
+    m_correction = new CorrectionBox;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_dataset);
     layout->addWidget(buildRunGroup());
     layout->addWidget(m_minibatch);
-    layout->addWidget(buildCorrectionGroup());
+    layout->addWidget(m_correction);
     layout->addWidget(m_compare);
     layout->addWidget(m_buttons);
     layout->addStretch(1);
@@ -71,24 +71,23 @@ void ControlPanel::connectEditSignals()
     connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);
-    connect(m_solver, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
-    auto correctionEdited = [this] {
-        if (!m_loading)
-            emit correctionChanged(correctionParams());
-    };
-    connect(m_sigma, &QDoubleSpinBox::valueChanged, this, correctionEdited);
-    connect(m_lambda, &QDoubleSpinBox::valueChanged, this, correctionEdited);
-    connect(m_solver, &QComboBox::currentIndexChanged, this, correctionEdited);
+    connect(m_correction, &CorrectionBox::edited, this, [this](const QString &setting) {
+        if (m_loading)
+            return;
+        emit correctionChanged(correctionParams());
+        emit settingsChanged();
+        if (m_running)
+            emit restartSettingChanged(setting);
+    });
     auto edited = [this] {
         if (!m_loading)
             emit settingsChanged();
     };
     for (QSpinBox *box : {m_nData, m_samples, m_seed, m_chains})
         connect(box, &QSpinBox::valueChanged, this, edited);
-    for (QDoubleSpinBox *box : {m_temperature, m_step, m_sigma, m_lambda})
+    for (QDoubleSpinBox *box : {m_temperature, m_step})
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
-    for (QComboBox *box : {m_method, m_solver})
-        connect(box, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_method, &QComboBox::currentIndexChanged, this, edited);
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
     connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
@@ -143,9 +142,6 @@ void ControlPanel::connectEditSignals()
     restartOn(m_seed, tr("the seed"));
     restartOn(m_chains, tr("the number of chains"));
     restartOn(m_parallel, tr("parallel chains"));
-    restartOn(m_sigma, tr("σ"));
-    restartOn(m_lambda, tr("λ"));
-    restartOn(m_solver, tr("the solver"));
     connect(m_compare, &CompareBox::selectionChanged, this, [this] {
         if (m_running && !m_loading)
             emit restartSettingChanged(tr("the compared methods"));
@@ -232,39 +228,6 @@ QWidget *ControlPanel::buildRunGroup()
     return group;
 }
 
-QWidget *ControlPanel::buildCorrectionGroup()
-{
-    m_sigma = new QDoubleSpinBox;
-    m_sigma->setDecimals(2);
-    m_sigma->setRange(kMinSigma, kMaxSigma);
-    m_sigma->setSingleStep(0.05);
-    m_sigma->setToolTip(tr("σ: standard deviation of the Gaussian part X_norm ~ N(0, σ²) of the test noise; the "
-                           "minibatch grows until the variance of Δ* is below σ² (Seita et al. Sec. 4). Larger σ "
-                           "allows smaller minibatches but a less accurate correction C_σ (appendix Table 3); σ must "
-                           "stay below sqrt(π²/3) ≈ 1.81."));
-    m_lambda = new QDoubleSpinBox;
-    m_lambda->setDecimals(3);
-    m_lambda->setRange(0.001, 1000.0);
-    m_lambda->setSingleStep(1.0);
-    m_lambda->setToolTip(tr("λ: ridge weight of the correction solve, Eq. 15 (Seita et al. Sec. 4); the paper uses "
-                            "λ = 10, which gives an L∞ error of 8.9e-4 at σ = 1 (appendix Table 3). The NNLS solver "
-                            "does not use it."));
-    m_solver = new QComboBox;
-    m_solver->addItem(tr("NNLS (non-negative least squares)"), QStringLiteral("nnls"));
-    m_solver->addItem(tr("ridge (the paper's Eq. 15)"), QStringLiteral("ridge"));
-    m_solver->setToolTip(tr("How C_σ is solved: the paper's ridge regression with negative masses clipped (Sec. 4, "
-                            "Eq. 15; L∞ ≈ 9e-4 at σ = 1, appendix Table 3) or non-negative least squares on the "
-                            "same grid (L∞ ≈ 1e-7 at σ = 1)."));
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("&σ (noise sd)"), m_sigma);
-    form->addRow(tr("&λ (ridge)"), m_lambda);
-    form->addRow(tr("S&olver"), m_solver);
-    auto *group = new QGroupBox(tr("Correction C_σ (minibatch test)"));
-    group->setLayout(form);
-    return group;
-}
-
 core::RunConfig ControlPanel::config() const
 {
     core::RunConfig config = m_base;
@@ -283,11 +246,7 @@ core::RunConfig ControlPanel::config() const
 
 core::CorrectionParams ControlPanel::correctionParams() const
 {
-    core::CorrectionParams params = m_base.correction;
-    params.sigma = keptValue(m_sigma, m_base.correction.sigma);
-    params.lambda = keptValue(m_lambda, m_base.correction.lambda);
-    params.solver = core::parseSolver(m_solver->currentData().toString().toStdString());
-    return params;
+    return m_correction->params(m_base.correction);
 }
 
 void ControlPanel::setConfig(const core::RunConfig &config)
@@ -301,9 +260,7 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_step->setValue(config.step);
     m_samples->setValue(shownValue(m_samples, config.samples));
     m_seed->setValue(shownSeed(m_seed, config.seed));
-    m_sigma->setValue(config.correction.sigma);
-    m_lambda->setValue(config.correction.lambda);
-    m_solver->setCurrentIndex(std::max(m_solver->findData(QString::fromStdString(core::solverName(config.correction.solver))), 0));
+    m_correction->applyParams(config.correction);
     m_dataset->applyConfig(config);
     m_minibatch->applyConfig(config);
     if (config.dataset != m_shownDataset)
@@ -442,8 +399,6 @@ void ControlPanel::updateModeWidgets()
     m_method->setEnabled(!m_compare->isChecked());
     // Real data have the size they have; N only sizes the generated data sets.
     m_nData->setEnabled(m_dataset->isGenerated());
-    // NNLS has no ridge weight; greying λ out says so without losing its value.
-    m_lambda->setEnabled(m_solver->currentData().toString() == QStringLiteral("ridge"));
 }
 
 } // namespace ui

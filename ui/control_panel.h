@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include "core/experiment/run_config.h"
+#include "ui/correction_box.h"
 #include "ui/run_buttons.h"
 #include "ui/sampler_worker.h"
 
@@ -65,9 +66,9 @@ public:
     QDoubleSpinBox *temperatureBox() const { return m_temperature; }
     QDoubleSpinBox *proposalStepBox() const { return m_step; }
     QSpinBox *dataSizeBox() const { return m_nData; }
-    QDoubleSpinBox *sigmaBox() const { return m_sigma; }
-    QDoubleSpinBox *lambdaBox() const { return m_lambda; }
-    QComboBox *solverBox() const { return m_solver; }
+    QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
+    QDoubleSpinBox *lambdaBox() const { return m_correction->lambdaBox(); }
+    QComboBox *solverBox() const { return m_correction->solverBox(); }
     QSpinBox *chainsBox() const { return m_chains; }
     QCheckBox *parallelBox() const { return m_parallel; }
     CompareBox *compareBox() const { return m_compare; }
@@ -96,7 +97,6 @@ signals:
 
 private:
     QWidget *buildRunGroup();
-    QWidget *buildCorrectionGroup();
     void updateSharpness();
     void updateModeWidgets();
     void connectEditSignals();
@@ -111,9 +111,7 @@ private:
     QSpinBox *m_chains = nullptr;
     QCheckBox *m_parallel = nullptr;
     QLabel *m_sharpness = nullptr;
-    QDoubleSpinBox *m_sigma = nullptr;
-    QDoubleSpinBox *m_lambda = nullptr;
-    QComboBox *m_solver = nullptr;
+    CorrectionBox *m_correction = nullptr;
     CompareBox *m_compare = nullptr;
     DatasetBox *m_dataset = nullptr;
     MinibatchBox *m_minibatch = nullptr;
