@@ -37,9 +37,10 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
 
 QVector<core::TestMethod> CompareBox::offeredMethods()
 {
-    // AustereMH(nc) needs the design grid and a full-data pass per iteration: CLI only.
+    // AustereMH(nc) last: it needs the design grid and a bound, and a full-data pass per iteration.
     return {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::SubLhd,
-            core::TestMethod::Barker,    core::TestMethod::Metropolis,          core::TestMethod::NaiveBarker};
+            core::TestMethod::Barker,    core::TestMethod::Metropolis,          core::TestMethod::NaiveBarker,
+            core::TestMethod::AustereNonConservative};
 }
 
 QVector<core::TestMethod> CompareBox::methods() const

@@ -162,6 +162,7 @@ QWidget *ControlPanel::buildRunGroup()
     const std::pair<core::TestMethod, QString> methods[] = {
         {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
         {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
+        {core::TestMethod::AustereNonConservative, tr("austere-nc (AustereMH, per-step design)")},
         {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
         {core::TestMethod::Barker, tr("barker (full data)")},
         {core::TestMethod::Metropolis, tr("mh (full data)")},
@@ -170,7 +171,8 @@ QWidget *ControlPanel::buildRunGroup()
     for (const auto &[method, label] : methods)
         m_method->addItem(label, QString::fromStdString(core::methodName(method)));
     m_method->setToolTip(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
-                            "the baselines AustereMH (conservative, fixed m and ε) and MHSubLhd (Sec. 6.1); "
+                            "the baselines AustereMH (conservative: m and ε fixed in advance; non-conservative: "
+                            "designed at every iteration from a full-data pass) and MHSubLhd (Sec. 6.1); "
                             "the full-data Barker or Metropolis–Hastings test (Sec. 3); or the uncorrected minibatch "
                             "Barker test whose bias the correction removes (Sec. 3.3)."));
 

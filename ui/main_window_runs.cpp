@@ -212,6 +212,8 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
                        .arg(outcome.correctionFromCache ? tr(" (cached)") : QString());
     if (fallbacks > 0)
         message += tr(" %L1 tests fell back to the full data.").arg(fallbacks);
+    if (!outcome.austereNote.isEmpty())
+        message += QStringLiteral(" %1.").arg(outcome.austereNote);
     showStatus(message);
     emit runFinished(outcome);
 }

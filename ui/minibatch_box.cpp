@@ -32,11 +32,21 @@ MinibatchBox::MinibatchBox(QWidget *parent) : QGroupBox(tr("Minibatch test"), pa
     m_delta->setToolTip(tr("δ: also grow the batch until the CLT error bound ε = (6.4 E|X|³ + 2 E|X|)/√b is at most "
                            "δ (Seita et al. Sec. 5.1, Corollary 1); 0 switches the bound off, and δ = 0.01 needs "
                            "b ≥ 640,000."));
+    m_austereBound = new QDoubleSpinBox;
+    m_austereBound->setDecimals(4);
+    m_austereBound->setRange(0.0, 0.5);
+    m_austereBound->setSingleStep(0.005);
+    m_austereBound->setSpecialValueText(tr("off: m = 100, ε = 0.005"));
+    m_austereBound->setToolTip(tr("Bound on AustereMH's mean acceptance-probability error |ΔP| (Korattikara et al. "
+                                  "Sec. D; Seita et al. appendix C.2.1). Off, AustereMH(c) uses the paper's m = 100, "
+                                  "ε = 0.005 (Sec. 6.1). Above 0 the design grid picks (m, ε): once from a pilot for "
+                                  "austere-c, at every iteration for austere-nc, which needs it."));
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("First &batch m"), m_batch);
     form->addRow(tr("&Growth per look"), m_growth);
     form->addRow(tr("CLT &bound δ"), m_delta);
+    form->addRow(tr("AustereMH |ΔP| bound"), m_austereBound);
 
     auto edited = [this] {
         if (!m_loading)
@@ -49,6 +59,7 @@ MinibatchBox::MinibatchBox(QWidget *parent) : QGroupBox(tr("Minibatch test"), pa
     });
     connect(m_growth, &QSpinBox::valueChanged, this, edited);
     connect(m_delta, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(m_austereBound, &QDoubleSpinBox::valueChanged, this, edited);
     applyConfig(core::RunConfig{});
 }
 
@@ -58,6 +69,7 @@ void MinibatchBox::fillConfig(core::RunConfig &config) const
     config.minibatch.initialBatch = static_cast<core::DataIndex>(keptValue(m_batch, m_base.initialBatch));
     config.minibatch.batchGrowth = static_cast<core::DataIndex>(keptValue(m_growth, m_base.batchGrowth));
     config.minibatch.cltBound = keptValue(m_delta, m_base.cltBound);
+    config.austereErrorBound = keptValue(m_austereBound, m_baseAustereBound);
     if (m_batchEdited) {
         config.austere.batch = config.minibatch.initialBatch;
         config.sublhd.batch = config.minibatch.initialBatch;
@@ -72,12 +84,14 @@ void MinibatchBox::applyConfig(const core::RunConfig &config)
     m_batch->setValue(shownValue(m_batch, m_base.initialBatch));
     m_growth->setValue(shownValue(m_growth, m_base.batchGrowth));
     m_delta->setValue(m_base.cltBound);
+    m_baseAustereBound = config.austereErrorBound;
+    m_austereBound->setValue(config.austereErrorBound);
     m_loading = false;
 }
 
 void MinibatchBox::setRunning(bool running)
 {
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_batch, m_growth, m_delta})
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_batch, m_growth, m_delta, m_austereBound})
         widget->setEnabled(!running);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The minibatch-test settings of the control panel (Seita et al. Algorithm 1 and Sec. 5.1):
 // the first minibatch size m, the rows added at each further look, and the CLT bound δ of
-// Corollary 1 (0 switches it off).
+// Corollary 1 (0 switches it off); and the bound on AustereMH's acceptance error that chooses
+// the baseline's design (Korattikara et al. Sec. D).
 #include <QGroupBox>
 
 #include "core/experiment/run_config.h"
@@ -28,6 +29,7 @@ public:
     QSpinBox *batchBox() const { return m_batch; }
     QSpinBox *growthBox() const { return m_growth; }
     QDoubleSpinBox *deltaBox() const { return m_delta; }
+    QDoubleSpinBox *austereBoundBox() const { return m_austereBound; }
 
 signals:
     void settingsChanged();
@@ -36,6 +38,8 @@ private:
     QSpinBox *m_batch = nullptr;
     QSpinBox *m_growth = nullptr;
     QDoubleSpinBox *m_delta = nullptr;
+    QDoubleSpinBox *m_austereBound = nullptr;
+    double m_baseAustereBound = 0.0;
     core::MinibatchSettings m_base;
     bool m_batchEdited = false;
     bool m_loading = false;

@@ -14,6 +14,7 @@
 #include "core/correction/correction_cache.h"
 #include "core/diagnostics/chain_convergence.h"
 #include "core/experiment/datasets.h"
+#include "core/experiment/austere_setup.h"
 #include "core/experiment/experiment_runner.h"
 #include "core/models/gaussian_mixture_model.h"
 #include "ui/data_files.h"
@@ -59,10 +60,9 @@ void validate(const RunRequest &request)
         throw std::invalid_argument("chains must be in [1, 4]; got " + std::to_string(request.chains));
     for (int channel = 0; channel < request.channelCount(); ++channel) {
         const core::RunConfig settings = request.channelConfig(channel);
-        if (core::needsAustereDesign(settings))
-            throw std::invalid_argument("method " + core::methodName(settings.method)
-                                        + " needs the AustereMH design grid, which the desktop app does not run; "
-                                          "use mh-explorer-cli");
+        if (settings.method == core::TestMethod::AustereNonConservative && !(settings.austereErrorBound > 0.0))
+            throw std::invalid_argument("austere-nc picks its design every iteration under a bound on |ΔP|: set "
+                                        "\"AustereMH |ΔP| bound\" in the minibatch-test settings above 0 (e.g. 0.01)");
         core::validate(settings);
     }
 }
@@ -233,6 +233,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         outcome.correctionLinf = correction->linfError();
         outcome.correctionFromCache = fromCache;
     }
+    const std::shared_ptr<const core::AustereDesigner> designer = prepareAustere(outcome, dataset, stop);
 
     const int channels = request.channelCount();
     const int concurrency =
@@ -258,7 +259,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
                 emit snapshot(builder.take(result, last));
         };
         core::ExperimentOutcome run = core::runExperiment(settings, dataset, correction, chainsStop.get_token(),
-                                                          onProgress, nullptr, &m_pause, &m_tuning);
+                                                          onProgress, designer, &m_pause, &m_tuning);
         if (builder.pending(run.chain.completed))
             emit snapshot(builder.take(run.chain, run.chain.completed));
         ChainReport &report = reports[static_cast<std::size_t>(channel)];
@@ -341,6 +342,51 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
 
     compareWithPosterior(outcome, mixture->data());
     return outcome;
+}
+
+std::shared_ptr<const core::AustereDesigner> SamplerWorker::prepareAustere(RunOutcome &outcome,
+                                                                          const core::DatasetInstance &dataset,
+                                                                          std::stop_token stop)
+{
+    std::shared_ptr<const core::AustereDesigner> designer;
+    QStringList notes;
+    for (core::TestMethod method : outcome.request.methods) {
+        core::RunConfig settings = outcome.request.config;
+        settings.method = method;
+        if (!core::needsAustereDesign(settings))
+            continue;
+        core::AustereSetupProgress progress;
+        auto lastReport = Clock::now();
+        progress.design = progress.pilot = [&](double fraction) {
+            if (Clock::now() - lastReport >= kProgressInterval) {
+                lastReport = Clock::now();
+                emit preparationProgress(fraction);
+            }
+        };
+        if (!designer)
+            emit statusMessage(tr("Loading or tabulating the AustereMH design grid for N = %L1 (the first time for an N "
+                                  "takes minutes at 10⁶; it is cached afterwards)…")
+                                   .arg(outcome.dataSize));
+        else if (method == core::TestMethod::AustereConservative)
+            emit statusMessage(tr("AustereMH(c): choosing (m, ε) from %1 pilot proposals…").arg(settings.austerePilot));
+        emit preparationProgress(0.0);
+        const bool hadDesigner = designer != nullptr;
+        const core::AustereSetup setup = core::prepareAustere(settings, dataset, progress, stop, designer);
+        if (!hadDesigner)
+            notes.append(setup.designFromCache ? tr("AustereMH design grid from the cache")
+                                               : tr("AustereMH design grid tabulated and cached"));
+        designer = setup.designer;
+        if (const auto &chosen = setup.conservativeChoice) {
+            outcome.request.config.austere = settings.austere; // every austere-c channel uses it
+            notes.append(tr("AustereMH(c) design m = %L1, ε = %2 (mean |ΔP| %3%4)")
+                             .arg(chosen->batch)
+                             .arg(chosen->epsilon)
+                             .arg(chosen->meanAbsError, 0, 'g', 2)
+                             .arg(chosen->feasible ? QString() : tr(", no design met the bound")));
+        }
+    }
+    outcome.austereNote = notes.join(QStringLiteral("; "));
+    return designer;
 }
 
 void SamplerWorker::compareWithPosterior(RunOutcome &outcome, const Eigen::VectorXd &data)

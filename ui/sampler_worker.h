@@ -26,6 +26,7 @@
 #include "core/chain/chain_runner.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/diagnostics/gmm_posterior.h"
+#include "core/experiment/datasets.h"
 #include "core/experiment/run_config.h"
 #include "ui/posterior_heat_map.h"
 
@@ -121,6 +122,9 @@ struct RunOutcome {
     bool usedCorrection = false;
     double correctionLinf = 0.0;     ///< L∞ CDF error of the correction table, when used
     bool correctionFromCache = false;
+    /// What AustereMH's preparation did, for the status line (empty when no method needed it):
+    /// where the design grid came from and, for AustereMH(c) under a bound, the chosen (m, ε).
+    QString austereNote;
     /// The exact posterior of the run's data at config.temperature, for lp__ in exports (null
     /// unless complete); rows of other segments use logDensity at their own temperature.
     std::shared_ptr<const core::GaussianMixturePosterior> posterior;
@@ -187,6 +191,10 @@ signals:
 
 private:
     RunOutcome run(const RunRequest &request, std::stop_token stop);
+    /// The design grid (and AustereMH(c)'s chosen design, written into outcome.request) when a
+    /// method needs it; null otherwise.
+    std::shared_ptr<const core::AustereDesigner> prepareAustere(RunOutcome &outcome, const core::DatasetInstance &dataset,
+                                                                std::stop_token stop);
     void compareWithPosterior(RunOutcome &outcome, const Eigen::VectorXd &data);
     /// Which data the heat map shows while a run is going (null otherwise).
     void setHeatMapData(std::shared_ptr<const Eigen::VectorXd> data);

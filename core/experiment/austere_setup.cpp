@@ -6,12 +6,14 @@
 namespace core {
 
 AustereSetup prepareAustere(RunConfig &config, const DatasetInstance &dataset, const AustereSetupProgress &progress,
-                            std::stop_token stop)
+                            std::stop_token stop, std::shared_ptr<const AustereDesigner> designer)
 {
     AustereSetup setup;
     if (!needsAustereDesign(config))
         return setup;
-    setup.designer = loadOrBuildAustereDesigner(dataset.model->dataSize(), progress.design, stop, &setup.designFromCache);
+    setup.designer = designer ? std::move(designer)
+                              : loadOrBuildAustereDesigner(dataset.model->dataSize(), progress.design, stop,
+                                                           &setup.designFromCache);
     if (config.method != TestMethod::AustereConservative)
         return setup;
     const RandomWalkProposal proposal(config.step);

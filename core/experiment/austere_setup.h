@@ -33,7 +33,8 @@ struct AustereSetupProgress {
 /// model's initial θ and sets config.austere to the cheapest design whose mean |ΔP| is within
 /// config.austereErrorBound (the most accurate one if none is). Throws core::Cancelled on a
 /// stop request.
+/// A `designer` already built for this dataset (another method of the same run) is reused.
 AustereSetup prepareAustere(RunConfig &config, const DatasetInstance &dataset, const AustereSetupProgress &progress = {},
-                            std::stop_token stop = {});
+                            std::stop_token stop = {}, std::shared_ptr<const AustereDesigner> designer = nullptr);
 
 } // namespace core
