@@ -87,7 +87,8 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     const auto parallel = option("parallel", "Run the chains in parallel.");
     const auto sigma = option("sigma", "Correction noise sd, in (0, 1.8138).", "value");
     const auto solver = option("solver", "Correction solver: nnls or ridge.", "name");
-    const auto session = option("session", "Load the settings of a session file.", "path");
+    // Not "--session": QGuiApplication takes that (X11 session management) before the parser sees it.
+    const auto session = option("load-session", "Load the settings of a session file.", "path");
     const auto noRestore = option("no-restore", "Start from the defaults instead of the last session.");
     const auto quitWhenDone = option("quit-when-done", "Run at once; exit 0 when it finished and files were written.");
     const auto quitAfterRun = option("quit-after-run", "Same as --quit-when-done.");
