@@ -40,7 +40,7 @@ constexpr int kLiveEditDelayMs = 350;
 
 ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
 {
-    m_buttons = new RunButtons;
+    m_buttons = new RunButtons(this); // the window moves it into its own layout
     m_compare = new CompareBox;
     m_dataset = new DatasetBox;
     m_minibatch = new MinibatchBox;
@@ -52,7 +52,6 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_minibatch);
     layout->addWidget(m_correction);
     layout->addWidget(m_compare);
-    layout->addWidget(m_buttons);
     layout->addStretch(1);
 
     connect(m_buttons, &RunButtons::runRequested, this, &ControlPanel::runRequested);

@@ -55,6 +55,9 @@ public:
     /// live changes).
     void setRunning(bool running);
 
+    /// Run, Stop, Pause, Step and Reset. Not in the panel's own layout: the window keeps them
+    /// below the scrolling form, always in view.
+    RunButtons *runButtons() const { return m_buttons; }
     QPushButton *runButton() const { return m_buttons->runButton(); }
     QPushButton *stopButton() const { return m_buttons->stopButton(); }
     QPushButton *pauseButton() const { return m_buttons->pauseButton(); }

@@ -58,7 +58,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     auto *central = new QWidget;
     auto *columns = new QHBoxLayout;
-    columns->addWidget(scroll);
+    auto *left = new QVBoxLayout;
+    left->addWidget(scroll, 1);
+    left->addWidget(m_controls->runButtons()); // in view however far the form scrolls
+    m_controls->runButtons()->setFixedWidth(scroll->width());
+    columns->addLayout(left);
     columns->addWidget(m_results, 1);
     auto *rows = new QVBoxLayout(central);
     rows->addLayout(columns, 1);
