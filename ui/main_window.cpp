@@ -80,6 +80,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_worker, &SamplerWorker::statusMessage, this, &MainWindow::showStatus);
     connect(m_worker, &SamplerWorker::preparationProgress, m_strip, &RunStatusStrip::showPreparation);
     connect(m_worker, &SamplerWorker::posteriorImageReady, m_results, &ResultsView::setPosteriorImage);
+    connect(m_worker, &SamplerWorker::plottedComponentsChosen, m_results, &ResultsView::setComponentNames);
     connect(m_worker, &SamplerWorker::snapshot, this, &MainWindow::onSnapshot);
     connect(m_worker, &SamplerWorker::finished, this, &MainWindow::onFinished);
     connect(m_worker, &SamplerWorker::runFailed, this, &MainWindow::onRunFailed);

@@ -197,6 +197,19 @@ void PosteriorChart::setFreeAxes(int dimension)
     updatePlotBackground();
 }
 
+void PosteriorChart::setComponentNames(const QStringList &names)
+{
+    if (!names.isEmpty())
+        m_axisX->setTitleText(names[0]);
+    if (names.size() > 1 && m_dimension > 1)
+        m_axisY->setTitleText(names[1]);
+}
+
+QStringList PosteriorChart::axisTitles() const
+{
+    return {m_axisX->titleText(), m_axisY->titleText()};
+}
+
 void PosteriorChart::setPosteriorImage(const PosteriorImage &image)
 {
     if (m_free)

@@ -14,6 +14,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QTimer>
+#include <QStringList>
 #include <QVector>
 
 #include "ui/chart_style.h"
@@ -63,6 +64,10 @@ public:
     /// heat map or colour bar, and axes that follow the samples instead of the mixture's
     /// fixed window. A one-dimensional θ is drawn along θ₂ = 0. Call before samples arrive.
     void setFreeAxes(int dimension);
+    /// Names the plotted θ components on the axes (y only when θ has two or more).
+    void setComponentNames(const QStringList &names);
+    /// The x and y axis titles.
+    QStringList axisTitles() const;
     bool hasFreeAxes() const { return m_free; }
 
     void restyle() override;

@@ -104,7 +104,7 @@ void ResultsView::beginRun(const RunRequest &request)
         else if (m_dimension == 1)
             posteriorTitles.append(tr("Posterior samples of θ (%1)").arg(methodLabel(method)));
         else
-            posteriorTitles.append(tr("Posterior samples of θ₁ and θ₂, two of the weights (%1)").arg(methodLabel(method)));
+            posteriorTitles.append(tr("Posterior samples of the two most discriminative weights (%1)").arg(methodLabel(method)));
     }
     for (int channel = 0; channel < request.channelCount(); ++channel) {
         const int method = request.methodIndexOf(channel), chain = request.chainIndexOf(channel);
@@ -143,6 +143,13 @@ void ResultsView::applySnapshot(const RunSnapshot &snapshot)
         if (BatchSizeHistogram *overview = m_comparePage->histogram())
             overview->setDataSize(snapshot.dataSize);
     }
+}
+
+void ResultsView::setComponentNames(const QStringList &names)
+{
+    for (PosteriorChart *chart : m_comparePage->charts())
+        chart->setComponentNames(names);
+    m_traces->setComponentNames(names);
 }
 
 void ResultsView::setPosteriorImage(const PosteriorImage &image)

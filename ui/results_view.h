@@ -41,6 +41,8 @@ public:
     void clearResults() { beginRun(m_request); }
     void applySnapshot(const RunSnapshot &snapshot);
     void setPosteriorImage(const PosteriorImage &image);
+    /// The names of the plotted θ components (SamplerWorker::plottedComponentsChosen).
+    void setComponentNames(const QStringList &names);
     /// Draws everything still queued and fills the diagnostics table.
     void finishRun(const RunOutcome &outcome);
     /// Draws everything still queued (after a failure, before an export).

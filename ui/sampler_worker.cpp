@@ -201,6 +201,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
     outcome.augmented = dataset.augmented;
     if (dataset.classifier)
         emit statusMessage(tr("Data: %1").arg(outcome.datasetDescription));
+    const SnapshotBuilder::Components plotted = choosePlottedComponents(dataset);
     // The heat map and the posterior metrics exist for the Gaussian mixture only.
     const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
     const core::PosteriorGridSpec grid; // the metrics' grid; the chart shows the same window
@@ -253,7 +254,8 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         classifier.model = dataset.classifier.get();
         classifier.test = dataset.testSet.get();
         classifier.stride = settings.traceStride;
-        SnapshotBuilder builder(channel, settings.samples, outcome.dataSize, outcome.dimension, interval, classifier);
+        SnapshotBuilder builder(channel, settings.samples, outcome.dataSize, outcome.dimension, interval, classifier,
+                                plotted);
         auto onProgress = [&](const core::ChainResult &result, std::int64_t, std::int64_t last) {
             if (builder.pending(last) && builder.due(last))
                 emit snapshot(builder.take(result, last));
@@ -342,6 +344,29 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
 
     compareWithPosterior(outcome, mixture->data());
     return outcome;
+}
+
+std::array<int, 2> SamplerWorker::choosePlottedComponents(const core::DatasetInstance &dataset)
+{
+    std::array<int, 2> plotted{0, 1};
+    QStringList names{QStringLiteral("θ₁"), QStringLiteral("θ₂")};
+    if (dataset.model->dimension() == 1)
+        names = QStringList{QStringLiteral("θ")};
+    if (dataset.classifier) {
+        // A weight the data do not constrain (a blank corner pixel) only wanders with its
+        // prior; the two most discriminative features show the posterior at work.
+        const core::ClassificationData &data = dataset.classifier->data();
+        const std::vector<int> best = core::mostDiscriminativeFeatures(data, 2);
+        names.clear();
+        for (std::size_t k = 0; k < best.size() && k < plotted.size(); ++k) {
+            const int feature = best[k];
+            plotted[k] = feature;
+            names.append(data.imageCols > 0 ? tr("weight of pixel (%1, %2)").arg(feature / data.imageCols).arg(feature % data.imageCols)
+                                            : tr("weight of feature %1").arg(feature + 1));
+        }
+    }
+    emit plottedComponentsChosen(names);
+    return plotted;
 }
 
 std::shared_ptr<const core::AustereDesigner> SamplerWorker::prepareAustere(RunOutcome &outcome,

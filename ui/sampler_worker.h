@@ -8,6 +8,7 @@
 // same generated data; chain k of every method uses seed + k, so methods are compared on
 // identical random streams where they consume them alike. Each (method, chain) pair is a
 // "channel": snapshots name their channel so the window can route them to the right chart.
+#include <array>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include <QObject>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include "core/chain/live_tuning.h"
@@ -185,12 +187,18 @@ signals:
     /// Progress of the preparation steps before the chains (fraction in [0, 1]; < 0 = busy).
     void preparationProgress(double fraction);
     void posteriorImageReady(const ui::PosteriorImage &image);
+    /// Which two θ components the snapshots' samples are (before the first snapshot), named
+    /// for axis titles: "θ₁", "θ₂" for the mixture; for logistic regression the two most
+    /// discriminative weights, e.g. "weight of pixel (14, 12)".
+    void plottedComponentsChosen(const QStringList &names);
     void snapshot(const ui::RunSnapshot &snapshot);
     void finished(const ui::RunOutcome &outcome);
     void runFailed(const QString &message);
 
 private:
     RunOutcome run(const RunRequest &request, std::stop_token stop);
+    /// The θ components the charts show, announced through plottedComponentsChosen().
+    std::array<int, 2> choosePlottedComponents(const core::DatasetInstance &dataset);
     /// The design grid (and AustereMH(c)'s chosen design, written into outcome.request) when a
     /// method needs it; null otherwise.
     std::shared_ptr<const core::AustereDesigner> prepareAustere(RunOutcome &outcome, const core::DatasetInstance &dataset,

@@ -13,10 +13,10 @@ double secondsSince(SnapshotBuilder::Clock::time_point start)
 } // namespace
 
 SnapshotBuilder::SnapshotBuilder(int channel, qint64 total, qint64 dataSize, int dimension,
-                                 std::chrono::milliseconds interval, Classifier classifier)
+                                 std::chrono::milliseconds interval, Classifier classifier, Components plotted)
     : m_channel(channel), m_total(total), m_dataSize(dataSize), m_dimension(dimension), m_interval(interval),
       m_stride(static_cast<int>((total + SamplerWorker::kMaxPlottedSamples - 1) / SamplerWorker::kMaxPlottedSamples)),
-      m_classifier(classifier)
+      m_classifier(classifier), m_plotted(plotted)
 {
     m_stride = std::max(m_stride, 1);
     if (m_classifier.model && m_classifier.test)
@@ -44,7 +44,8 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
     shot.newBatchSizes.reserve(static_cast<qsizetype>(last - m_emitted));
     shot.newSamples.reserve(static_cast<qsizetype>((last - m_emitted) / m_stride + 1));
     const bool twoD = result.samples.cols() > 1;
-    const auto point = [&](std::int64_t t) { return QPointF(result.samples(t, 0), twoD ? result.samples(t, 1) : 0.0); };
+    const auto [x, y] = m_plotted;
+    const auto point = [&](std::int64_t t) { return QPointF(result.samples(t, x), twoD ? result.samples(t, y) : 0.0); };
     const std::int64_t every = m_classifier.stride;
     for (std::int64_t t = m_emitted; t < last; ++t) {
         const auto row = static_cast<std::size_t>(t);

@@ -4,6 +4,7 @@
 // test accuracy and log-likelihood of θ every `stride` iterations (Seita et al. Sec. 6.2,
 // Figure 3). It runs on the chain's thread inside the progress callback, so the GUI thread
 // never evaluates a classifier and never touches the chain.
+#include <array>
 #include <chrono>
 #include <cstdint>
 
@@ -18,6 +19,10 @@ class SnapshotBuilder {
 public:
     using Clock = std::chrono::steady_clock;
 
+    /// The two θ components drawn as (x, y) on the posterior and trace charts; for a
+    /// one-dimensional θ the second is ignored (y = 0).
+    using Components = std::array<int, 2>;
+
     /// What to evaluate for a classifier; both pointers null for other models.
     struct Classifier {
         const core::LogisticRegressionModel *model = nullptr;
@@ -28,7 +33,7 @@ public:
     /// `total` iterations on data of `dataSize` rows, θ of `dimension`; snapshots are due
     /// every `interval`. A classifier without model is not evaluated.
     SnapshotBuilder(int channel, qint64 total, qint64 dataSize, int dimension, std::chrono::milliseconds interval,
-                    Classifier classifier);
+                    Classifier classifier, Components plotted = {0, 1});
 
     /// The evaluation stride for a run: traceStride, or longer so that a chain gets at most
     /// SamplerWorker::kMaxClassifierPoints evaluations.
@@ -50,6 +55,7 @@ private:
     std::chrono::milliseconds m_interval;
     int m_stride;
     Classifier m_classifier;
+    Components m_plotted;
     std::int64_t m_emitted = 0;
     std::size_t m_segmentsSent = 0;
     qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0, m_allPointsRead = 0;

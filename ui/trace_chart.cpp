@@ -130,6 +130,14 @@ void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, q
     }
 }
 
+void TraceChart::setComponentNames(const QStringList &names)
+{
+    for (int c = 0; c < kComponents && c < names.size(); ++c) {
+        m_views[c]->chart()->setTitle(tr("Trace of %1").arg(names[c]));
+        m_axisY[c]->setTitleText(names[c]);
+    }
+}
+
 void TraceChart::setDimension(int dimension)
 {
     m_dimension = dimension;

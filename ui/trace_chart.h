@@ -47,6 +47,8 @@ public:
     void addSegmentMark(qint64 iteration);
     int segmentMarkCount() const { return static_cast<int>(m_marks.size()); }
     static constexpr int kMaxSegmentMarks = 100;
+    /// Names the θ components of the two charts (titles and y axes).
+    void setComponentNames(const QStringList &names);
     /// Redraws now, e.g. before an export.
     void flush();
 

@@ -14,6 +14,31 @@ DataIndex ClassificationData::positives() const
     return static_cast<DataIndex>(std::count(labels.begin(), labels.end(), std::uint8_t{1}));
 }
 
+std::vector<int> mostDiscriminativeFeatures(const ClassificationData &data, int count)
+{
+    const int d = data.featureCount();
+    Eigen::ArrayXd sum0 = Eigen::ArrayXd::Zero(d), sum1 = Eigen::ArrayXd::Zero(d);
+    DataIndex n0 = 0, n1 = 0;
+    for (DataIndex r = 0; r < data.size(); ++r) {
+        const auto row = data.features.row(r).cast<double>().array().transpose();
+        if (data.labels[static_cast<std::size_t>(r)]) {
+            sum1 += row;
+            ++n1;
+        } else {
+            sum0 += row;
+            ++n0;
+        }
+    }
+    const Eigen::ArrayXd mean0 = n0 > 0 ? Eigen::ArrayXd(sum0 / static_cast<double>(n0)) : sum0;
+    const Eigen::ArrayXd mean1 = n1 > 0 ? Eigen::ArrayXd(sum1 / static_cast<double>(n1)) : sum1;
+    const Eigen::ArrayXd gap = (mean1 - mean0).abs();
+    std::vector<int> order(static_cast<std::size_t>(d));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&gap](int a, int b) { return gap[a] > gap[b]; });
+    order.resize(static_cast<std::size_t>(std::clamp(count, 0, d)));
+    return order;
+}
+
 void validate(const ClassificationData &data)
 {
     if (data.features.rows() < 1)

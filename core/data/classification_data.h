@@ -44,6 +44,13 @@ struct ClassificationData {
     DataIndex positives() const;
 };
 
+/// The `count` features whose class means differ most, |mean(x_j | y = 1) − mean(x_j | y = 0)|,
+/// most different first (ties: lower index first); fewer if the data have fewer features. Their
+/// weights are the ones the data pin down, so they make informative posterior and trace plots,
+/// where a pixel that is blank in every image (an MNIST corner) has a weight that only
+/// follows its prior.
+std::vector<int> mostDiscriminativeFeatures(const ClassificationData &data, int count);
+
 /// Checks the shape (labels.size() = rows ≥ 1, at least one feature, image geometry
 /// rows × cols = d when set), that labels are 0/1 and that every feature is finite.
 /// Throws std::invalid_argument naming what is wrong.

@@ -112,8 +112,18 @@ void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
     QVERIFY(!chain.hasPosteriorMetrics);
     QCOMPARE(chain.testAccuracy, points.back().accuracy);
     QCOMPARE(chain.classifierEvaluations, qint64{received});
-    // The posterior tab shows θ₁ and θ₂ on axes that follow them, with no heat map.
+    // The posterior tab shows the two most discriminative weights on axes that follow them,
+    // with no heat map; their samples are those columns of the chain.
     QVERIFY(window.chart()->hasFreeAxes());
+    const std::vector<int> plotted = core::mostDiscriminativeFeatures(*data.train, 2);
+    QVERIFY2(window.chart()->axisTitles().front().contains(QStringLiteral("weight of pixel (%1, %2)")
+                                                               .arg(plotted[0] / 28)
+                                                               .arg(plotted[0] % 28)),
+             qPrintable(window.chart()->axisTitles().join(" | ")));
+    const ui::RunSnapshot last = snapshots.last().at(0).value<ui::RunSnapshot>();
+    const auto &chain0 = *outcome.chains.front().result;
+    QCOMPARE(last.current.x(), chain0.samples(chain0.completed - 1, plotted[0]));
+    QCOMPARE(last.current.y(), chain0.samples(chain0.completed - 1, plotted[1]));
     QVERIFY(!window.chart()->hasPosteriorImage());
     QCOMPARE(window.plottedSampleCount(), qsizetype{1500});
     QStringList stems;

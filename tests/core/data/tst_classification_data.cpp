@@ -36,6 +36,22 @@ class tst_ClassificationData : public QObject {
     Q_OBJECT
 
 private slots:
+    void discriminativeFeaturesOrderByClassMeanGap()
+    {
+        ClassificationData data;
+        data.features.resize(4, 4);
+        // feature 0: blank; 1: gap 0.5; 2: gap 1 (the largest); 3: gap 0.5, a tie with 1
+        data.features << 0, 0.0f, 0, 0.5f, //
+            0, 0.0f, 0, 0.5f,               //
+            0, 0.5f, 1, 1.0f,               //
+            0, 0.5f, 1, 1.0f;
+        data.labels = {0, 0, 1, 1};
+        QCOMPARE(mostDiscriminativeFeatures(data, 2), (std::vector<int>{2, 1}));
+        QCOMPARE(mostDiscriminativeFeatures(data, 4), (std::vector<int>{2, 1, 3, 0}));
+        QCOMPARE(mostDiscriminativeFeatures(data, 9).size(), std::size_t(4));
+        QVERIFY(mostDiscriminativeFeatures(data, 0).empty());
+    }
+
     void classPairs()
     {
         QCOMPARE(parseClassPair("1,7"), std::make_pair(1, 7));
