@@ -197,12 +197,8 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
     m_strip->showOutcome(outcome);
     const qint64 requested = outcome.config().samples * outcome.request.channelCount();
     const qint64 iterations = outcome.totalIterations();
-    double wall = 0.0;
-    qint64 fallbacks = 0;
-    for (const ChainReport &report : outcome.chains) {
-        wall = std::max(wall, report.summary.wallSeconds);
-        fallbacks += report.summary.fullDataFallbacks;
-    }
+    const double wall = outcome.longestWallSeconds();
+    const qint64 fallbacks = outcome.totalFullDataFallbacks();
     QString message = outcome.stopped
                           ? tr("Stopped after %L1 of %L2 samples.").arg(iterations).arg(requested)
                           : tr("Finished %L1 samples; sampling took %L2 s.").arg(iterations).arg(wall, 0, 'f', 2);

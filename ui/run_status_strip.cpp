@@ -208,12 +208,8 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
 {
     const qint64 requested = outcome.config().samples * outcome.request.channelCount();
     const qint64 iterations = outcome.totalIterations();
-    double wall = 0.0;
-    qint64 used = 0;
-    for (const ChainReport &report : outcome.chains) {
-        wall = std::max(wall, report.summary.wallSeconds);
-        used += report.summary.dataPointsUsed + report.summary.fullScanPoints;
-    }
+    const double wall = outcome.longestWallSeconds();
+    const qint64 used = outcome.totalPointsRead();
     if (iterations > 0) {
         setStat(m_speed, tr("%L1 it/s, %2 points/s")
                              .arg(wall > 0 ? static_cast<double>(iterations) / wall : 0.0, 0, 'f', 0)
@@ -226,13 +222,10 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
             return single ? QStringLiteral("%L1 (sd %L2)").arg(r.summary.meanBatch, 0, 'f', 1).arg(r.summary.sdBatch, 0, 'f', 1)
                           : QStringLiteral("%L1").arg(r.summary.meanBatch, 0, 'f', 0);
         })));
-        qint64 fallbacks = 0;
-        for (const ChainReport &report : outcome.chains)
-            fallbacks += report.summary.fullDataFallbacks;
         setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
                             .arg(used)
                             .arg(formatPasses(used, outcome.dataSize))
-                            .arg(fallbacks));
+                            .arg(outcome.totalFullDataFallbacks()));
     }
     m_progress->setRange(0, kProgressSteps);
     m_progress->setFormat(tr("%L1 / %L2 samples").arg(iterations).arg(requested));

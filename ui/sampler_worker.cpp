@@ -75,6 +75,30 @@ qint64 RunOutcome::totalIterations() const
     return total;
 }
 
+double RunOutcome::longestWallSeconds() const
+{
+    double wall = 0.0;
+    for (const ChainReport &report : chains)
+        wall = std::max(wall, report.summary.wallSeconds);
+    return wall;
+}
+
+qint64 RunOutcome::totalFullDataFallbacks() const
+{
+    qint64 fallbacks = 0;
+    for (const ChainReport &report : chains)
+        fallbacks += report.summary.fullDataFallbacks;
+    return fallbacks;
+}
+
+qint64 RunOutcome::totalPointsRead() const
+{
+    qint64 used = 0;
+    for (const ChainReport &report : chains)
+        used += report.summary.dataPointsUsed + report.summary.fullScanPoints;
+    return used;
+}
+
 void registerRunMetaTypes()
 {
     qRegisterMetaType<core::RunConfig>();

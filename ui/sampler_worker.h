@@ -140,6 +140,11 @@ struct RunOutcome {
     const core::RunConfig &config() const { return request.config; }
     /// Σ iterations over all reported chains.
     qint64 totalIterations() const;
+    /// The longest chain's wall time: the run's sampling time when chains ran in parallel.
+    double longestWallSeconds() const;
+    qint64 totalFullDataFallbacks() const;
+    /// Σ data points read over all chains, minibatches and full-data passes together.
+    qint64 totalPointsRead() const;
 };
 
 class SamplerWorker : public QObject {

@@ -16,18 +16,19 @@ void requirePositive(const char *name, double value)
 
 void LiveTuning::setTemperature(double temperature)
 {
-    requirePositive("temperature", temperature);
-    const std::lock_guard lock(m_mutex);
-    m_request.temperature = temperature;
-    m_request.version = m_version.load(std::memory_order_relaxed) + 1;
-    m_version.store(m_request.version, std::memory_order_release);
+    set(&Request::temperature, "temperature", temperature);
 }
 
 void LiveTuning::setStep(double step)
 {
-    requirePositive("step", step);
+    set(&Request::step, "step", step);
+}
+
+void LiveTuning::set(double Request::*field, const char *name, double value)
+{
+    requirePositive(name, value);
     const std::lock_guard lock(m_mutex);
-    m_request.step = step;
+    m_request.*field = value;
     m_request.version = m_version.load(std::memory_order_relaxed) + 1;
     m_version.store(m_request.version, std::memory_order_release);
 }

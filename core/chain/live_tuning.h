@@ -39,6 +39,8 @@ public:
     Request latest() const;
 
 private:
+    void set(double Request::*field, const char *name, double value);
+
     mutable std::mutex m_mutex;
     Request m_request;
     std::atomic<std::uint64_t> m_version{0};

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/small_runs.h"
+
 #include "ui/batch_size_histogram.h"
 #include "ui/compare_page.h"
 #include "ui/control_panel.h"
@@ -25,16 +27,12 @@
 
 namespace {
 
-constexpr int kRunTimeoutMs = 60'000;
+using testruns::kRunTimeoutMs;
 constexpr int kSolveTimeoutMs = 60'000;
 
 core::RunConfig smallConfig(core::TestMethod method, std::int64_t samples)
 {
-    core::RunConfig config;
-    config.method = method;
-    config.nData = 20'000;
-    config.temperature = 200.0;
-    config.samples = samples;
+    core::RunConfig config = testruns::smallConfig(method, samples);
     config.seed = 11;
     return config;
 }
