@@ -6,6 +6,30 @@
 
 namespace ui {
 
+QString methodDescription(core::TestMethod method)
+{
+    switch (method) {
+    case core::TestMethod::Minibatch:
+        return CompareBox::tr("The corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1).");
+    case core::TestMethod::AustereConservative:
+        return CompareBox::tr("AustereMH with its batch m and error level ε fixed before the run (Korattikara et al.; "
+                              "Seita et al. Sec. 6.1).");
+    case core::TestMethod::AustereNonConservative:
+        return CompareBox::tr("AustereMH with (m, ε) chosen at every iteration from a full pass over the data "
+                              "(Seita et al. Sec. 6.1); needs the |ΔP| bound.");
+    case core::TestMethod::SubLhd:
+        return CompareBox::tr("MHSubLhd, Bardenet et al.'s adaptive subsampling test (Seita et al. Sec. 6.1).");
+    case core::TestMethod::Barker:
+        return CompareBox::tr("The exact Barker test on all N points (Seita et al. Sec. 3).");
+    case core::TestMethod::Metropolis:
+        return CompareBox::tr("The exact Metropolis–Hastings test on all N points (Seita et al. Sec. 3).");
+    case core::TestMethod::NaiveBarker:
+        return CompareBox::tr("The minibatch Barker test without the correction, biased by the batch noise "
+                              "(Seita et al. Sec. 3.3).");
+    }
+    return {};
+}
+
 CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), parent)
 {
     setCheckable(true);
@@ -18,6 +42,7 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
     const QVector<core::TestMethod> offered = offeredMethods();
     for (int k = 0; k < offered.size(); ++k) {
         auto *box = new QCheckBox(QString::fromStdString(core::methodName(offered[k])));
+        box->setToolTip(methodDescription(offered[k]));
         m_boxes.insert(offered[k], box);
         grid->addWidget(box, k / 2, k % 2);
         connect(box, &QCheckBox::toggled, this, [this] {

@@ -204,8 +204,9 @@ QWidget *ControlPanel::buildRunGroup()
     m_chains->setToolTip(tr("Chains per method. With more than one, the diagnostics table shows the split R-hat "
                             "across them (Sec. 6 reports averages over repeated runs)."));
     m_parallel = new QCheckBox(tr("Run chains in parallel"));
-    m_parallel->setToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core. "
-                              "Per-chain speed figures then share the cores."));
+    m_parallel->setToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core, like "
+                              "the repeated runs Seita et al. Sec. 6 average; per-chain speed figures then share "
+                              "the cores."));
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);

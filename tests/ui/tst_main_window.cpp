@@ -1,6 +1,7 @@
 // The main window and its worker, driven offscreen (QT_QPA_PLATFORM=offscreen): runs finish
 // and plot, stops stop, failures reach the window as messages, closing mid-run joins the
 // worker, and the window renders to PNG.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -75,14 +76,23 @@ void tst_MainWindow::controlsStartFromCoreDefaults()
     // Every setting explains itself with a pointer into the paper.
     const auto combos = window.controls()->findChildren<QComboBox *>();
     QVERIFY(!combos.isEmpty());
+    QList<QWidget *> settings;
     for (QWidget *widget : window.controls()->findChildren<QAbstractSpinBox *>())
-        QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")), qPrintable(widget->toolTip()));
-    QVERIFY(combos.front()->toolTip().contains(QStringLiteral("Sec. ")));
+        settings.append(widget);
+    for (QWidget *widget : combos)
+        settings.append(widget);
+    for (QWidget *widget : window.controls()->findChildren<QCheckBox *>())
+        settings.append(widget);
+    for (QWidget *widget : settings) {
+        QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")),
+                 qPrintable(widget->objectName() + QStringLiteral(" ") + widget->metaObject()->className()
+                            + QStringLiteral(": '") + widget->toolTip() + QStringLiteral("'")));
+    }
     // Every method the desktop app can run is offered, the baselines included.
     QStringList offered;
     for (int k = 0; k < window.controls()->methodBox()->count(); ++k)
         offered.append(window.controls()->methodBox()->itemData(k).toString());
-    for (const char *name : {"minibatch", "austere-c", "sublhd", "barker", "mh", "naive-barker"})
+    for (const char *name : {"minibatch", "austere-c", "austere-nc", "sublhd", "barker", "mh", "naive-barker"})
         QVERIFY2(offered.contains(QLatin1String(name)), name);
     // The embedded icon loads.
     QVERIFY(!window.windowIcon().pixmap(32, 32).isNull());
