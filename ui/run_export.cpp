@@ -35,7 +35,12 @@ core::CsvMetadata csvMetadata(const RunOutcome &outcome, const ChainReport &chai
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
     // Temperature or step changes during the run: where each segment starts and its settings.
-    if (result.segments.size() > 1)
+    // A chain that started after a change ran with the new values from its first iteration,
+    // so a single segment that differs from the settings above is listed too.
+    const bool retuned = result.segments.size() > 1
+                         || (result.segments.size() == 1
+                             && (result.segments[0].temperature != config.temperature || result.segments[0].step != config.step));
+    if (retuned)
         for (std::size_t k = 0; k < result.segments.size(); ++k) {
             const core::ChainSegment &segment = result.segments[k];
             meta.emplace_back("segment." + std::to_string(k + 1),
@@ -43,7 +48,7 @@ core::CsvMetadata csvMetadata(const RunOutcome &outcome, const ChainReport &chai
                                   + " step=" + number(segment.step));
         }
     if (outcome.posterior)
-        meta.emplace_back("lp_meaning", result.segments.size() > 1
+        meta.emplace_back("lp_meaning", retuned
                                             ? "tempered log posterior at each row's segment temperature (unnormalised, "
                                               "binned-data evaluation)"
                                             : "tempered log posterior (unnormalised, binned-data evaluation)");

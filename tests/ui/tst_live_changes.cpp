@@ -110,6 +110,36 @@ private slots:
         QVERIFY2(json.contains(QStringLiteral("\"segments\": 2")), qPrintable(json));
     }
 
+    // Compare mode, one chain after the other: a change during the first chain reaches the
+    // second from its first iteration, and its samples file says so.
+    void laterChainsStartWithTheNewValues()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        ui::RunRequest request = ui::RunRequest::single(smallConfig(core::TestMethod::Barker, 20'000));
+        request.methods = {core::TestMethod::Barker, core::TestMethod::Minibatch};
+        QVERIFY(window.startRequest(request));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        QVERIFY(window.applyLiveTemperature(300.0));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+        QCOMPARE(outcome.chains.size(), qsizetype{2});
+        const core::ChainResult &second = *outcome.chains[1].result;
+        QCOMPARE(second.segments.size(), std::size_t(1));
+        QCOMPARE(second.segments[0].temperature, 300.0);
+        QVERIFY(outcome.chains[1].hasPosteriorMetrics); // measured against the T = 300 posterior
+
+        QTemporaryDir dir;
+        const QStringList files = ui::writeRunSamples(outcome, dir.filePath(QStringLiteral("s.csv")));
+        QCOMPARE(files.size(), qsizetype{2});
+        QFile csv(files[1]);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(csv.readAll());
+        QVERIFY2(text.contains(QStringLiteral("# segment.1 = start=0 temperature=300 step=0.15")), qPrintable(text.left(1500)));
+    }
+
     void otherSettingsRestart()
     {
         ui::MainWindow window;
