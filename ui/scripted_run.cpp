@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 
 #include <QDir>
 #include <QPixmap>
@@ -113,6 +114,18 @@ void ScriptedRun::writeOutputs()
                 say(QString::fromStdString(problem.what()));
                 ok = false;
             }
+        }
+    }
+    if (!m_options.samplesPath.isEmpty()) {
+        try {
+            const auto outcome = m_window->lastOutcome();
+            if (!outcome)
+                throw std::runtime_error("the run has no samples to write");
+            const QStringList written = writeRunSamples(*outcome, m_options.samplesPath);
+            say(tr("wrote %1").arg(written.join(QStringLiteral(", "))));
+        } catch (const std::exception &problem) {
+            say(QString::fromStdString(problem.what()));
+            ok = false;
         }
     }
     if (!m_options.screenshotPath.isEmpty() && !saveScreenshot(m_options.screenshotPath))

@@ -19,6 +19,9 @@ struct ScriptOptions {
     QString exportDirectory;  ///< empty: no chart export
     QSize exportSize{1600, 1000};
     QString screenshotPath;   ///< empty: no screenshot
+    /// The samples as CSV (one file per chain when there are several, named as the File menu
+    /// names them); empty: none.
+    QString samplesPath;
     /// Saved once the first chain is half done, while the run goes on; empty: none.
     QString midRunScreenshotPath;
 };

@@ -3,6 +3,7 @@
 //   --run-preset NAME | run options   what to run (a preset, then single options on top;
 //                                     --dataset gmm|worst-case|logreg or --csv FILE pick the data)
 //   --export-plots DIR                after the run, every chart as PNG and SVG plus summary.json
+//   --export-samples FILE.csv         after the run, the samples (one file per chain if several)
 //   --screenshot PATH                 after the run, the window as PNG
 //   --screenshot-midrun PATH          the window as PNG once the first chain is half done
 //   --quit-when-done                  exit when done: 0 if the run finished and files were written
@@ -94,13 +95,15 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     const auto quitAfterRun = option("quit-after-run", "Same as --quit-when-done.");
     const auto exportPlots = option("export-plots", "After the run, write every chart as PNG and SVG here.", "dir");
     const auto exportSize = option("export-size", "Chart export size, e.g. 1600x1000.", "WxH");
+    const auto exportSamples = option("export-samples", "After the run, write the samples as CSV (one file per chain "
+                                                        "when there are several).", "file");
     const auto screenshot = option("screenshot", "After the run, save the window as PNG.", "path");
     const auto midRunShot = option("screenshot-midrun", "Save the window as PNG while the run is half done.", "path");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
     const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy.", "name");
     parser.addOptions({preset, dataset, csv, method, methods, nData, temperature, step, samples, seed, chains, parallel,
                        sigma, solver, session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize,
-                       screenshot, midRunShot, dark, tab});
+                       exportSamples, screenshot, midRunShot, dark, tab});
     parser.process(app);
 
     GuiOptions options;
@@ -197,6 +200,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     options.quitWhenDone = parser.isSet(quitWhenDone) || parser.isSet(quitAfterRun);
     options.script.exportDirectory = parser.value(exportPlots);
     options.script.screenshotPath = parser.value(screenshot);
+    options.script.samplesPath = parser.value(exportSamples);
     options.script.midRunScreenshotPath = parser.value(midRunShot);
     options.runNow = options.quitWhenDone || parser.isSet(preset);
     options.dark = parser.isSet(dark);
@@ -207,8 +211,10 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
         anyRunOption = anyRunOption || parser.isSet(*opt);
     options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;
     if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty()
+                            || !options.script.samplesPath.isEmpty()
                             || !options.script.midRunScreenshotPath.isEmpty())) {
-        fail(QStringLiteral("--export-plots, --screenshot and --screenshot-midrun need --quit-when-done or --run-preset"));
+        fail(QStringLiteral("--export-plots, --export-samples, --screenshot and --screenshot-midrun need "
+                            "--quit-when-done or --run-preset"));
         return std::nullopt;
     }
     options.script.request = request;

@@ -12,6 +12,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "ui/chart_export.h"
@@ -229,6 +230,7 @@ void tst_Export::scriptedRunExportsEveryChart()
     options.exportDirectory = dir.filePath(QStringLiteral("plots"));
     options.exportSize = QSize(640, 480);
     options.screenshotPath = dir.filePath(QStringLiteral("window.png"));
+    options.samplesPath = dir.filePath(QStringLiteral("samples.csv"));
     ui::ScriptedRun script(&window, options);
     QSignalSpy done(&script, &ui::ScriptedRun::done);
     script.start();
@@ -240,6 +242,15 @@ void tst_Export::scriptedRunExportsEveryChart()
     QVERIFY(plots.exists(QStringLiteral("summary.json")));
     QCOMPARE(QImage(plots.filePath(QStringLiteral("minibatch-sizes.png"))).size(), options.exportSize);
     QVERIFY(!QImage(options.screenshotPath).isNull());
+    // The samples: one file per chain of each method, CmdStan-like.
+    const QStringList samples = QDir(dir.path()).entryList({QStringLiteral("samples-*-chain1.csv")});
+    QCOMPARE(samples.size(), qsizetype(options.request.channelCount()));
+    QFile first(dir.filePath(samples.front()));
+    QVERIFY(first.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(first.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList rows = lines.filter(QRegularExpression(QStringLiteral("^[^#]")));
+    QVERIFY(rows.front().startsWith(QStringLiteral("lp__,accept_stat__,batch_size__")));
+    QCOMPARE(rows.size(), qsizetype{500 + 1});
 }
 
 QTEST_MAIN(tst_Export)
