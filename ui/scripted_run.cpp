@@ -7,10 +7,13 @@
 
 #include <QDir>
 #include <QPixmap>
+#include <QDoubleSpinBox>
 #include <QSaveFile>
+#include <QSignalBlocker>
 #include <QTimer>
 
 #include "ui/chart_export.h"
+#include "ui/control_panel.h"
 #include "ui/correction_chart.h"
 #include "ui/main_window.h"
 #include "ui/results_view.h"
@@ -31,13 +34,25 @@ ScriptedRun::ScriptedRun(MainWindow *window, ScriptOptions options, QObject *par
 {
     connect(m_window, &MainWindow::runFinished, this, &ScriptedRun::onRunFinished);
     connect(m_window, &MainWindow::snapshotApplied, this, [this](qint64 completed) {
-        if (m_midRunShot || m_options.midRunScreenshotPath.isEmpty()
-            || 2 * completed < m_options.request.config.samples)
+        if (m_halfWay || 2 * completed < m_options.request.config.samples)
             return;
-        m_midRunShot = true;
-        m_window->results()->flushVisible(); // draw what has arrived, as the charts' timers would
-        if (!saveScreenshot(m_options.midRunScreenshotPath))
-            m_stopped = true; // reported as a failure at the end
+        m_halfWay = true;
+        if (m_options.midRunTemperature > 0.0) {
+            // Straight to the chains (the box's own path waits for a pause in typing), and
+            // the box shows it as if typed, without sending it a second time.
+            if (!m_window->applyLiveTemperature(m_options.midRunTemperature)) {
+                say(tr("the temperature change at half way was not applied"));
+                m_stopped = true; // reported as a failure at the end
+            }
+            const QSignalBlocker quiet(m_window->controls()->temperatureBox());
+            m_window->controls()->temperatureBox()->setValue(m_options.midRunTemperature);
+        }
+        if (!m_options.midRunScreenshotPath.isEmpty()) {
+            m_midRunShot = true;
+            m_window->results()->flushVisible(); // draw what has arrived, as the charts' timers would
+            if (!saveScreenshot(m_options.midRunScreenshotPath))
+                m_stopped = true;
+        }
     });
     connect(m_window, &MainWindow::runFailed, this, [this](const QString &message) {
         say(tr("run failed: %1").arg(message));

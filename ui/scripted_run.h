@@ -24,6 +24,9 @@ struct ScriptOptions {
     QString samplesPath;
     /// Saved once the first chain is half done, while the run goes on; empty: none.
     QString midRunScreenshotPath;
+    /// > 0: once the first chain is half done, change the temperature of the running chains to
+    /// this (a live change, as the T box does during a run: a new, marked chain segment).
+    double midRunTemperature = 0.0;
 };
 
 class ScriptedRun : public QObject {
@@ -50,6 +53,7 @@ private:
     bool m_stopped = false;
     bool m_done = false;
     bool m_midRunShot = false;
+    bool m_halfWay = false;
 };
 
 } // namespace ui

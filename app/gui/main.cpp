@@ -6,6 +6,7 @@
 //   --export-samples FILE.csv         after the run, the samples (one file per chain if several)
 //   --screenshot PATH                 after the run, the window as PNG
 //   --screenshot-midrun PATH          the window as PNG once the first chain is half done
+//   --midrun-temperature T            at half way, change T of the running chains (a new segment)
 //   --quit-when-done                  exit when done: 0 if the run finished and files were written
 #include <cstdio>
 #include <optional>
@@ -99,11 +100,13 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
                                                         "when there are several).", "file");
     const auto screenshot = option("screenshot", "After the run, save the window as PNG.", "path");
     const auto midRunShot = option("screenshot-midrun", "Save the window as PNG while the run is half done.", "path");
+    const auto midRunTemperature = option("midrun-temperature", "At half way, change the temperature of the running "
+                                                                "chains (a new, marked chain segment).", "value");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
     const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy.", "name");
     parser.addOptions({preset, dataset, csv, method, methods, nData, temperature, step, samples, seed, chains, parallel,
                        sigma, solver, session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize,
-                       exportSamples, screenshot, midRunShot, dark, tab});
+                       exportSamples, screenshot, midRunShot, midRunTemperature, dark, tab});
     parser.process(app);
 
     GuiOptions options;
@@ -169,8 +172,13 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     if (!read(nData, config.nData, toInt64) || !read(temperature, config.temperature, toReal)
         || !read(step, config.step, toReal) || !read(samples, config.samples, toInt64)
         || !read(seed, config.seed, toUInt64) || !read(chains, request.chains, toInt)
-        || !read(sigma, config.correction.sigma, toReal))
+        || !read(sigma, config.correction.sigma, toReal)
+        || !read(midRunTemperature, options.script.midRunTemperature, toReal))
         return std::nullopt;
+    if (parser.isSet(midRunTemperature) && !(options.script.midRunTemperature > 0.0)) {
+        fail(QStringLiteral("--midrun-temperature must be > 0; got '%1'").arg(parser.value(midRunTemperature)));
+        return std::nullopt;
+    }
     if (parser.isSet(parallel))
         request.parallel = true;
     // A dataset's own T and step unless given, as the CLI does.
@@ -211,7 +219,7 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
         anyRunOption = anyRunOption || parser.isSet(*opt);
     options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;
     if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty()
-                            || !options.script.samplesPath.isEmpty()
+                            || !options.script.samplesPath.isEmpty() || options.script.midRunTemperature > 0.0
                             || !options.script.midRunScreenshotPath.isEmpty())) {
         fail(QStringLiteral("--export-plots, --export-samples, --screenshot and --screenshot-midrun need "
                             "--quit-when-done or --run-preset"));

@@ -13,6 +13,7 @@
 #include "ui/results_view.h"
 #include "ui/run_export.h"
 #include "ui/run_status_strip.h"
+#include "ui/scripted_run.h"
 #include "ui/trace_chart.h"
 #include "tests/support/small_runs.h"
 
@@ -138,6 +139,29 @@ private slots:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(csv.readAll());
         QVERIFY2(text.contains(QStringLiteral("# segment.1 = start=0 temperature=300 step=0.15")), qPrintable(text.left(1500)));
+    }
+
+    // The scripted mode's half-way temperature change, used for documentation figures.
+    void scriptedRunChangesTemperatureHalfWay()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        ui::ScriptOptions options;
+        options.request = ui::RunRequest::single(smallConfig(core::TestMethod::Minibatch, 100'000));
+        options.midRunTemperature = 500.0;
+        ui::ScriptedRun script(&window, options);
+        QSignalSpy done(&script, &ui::ScriptedRun::done);
+        script.start();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kRunTimeoutMs);
+        QCOMPARE(done.at(0).at(0).toInt(), 0);
+        const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+        const core::ChainResult &chain = *outcome.chains.front().result;
+        QCOMPARE(chain.segments.size(), std::size_t(2));
+        QVERIFY(chain.segments[1].start >= 50'000);
+        QCOMPARE(chain.segments[1].temperature, 500.0);
+        QCOMPARE(window.controls()->temperatureBox()->value(), 500.0);
+        QCOMPARE(window.results()->traceChart()->segmentMarkCount(), 1);
     }
 
     void otherSettingsRestart()
