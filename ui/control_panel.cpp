@@ -269,6 +269,10 @@ void ControlPanel::setConfig(const core::RunConfig &config)
         m_defaultsNote.clear();
     m_shownDataset = config.dataset;
     m_loading = false;
+    if (m_running) { // what a later live edit is measured against
+        m_liveTemperature = config.temperature;
+        m_liveStep = config.step;
+    }
     updateSharpness();
     updateModeWidgets();
     emit correctionChanged(correctionParams());

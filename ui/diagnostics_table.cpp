@@ -54,7 +54,8 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCoun
         {EssTheta2Column, QT_TR_NOOP("ESS θ₂"),
          QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₂ over this chain.")},
         {EssPerSecondColumn, QT_TR_NOOP("ESS / s"),
-         QT_TR_NOOP("The smaller bulk ESS divided by the chain's wall-clock seconds.")},
+         QT_TR_NOOP("The smaller of the two bulk ESS divided by the wall-clock seconds they took (the final chain "
+                    "segment's, if T or the step changed during the run).")},
         {RhatColumn, QT_TR_NOOP("Split R̂"),
          QT_TR_NOOP("Rank-normalised split R-hat over all chains of this method, worst θ component; needs more "
                     "than one chain. Above 1.01 signals that the chains disagree.")},
@@ -84,6 +85,12 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
 {
     setRowCount(static_cast<int>(outcome.chains.size()));
     const qint64 nData = outcome.dataSize;
+    // The ESS columns describe the plotted components, named as the charts name them.
+    const int essColumns[] = {EssTheta1Column, EssTheta2Column};
+    for (int k = 0; k < 2; ++k) {
+        const QString name = outcome.componentNames.value(k, k == 0 ? QStringLiteral("θ₁") : QStringLiteral("θ₂"));
+        horizontalHeaderItem(essColumns[k])->setText(tr("ESS %1").arg(name));
+    }
     for (int row = 0; row < outcome.chains.size(); ++row) {
         const ChainReport &report = outcome.chains[row];
         const core::ChainSummary &s = report.summary;

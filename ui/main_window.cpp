@@ -112,6 +112,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(&m_restartTimer, &QTimer::timeout, this, [this] {
         if (!m_running || !m_worker)
             return; // the run ended meanwhile: the edit simply applies to the next one
+        // Settings that cannot start would only stop this run for nothing: say why and go on.
+        if (const QString problem = controlsProblem(); !problem.isEmpty()) {
+            reportError(tr("Not restarted"), tr("%1 changed, but the run cannot restart with these settings: %2 "
+                                                "The current run goes on.")
+                                                 .arg(m_restartReason, problem));
+            return;
+        }
         m_restartAfterStop = true;
         m_worker->requestStop();
         showStatus(tr("%1 changed: restarting the run with the new settings…").arg(m_restartReason));
@@ -153,8 +160,10 @@ void MainWindow::buildRunMenu()
     QMenu *presets = menu->addMenu(tr("&Presets"));
     for (const QString &name : presetNames()) {
         QAction *action = presets->addAction(name, this, [this, name] {
-            if (const auto request = presetRequest(name))
+            if (const auto request = presetRequest(name)) {
                 m_controls->setRequest(*request);
+                scheduleRestart(tr("the preset (%1)").arg(name)); // only if a run is going
+            }
         });
         action->setToolTip(presetDescription(name));
         action->setStatusTip(presetDescription(name));
@@ -215,6 +224,8 @@ void MainWindow::shutDownWorker()
     delete m_worker;
     m_worker = nullptr;
     m_running = false;
+    m_restartTimer.stop();
+    m_restartAfterStop = m_resetAfterStop = false;
 }
 
 void MainWindow::setShowErrorDialogs(bool show)

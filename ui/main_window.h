@@ -113,6 +113,11 @@ private:
     void setRunning(bool running);
     void reportFailure(const QString &message);
     void shutDownWorker();
+    /// Why the panel's settings cannot start a run (empty if they can).
+    QString controlsProblem() const;
+    /// True, with a restart scheduled, when a live change of `setting` would break a design
+    /// chosen for the run's settings (AustereMH(c) under a bound).
+    bool fixedDesignNeedsRestart(const QString &setting);
     void clearResults();
 
     void onSnapshot(const ui::RunSnapshot &snapshot);

@@ -15,14 +15,24 @@
 
 namespace ui {
 
-bool MainWindow::startRunFromControls()
+QString MainWindow::controlsProblem() const
 {
     const CompareBox *compare = m_controls->compareBox();
-    if (compare->isChecked() && !compare->isValidSelection()) {
-        reportFailure(tr("Compare mode needs 2 to 4 ticked methods; %1 are ticked.").arg(compare->methods().size()));
-        return false;
+    if (compare->isChecked() && !compare->isValidSelection())
+        return tr("Compare mode needs 2 to 4 ticked methods; %1 are ticked.").arg(compare->methods().size());
+    if (const QString problem = m_controls->datasetBox()->runProblem(); !problem.isEmpty())
+        return problem;
+    try {
+        validate(m_controls->request());
+    } catch (const std::exception &error) {
+        return QString::fromStdString(error.what());
     }
-    if (const QString problem = m_controls->datasetBox()->runProblem(); !problem.isEmpty()) {
+    return {};
+}
+
+bool MainWindow::startRunFromControls()
+{
+    if (const QString problem = controlsProblem(); !problem.isEmpty()) {
         reportFailure(problem);
         return false;
     }
@@ -54,6 +64,9 @@ bool MainWindow::startRequest(const RunRequest &request)
     m_request = request;
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
     m_channelSegments = QVector<int>(request.channelCount(), 0);
+    // A new run reads every current setting: a restart still pending for the previous one
+    // has nothing left to do.
+    m_restartTimer.stop();
     m_restartAfterStop = m_resetAfterStop = false;
     m_results->beginRun(request);
     m_lastError.clear();
@@ -96,10 +109,24 @@ void MainWindow::clearResults()
     emit resetDone();
 }
 
+bool MainWindow::fixedDesignNeedsRestart(const QString &setting)
+{
+    // AustereMH(c) under a |ΔP| bound chose (m, ε) from a pilot at the run's T and step; the
+    // design does not follow a live change, so the bound would silently stop holding.
+    for (int channel = 0; channel < m_request.channelCount(); ++channel) {
+        const core::RunConfig settings = m_request.channelConfig(channel);
+        if (settings.method == core::TestMethod::AustereConservative && settings.austereErrorBound > 0.0) {
+            scheduleRestart(tr("%1 (AustereMH(c)'s design was chosen for the old value)").arg(setting));
+            return true;
+        }
+    }
+    return false;
+}
+
 bool MainWindow::applyLiveTemperature(double temperature)
 {
     // With a restart pending, the new run starts with the new value anyway.
-    if (!m_running || !m_worker || m_restartTimer.isActive())
+    if (!m_running || !m_worker || m_restartTimer.isActive() || fixedDesignNeedsRestart(tr("the temperature")))
         return false;
     try {
         m_worker->setLiveTemperature(temperature);
@@ -115,7 +142,7 @@ bool MainWindow::applyLiveTemperature(double temperature)
 
 bool MainWindow::applyLiveStep(double step)
 {
-    if (!m_running || !m_worker || m_restartTimer.isActive())
+    if (!m_running || !m_worker || m_restartTimer.isActive() || fixedDesignNeedsRestart(tr("the proposal step")))
         return false;
     try {
         m_worker->setLiveStep(step);
@@ -134,6 +161,8 @@ void MainWindow::scheduleRestart(const QString &setting)
     if (!m_running)
         return;
     m_restartReason = setting;
+    if (m_restartAfterStop)
+        return; // the chains are already stopping; the new run will read this setting too
     m_restartTimer.start();
     showStatus(tr("%1 changed: the run will restart with the new settings (a different sampler cannot continue "
                   "this chain).")
@@ -171,6 +200,8 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
 
 void MainWindow::onFinished(const ui::RunOutcome &outcome)
 {
+    if (!m_worker)
+        return; // delivered after the window shut the worker down
     if (m_resetAfterStop) {
         m_resetAfterStop = false;
         setRunning(false);
@@ -188,8 +219,9 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
             const QString notice = tr("Restarted because %1 changed: a different sampler cannot continue the old chain.").arg(reason);
             m_strip->showNotice(notice);
             showStatus(notice);
+            return;
         }
-        return;
+        // The settings went bad between the check and now: keep the stopped run's results.
     }
     m_results->finishRun(outcome);
     setRunning(false);
@@ -217,7 +249,13 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
 void MainWindow::onRunFailed(const QString &message)
 {
     m_restartTimer.stop();
+    const bool resetting = m_resetAfterStop;
     m_restartAfterStop = m_resetAfterStop = false;
+    if (resetting) { // the user asked to clear everything anyway
+        setRunning(false);
+        clearResults();
+        return;
+    }
     m_results->flushAll();
     setRunning(false);
     reportFailure(message);

@@ -130,6 +130,11 @@ void SamplerWorker::discardStopRequests()
 void SamplerWorker::setLiveTemperature(double temperature)
 {
     m_tuning.setTemperature(temperature);
+    renderHeatMapInBackground(temperature);
+}
+
+void SamplerWorker::renderHeatMapInBackground(double temperature)
+{
     const std::lock_guard lock(m_heatMapMutex);
     if (!m_heatMapData)
         return;
@@ -225,17 +230,28 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
     outcome.augmented = dataset.augmented;
     if (dataset.classifier)
         emit statusMessage(tr("Data: %1").arg(outcome.datasetDescription));
-    const SnapshotBuilder::Components plotted = choosePlottedComponents(dataset);
+    const SnapshotBuilder::Components plotted = choosePlottedComponents(dataset, outcome);
+    std::vector<int> plottedColumns(plotted.begin(), plotted.begin() + std::min(2, outcome.dimension));
     // The heat map and the posterior metrics exist for the Gaussian mixture only.
     const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
     const core::PosteriorGridSpec grid; // the metrics' grid; the chart shows the same window
     if (mixture) {
+        // A temperature typed while the data were generated applies from the chains' first
+        // iteration: draw that target.
+        const auto liveTemperature = [this, &config] {
+            const double live = m_tuning.latest().temperature;
+            return std::isfinite(live) ? live : config.temperature;
+        };
+        const double shown = liveTemperature();
         emit statusMessage(tr("Evaluating the true tempered log-posterior…"));
-        emit posteriorImageReady(renderLogPosterior(mixture->data(), config.temperature, grid.theta1Min,
-                                                    grid.theta1Max, grid.theta2Min, grid.theta2Max,
-                                                    QSize(kHeatMapSize, kHeatMapSize), kDefaultHeatMapLogRange, stop));
-        // From here on a live temperature change re-renders the map for the new target.
+        emit posteriorImageReady(renderLogPosterior(mixture->data(), shown, grid.theta1Min, grid.theta1Max,
+                                                    grid.theta2Min, grid.theta2Max, QSize(kHeatMapSize, kHeatMapSize),
+                                                    kDefaultHeatMapLogRange, stop));
+        // From here on a live temperature change re-renders the map for the new target; one
+        // that came during the render above is caught up with here.
         setHeatMapData(std::shared_ptr<const Eigen::VectorXd>(dataset.model, &mixture->data()));
+        if (const double now = liveTemperature(); now != shown)
+            renderHeatMapInBackground(now);
     }
 
     std::shared_ptr<const core::CorrectionDistribution> correction;
@@ -294,10 +310,12 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
         report.chainIndex = request.chainIndexOf(channel);
         report.seed = settings.seed;
         report.summary = run.summary;
-        const std::vector<double> ess = core::bulkEssPerComponent(run.chain);
+        const std::vector<double> ess = core::bulkEssPerComponent(run.chain, plottedColumns);
         report.bulkEss = QVector<double>(ess.begin(), ess.end());
         if (!report.bulkEss.isEmpty() && run.summary.wallSeconds > 0.0)
-            report.essPerSecond = *std::min_element(report.bulkEss.begin(), report.bulkEss.end()) / run.summary.wallSeconds;
+            // The ESS is the final segment's, so is the time it took.
+            report.essPerSecond = *std::min_element(report.bulkEss.begin(), report.bulkEss.end())
+                                  / std::max(run.summary.wallSeconds - run.chain.segments.back().startSeconds, 1e-9);
         if (dataset.classifier && run.chain.completed > 0) {
             const core::ChainResult &chain = run.chain;
             const core::ClassifierFit last =
@@ -370,7 +388,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
     return outcome;
 }
 
-std::array<int, 2> SamplerWorker::choosePlottedComponents(const core::DatasetInstance &dataset)
+std::array<int, 2> SamplerWorker::choosePlottedComponents(const core::DatasetInstance &dataset, RunOutcome &outcome)
 {
     std::array<int, 2> plotted{0, 1};
     QStringList names{QStringLiteral("θ₁"), QStringLiteral("θ₂")};
@@ -389,6 +407,7 @@ std::array<int, 2> SamplerWorker::choosePlottedComponents(const core::DatasetIns
                                             : tr("weight of feature %1").arg(feature + 1));
         }
     }
+    outcome.componentNames = names;
     emit plottedComponentsChosen(names);
     return plotted;
 }

@@ -99,7 +99,9 @@ struct ChainReport {
     core::ChainSummary summary;
     bool hasPosteriorMetrics = false;
     core::PosteriorMetrics posterior;
-    QVector<double> bulkEss;         ///< per θ component; empty with fewer than 4 draws
+    /// Per plotted θ component (RunOutcome::componentNames: all of θ for the mixture, the two
+    /// most discriminative weights for logistic regression); empty with fewer than 4 draws.
+    QVector<double> bulkEss;
     double essPerSecond = std::nan(""); ///< min bulk ESS / wall seconds
     /// ESS, R-hat and the posterior metrics cover the final segment only (see LiveTuning).
     /// Rank-normalised split R-hat over this method's chains, max over θ components;
@@ -127,6 +129,9 @@ struct RunOutcome {
     /// What AustereMH's preparation did, for the status line (empty when no method needed it):
     /// where the design grid came from and, for AustereMH(c) under a bound, the chosen (m, ε).
     QString austereNote;
+    /// Names of the plotted θ components, which the ESS columns describe ("θ₁", "θ₂", or e.g.
+    /// "weight of pixel (14, 12)").
+    QStringList componentNames;
     /// The exact posterior of the run's data at config.temperature, for lp__ in exports (null
     /// unless complete); rows of other segments use logDensity at their own temperature.
     std::shared_ptr<const core::GaussianMixturePosterior> posterior;
@@ -203,12 +208,14 @@ signals:
 private:
     RunOutcome run(const RunRequest &request, std::stop_token stop);
     /// The θ components the charts show, announced through plottedComponentsChosen().
-    std::array<int, 2> choosePlottedComponents(const core::DatasetInstance &dataset);
+    std::array<int, 2> choosePlottedComponents(const core::DatasetInstance &dataset, RunOutcome &outcome);
     /// The design grid (and AustereMH(c)'s chosen design, written into outcome.request) when a
     /// method needs it; null otherwise.
     std::shared_ptr<const core::AustereDesigner> prepareAustere(RunOutcome &outcome, const core::DatasetInstance &dataset,
                                                                 std::stop_token stop);
     void compareWithPosterior(RunOutcome &outcome, const Eigen::VectorXd &data);
+    /// Re-renders the heat map at `temperature` on its own thread (if a run has data for it).
+    void renderHeatMapInBackground(double temperature);
     /// Which data the heat map shows while a run is going (null otherwise).
     void setHeatMapData(std::shared_ptr<const Eigen::VectorXd> data);
 

@@ -1,5 +1,6 @@
 #include "core/chain/chain_runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -49,7 +50,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     const Proposal *mainProposal = &proposal;
     std::unique_ptr<Proposal> retunedProposal; // owns mainProposal after a step change
     std::uint64_t seenTuning = 0;
-    result.segments.push_back({0, mainTemperature, proposal.step()});
+    const auto start = std::chrono::steady_clock::now();
+    result.segments.push_back({0, mainTemperature, proposal.step(), 0.0});
     auto applyTuning = [&](std::int64_t t) {
         const LiveTuning::Request request = settings.tuning->latest();
         seenTuning = request.version;
@@ -63,15 +65,18 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             retunedProposal = proposal.withStep(request.step); // allocates once per change only
             mainProposal = retunedProposal.get();
         }
-        const ChainSegment segment{t, mainTemperature, mainProposal->step()};
-        if (result.segments.back().start == t)
+        // During a burn-in the schedule's own T and proposal run on: the change takes effect,
+        // and its segment starts, when the burn-in ends.
+        const std::int64_t begins = std::max(t, settings.burnIn);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const ChainSegment segment{begins, mainTemperature, mainProposal->step(), seconds};
+        if (result.segments.back().start >= begins)
             result.segments.back() = segment; // nothing ran with the previous settings
         else
             result.segments.push_back(segment);
     };
 
     Rng rng(settings.seed);
-    const auto start = std::chrono::steady_clock::now();
     auto lastReport = start;
     std::int64_t reportedUpTo = 0;
     for (std::int64_t t = 0; t < settings.samples; ++t) {

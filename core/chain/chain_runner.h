@@ -44,9 +44,12 @@ void validate(const ChainSettings &settings);
 
 /// A stretch of a chain run with one temperature and proposal step (see LiveTuning).
 struct ChainSegment {
-    std::int64_t start = 0;   ///< first iteration of the segment
+    std::int64_t start = 0;   ///< first iteration of the segment (never inside a burn-in)
     double temperature = 0.0; ///< after any burn-in
     double step = 0.0;        ///< the main proposal's scale
+    /// Wall-clock seconds from the chain's start to the change (0 for the first segment);
+    /// an early change made during a burn-in is timed when it was made.
+    double startSeconds = 0.0;
 };
 
 /// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after

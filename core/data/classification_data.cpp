@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -16,25 +17,31 @@ DataIndex ClassificationData::positives() const
 
 std::vector<int> mostDiscriminativeFeatures(const ClassificationData &data, int count)
 {
+    // Two passes in double precision: class means, then the pooled within-class variance.
     const int d = data.featureCount();
-    Eigen::ArrayXd sum0 = Eigen::ArrayXd::Zero(d), sum1 = Eigen::ArrayXd::Zero(d);
-    DataIndex n0 = 0, n1 = 0;
+    Eigen::ArrayXd sum[2] = {Eigen::ArrayXd::Zero(d), Eigen::ArrayXd::Zero(d)};
+    double n[2] = {0.0, 0.0};
     for (DataIndex r = 0; r < data.size(); ++r) {
-        const auto row = data.features.row(r).cast<double>().array().transpose();
-        if (data.labels[static_cast<std::size_t>(r)]) {
-            sum1 += row;
-            ++n1;
-        } else {
-            sum0 += row;
-            ++n0;
-        }
+        const int label = data.labels[static_cast<std::size_t>(r)] ? 1 : 0;
+        sum[label] += data.features.row(r).cast<double>().array().transpose();
+        n[label] += 1.0;
     }
-    const Eigen::ArrayXd mean0 = n0 > 0 ? Eigen::ArrayXd(sum0 / static_cast<double>(n0)) : sum0;
-    const Eigen::ArrayXd mean1 = n1 > 0 ? Eigen::ArrayXd(sum1 / static_cast<double>(n1)) : sum1;
+    const Eigen::ArrayXd mean0 = sum[0] / std::max(n[0], 1.0), mean1 = sum[1] / std::max(n[1], 1.0);
+    Eigen::ArrayXd within = Eigen::ArrayXd::Zero(d);
+    for (DataIndex r = 0; r < data.size(); ++r) {
+        const Eigen::ArrayXd &mean = data.labels[static_cast<std::size_t>(r)] ? mean1 : mean0;
+        within += (data.features.row(r).cast<double>().array().transpose() - mean).square();
+    }
+    const Eigen::ArrayXd pooledSd = (within / std::max(n[0] + n[1] - 2.0, 1.0)).sqrt();
+    // Scale-free: a column in large units must not win by its units alone. A feature that is
+    // constant within both classes but differs between them separates perfectly: rank it first.
+    Eigen::ArrayXd score(d);
     const Eigen::ArrayXd gap = (mean1 - mean0).abs();
+    for (int j = 0; j < d; ++j)
+        score[j] = pooledSd[j] > 0.0 ? gap[j] / pooledSd[j] : (gap[j] > 0.0 ? INFINITY : 0.0);
     std::vector<int> order(static_cast<std::size_t>(d));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&gap](int a, int b) { return gap[a] > gap[b]; });
+    std::stable_sort(order.begin(), order.end(), [&score](int a, int b) { return score[a] > score[b]; });
     order.resize(static_cast<std::size_t>(std::clamp(count, 0, d)));
     return order;
 }

@@ -44,8 +44,9 @@ struct ClassificationData {
     DataIndex positives() const;
 };
 
-/// The `count` features whose class means differ most, |mean(x_j | y = 1) − mean(x_j | y = 0)|,
-/// most different first (ties: lower index first); fewer if the data have fewer features. Their
+/// The `count` features whose class means differ most in units of the pooled within-class
+/// standard deviation, |mean(x_j | y = 1) − mean(x_j | y = 0)| / s_j, most different first
+/// (ties: lower index first; constant features last); fewer if the data have fewer features. Their
 /// weights are the ones the data pin down, so they make informative posterior and trace plots,
 /// where a pixel that is blank in every image (an MNIST corner) has a weight that only
 /// follows its prior.

@@ -27,10 +27,18 @@ std::int64_t finalSegmentRows(const ChainResult &chain)
 
 std::vector<double> bulkEssPerComponent(const ChainResult &chain)
 {
+    std::vector<int> all(static_cast<std::size_t>(chain.samples.cols()));
+    for (std::size_t k = 0; k < all.size(); ++k)
+        all[k] = static_cast<int>(k);
+    return bulkEssPerComponent(chain, all);
+}
+
+std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components)
+{
     std::vector<double> ess;
     if (finalSegmentRows(chain) < kMinDiagnosticDraws)
         return ess;
-    for (int k = 0; k < static_cast<int>(chain.samples.cols()); ++k)
+    for (int k : components)
         ess.push_back(bulkEffectiveSampleSize({column(chain, k, chain.finalSegmentStart(), chain.completed)}));
     return ess;
 }

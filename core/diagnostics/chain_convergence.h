@@ -18,6 +18,8 @@ inline constexpr std::int64_t kMinDiagnosticDraws = 4;
 /// Bulk ESS of each θ component over the final segment's completed rows; empty when it has
 /// fewer than kMinDiagnosticDraws rows.
 std::vector<double> bulkEssPerComponent(const ChainResult &chain);
+/// The same for the given θ components only (indices must be valid columns).
+std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components);
 
 /// Max over θ components of the rank-normalised split R-hat across `chains`, each chain's final
 /// segment cut to the last rows of the shortest one. NaN for fewer than two chains, fewer than

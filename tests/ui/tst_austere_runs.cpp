@@ -1,12 +1,15 @@
 // AustereMH in the desktop app: the non-conservative variant and the conservative one under an
 // error bound both need the design grid, which the worker loads or tabulates (and caches)
 // before the chains start; a missing bound is reported before anything runs.
+#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/acceptance/austere_design_cache.h"
+#include "ui/control_panel.h"
 #include "ui/main_window.h"
+#include "ui/run_status_strip.h"
 #include "tests/support/small_runs.h"
 
 using testruns::kRunTimeoutMs;
@@ -68,6 +71,29 @@ private slots:
             QVERIFY(used.austere.batch >= 50 && used.austere.batch <= 500);
         }
         QVERIFY(core::AustereDesignCache::fromEnvironment().load(config.nData).has_value());
+    }
+
+    // AustereMH(c) under a bound chose its design for the run's T: a new T restarts the run
+    // (with a new design) instead of silently breaking the bound.
+    void boundedDesignRestartsOnTemperatureChange()
+    {
+        core::RunConfig config = smallConfig(core::TestMethod::AustereConservative, 1'000'000);
+        config.austereErrorBound = 0.01;
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
+        QVERIFY(window.startRun(config));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        window.controls()->temperatureBox()->setValue(400.0);
+        QTRY_COMPARE_WITH_TIMEOUT(window.restartCount(), 1, kRunTimeoutMs);
+        QVERIFY2(window.statusStrip()->notice().contains(QStringLiteral("AustereMH(c)'s design")),
+                 qPrintable(window.statusStrip()->notice()));
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QCOMPARE(segments.count(), 0); // no live segment: a new run at the new T
+        QCOMPARE(finished.at(0).at(0).value<ui::RunOutcome>().config().temperature, 400.0);
     }
 
 private:

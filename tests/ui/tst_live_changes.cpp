@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
 #include "ui/results_view.h"
@@ -184,6 +185,28 @@ private slots:
         window.stopRun();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
         QCOMPARE(finished.at(0).at(0).value<ui::RunOutcome>().config().nData, std::int64_t(30'000));
+    }
+
+    // Settings that cannot start do not stop the run: the user is told, and it goes on.
+    void invalidSettingsDoNotStopTheRun()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        ui::CompareBox *compare = window.controls()->compareBox();
+        compare->setMethods({core::TestMethod::Barker}); // one ticked method: compare mode cannot run
+        compare->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lastError().contains(QStringLiteral("cannot restart")), kRunTimeoutMs);
+        QVERIFY(window.isRunning());
+        QCOMPARE(window.restartCount(), 0);
+        const qsizetype shown = snapshots.count();
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > shown, kRunTimeoutMs); // still sampling
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QVERIFY(finished.at(0).at(0).value<ui::RunOutcome>().stopped);
     }
 
     void resetClearsChartsAndResults()

@@ -161,6 +161,39 @@ private slots:
         QVERIFY2(teststats::ksPValue(dCold, cold.size()) < alpha, qPrintable(QString("cold KS D = %1").arg(dCold)));
     }
 
+    // During a burn-in the schedule's own temperature runs on, so a change starts its segment
+    // where the burn-in ends, wherever it was made.
+    void changeDuringBurnInStartsAfterIt()
+    {
+        LiveTuning tuning;
+        const RandomWalkProposal proposal(0.05);
+        ChainSettings chain = settings(1000, 10.0, &tuning);
+        chain.burnIn = 400;
+        chain.burnInTemperature = 100.0;
+        bool asked = false;
+        const ChainResult result = runChain(*m_model, proposal, *m_test, chain, {},
+                                            [&](const ChainResult &, std::int64_t, std::int64_t last) {
+                                                if (!asked && last >= 100) {
+                                                    tuning.setTemperature(20.0);
+                                                    asked = true;
+                                                }
+                                            });
+        QVERIFY(asked);
+        QCOMPARE(result.segments.size(), std::size_t(2));
+        QCOMPARE(result.segments[1].start, std::int64_t(400));
+        QCOMPARE(result.segments[1].temperature, 20.0);
+        QVERIFY(result.segments[1].startSeconds > 0.0);
+        // Asked before the start: the same, not a replaced first segment.
+        LiveTuning early;
+        early.setTemperature(30.0);
+        chain.tuning = &early;
+        const ChainResult second = runChain(*m_model, proposal, *m_test, chain);
+        QCOMPARE(second.segments.size(), std::size_t(2));
+        QCOMPARE(second.segments[0].temperature, 10.0);
+        QCOMPARE(second.segments[1].start, std::int64_t(400));
+        QCOMPARE(second.segments[1].temperature, 30.0);
+    }
+
     void changesFromAnotherThread()
     {
         LiveTuning tuning;

@@ -36,18 +36,21 @@ class tst_ClassificationData : public QObject {
     Q_OBJECT
 
 private slots:
-    void discriminativeFeaturesOrderByClassMeanGap()
+    void discriminativeFeaturesOrderByStandardisedGap()
     {
         ClassificationData data;
-        data.features.resize(4, 4);
-        // feature 0: blank; 1: gap 0.5; 2: gap 1 (the largest); 3: gap 0.5, a tie with 1
-        data.features << 0, 0.0f, 0, 0.5f, //
-            0, 0.0f, 0, 0.5f,               //
-            0, 0.5f, 1, 1.0f,               //
-            0, 0.5f, 1, 1.0f;
-        data.labels = {0, 0, 1, 1};
-        QCOMPARE(mostDiscriminativeFeatures(data, 2), (std::vector<int>{2, 1}));
-        QCOMPARE(mostDiscriminativeFeatures(data, 4), (std::vector<int>{2, 1, 3, 0}));
+        data.features.resize(6, 4);
+        // feature 0: blank everywhere; 1: gap 1 with noise 0.5; 2: gap 100 in large units but
+        // noise 400 (a poor separator); 3: gap 1 with noise 0.1 (the best separator)
+        data.features << 0, 0.0f, 0, 0.0f, //
+            0, 1.0f, 800, 0.2f,            //
+            0, 0.5f, 400, 0.1f,            //
+            0, 1.0f, 100, 1.0f,            //
+            0, 2.0f, 900, 1.2f,            //
+            0, 1.5f, 500, 1.1f;
+        data.labels = {0, 0, 0, 1, 1, 1};
+        QCOMPARE(mostDiscriminativeFeatures(data, 2), (std::vector<int>{3, 1}));
+        QCOMPARE(mostDiscriminativeFeatures(data, 4), (std::vector<int>{3, 1, 2, 0}));
         QCOMPARE(mostDiscriminativeFeatures(data, 9).size(), std::size_t(4));
         QVERIFY(mostDiscriminativeFeatures(data, 0).empty());
     }
