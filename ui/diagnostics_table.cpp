@@ -95,7 +95,26 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         const ChainReport &report = outcome.chains[row];
         const core::ChainSummary &s = report.summary;
         const int methodIndex = outcome.request.methodIndexOf(report.channel);
-        auto *method = makeCell(QString::fromStdString(core::methodName(report.method)), Qt::AlignLeft | Qt::AlignVCenter);
+        // A chain retuned during the run (or started after a change) targets another posterior
+        // than the run's settings say: its row says which, since its statistics are the final
+        // segment's.
+        QString methodText = QString::fromStdString(core::methodName(report.method));
+        const auto &segments = report.result ? report.result->segments : std::vector<core::ChainSegment>{};
+        const core::RunConfig settings = outcome.request.channelConfig(report.channel);
+        const bool retuned = segments.size() > 1
+                             || (segments.size() == 1
+                                 && (segments[0].temperature != settings.temperature || segments[0].step != settings.step));
+        if (retuned)
+            methodText = tr("%1 (T = %L2, step %L3; %4 segments)")
+                             .arg(methodText)
+                             .arg(segments.back().temperature, 0, 'g', 6)
+                             .arg(segments.back().step, 0, 'g', 4)
+                             .arg(segments.size());
+        auto *method = makeCell(methodText, Qt::AlignLeft | Qt::AlignVCenter);
+        if (retuned)
+            method->setToolTip(tr("T or the step changed during the run: ESS, R-hat and TV describe the final "
+                                  "segment, from iteration %L1.")
+                                   .arg(segments.back().start));
         method->setForeground(seriesColour(methodIndex));
         setItem(row, MethodColumn, method);
         setItem(row, ChainColumn, makeCell(tr("%1 (%2)").arg(report.chainIndex + 1).arg(report.seed)));

@@ -10,6 +10,7 @@
 
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
+#include "ui/diagnostics_table.h"
 #include "ui/main_window.h"
 #include "ui/results_view.h"
 #include "ui/run_export.h"
@@ -95,6 +96,13 @@ private slots:
         QVERIFY(report.hasPosteriorMetrics);
         QCOMPARE(report.posterior.samples, chain.completed - start);
         QCOMPARE(report.bulkEss.size(), qsizetype{2});
+        // The diagnostics row says its figures belong to another target than the settings'.
+        const ui::DiagnosticsTable *table = window.results()->diagnosticsTable();
+        QString rowText;
+        for (int column = 0; column < table->columnCount(); ++column)
+            if (const QTableWidgetItem *cell = table->item(0, column))
+                rowText += cell->text() + QLatin1Char('|');
+        QVERIFY2(rowText.contains(QStringLiteral("T = 300, step 0.15; 2 segments")), qPrintable(rowText));
 
         QTemporaryDir dir;
         const QStringList files = ui::writeRunSamples(outcome, dir.filePath(QStringLiteral("samples.csv")));
