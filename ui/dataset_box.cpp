@@ -147,8 +147,12 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     m_loading = true;
     m_dataset = config.dataset;
     m_spec = config.logreg;
-    m_files = {QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
-               QString::fromStdString(m_spec.labels)};
+    const DataFileChoice files{QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
+                               QString::fromStdString(m_spec.labels)};
+    // A configuration that names no files (a generated set or an image source) leaves the
+    // remembered files alone, so that "Your file…" still holds them after a run of another set.
+    if (!files.isEmpty())
+        m_files = files;
     selectKey(keyFor(config));
     fillClasses();
     m_loading = false;
