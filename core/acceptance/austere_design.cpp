@@ -9,6 +9,8 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/quadrature/gauss.hpp>
 
+#include "core/correction/cancelled.h"
+
 namespace core {
 namespace {
 
@@ -131,13 +133,16 @@ double integrateOverU(double logLo, double logHi, F &&f)
 
 } // namespace
 
-AustereDesignTable::AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells)
+AustereDesignTable::AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells,
+                                       std::stop_token stop)
     : m_populationSize(static_cast<double>(populationSize)), m_batch(batch), m_epsilon(epsilon)
 {
     // At exactly μ_std = 0 the wrong-way error is undefined; its one-sided limit is what the
     // integrals need, so the grid starts just off zero.
     const int points = gridPoints();
     for (int i = 0; i < points; ++i) {
+        if (stop.stop_requested())
+            throw Cancelled("AustereMH design cancelled");
         const auto profile = austereProfile(std::max(i * kStep, 1e-9), populationSize, batch, epsilon, cells);
         m_error.push_back(profile.error);
         m_dataFraction.push_back(profile.dataFraction);

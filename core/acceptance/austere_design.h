@@ -9,6 +9,7 @@
 /// on L cells of [−G, G] from look to look; mass leaving below −G decides "reject", above G
 /// "accept", and whatever survives to π = 1 decides exactly.
 #include <cstdint>
+#include <stop_token>
 #include <vector>
 
 namespace core {
@@ -33,7 +34,10 @@ SequentialTestProfile austereProfile(double muStd, std::int64_t populationSize, 
 class AustereDesignTable {
 public:
     /// Runs the dynamic program 121 times. Throws like austereProfile.
-    AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60);
+    /// A stop request throws core::Cancelled between two of the dynamic programs, so a table
+    /// being built at N = 10⁶ gives way within tens of milliseconds.
+    AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60,
+                       std::stop_token stop = {});
     /// A table tabulated earlier (from a cache): `error` and `dataFraction` at the gridPoints()
     /// values of |μ_std|. Throws std::invalid_argument for wrong sizes or values outside [0, 1].
     AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, std::vector<double> error,

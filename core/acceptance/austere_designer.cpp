@@ -43,19 +43,26 @@ AustereDesigner::AustereDesigner(std::int64_t populationSize, std::vector<std::i
     // Each table is independent: two workers take jobs in turn; results keep grid order.
     std::vector<std::unique_ptr<AustereDesignTable>> built(jobs.size());
     std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> cancelled{false};
+    // One stop for both workers: the caller's, or the first failure's (so the other worker's
+    // table gives way too instead of running to its end).
+    std::stop_source quit;
+    const std::stop_callback forward(stop, [&quit] { quit.request_stop(); });
     std::mutex failureMutex;
     std::exception_ptr failure;
     auto work = [&] {
         for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
-            if (cancelled || stop.stop_requested())
+            if (quit.stop_requested())
                 return;
             try {
-                built[j] = std::make_unique<AustereDesignTable>(populationSize, jobs[j].batch, jobs[j].epsilon);
+                built[j] = std::make_unique<AustereDesignTable>(populationSize, jobs[j].batch, jobs[j].epsilon, 60,
+                                                                quit.get_token());
+            } catch (const Cancelled &) {
+                return; // the stop's reason is reported below
             } catch (...) {
                 std::lock_guard lock(failureMutex);
-                failure = std::current_exception();
-                cancelled = true;
+                if (!failure)
+                    failure = std::current_exception();
+                quit.request_stop();
                 return;
             }
             ++done;
@@ -64,9 +71,7 @@ AustereDesigner::AustereDesigner(std::int64_t populationSize, std::vector<std::i
     {
         std::jthread helper(work);
         std::jthread second(work);
-        while (done < jobs.size() && !cancelled) {
-            if (stop.stop_requested())
-                cancelled = true;
+        while (done < jobs.size() && !quit.stop_requested()) {
             if (progress)
                 progress(static_cast<double>(done) / static_cast<double>(jobs.size()));
             std::this_thread::sleep_for(std::chrono::milliseconds(50));

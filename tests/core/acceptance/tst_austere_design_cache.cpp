@@ -1,12 +1,15 @@
 // The AustereMH design grid survives a trip through the disk cache exactly, bad files are
 // ignored rather than trusted, and the second request for the same N is served from the cache.
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/acceptance/austere_design_cache.h"
+#include "core/correction/cancelled.h"
 #include "core/correction/correction_cache.h"
 
 using namespace core;
@@ -81,6 +84,23 @@ private slots:
         QVERIFY(!cache.load(kN).has_value());
         writeAll(file, good);
         QVERIFY(cache.load(kN).has_value());
+    }
+
+    // A stop reaches the tables being built, not only the ones not started: at N = 10⁶ the
+    // whole grid takes about 100 s and one table several seconds, a dynamic program ~50 ms.
+    void stopInterruptsTablesInProgress()
+    {
+        std::stop_source source;
+        std::jthread stopper([&source] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            source.request_stop();
+        });
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY_THROWS_EXCEPTION(Cancelled, AustereDesigner(1'000'000, AustereDesigner::defaultBatches(),
+                                                            AustereDesigner::defaultEpsilons(), {}, source.get_token()));
+        qInfo("stop requested after 300 ms; tabulation returned after %lld ms", static_cast<long long>(clock.elapsed()));
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
     }
 
     void secondRequestComesFromCache()
