@@ -176,6 +176,11 @@ void DatasetBox::onKindActivated()
             QTimer::singleShot(0, this, &DatasetBox::chooseFiles);
         }
     }
+    announcePick();
+}
+
+void DatasetBox::announcePick()
+{
     m_loading = true;
     fillClasses();
     m_loading = false;
@@ -202,19 +207,12 @@ void DatasetBox::selectFiles(const DataFileChoice &choice)
     m_dataset = "logreg";
     m_loading = true;
     selectKey(kFileKey);
-    fillClasses();
     m_loading = false;
-    startCheck();
-    updateWidgets();
-    emit datasetPicked();
-    emit userEdited();
-    emit settingsChanged();
+    announcePick();
 }
 
 void DatasetBox::chooseFiles()
 {
-    if (m_running)
-        return;
     const QString start = m_files.csv.isEmpty() ? QFileInfo(m_files.images).absolutePath() : QFileInfo(m_files.csv).absolutePath();
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Choose a CSV file, or an IDX image file and its label file"), m_files.isEmpty() ? QString() : start,
@@ -373,12 +371,6 @@ QString DatasetBox::runProblem() const
     return {};
 }
 
-void DatasetBox::setRunning(bool running)
-{
-    m_running = running;
-    updateWidgets();
-}
-
 void DatasetBox::updateWidgets()
 {
     const QString key = currentKey();
@@ -386,8 +378,6 @@ void DatasetBox::updateWidgets()
     // Whole rows, so that their labels go too.
     m_form->setRowVisible(m_classRow, logreg && !(file && !m_files.csv.isEmpty()));
     m_form->setRowVisible(m_choose, file);
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_kind, m_first, m_second, m_choose})
-        widget->setEnabled(!m_running);
     const int fileIndex = m_kind->findData(kFileKey);
     m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")
                                                      : tr("Your file: %1").arg(m_files.displayName()));

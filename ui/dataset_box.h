@@ -47,8 +47,6 @@ public:
     const DataFileChoice &files() const { return m_files; }
     /// Whether a check of the selection is still running.
     bool isChecking() const { return m_checksRunning > 0; }
-    /// Locks the box while a run is in progress.
-    void setRunning(bool running);
     /// File dialogs open only when interactive (tests and scripted runs turn it off).
     void setInteractive(bool interactive) { m_interactive = interactive; }
     /// Why a run cannot start with this selection ("Your file" without a complete file
@@ -79,6 +77,8 @@ signals:
 
 private:
     QString currentKey() const;
+    /// After the user picked a dataset or files: classes, background check, widgets, signals.
+    void announcePick();
     QString keyFor(const core::RunConfig &config) const;
     int selectKey(const QString &key);
     const core::ImageSource *selectedSource() const;
@@ -103,7 +103,6 @@ private:
     QString m_probeKey;            // the selection m_probe describes; empty when none
     int m_generation = 0;          // answers of older checks are dropped
     int m_checksRunning = 0;
-    bool m_running = false;
     bool m_loading = false;
     bool m_interactive = true;
 };

@@ -89,10 +89,4 @@ void MinibatchBox::applyConfig(const core::RunConfig &config)
     m_loading = false;
 }
 
-void MinibatchBox::setRunning(bool running)
-{
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_batch, m_growth, m_delta, m_austereBound})
-        widget->setEnabled(!running);
-}
-
 } // namespace ui

@@ -24,7 +24,6 @@ public:
     void fillConfig(core::RunConfig &config) const;
     /// Shows `config`'s settings (values beyond a box's range are kept until edited).
     void applyConfig(const core::RunConfig &config);
-    void setRunning(bool running);
 
     QSpinBox *batchBox() const { return m_batch; }
     QSpinBox *growthBox() const { return m_growth; }
