@@ -111,15 +111,11 @@ void MainWindow::clearResults()
 
 bool MainWindow::fixedDesignNeedsRestart(const QString &setting)
 {
-    // AustereMH(c) under a |ΔP| bound chose (m, ε) from a pilot at the run's T and step; the
-    // design does not follow a live change, so the bound would silently stop holding.
-    for (int channel = 0; channel < m_request.channelCount(); ++channel) {
-        const core::RunConfig settings = m_request.channelConfig(channel);
-        if (settings.method == core::TestMethod::AustereConservative && settings.austereErrorBound > 0.0) {
+    for (int channel = 0; channel < m_request.channelCount(); ++channel)
+        if (!core::followsLiveTuning(m_request.channelConfig(channel))) {
             scheduleRestart(tr("%1 (AustereMH(c)'s design was chosen for the old value)").arg(setting));
             return true;
         }
-    }
     return false;
 }
 

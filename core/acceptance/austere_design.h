@@ -33,10 +33,13 @@ SequentialTestProfile austereProfile(double muStd, std::int64_t populationSize, 
 /// symmetric in μ_std), and the per-proposal figures it implies after integrating over u.
 class AustereDesignTable {
 public:
+    /// Cells of [−G, G] in the dynamic program of the designer's grid (and of cached grids).
+    static constexpr int kDefaultCells = 60;
+
     /// Runs the dynamic program 121 times. Throws like austereProfile.
     /// A stop request throws core::Cancelled between two of the dynamic programs, so a table
     /// being built at N = 10⁶ gives way within tens of milliseconds.
-    AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = 60,
+    AustereDesignTable(std::int64_t populationSize, std::int64_t batch, double epsilon, int cells = kDefaultCells,
                        std::stop_token stop = {});
     /// A table tabulated earlier (from a cache): `error` and `dataFraction` at the gridPoints()
     /// values of |μ_std|. Throws std::invalid_argument for wrong sizes or values outside [0, 1].

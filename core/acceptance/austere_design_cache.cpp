@@ -14,9 +14,8 @@ namespace {
 
 constexpr const char *kMagic = "MHX-AUSTERE-DESIGN";
 constexpr int kVersion = 1;
-// The cell count AustereDesignTable uses by default; part of the file so that a change of
-// the default invalidates old files.
-constexpr int kCells = 60;
+// Part of the file, so that a change of the designer's cell count invalidates old files.
+constexpr int kCells = AustereDesignTable::kDefaultCells;
 
 bool sameGrid(const AustereDesigner &designer)
 {

@@ -54,7 +54,8 @@ AustereDesigner::AustereDesigner(std::int64_t populationSize, std::vector<std::i
             if (quit.stop_requested())
                 return;
             try {
-                built[j] = std::make_unique<AustereDesignTable>(populationSize, jobs[j].batch, jobs[j].epsilon, 60,
+                built[j] = std::make_unique<AustereDesignTable>(populationSize, jobs[j].batch, jobs[j].epsilon,
+                                                                AustereDesignTable::kDefaultCells,
                                                                 quit.get_token());
             } catch (const Cancelled &) {
                 return; // the stop's reason is reported below

@@ -113,6 +113,11 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("pilot must be >= 1; got " + std::to_string(config.austerePilot));
 }
 
+bool followsLiveTuning(const RunConfig &config)
+{
+    return !(config.method == TestMethod::AustereConservative && config.austereErrorBound > 0.0);
+}
+
 bool needsAustereDesign(const RunConfig &config)
 {
     return config.method == TestMethod::AustereNonConservative

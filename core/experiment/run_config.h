@@ -89,6 +89,12 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
 /// True when the method needs the AustereMH design grid.
 bool needsAustereDesign(const RunConfig &config);
 
+/// False when the test holds a design chosen for the run's temperature and step before it
+/// started (AustereMH(c) under an error bound): a live change (LiveTuning) would silently void
+/// that design's bound, so such a run must restart instead. Every other test decides from the
+/// temperature it is given at each iteration.
+bool followsLiveTuning(const RunConfig &config);
+
 /// True when the method samples X_corr (and so needs a solved correction table).
 bool needsCorrection(TestMethod method);
 

@@ -211,6 +211,17 @@ private slots:
         QVERIFY(chain.segments.size() <= 2);
     }
 
+    void onlyPreDesignedTestsRefuseLiveChanges()
+    {
+        for (TestMethod method : allMethods()) {
+            RunConfig config;
+            config.method = method;
+            QVERIFY(followsLiveTuning(config)); // AustereMH(c) at the paper's fixed (m, ε) included
+            config.austereErrorBound = 0.01;
+            QCOMPARE(followsLiveTuning(config), method != TestMethod::AustereConservative);
+        }
+    }
+
     void rejectsBadValues()
     {
         LiveTuning tuning;
