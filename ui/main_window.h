@@ -3,6 +3,7 @@
 // along the bottom, File and Run menus on top. Owns the worker thread; see SamplerWorker for
 // the protocol and FileActions for exports and sessions. Data files dropped on the window
 // become the "Your file" dataset of the control panel.
+#include <functional>
 #include <optional>
 
 #include <QMainWindow>
@@ -118,6 +119,9 @@ private:
     /// True, with a restart scheduled, when a live change of `setting` would break a design
     /// chosen for the run's settings (AustereMH(c) under a bound).
     bool fixedDesignNeedsRestart(const QString &setting);
+    /// A live change of `setting`: refused (false) without a run, with a restart pending or
+    /// when it needs one; otherwise `apply` (errors are reported) and `done` in the status bar.
+    bool applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done);
     void clearResults();
 
     void onSnapshot(const ui::RunSnapshot &snapshot);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
@@ -119,37 +120,35 @@ bool MainWindow::fixedDesignNeedsRestart(const QString &setting)
     return false;
 }
 
-bool MainWindow::applyLiveTemperature(double temperature)
+bool MainWindow::applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done)
 {
     // With a restart pending, the new run starts with the new value anyway.
-    if (!m_running || !m_worker || m_restartTimer.isActive() || fixedDesignNeedsRestart(tr("the temperature")))
+    if (!m_running || !m_worker || m_restartTimer.isActive() || fixedDesignNeedsRestart(setting))
         return false;
     try {
-        m_worker->setLiveTemperature(temperature);
+        apply();
     } catch (const std::exception &error) {
-        reportError(tr("Temperature not applied"), QString::fromStdString(error.what()));
+        reportError(tr("Not applied"), QString::fromStdString(error.what()));
         return false;
     }
-    showStatus(tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line on the "
-                  "traces); the heat map is redrawn for the new target.")
-                   .arg(temperature, 0, 'g', 6));
+    showStatus(done);
     return true;
+}
+
+bool MainWindow::applyLiveTemperature(double temperature)
+{
+    return applyLiveChange(tr("the temperature"), [&] { m_worker->setLiveTemperature(temperature); },
+                           tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line on "
+                              "the traces); the heat map is redrawn for the new target.")
+                               .arg(temperature, 0, 'g', 6));
 }
 
 bool MainWindow::applyLiveStep(double step)
 {
-    if (!m_running || !m_worker || m_restartTimer.isActive() || fixedDesignNeedsRestart(tr("the proposal step")))
-        return false;
-    try {
-        m_worker->setLiveStep(step);
-    } catch (const std::exception &error) {
-        reportError(tr("Step not applied"), QString::fromStdString(error.what()));
-        return false;
-    }
-    showStatus(tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed line on the "
-                  "traces).")
-                   .arg(step, 0, 'g', 4));
-    return true;
+    return applyLiveChange(tr("the proposal step"), [&] { m_worker->setLiveStep(step); },
+                           tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed line "
+                              "on the traces).")
+                               .arg(step, 0, 'g', 4));
 }
 
 void MainWindow::scheduleRestart(const QString &setting)
