@@ -75,8 +75,7 @@ void ControlPanel::connectEditSignals()
             return;
         emit correctionChanged(correctionParams());
         emit settingsChanged();
-        if (m_running)
-            emit restartSettingChanged(setting);
+        requestRestart(setting);
     });
     auto edited = [this] {
         if (!m_loading)
@@ -121,38 +120,22 @@ void ControlPanel::connectEditSignals()
         });
     }
     // Every other setting defines the sampler itself: name it so the window can restart.
-    auto restartOn = [this](QObject *sender, const QString &setting) {
-        auto notify = [this, setting] {
-            if (m_running && !m_loading)
-                emit restartSettingChanged(setting);
-        };
-        if (auto *box = qobject_cast<QSpinBox *>(sender))
-            connect(box, &QSpinBox::valueChanged, this, notify);
-        else if (auto *real = qobject_cast<QDoubleSpinBox *>(sender))
-            connect(real, &QDoubleSpinBox::valueChanged, this, notify);
-        else if (auto *combo = qobject_cast<QComboBox *>(sender))
-            connect(combo, &QComboBox::currentIndexChanged, this, notify);
-        else if (auto *check = qobject_cast<QCheckBox *>(sender))
-            connect(check, &QCheckBox::toggled, this, notify);
-    };
-    restartOn(m_method, tr("the method"));
-    restartOn(m_nData, tr("N"));
-    restartOn(m_samples, tr("the number of samples"));
-    restartOn(m_seed, tr("the seed"));
-    restartOn(m_chains, tr("the number of chains"));
-    restartOn(m_parallel, tr("parallel chains"));
-    connect(m_compare, &CompareBox::selectionChanged, this, [this] {
-        if (m_running && !m_loading)
-            emit restartSettingChanged(tr("the compared methods"));
-    });
-    connect(m_dataset, &DatasetBox::userEdited, this, [this] {
-        if (m_running && !m_loading)
-            emit restartSettingChanged(tr("the dataset"));
-    });
-    connect(m_minibatch, &MinibatchBox::settingsChanged, this, [this] {
-        if (m_running && !m_loading)
-            emit restartSettingChanged(tr("the minibatch settings"));
-    });
+    auto restart = [this](const QString &setting) { return [this, setting] { requestRestart(setting); }; };
+    connect(m_method, &QComboBox::currentIndexChanged, this, restart(tr("the method")));
+    connect(m_nData, &QSpinBox::valueChanged, this, restart(tr("N")));
+    connect(m_samples, &QSpinBox::valueChanged, this, restart(tr("the number of samples")));
+    connect(m_seed, &QSpinBox::valueChanged, this, restart(tr("the seed")));
+    connect(m_chains, &QSpinBox::valueChanged, this, restart(tr("the number of chains")));
+    connect(m_parallel, &QCheckBox::toggled, this, restart(tr("parallel chains")));
+    connect(m_compare, &CompareBox::selectionChanged, this, restart(tr("the compared methods")));
+    connect(m_dataset, &DatasetBox::userEdited, this, restart(tr("the dataset")));
+    connect(m_minibatch, &MinibatchBox::settingsChanged, this, restart(tr("the minibatch settings")));
+}
+
+void ControlPanel::requestRestart(const QString &setting)
+{
+    if (m_running && !m_loading)
+        emit restartSettingChanged(setting);
 }
 
 QWidget *ControlPanel::buildRunGroup()

@@ -103,6 +103,8 @@ private:
     void updateSharpness();
     void updateModeWidgets();
     void connectEditSignals();
+    /// During a run (and not while settings are loaded): restartSettingChanged(setting).
+    void requestRestart(const QString &setting);
     void onDatasetPicked();
 
     QComboBox *m_method = nullptr;
