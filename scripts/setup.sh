@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ ninja-build pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
-          libeigen3-dev libboost-dev zlib1g-dev)
+# qt6-charts-dev's CMake package needs Qt6OpenGL's (libqt6opengl6-dev), and Qt6Gui's looks for
+# XKB (libxkbcommon-dev); neither comes with --no-install-recommends. Offscreen rendering (the
+# tests, screenshots, PNG/SVG export) needs at least one font.
+packages=(cmake g++ ninja-build pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
+          libgl-dev libxkbcommon-dev fonts-dejavu-core libeigen3-dev libboost-dev zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
