@@ -101,15 +101,13 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         QString methodText = QString::fromStdString(core::methodName(report.method));
         const auto &segments = report.result ? report.result->segments : std::vector<core::ChainSegment>{};
         const core::RunConfig settings = outcome.request.channelConfig(report.channel);
-        const bool retuned = segments.size() > 1
-                             || (segments.size() == 1
-                                 && (segments[0].temperature != settings.temperature || segments[0].step != settings.step));
+        const bool retuned = report.result && report.result->retuned(settings.temperature, settings.step);
         if (retuned)
             methodText = tr("%1 (T = %L2, step %L3; %4 segments)")
                              .arg(methodText)
                              .arg(segments.back().temperature, 0, 'g', 6)
                              .arg(segments.back().step, 0, 'g', 4)
-                             .arg(segments.size());
+                             .arg(report.result->targetSegmentCount());
         auto *method = makeCell(methodText, Qt::AlignLeft | Qt::AlignVCenter);
         if (retuned)
             method->setToolTip(tr("T or the step changed during the run: ESS, R-hat and TV describe the final "

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "core/experiment/log_posterior_column.h"
 #include "core/experiment/run_record.h"
 #include "core/io/atomic_file.h"
 
@@ -34,24 +35,9 @@ core::CsvMetadata csvMetadata(const RunOutcome &outcome, const ChainReport &chai
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
-    // Temperature or step changes during the run: where each segment starts and its settings.
-    // A chain that started after a change ran with the new values from its first iteration,
-    // so a single segment that differs from the settings above is listed too.
-    const bool retuned = result.segments.size() > 1
-                         || (result.segments.size() == 1
-                             && (result.segments[0].temperature != config.temperature || result.segments[0].step != config.step));
-    if (retuned)
-        for (std::size_t k = 0; k < result.segments.size(); ++k) {
-            const core::ChainSegment &segment = result.segments[k];
-            meta.emplace_back("segment." + std::to_string(k + 1),
-                              "start=" + std::to_string(segment.start) + " temperature=" + number(segment.temperature)
-                                  + " step=" + number(segment.step));
-        }
-    if (outcome.posterior)
-        meta.emplace_back("lp_meaning", retuned
-                                            ? "tempered log posterior at each row's segment temperature (unnormalised, "
-                                              "binned-data evaluation)"
-                                            : "tempered log posterior (unnormalised, binned-data evaluation)");
+    // Burn-in and live changes: where each segment starts and its settings, and what lp__ is.
+    if (outcome.posterior || outcome.model)
+        core::addSegmentMetadata(meta, result, config, outcome.posterior != nullptr);
     if (outcome.usedCorrection && core::needsCorrection(config.method))
         meta.emplace_back("correction_linf", number(outcome.correctionLinf));
     return meta;
@@ -77,19 +63,9 @@ QStringList writeRunSamples(const RunOutcome &outcome, const QString &path)
     QStringList written;
     for (const ChainReport &chain : outcome.chains) {
         const core::ChainResult &result = *chain.result;
-        std::vector<double> lp;
-        if (outcome.posterior) {
-            lp.resize(static_cast<std::size_t>(result.completed));
-            std::size_t segment = 0;
-            for (std::int64_t t = 0; t < result.completed; ++t) {
-                while (segment + 1 < result.segments.size() && result.segments[segment + 1].start <= t)
-                    ++segment;
-                const double temperature = result.segments.empty() ? outcome.posterior->temperature()
-                                                                    : result.segments[segment].temperature;
-                lp[static_cast<std::size_t>(t)] =
-                    outcome.posterior->logDensity(result.samples(t, 0), result.samples(t, 1), temperature);
-            }
-        }
+        const std::vector<double> lp = outcome.posterior ? core::logPosteriorColumn(result, *outcome.posterior)
+                                       : outcome.model   ? core::logPosteriorColumn(result, *outcome.model)
+                                                         : std::vector<double>{};
         const QString file = chainCsvPath(outcome, chain, path);
         core::writeSamplesCsv(file.toStdString(), csvMetadata(outcome, chain), result, lp);
         written.append(file);

@@ -379,6 +379,8 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
             if (request.methodIndexOf(report.channel) == method)
                 report.splitRhat = rhat;
     }
+    if (!mixture)
+        outcome.model = dataset.model; // lp__ from full-data passes, at export time
     // A stopped run skips the comparison: building the accurate posterior grid takes about a
     // second and cannot be cancelled.
     if (outcome.stopped || !mixture)

@@ -135,6 +135,9 @@ struct RunOutcome {
     /// The exact posterior of the run's data at config.temperature, for lp__ in exports (null
     /// unless complete); rows of other segments use logDensity at their own temperature.
     std::shared_ptr<const core::GaussianMixturePosterior> posterior;
+    /// The model the chains ran on, for lp__ of data sets without a binned posterior (null for
+    /// the mixture, whose lp__ comes from `posterior`).
+    std::shared_ptr<const core::Model> model;
     /// N of the data the chains ran on (training rows for logistic regression; the config's
     /// nData applies to generated data only), θ's dimension, and the data's description.
     qint64 dataSize = 0;

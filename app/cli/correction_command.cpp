@@ -51,6 +51,7 @@ int correctionCommand(int argc, char **argv)
         .add("variance", table->variance())
         .add("target_variance", 3.289868133696453 - params.sigma * params.sigma)
         .add("solve_seconds", table->solveSeconds())
+        .add("solver_converged", table->solverConverged())
         .add("from_cache", fromCache);
     if (!summaryPath.empty())
         core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });

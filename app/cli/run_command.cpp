@@ -8,6 +8,7 @@
 #include "app/cli/run_options.h"
 #include "core/chain/chain_runner.h"
 #include "core/experiment/experiment_runner.h"
+#include "core/experiment/log_posterior_column.h"
 #include "core/experiment/run_record.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_writer.h"
@@ -27,8 +28,7 @@ core::CsvMetadata csvMetadata(const core::RunConfig &config, const core::Dataset
                              {"n_data", std::to_string(dataset.model->dataSize())},
                              {"completed", std::to_string(chain.completed)},
                              {"stopped", chain.stopped ? "1" : "0"}});
-    if (config.dataset == "gmm")
-        meta.emplace_back("lp_meaning", "tempered log posterior (unnormalised, binned-data evaluation)");
+    core::addSegmentMetadata(meta, chain, config, dataset.gmmPosterior != nullptr);
     if (correction)
         meta.emplace_back("correction_linf", core::formatRoundTrip(correction->linfError()));
     return meta;
@@ -140,12 +140,9 @@ int runCommand(int argc, char **argv)
     const ClassifierFigures classifier = classifierFigures(dataset, chain, config, tracePath);
 
     if (!outPath.empty()) {
-        std::vector<double> lp;
-        if (posterior) {
-            lp.resize(static_cast<std::size_t>(chain.completed));
-            for (std::int64_t t = 0; t < chain.completed; ++t)
-                lp[static_cast<std::size_t>(t)] = posterior->logDensity(chain.samples(t, 0), chain.samples(t, 1));
-        }
+        const std::vector<double> lp = posterior ? core::logPosteriorColumn(chain, *posterior)
+                                                 : core::logPosteriorColumn(chain, *dataset.model, interruptToken());
+        pollInterrupt();
         core::writeSamplesCsv(outPath, csvMetadata(designed, dataset, correction.get(), chain), chain, lp);
     }
 

@@ -160,6 +160,10 @@ std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core:
     if (!useCache && fromCache)
         *fromCache = false;
     bar.finish();
+    if (!table.solverConverged())
+        std::fprintf(stderr, "warning: the NNLS correction solve stopped at its iteration limit before converging; "
+                             "the table's L-inf error (%.3g) is measured, but a finer or different solve may do better "
+                             "(--solver ridge, or another --grid)\n", table.linfError());
     return std::make_shared<const core::CorrectionDistribution>(std::move(table));
 }
 

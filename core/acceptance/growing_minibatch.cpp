@@ -21,7 +21,7 @@ void validate(const MinibatchSettings &settings)
 MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const MinibatchSettings &settings,
                                          double varianceTarget, Rng &rng)
 {
-    m_batch.begin(problem);
+    m_batch.begin(problem, !settings.finitePopulationCorrection);
     MinibatchEstimate estimate;
     DataIndex want = settings.initialBatch;
     while (true) {
@@ -42,6 +42,16 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
         }
         if (enough || estimate.wholeDataset)
             return estimate;
+        if (m_batch.exhausted()) {
+            // N draws with replacement and still too noisy: one exact pass, as the
+            // without-replacement batch would have reached.
+            estimate.deltaStar = problem.model.logLikelihoodRatioSum(problem.current, problem.proposed) / problem.temperature
+                                 + problem.logPriorProposalRatio;
+            estimate.variance = 0.0;
+            estimate.fullScanPoints = m_batch.populationSize();
+            estimate.wholeDataset = true;
+            return estimate;
+        }
         want = settings.batchGrowth;
     }
 }

@@ -14,8 +14,10 @@ struct MinibatchSettings {
     /// with X the standardised Λ_i of the batch. 0 switches the bound off. Because E|X|³ ≥ 1 for
     /// a standardised variable, ε ≥ 8/√b: δ = 0.01 needs b ≥ 640,000.
     double cltBound = 0.0;
-    /// Multiply s²_Δ* by (N − b)/(N − 1): the variance of a mean of b rows drawn without
-    /// replacement, which is how rows are drawn. At b = N it is exactly 0.
+    /// On: rows are drawn without replacement and s²_Δ* is multiplied by (N − b)/(N − 1), the
+    /// variance of such a mean (exactly 0 at b = N). Off: rows are drawn WITH replacement, whose
+    /// mean has variance s²/b, the form of Seita et al.'s Algorithm 1. Either way s²_Δ* is the
+    /// variance of the Δ* actually used, so X_nc makes up exactly the rest of σ².
     bool finitePopulationCorrection = true;
 };
 
@@ -29,7 +31,10 @@ struct MinibatchEstimate {
     double cltError = 0.0;    ///< ε of Corollary 1 (computed only when the bound is on)
     DataIndex size = 0;       ///< b
     int looks = 0;
-    bool wholeDataset = false; ///< b = N: Δ* is the exact Δ
+    /// Δ* is the exact Δ: b = N without replacement, or, with replacement, N draws that still
+    /// left the variance too large, after which one full pass computed Δ (fullScanPoints = N).
+    bool wholeDataset = false;
+    std::int64_t fullScanPoints = 0;
 };
 
 class GrowingMinibatch {

@@ -4,9 +4,10 @@
 
 namespace core {
 
-void MinibatchAccumulator::begin(const TestProblem &problem)
+void MinibatchAccumulator::begin(const TestProblem &problem, bool withReplacement)
 {
     m_problem = &problem;
+    m_withReplacement = withReplacement;
     m_population = problem.model.dataSize();
     if (m_sampler.populationSize() != m_population) {
         m_sampler.reset(m_population);
@@ -22,7 +23,7 @@ void MinibatchAccumulator::begin(const TestProblem &problem)
 DataIndex MinibatchAccumulator::extend(DataIndex count, Rng &rng)
 {
     const DataIndex before = m_size;
-    const auto rows = m_sampler.drawMore(count, rng);
+    const auto rows = m_withReplacement ? m_sampler.drawMoreWithReplacement(count, rng) : m_sampler.drawMore(count, rng);
     const auto added = static_cast<Eigen::Index>(rows.size());
     if (added == 0)
         return 0;

@@ -13,18 +13,23 @@ namespace core {
 
 class MinibatchAccumulator {
 public:
-    /// Starts a new test on `problem` (rows are drawn afresh, without replacement).
-    /// Allocates only when the dataset size changes.
-    void begin(const TestProblem &problem);
+    /// Starts a new test on `problem`: rows are drawn afresh, without replacement unless
+    /// `withReplacement`. Allocates only when the dataset size changes.
+    void begin(const TestProblem &problem, bool withReplacement = false);
 
     /// Draws up to `count` more rows, evaluates their Λ_i and merges them into the statistics
     /// (RunningMoments: never running sums of Λ and Λ²).
-    /// Returns the number of rows added (0 once the batch is the whole dataset).
+    /// Returns the number of rows added (0 once the batch has N rows).
     DataIndex extend(DataIndex count, Rng &rng);
 
     DataIndex size() const { return m_size; }
     DataIndex populationSize() const { return m_population; }
-    bool wholeDataset() const { return m_size == m_population; }
+    /// No more rows can be drawn in this test: b = N.
+    bool exhausted() const { return m_size == m_population; }
+    /// The batch is every row once, so its mean is the exact full-data mean (never with
+    /// replacement, where N draws still repeat some rows and miss others).
+    bool wholeDataset() const { return exhausted() && !m_withReplacement; }
+    bool withReplacement() const { return m_withReplacement; }
     int looks() const { return m_looks; }
     /// Mean of Λ_i over the batch.
     double mean() const { return m_moments.mean; }
@@ -47,6 +52,7 @@ private:
     DataIndex m_population = 0;
     DataIndex m_size = 0;
     int m_looks = 0;
+    bool m_withReplacement = false;
     double m_scale = 1.0;
     RunningMoments m_moments; // of the Λ_i drawn so far
 };

@@ -14,6 +14,7 @@ Decision decisionFrom(const MinibatchEstimate &estimate)
     decision.deltaEstimate = estimate.deltaStar;
     decision.deltaVariance = estimate.variance;
     decision.fullDataFallback = estimate.wholeDataset;
+    decision.fullScanPoints = estimate.fullScanPoints;
     return decision;
 }
 

@@ -26,12 +26,17 @@ public:
     void beginTest() { m_drawn = 0; }
     /// Draws `count` more distinct rows (capped at the rows left) and returns them.
     std::span<const DataIndex> drawMore(DataIndex count, Rng &rng);
+    /// Draws `count` more rows independently and uniformly, WITH replacement (capped at N draws
+    /// in one test), and returns them. For tests whose variance is the with-replacement s²/b.
+    std::span<const DataIndex> drawMoreWithReplacement(DataIndex count, Rng &rng);
     /// Rows drawn so far in this test.
     DataIndex drawn() const { return m_drawn; }
+    /// The rows drawn without replacement so far in this test.
     std::span<const DataIndex> drawnRows() const { return {m_permutation.data(), static_cast<std::size_t>(m_drawn)}; }
 
 private:
     std::vector<DataIndex> m_permutation;
+    std::vector<DataIndex> m_independent; // rows drawn with replacement in this test
     DataIndex m_drawn = 0;
 };
 

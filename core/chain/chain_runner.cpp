@@ -10,6 +10,29 @@
 
 namespace core {
 
+double ChainResult::temperatureAt(std::int64_t t) const
+{
+    // Segments are few (one per live change), so a scan from the back is cheapest.
+    for (auto it = segments.rbegin(); it != segments.rend(); ++it)
+        if (it->start <= t)
+            return it->temperature;
+    return segments.empty() ? std::nan("") : segments.front().temperature;
+}
+
+std::size_t ChainResult::targetSegmentCount() const
+{
+    return static_cast<std::size_t>(
+        std::count_if(segments.begin(), segments.end(), [](const ChainSegment &s) { return !s.burnIn; }));
+}
+
+bool ChainResult::retuned(double configuredTemperature, double configuredStep) const
+{
+    if (targetSegmentCount() > 1)
+        return true;
+    const auto first = std::find_if(segments.begin(), segments.end(), [](const ChainSegment &s) { return !s.burnIn; });
+    return first != segments.end() && (first->temperature != configuredTemperature || first->step != configuredStep);
+}
+
 void validate(const ChainSettings &settings)
 {
     if (settings.samples < 1)
@@ -18,6 +41,9 @@ void validate(const ChainSettings &settings)
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(settings.temperature));
     if (settings.burnIn < 0)
         throw std::invalid_argument("burn-in must be >= 0; got " + std::to_string(settings.burnIn));
+    if (settings.burnIn >= settings.samples && settings.burnIn > 0)
+        throw std::invalid_argument("burn-in must be smaller than samples (" + std::to_string(settings.samples)
+                                    + "); got " + std::to_string(settings.burnIn));
     if (settings.burnIn > 0 && (!(settings.burnInTemperature > 0.0) || !std::isfinite(settings.burnInTemperature)))
         throw std::invalid_argument("anneal-from must be finite and > 0; got " + std::to_string(settings.burnInTemperature));
 }
@@ -51,7 +77,13 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     std::unique_ptr<Proposal> retunedProposal; // owns mainProposal after a step change
     std::uint64_t seenTuning = 0;
     const auto start = std::chrono::steady_clock::now();
-    result.segments.push_back({0, mainTemperature, proposal.step(), 0.0});
+    // The target segment starts where the burn-in ends: burn-in rows, sampled at T₀, must not
+    // enter ESS, R-hat or the posterior metrics.
+    if (settings.burnIn > 0) {
+        const Proposal &burnInStep = settings.burnInProposal ? *settings.burnInProposal : proposal;
+        result.segments.push_back({0, settings.burnInTemperature, burnInStep.step(), 0.0, true});
+    }
+    result.segments.push_back({settings.burnIn, mainTemperature, proposal.step(), 0.0});
     auto applyTuning = [&](std::int64_t t) {
         const LiveTuning::Request request = settings.tuning->latest();
         seenTuning = request.version;
@@ -68,7 +100,9 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         // During a burn-in the schedule's own T and proposal run on: the change takes effect,
         // and its segment starts, when the burn-in ends.
         const std::int64_t begins = std::max(t, settings.burnIn);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds = t < settings.burnIn
+                                   ? 0.0 // set when the burn-in ends
+                                   : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const ChainSegment segment{begins, mainTemperature, mainProposal->step(), seconds};
         if (result.segments.back().start >= begins)
             result.segments.back() = segment; // nothing ran with the previous settings
@@ -88,6 +122,9 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         }
         if (settings.tuning && settings.tuning->version() != seenTuning)
             applyTuning(t);
+        if (t == settings.burnIn && t > 0)
+            result.segments.back().startSeconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const bool burningIn = t < settings.burnIn;
         const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : *mainProposal;
         const double temperature = burningIn ? settings.burnInTemperature : mainTemperature;

@@ -42,14 +42,17 @@ struct ChainSettings {
 /// Throws std::invalid_argument naming the setting and its range.
 void validate(const ChainSettings &settings);
 
-/// A stretch of a chain run with one temperature and proposal step (see LiveTuning).
+/// A stretch of a chain run with one temperature and proposal step (see LiveTuning). An
+/// annealing burn-in is a segment of its own, the first, marked `burnIn`; the segments after
+/// it target the posterior.
 struct ChainSegment {
-    std::int64_t start = 0;   ///< first iteration of the segment (never inside a burn-in)
-    double temperature = 0.0; ///< after any burn-in
-    double step = 0.0;        ///< the main proposal's scale
-    /// Wall-clock seconds from the chain's start to the change (0 for the first segment);
-    /// an early change made during a burn-in is timed when it was made.
+    std::int64_t start = 0;   ///< first iteration of the segment
+    double temperature = 0.0;
+    double step = 0.0;        ///< the proposal's scale
+    /// Wall-clock seconds from the chain's start to the segment's first iteration (0 for the
+    /// first segment); a change made during a burn-in is timed when the burn-in ends.
     double startSeconds = 0.0;
+    bool burnIn = false;      ///< rows sampled at the annealing schedule's T₀, not the target
 };
 
 /// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after
@@ -67,8 +70,17 @@ struct ChainResult {
     /// At least one; more when the temperature or step was changed during the run.
     std::vector<ChainSegment> segments;
 
-    /// First iteration of the final segment: where statistics of the target start.
+    /// First iteration of the final segment: where statistics of the target start (after any
+    /// burn-in, even when no live change followed it).
     std::int64_t finalSegmentStart() const { return segments.empty() ? 0 : segments.back().start; }
+    /// The temperature row t was sampled at (its segment's): burn-in rows at T₀.
+    double temperatureAt(std::int64_t t) const;
+    /// Whether the temperature or step changed during the run: several target segments, or a
+    /// first one (a chain started after a change) that differs from the configured values.
+    bool retuned(double configuredTemperature, double configuredStep) const;
+    bool hasBurnIn() const { return !segments.empty() && segments.front().burnIn; }
+    /// Segments that target the posterior (the burn-in aside).
+    std::size_t targetSegmentCount() const;
 };
 
 /// Called on the running thread with the result so far and the rows [first, last) that are

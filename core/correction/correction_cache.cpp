@@ -194,7 +194,8 @@ std::optional<CorrectionDistribution> CorrectionCache::load(const CorrectionPara
 
 bool CorrectionCache::store(const CorrectionDistribution &table) const
 {
-    if (!enabled())
+    // An unconverged solve is reported to its caller; a cached copy would hide that later.
+    if (!enabled() || !table.solverConverged())
         return false;
     std::error_code error;
     std::filesystem::create_directories(m_directory, error);

@@ -56,7 +56,7 @@ private:
     std::stop_token m_stop;
 };
 
-std::vector<double> solveNnlsMasses(const CorrectionParams &params, const Reporter &report)
+std::vector<double> solveNnlsMasses(const CorrectionParams &params, const Reporter &report, bool &converged)
 {
     FoldedNormalEquations eq = buildFoldedNormalEquations(params, false, true, report.range(0.0, 0.5));
     // For symmetric u (b = 0): ‖Mu - v‖² = ‖M̃Sa - ṽ‖² + (n/4)(wᵀa - 1)².
@@ -65,6 +65,7 @@ std::vector<double> solveNnlsMasses(const CorrectionParams &params, const Report
     q.noalias() += massWeight * eq.weights * eq.weights.transpose();
     const Eigen::VectorXd p = eq.symmetricRhs + massWeight * eq.weights;
     const NnlsResult result = solveNnls(q, p, NnlsOptions{}, report.range(0.5, 0.85));
+    converged = result.converged;
     report(0.85);
     return unfoldMasses(result.x, Eigen::VectorXd(), params.grid);
 }
@@ -96,11 +97,11 @@ CorrectionDistribution CorrectionDistribution::solve(const CorrectionParams &par
     const auto start = std::chrono::steady_clock::now();
     const Reporter report(std::move(progress), std::move(stop));
     report(0.0);
+    CorrectionStats stats;
     std::vector<double> masses = params.solver == CorrectionSolver::Ridge
                                      ? solveRidgeMasses(params, report.range(0.0, 0.85), report.stop())
-                                     : solveNnlsMasses(params, report);
+                                     : solveNnlsMasses(params, report, stats.solverConverged);
 
-    CorrectionStats stats;
     long double total = 0.0L;
     for (double &m : masses) {
         if (!std::isfinite(m))

@@ -70,6 +70,10 @@ struct CorrectionStats {
     /// renormalisation, evaluated on the solve grid X_i only, i.e. max_i |(M max(u,0))_i - v_i|.
     double solveGridLinfError = 0.0;
     double solveSeconds = 0.0; ///< wall-clock time of the solve that produced the table
+    /// False when the NNLS active-set method stopped at its iteration limit before meeting its
+    /// KKT tolerance: the table is usable (its linfError is measured all the same) but not the
+    /// optimum. Such tables are never cached. Always true for ridge.
+    bool solverConverged = true;
 };
 
 class CorrectionDistribution {
@@ -120,6 +124,7 @@ public:
     double linfError() const { return m_stats.linfError; }
     double solveGridLinfError() const { return m_stats.solveGridLinfError; }
     double solveSeconds() const { return m_stats.solveSeconds; }
+    bool solverConverged() const { return m_stats.solverConverged; }
     double mean() const { return m_mean; }
     /// Variance of C; the exact correction has π²/3 - σ² (the ridge's clipping adds a few %).
     double variance() const { return m_variance; }

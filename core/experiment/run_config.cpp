@@ -84,8 +84,9 @@ void validate(const RunConfig &config)
 {
     if (config.dataset != "gmm" && config.dataset != "worst-case" && config.dataset != "logreg")
         throw std::invalid_argument("dataset must be gmm, worst-case or logreg; got '" + config.dataset + "'");
-    if (config.burnIn < 0 || config.burnIn > config.samples)
-        throw std::invalid_argument("burn-in must be in [0, samples]; got " + std::to_string(config.burnIn));
+    if (config.burnIn < 0 || (config.burnIn > 0 && config.burnIn >= config.samples))
+        throw std::invalid_argument("burn-in must be in [0, samples) so that some samples target the posterior; got "
+                                    + std::to_string(config.burnIn));
     if (config.burnIn > 0 && (!(config.annealFrom > 0.0) || !std::isfinite(config.annealFrom)))
         throw std::invalid_argument("anneal-from must be finite and > 0 when burn-in is set; got "
                                     + std::to_string(config.annealFrom));

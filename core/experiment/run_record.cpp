@@ -66,4 +66,22 @@ void addTo(JsonObject &json, const RunSettings &settings)
         std::visit([&](const auto &v) { json.add(key, v); }, value);
 }
 
+void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned)
+{
+    const bool segmented = chain.hasBurnIn() || chain.retuned(config.temperature, config.step);
+    if (segmented)
+        for (std::size_t k = 0; k < chain.segments.size(); ++k) {
+            const ChainSegment &segment = chain.segments[k];
+            metadata.emplace_back("segment." + std::to_string(k + 1),
+                                  "start=" + std::to_string(segment.start) + " temperature="
+                                      + formatRoundTrip(segment.temperature) + " step=" + formatRoundTrip(segment.step)
+                                      + (segment.burnIn ? " burn_in=1" : ""));
+        }
+    std::string meaning = binned ? "tempered log posterior (unnormalised, binned-data evaluation)"
+                                 : "tempered log posterior log p0 + sum of log p(x_i|theta) / T over all N (unnormalised)";
+    if (segmented)
+        meaning += ", each row at its segment's temperature";
+    metadata.emplace_back("lp_meaning", meaning);
+}
+
 } // namespace core

@@ -51,8 +51,12 @@ public:
     /// Uniform double in [0, 1) with 53 random bits.
     double uniform01() { return static_cast<double>((*this)() >> 11) * 0x1.0p-53; }
 
-    /// Uniform double in (0, 1): never 0, for logs and inverse CDFs.
-    double uniformOpen01() { return (static_cast<double>((*this)() >> 11) + 0.5) * 0x1.0p-53; }
+    /// Uniform double in (0, 1): never 0 and never 1, for logs and inverse CDFs. The midpoints
+    /// (k + ½)·2⁻⁵² of 52-bit cells are all exactly representable, the largest 1 − 2⁻⁵³; with
+    /// 53-bit cells the top midpoint 1 − 2⁻⁵⁴ would round to 1.0.
+    double uniformOpen01() { return openUnitFromBits((*this)()); }
+    /// The value uniformOpen01() maps the raw 64-bit draw `bits` to (for tests of its range).
+    static double openUnitFromBits(std::uint64_t bits) { return (static_cast<double>(bits >> 12) + 0.5) * 0x1.0p-52; }
 
     /// Uniform integer in [0, bound) without modulo bias (Lemire's multiply-shift method).
     std::uint64_t uniformIndex(std::uint64_t bound)

@@ -132,7 +132,8 @@ void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
     QVERIFY2(stems.contains(QStringLiteral("accuracy")) && stems.contains(QStringLiteral("test-loglik")),
              qPrintable(stems.join(',')));
 
-    // Exports tell the truth: no lp__ (there is no exact posterior), the loaded N, the accuracy.
+    // Exports tell the truth: lp__ from full-data passes (there is no binned posterior), the
+    // loaded N, the accuracy.
     QTemporaryDir exports;
     QVERIFY(exports.isValid());
     const QStringList written = ui::writeRunSamples(outcome, exports.filePath(QStringLiteral("samples.csv")));
@@ -140,8 +141,18 @@ void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
     QFile samples(written.front());
     QVERIFY(samples.open(QIODevice::ReadOnly | QIODevice::Text));
     const QString header = QString::fromUtf8(samples.readAll());
-    QVERIFY(!header.contains(QStringLiteral("lp__")));
+    QVERIFY(header.contains(QStringLiteral("\nlp__,accept_stat__")));
+    QVERIFY(header.contains(QStringLiteral("# lp_meaning = tempered log posterior log p0 + sum of log p(x_i|theta) / T")));
     QVERIFY(header.contains(QStringLiteral("theta.784")));
+    {
+        // The last row's lp__ is log p0(θ) + Σ log p(y|x, θ) / T at that row's θ.
+        const QStringList lines = header.trimmed().split('\n');
+        const double lp = lines.back().section(',', 0, 0).toDouble();
+        const core::Vector theta = chain0.samples.row(chain0.completed - 1).transpose();
+        QVERIFY(outcome.model);
+        const double expected = outcome.model->logPrior(theta) + outcome.model->logLikelihoodSum(theta) / 10.0;
+        QVERIFY2(std::abs(lp - expected) <= 1e-12 * std::abs(expected), qPrintable(QString("%1 vs %2").arg(lp).arg(expected)));
+    }
     QVERIFY(header.contains(QStringLiteral("# n_data = %1").arg(data.train->size())));
     QVERIFY(header.contains(QStringLiteral("# description = logistic regression")));
     const std::string summary = ui::runSummaryJson(outcome).toString();

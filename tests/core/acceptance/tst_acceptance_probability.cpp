@@ -114,6 +114,39 @@ private slots:
         QCOMPARE(outcome.fallbacks, 0);
     }
 
+    void smallPopulation_data()
+    {
+        QTest::addColumn<double>("delta");
+        QTest::addColumn<bool>("factor");
+        for (double delta : {-2.0, 0.0, 1.0, 2.5}) {
+            QTest::newRow(qPrintable(QString("factor on delta=%1").arg(delta))) << delta << true;
+            QTest::newRow(qPrintable(QString("factor off delta=%1").arg(delta))) << delta << false;
+        }
+    }
+
+    // N = 2000 and sd Λ = 35, so the batch is a large part of N (≈ 800 rows drawn without
+    // replacement with the finite-population factor, ≈ 1300 with replacement without it): the
+    // variance tested must be that of the Δ* used, or X_nc is too small and the test too
+    // decisive (without replacement, tested as s²/b, the noise falls ~20% short of σ²).
+    void smallPopulation()
+    {
+        QFETCH(double, delta);
+        QFETCH(bool, factor);
+        const DataIndex n = 2000;
+        const auto model = teststats::PopulationModel::make(n, delta / n, 35.0 / n, 0, 23);
+        MinibatchSettings settings;
+        settings.finitePopulationCorrection = factor;
+        MinibatchBarkerTest corrected(m_correction, settings);
+        const Outcome outcome = acceptanceRate(corrected, model, 1.0, 0.0, 37);
+        const double exact = teststats::barkerProbability(delta);
+        QVERIFY2(std::abs(outcome.rate - exact) <= tolerance(exact, m_correction->linfError()),
+                 qPrintable(QString("minibatch %1 vs Barker %2 (mean batch %3)")
+                                .arg(outcome.rate)
+                                .arg(exact)
+                                .arg(outcome.meanPoints)));
+        QVERIFY(outcome.meanPoints < n);
+    }
+
     void naiveShowsBias()
     {
         // A fixed batch whose Δ* has variance 0.9: the naive test is Barker smeared by N(0, 0.9).

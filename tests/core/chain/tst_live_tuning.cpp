@@ -179,7 +179,8 @@ private slots:
                                                 }
                                             });
         QVERIFY(asked);
-        QCOMPARE(result.segments.size(), std::size_t(2));
+        QCOMPARE(result.segments.size(), std::size_t(2)); // the burn-in, then the target with the change
+        QVERIFY(result.segments[0].burnIn);
         QCOMPARE(result.segments[1].start, std::int64_t(400));
         QCOMPARE(result.segments[1].temperature, 20.0);
         QVERIFY(result.segments[1].startSeconds > 0.0);
@@ -189,9 +190,11 @@ private slots:
         chain.tuning = &early;
         const ChainResult second = runChain(*m_model, proposal, *m_test, chain);
         QCOMPARE(second.segments.size(), std::size_t(2));
-        QCOMPARE(second.segments[0].temperature, 10.0);
+        QVERIFY(second.segments[0].burnIn);
+        QCOMPARE(second.segments[0].temperature, 100.0); // the burn-in's own T₀
         QCOMPARE(second.segments[1].start, std::int64_t(400));
         QCOMPARE(second.segments[1].temperature, 30.0);
+        QVERIFY(!second.segments[1].burnIn);
     }
 
     void changesFromAnotherThread()

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every CI stage, in order, on whatever machine runs it (.ci/run runs it inside a brand-new
+# Debian 12 when it can): the README's test command on the release build, the address and
+# undefined-behaviour sanitizer stage, and a short smoke run of every fuzz target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CI=true
+stage() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+started=$(date +%s)
+
+stage "release build and the whole test suite: bash scripts/test.sh"
+suite_log=$(mktemp)
+bash scripts/test.sh 2>&1 | tee "$suite_log"
+# ctest's "100% tests passed, 0 tests failed out of 31", restated at the very end.
+summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$suite_log" | tail -n 1)
+rm -f "$suite_log"
+
+stage "AddressSanitizer + UndefinedBehaviorSanitizer"
+bash scripts/sanitize.sh address
+
+stage "fuzz targets, a few seconds each"
+bash scripts/fuzz.sh --smoke
+
+stage "all stages passed in $(( ($(date +%s) - started) / 60 )) min $(( ($(date +%s) - started) % 60 )) s"
+total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<< "$summary")
+failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<< "$summary")
+echo "test suite: $((total - failed)) passed, $failed failed"
