@@ -328,8 +328,12 @@ void CorrectionChart::showPlot(const CorrectionPlot &plot)
                            .arg(exactVariance, 0, 'f', 3)
                            .arg(plot.linf, 0, 'g', 3)
                            .arg(plot.solveGridLinf, 0, 'g', 3)
-                           .arg(plot.fromCache ? tr("Loaded from the cache.")
-                                               : tr("Solved in %1 s.").arg(plot.solveSeconds, 0, 'f', 2)));
+                           .arg((plot.fromCache ? tr("Loaded from the cache.")
+                                                : tr("Solved in %1 s.").arg(plot.solveSeconds, 0, 'f', 2))
+                                + (plot.solverConverged ? QString()
+                                                        : tr(" Warning: the NNLS solve stopped at its iteration "
+                                                             "limit before converging; this table is not the "
+                                                             "optimum (try the ridge solver or another grid)."))));
     emit correctionShown(plot.linf);
 }
 

@@ -34,6 +34,7 @@ CorrectionPlot correctionPlotOf(const core::CorrectionDistribution &table, bool 
     plot.variance = table.variance();
     plot.solveSeconds = table.solveSeconds();
     plot.fromCache = fromCache;
+    plot.solverConverged = table.solverConverged();
     plot.atoms = table.positiveAtoms();
     const double sigma = plot.params.sigma;
     const auto &support = table.support();

@@ -21,6 +21,7 @@ struct CorrectionPlot {
     double variance = 0.0;         ///< of C_σ; exact correction: π²/3 − σ²
     double solveSeconds = 0.0;
     bool fromCache = false;
+    bool solverConverged = true;   ///< false: NNLS stopped at its iteration limit
     std::size_t atoms = 0;         ///< atoms with positive mass
 
     QList<QPointF> logistic;       ///< S'(x), the target density of X_norm + X_corr

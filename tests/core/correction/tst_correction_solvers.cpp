@@ -8,6 +8,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 
 #include "core/correction/alias_table.h"
+#include "core/correction/correction_cache.h"
 #include "core/correction/correction_distribution.h"
 #include "core/correction/nnls_solver.h"
 #include "core/correction/ridge_solver.h"
@@ -97,6 +98,40 @@ private slots:
                     QVERIFY(slope(j) < 1e-10);
             }
         }
+    }
+
+    // A solve cut short by the iteration limit says so, and such a table is never cached: a
+    // cached copy would later load as if it were the optimum.
+    void nnlsIterationLimitIsReported()
+    {
+        Rng rng(4);
+        Eigen::MatrixXd a(40, 20);
+        for (Eigen::Index i = 0; i < a.size(); ++i)
+            a.data()[i] = rng.normal();
+        Eigen::VectorXd y = a * Eigen::VectorXd::Constant(20, 1.0); // optimum: all 20 passive
+        const Eigen::MatrixXd q = a.transpose() * a;
+        const Eigen::VectorXd p = a.transpose() * y;
+        NnlsOptions limited;
+        limited.maxIterations = 3;
+        const NnlsResult cut = solveNnls(q, p, limited);
+        QVERIFY(!cut.converged);
+        QVERIFY(cut.maxSlope > limited.tolerance);
+        QVERIFY(solveNnls(q, p).converged);
+
+        const CorrectionParams params = makeParams(200, 1.0, 10.0);
+        const CorrectionDistribution solved = CorrectionDistribution::solve(params);
+        QVERIFY(solved.solverConverged());
+        CorrectionStats stats = solved.stats();
+        stats.solverConverged = false;
+        const CorrectionDistribution unconverged = CorrectionDistribution::fromMasses(params, solved.masses(), stats);
+        QVERIFY(!unconverged.solverConverged());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const CorrectionCache cache(std::filesystem::path(dir.path().toStdString()));
+        QVERIFY(!cache.store(unconverged));
+        QVERIFY(!cache.load(params).has_value());
+        QVERIFY(cache.store(solved));
+        QVERIFY(cache.load(params).has_value());
     }
 
     void ridgeMethodsAgree_data()
