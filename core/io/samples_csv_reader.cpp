@@ -44,10 +44,12 @@ std::string shown(std::string_view text)
 
 bool parseNumber(std::string_view field, double &value)
 {
-    if (!field.empty() && field.front() == '+')
+    // from_chars takes no '+'; allow one, but not "+-2" or "+ 2".
+    if (!field.empty() && field.front() == '+') {
         field.remove_prefix(1);
-    if (field.empty() || field.front() == '+' || field.front() == ' ')
-        return false;
+        if (field.empty() || field.front() == '+' || field.front() == '-' || field.front() == ' ')
+            return false;
+    }
     const char *end = field.data() + field.size();
     const auto [stop, error] = std::from_chars(field.data(), end, value);
     if (error == std::errc::result_out_of_range) {
