@@ -184,8 +184,8 @@ QWidget *ControlPanel::buildRunGroup()
     m_seed->setToolTip(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
                           "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."));
     m_chains = integerBox(1, 4, 1);
-    m_chains->setToolTip(tr("Chains per method. With more than one, the diagnostics table shows the split R-hat "
-                            "across them (Sec. 6 reports averages over repeated runs)."));
+    m_chains->setToolTip(tr("Chains per method. The diagnostics table shows the split R-hat across them (with one "
+                            "chain, across its two halves; Sec. 6 reports averages over repeated runs)."));
     m_parallel = new QCheckBox(tr("Run chains in parallel"));
     m_parallel->setToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core, like "
                               "the repeated runs Seita et al. Sec. 6 average; per-chain speed figures then share "

@@ -57,8 +57,9 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCoun
          QT_TR_NOOP("The smaller of the two bulk ESS divided by the wall-clock seconds they took (the final chain "
                     "segment's, if T or the step changed during the run).")},
         {RhatColumn, QT_TR_NOOP("Split R̂"),
-         QT_TR_NOOP("Rank-normalised split R-hat over all chains of this method, worst θ component; needs more "
-                    "than one chain. Above 1.01 signals that the chains disagree.")},
+         QT_TR_NOOP("Rank-normalised split R-hat over all chains of this method (one chain: its two halves), "
+                    "the larger of the bulk and the folded value (Vehtari et al. 2021), worst θ component. "
+                    "Above 1.01 signals that the chains disagree.")},
         {PosteriorTvColumn, QT_TR_NOOP("TV"),
          QT_TR_NOOP("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 cells "
                     "(Seita et al. Sec. 6.1); complete runs only.")},

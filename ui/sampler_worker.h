@@ -104,8 +104,8 @@ struct ChainReport {
     QVector<double> bulkEss;
     double essPerSecond = std::nan(""); ///< min bulk ESS / wall seconds
     /// ESS, R-hat and the posterior metrics cover the final segment only (see LiveTuning).
-    /// Rank-normalised split R-hat over this method's chains, max over θ components;
-    /// NaN with a single chain.
+    /// Rank-normalised split R-hat over this method's chains (a single chain's halves), max over
+    /// θ components; see core::splitRhat.
     double splitRhat = std::nan("");
     /// The whole chain, immutable once reported, for sample export.
     std::shared_ptr<const core::ChainResult> result;

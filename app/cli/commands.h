@@ -11,6 +11,7 @@ int datasetCommand(int argc, char **argv);
 int benchCommand(int argc, char **argv);
 int compareCommand(int argc, char **argv);
 int austereDesignCommand(int argc, char **argv);
+int diagnoseCommand(int argc, char **argv);
 
 /// A stop token that is triggered by Ctrl-C (SIGINT) or SIGTERM.
 std::stop_token interruptToken();

@@ -34,6 +34,9 @@ const char *kUsage =
     "              --sigma S --lambda L --grid N --range V --solver {ridge,nnls} [--no-cache]\n"
     "              [--out table.csv] [--summary s.json]\n"
     "  dataset     export generated data: --dataset gmm --seed K [--n-data N] --out data.csv\n"
+    "  diagnose    posterior summary of samples CSVs (ours or CmdStan's), one chain per file: mean,\n"
+    "              sd, MCSE, 5/50/95% quantiles, bulk and tail ESS, split R-hat\n"
+    "              FILE... [--summary summary.json]\n"
     "  bench       iterations/s of minibatch vs full-data tests on the same data\n"
     "              [--n-data N --minibatch-iterations I --full-iterations J --seed K] [--summary b.json]\n"
     "\n"
@@ -63,7 +66,9 @@ int main(int argc, char **argv)
             return cli::compareCommand(argc, argv);
         if (command == "austere-design")
             return cli::austereDesignCommand(argc, argv);
-        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, austere-design, correction, dataset, bench)\n", command.c_str());
+        if (command == "diagnose")
+            return cli::diagnoseCommand(argc, argv);
+        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, austere-design, correction, dataset, diagnose, bench)\n", command.c_str());
         return 2;
     } catch (const cli::UsageError &error) {
         std::fprintf(stderr, "mh-explorer-cli %s: %s\n", command.c_str(), error.what());

@@ -45,7 +45,7 @@ std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vec
 
 double maxSplitRhat(const std::vector<const ChainResult *> &chains)
 {
-    if (chains.size() < 2)
+    if (chains.empty())
         return std::nan("");
     std::int64_t rows = std::numeric_limits<std::int64_t>::max();
     for (const ChainResult *chain : chains) {

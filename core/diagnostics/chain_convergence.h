@@ -21,9 +21,10 @@ std::vector<double> bulkEssPerComponent(const ChainResult &chain);
 /// The same for the given θ components only (indices must be valid columns).
 std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components);
 
-/// Max over θ components of the rank-normalised split R-hat across `chains`, each chain's final
-/// segment cut to the last rows of the shortest one. NaN for fewer than two chains, fewer than
-/// kMinDiagnosticDraws rows, or chains whose final segments target different temperatures.
+/// Max over θ components of the rank-normalised split R-hat (splitRhat: the larger of the bulk
+/// and the folded value) across `chains`, each chain's final segment cut to the last rows of the
+/// shortest one. One chain is enough: its two halves are compared. NaN for no chains, fewer
+/// than kMinDiagnosticDraws rows, or chains whose final segments target different temperatures.
 double maxSplitRhat(const std::vector<const ChainResult *> &chains);
 
 } // namespace core

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstddef>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 #include <boost/math/distributions/normal.hpp>
 #include <unsupported/Eigen/FFT>
@@ -22,6 +24,15 @@ void check(const ChainDraws &chains)
             throw std::invalid_argument("diagnostics need chains of equal length");
     if (chains.front().size() < 4)
         throw std::invalid_argument("diagnostics need at least 4 draws per chain");
+}
+
+bool hasNan(const ChainDraws &chains)
+{
+    for (const auto &chain : chains)
+        for (double x : chain)
+            if (std::isnan(x))
+                return true;
+    return false;
 }
 
 // Each chain cut into its first and second half (dropping a middle draw when odd), so that a
@@ -67,6 +78,22 @@ ChainDraws rankNormalise(const ChainDraws &chains)
     return result;
 }
 
+// |θ − median θ| over all draws: the folded draws whose R-hat detects unequal spreads.
+ChainDraws fold(const ChainDraws &chains)
+{
+    std::vector<double> all;
+    for (const auto &chain : chains)
+        all.insert(all.end(), chain.begin(), chain.end());
+    std::sort(all.begin(), all.end());
+    const std::size_t n = all.size();
+    const double median = n % 2 == 1 ? all[n / 2] : 0.5 * (all[n / 2 - 1] + all[n / 2]);
+    ChainDraws folded = chains;
+    for (auto &chain : folded)
+        for (double &x : chain)
+            x = std::abs(x - median);
+    return folded;
+}
+
 double mean(const std::vector<double> &values)
 {
     return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
@@ -81,53 +108,115 @@ double variance(const std::vector<double> &values)
     return sum / static_cast<double>(values.size() - 1);
 }
 
+// ESS of chains that are already split (and transformed, if at all): Vehtari et al. Eq. 10–13.
 double essOfSplit(const ChainDraws &split)
 {
+    if (hasNan(split))
+        return std::nan("");
     const auto chains = static_cast<double>(split.size());
+    const auto length = static_cast<std::ptrdiff_t>(split.front().size());
+    const auto n = static_cast<double>(length);
+    const double total = chains * n;
+    double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+    for (const auto &chain : split) {
+        const auto [lo, hi] = std::minmax_element(chain.begin(), chain.end());
+        lowest = std::min(lowest, *lo);
+        highest = std::max(highest, *hi);
+    }
+    if (highest - lowest < 1e-15)
+        return total; // constant draws: every draw is as good as independent
+
+    std::vector<std::vector<double>> gamma;
+    std::vector<double> means;
+    for (const auto &chain : split) {
+        gamma.push_back(autocovariance(chain));
+        means.push_back(mean(chain));
+    }
+    auto meanGamma = [&](std::ptrdiff_t lag) {
+        double sum = 0.0;
+        for (const auto &g : gamma)
+            sum += g[static_cast<std::size_t>(lag)];
+        return sum / chains;
+    };
+    const double within = meanGamma(0) * n / (n - 1.0); // W: mean of the chains' s²
+    double varPlus = within * (n - 1.0) / n;
+    if (split.size() > 1)
+        varPlus += variance(means);
+    // ρ̂_t = 1 − (W − mean_c γ_{c,t}) / var⁺ (Vehtari et al. Eq. 10).
+    auto rhoAt = [&](std::ptrdiff_t lag) { return 1.0 - (within - meanGamma(lag)) / varPlus; };
+
+    std::vector<double> rho(static_cast<std::size_t>(length), 0.0);
+    auto at = [&](std::ptrdiff_t lag) -> double & { return rho[static_cast<std::size_t>(lag)]; };
+    at(0) = 1.0;
+    at(1) = rhoAt(1);
+    // Initial positive sequence: pairs (ρ̂_{2k}, ρ̂_{2k+1}) are taken while the previous pair's
+    // sum is positive; a pair with a negative sum is evaluated but not kept.
+    double even = at(0), odd = at(1);
+    std::ptrdiff_t t = 1;
+    while (t < length - 3 && even + odd > 0.0) {
+        even = rhoAt(t + 1);
+        odd = rhoAt(t + 2);
+        if (even + odd >= 0.0) {
+            at(t + 1) = even;
+            at(t + 2) = odd;
+        }
+        t += 2;
+    }
+    const std::ptrdiff_t last = t - 2; // last lag summed twice; −1 when no pair was examined
+    // The even term of the first rejected pair still carries positive correlation.
+    if (even > 0.0)
+        at(last + 1) = even;
+    // Initial monotone sequence: no pair sum may exceed the one before it.
+    for (std::ptrdiff_t k = 1; k <= last - 2; k += 2) {
+        const double previous = at(k - 1) + at(k);
+        if (at(k + 1) + at(k + 2) > previous)
+            at(k + 1) = at(k + 2) = previous / 2.0;
+    }
+    double tau = -1.0;
+    for (std::ptrdiff_t k = 0; k <= last; ++k)
+        tau += 2.0 * at(k);
+    if (last + 1 < length)
+        tau += at(last + 1);
+    // τ̂ ≥ 1/log10(S) keeps antithetic chains from claiming an unbounded ESS.
+    tau = std::max(tau, 1.0 / std::log10(total));
+    for (double r : rho)
+        if (std::isnan(r))
+            return std::nan("");
+    return total / tau;
+}
+
+// Classic R-hat of split (and transformed) chains: sqrt(var⁺ / W) (Vehtari et al. Eq. 3–4).
+double rhatOfSplit(const ChainDraws &split)
+{
     const auto n = static_cast<double>(split.front().size());
-    std::vector<std::vector<double>> rho;
     std::vector<double> means, variances;
     for (const auto &chain : split) {
-        rho.push_back(autocorrelation(chain));
         means.push_back(mean(chain));
         variances.push_back(variance(chain));
     }
     const double within = mean(variances);
     const double between = n * variance(means); // split chains: always at least two halves
-    const double varPlus = (n - 1.0) / n * within + between / n;
-    if (!(varPlus > 0.0))
-        return chains * n; // constant draws: every draw is as good as independent
-    // ρ̂_t = 1 − (W − mean_c(s²_c ρ_{c,t})) / var⁺ (BDA3 Eq. 11.7, multi-chain form).
-    auto combined = [&](std::size_t lag) {
-        double sum = 0.0;
-        for (std::size_t c = 0; c < split.size(); ++c)
-            sum += variances[c] * rho[c][lag];
-        return 1.0 - (within - sum / chains) / varPlus;
-    };
-    // Geyer: sum pairs Γ_k = ρ_{2k} + ρ_{2k+1} while positive, forced non-increasing.
-    const auto maxLag = static_cast<std::size_t>(n) - 1;
-    double tau = -1.0, previousPair = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; 2 * k + 1 <= maxLag; ++k) {
-        double pair = combined(2 * k) + combined(2 * k + 1);
-        if (!(pair > 0.0))
-            break;
-        pair = std::min(pair, previousPair);
-        tau += 2.0 * pair;
-        previousPair = pair;
-    }
-    const double total = chains * n;
-    // τ ≥ 1/log10(total) keeps antithetic chains from claiming absurd ESS (as Stan does).
-    return total / std::max(tau, 1.0 / std::log10(total));
+    if (!(within > 0.0))
+        return 1.0; // every draw tied: nothing disagrees
+    return std::sqrt((between / within + n - 1.0) / n);
+}
+
+ChainDraws indicatorBelow(const ChainDraws &chains, double threshold)
+{
+    ChainDraws indicator = chains;
+    for (auto &chain : indicator)
+        for (double &x : chain)
+            x = x <= threshold ? 1.0 : 0.0;
+    return indicator;
 }
 
 } // namespace
 
-std::vector<double> autocorrelation(const std::vector<double> &series)
+std::vector<double> autocovariance(const std::vector<double> &series)
 {
     const std::size_t n = series.size();
-    std::vector<double> rho(n, 0.0);
     if (n == 0)
-        return rho;
+        return {};
     std::size_t size = 1;
     while (size < 2 * n)
         size <<= 1; // zero padding to ≥ 2n makes the circular correlation linear
@@ -142,12 +231,22 @@ std::vector<double> autocorrelation(const std::vector<double> &series)
         value = std::complex<double>(std::norm(value), 0.0);
     std::vector<double> covariance;
     fft.inv(covariance, spectrum);
-    if (!(covariance[0] > 0.0)) {
-        rho[0] = 1.0;
+    covariance.resize(n);
+    for (double &c : covariance)
+        c /= static_cast<double>(n);
+    return covariance;
+}
+
+std::vector<double> autocorrelation(const std::vector<double> &series)
+{
+    const std::vector<double> gamma = autocovariance(series);
+    std::vector<double> rho(gamma.size(), 0.0);
+    if (rho.empty())
         return rho;
-    }
-    for (std::size_t t = 0; t < n; ++t)
-        rho[t] = covariance[t] / covariance[0];
+    rho[0] = 1.0;
+    if (gamma[0] > 0.0)
+        for (std::size_t t = 1; t < gamma.size(); ++t)
+            rho[t] = gamma[t] / gamma[0];
     return rho;
 }
 
@@ -160,25 +259,56 @@ double effectiveSampleSize(const ChainDraws &chains)
 double bulkEffectiveSampleSize(const ChainDraws &chains)
 {
     check(chains);
+    if (hasNan(chains))
+        return std::nan("");
     return essOfSplit(rankNormalise(splitChains(chains)));
+}
+
+double quantileEffectiveSampleSize(const ChainDraws &chains, double prob)
+{
+    if (!(prob > 0.0 && prob < 1.0))
+        throw std::domain_error("quantile ESS: prob must lie in (0, 1), got " + std::to_string(prob));
+    check(chains);
+    if (hasNan(chains))
+        return std::nan("");
+    return essOfSplit(splitChains(indicatorBelow(chains, pooledQuantile(chains, prob))));
+}
+
+double tailEffectiveSampleSize(const ChainDraws &chains)
+{
+    return std::min(quantileEffectiveSampleSize(chains, 0.05), quantileEffectiveSampleSize(chains, 0.95));
 }
 
 double splitRhat(const ChainDraws &chains)
 {
     check(chains);
-    const ChainDraws split = rankNormalise(splitChains(chains));
-    const auto n = static_cast<double>(split.front().size());
-    std::vector<double> means, variances;
-    for (const auto &chain : split) {
-        means.push_back(mean(chain));
-        variances.push_back(variance(chain));
-    }
-    const double within = mean(variances);
-    const double between = n * variance(means);
-    if (!(within > 0.0))
-        return 1.0;
-    const double varPlus = (n - 1.0) / n * within + between / n;
-    return std::sqrt(varPlus / within);
+    if (hasNan(chains))
+        return std::nan("");
+    const ChainDraws split = splitChains(chains);
+    return std::max(rhatOfSplit(rankNormalise(split)), rhatOfSplit(rankNormalise(fold(split))));
+}
+
+double pooledQuantile(const ChainDraws &chains, double prob)
+{
+    if (!(prob >= 0.0 && prob <= 1.0))
+        throw std::domain_error("quantile: prob must lie in [0, 1], got " + std::to_string(prob));
+    std::vector<double> all;
+    for (const auto &chain : chains)
+        all.insert(all.end(), chain.begin(), chain.end());
+    if (all.empty())
+        throw std::invalid_argument("quantile: no draws");
+    std::sort(all.begin(), all.end());
+    const auto n = static_cast<double>(all.size());
+    if (all.size() == 1)
+        return all.front();
+    // Type 7 written as the position h = n·p + (1 − p) among 1-based order statistics,
+    // interpolating between x_(⌊h⌋) and x_(⌊h⌋+1); this form gives bit-identical results to
+    // the common reference implementations, which matters for the tail-ESS indicator on ties.
+    const double h = n * prob + (1.0 - prob);
+    const double k = std::floor(std::clamp(h, 1.0, n - 1.0));
+    const double weight = std::clamp(h - k, 0.0, 1.0);
+    const auto index = static_cast<std::size_t>(k);
+    return (1.0 - weight) * all[index - 1] + weight * all[index];
 }
 
 } // namespace core

@@ -58,7 +58,7 @@ JsonObject &JsonObject::add(const std::string &key, bool value)
 JsonObject &JsonObject::add(const std::string &key, const JsonObject &value)
 {
     std::ostringstream nested;
-    value.write(nested, 1);
+    value.write(nested, 0); // indented where it lands, in write()
     m_entries.emplace_back(key, nested.str());
     return *this;
 }
@@ -67,9 +67,17 @@ void JsonObject::write(std::ostream &out, int indent) const
 {
     const std::string pad(static_cast<std::size_t>(2 * (indent + 1)), ' ');
     out << "{\n";
-    for (std::size_t k = 0; k < m_entries.size(); ++k)
-        out << pad << quote(m_entries[k].first) << ": " << m_entries[k].second
-            << (k + 1 < m_entries.size() ? ",\n" : "\n");
+    for (std::size_t k = 0; k < m_entries.size(); ++k) {
+        out << pad << quote(m_entries[k].first) << ": ";
+        // A nested object's lines move in by this level's padding, at any depth. Encoded
+        // strings never hold a raw newline (quote() escapes it), so every '\n' is structure.
+        for (char c : m_entries[k].second) {
+            out << c;
+            if (c == '\n')
+                out << pad;
+        }
+        out << (k + 1 < m_entries.size() ? ",\n" : "\n");
+    }
     out << std::string(static_cast<std::size_t>(2 * indent), ' ') << "}";
 }
 

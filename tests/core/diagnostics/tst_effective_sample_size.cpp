@@ -105,7 +105,8 @@ private slots:
         // Final segments at different temperatures target different laws: no R-hat.
         chains[2].segments = {{0, 3.0, 0.1}};
         QVERIFY(std::isnan(maxSplitRhat({&chains[0], &chains[1], &chains[2]})));
-        QVERIFY(std::isnan(maxSplitRhat({&chains[0]})));
+        // One chain: its two halves disagree just as well.
+        QVERIFY(maxSplitRhat({&chains[0]}) > 1.1);
     }
 
     void rejectsBadInput()

@@ -113,6 +113,24 @@ private slots:
         QJsonDocument::fromJson(text.toUtf8(), &error);
         QCOMPARE(error.error, QJsonParseError::NoError);
     }
+
+    // Objects nest at any depth, each level indented two more spaces.
+    void jsonNestsAtAnyDepth()
+    {
+        JsonObject inner, middle, root;
+        inner.add("r_hat", 1.5);
+        middle.add("theta.1", inner).add("count", 2);
+        root.add("parameters", middle).add("chains", 4);
+        QCOMPARE(root.toString(), std::string("{\n"
+                                              "  \"parameters\": {\n"
+                                              "    \"theta.1\": {\n"
+                                              "      \"r_hat\": 1.5\n"
+                                              "    },\n"
+                                              "    \"count\": 2\n"
+                                              "  },\n"
+                                              "  \"chains\": 4\n"
+                                              "}"));
+    }
 };
 
 QTEST_APPLESS_MAIN(tst_SamplesIo)
