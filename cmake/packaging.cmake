@@ -52,13 +52,17 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "Minibatch MH Explorer developers")
 set(CPACK_PACKAGE_CONTACT "${MHX_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "explore minibatch Metropolis-Hastings acceptance tests")
-set(CPACK_PACKAGE_DESCRIPTION
-    "Minibatch MH Explorer runs Markov chain Monte Carlo samplers whose Metropolis-Hastings test \
-reads only a small, growing minibatch of the data (the minibatch Barker test with its correction \
-distribution, AustereMH, MHSubLhd), next to the full-data tests, and plots while they run the \
-samples over the exact posterior, the minibatch sizes, the correction distribution, traces and \
-accuracy against data consumed. mh-explorer is the Qt desktop application; mh-explorer-cli runs \
-the same experiments headless.")
+# Lines of at most 80 characters: CPack indents each for the control file but does not wrap.
+string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
+  "Minibatch MH Explorer runs Markov chain Monte Carlo samplers whose"
+  "Metropolis-Hastings test reads only a small, growing minibatch of the data:"
+  "the minibatch Barker test with its correction distribution, AustereMH and"
+  "MHSubLhd, next to the full-data Metropolis and Barker tests. While a chain"
+  "runs it plots the samples over the exact posterior, the minibatch sizes, the"
+  "correction distribution, traces, and accuracy against data consumed."
+  "."
+  "mh-explorer is the Qt desktop application; mh-explorer-cli runs the same"
+  "experiments headless and writes CmdStan-style sample files.")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)

@@ -27,6 +27,13 @@ fi
 
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
+# Debian's hardening flags (fortified libc calls, stack protector, full RELRO, PIE), as a
+# Debian build would pass them; -g and -O2 are dropped: CMake's Release flags set -O3, and
+# the package is stripped.
+export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+export CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)"
+export CXXFLAGS="$CPPFLAGS $(dpkg-buildflags --get CXXFLAGS | sed -E 's/(^| )-g( |$)/ /; s/(^| )-O2( |$)/ /')"
+export LDFLAGS="$(dpkg-buildflags --get LDFLAGS)"
 # CMAKE_SKIP_INSTALL_ALL_DEPENDENCY: cpack then builds nothing itself; only the two programs
 # and the packaged files are built below, not the tests and benchmarks.
 cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=Release -DMHX_WERROR="$werror" \
