@@ -9,10 +9,6 @@
 #include "core/data/csv_dataset.h"
 #include "core/data/idx_reader.h"
 
-#ifndef MHX_DATA_DIRS
-#define MHX_DATA_DIRS ""
-#endif
-
 namespace ui {
 namespace {
 
@@ -68,14 +64,6 @@ QString fileName(const QString &path)
 }
 
 } // namespace
-
-std::vector<std::string> dataSearchDirectories()
-{
-    std::vector<std::string> directories;
-    for (const QString &directory : QString::fromUtf8(MHX_DATA_DIRS).split(QLatin1Char(':'), Qt::SkipEmptyParts))
-        directories.push_back(directory.toStdString());
-    return directories;
-}
 
 QString DataFileChoice::displayName() const
 {

@@ -16,10 +16,6 @@
 
 namespace ui {
 
-/// The directories searched for image sources (see core/data/image_sources.h): the bundled
-/// resources/data and the build's data folder filled by scripts/setup.sh, as the CLI uses.
-std::vector<std::string> dataSearchDirectories();
-
 /// A user's data files: either `csv`, or `images` with `labels`.
 struct DataFileChoice {
     QString csv;

@@ -14,6 +14,8 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/install/install_layout.h"
+
 namespace ui {
 namespace {
 
@@ -38,7 +40,7 @@ QString sourceLabel(const core::ImageSource &source)
 
 DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent)
 {
-    m_sources = core::discoverImageSources(dataSearchDirectories());
+    m_sources = core::discoverImageSources(core::dataSearchDirectories());
     m_kind = new QComboBox;
     m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kind->setMinimumContentsLength(22);
@@ -134,7 +136,7 @@ void DatasetBox::fillConfig(core::RunConfig &config) const
     config.dataset = m_dataset;
     config.logreg = m_spec;
     if (config.logreg.searchDirectories.empty())
-        config.logreg.searchDirectories = dataSearchDirectories();
+        config.logreg.searchDirectories = core::dataSearchDirectories();
     const bool sourceShown = m_dataset == "logreg" && currentKey() != kFileKey;
     // The core reads files before sources, so a shown source must not carry remembered files.
     config.logreg.csv = sourceShown ? std::string() : m_files.csv.toStdString();

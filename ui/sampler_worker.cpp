@@ -17,7 +17,7 @@
 #include "core/experiment/austere_setup.h"
 #include "core/experiment/experiment_runner.h"
 #include "core/models/gaussian_mixture_model.h"
-#include "ui/data_files.h"
+#include "core/install/install_layout.h"
 #include "ui/snapshot_builder.h"
 
 namespace ui {
@@ -214,7 +214,7 @@ RunOutcome SamplerWorker::run(const RunRequest &request, std::stop_token stop)
     outcome.request = request;
     // Requests built in code (presets, scripts) leave the data directories to the app.
     if (outcome.request.config.logreg.searchDirectories.empty())
-        outcome.request.config.logreg.searchDirectories = dataSearchDirectories();
+        outcome.request.config.logreg.searchDirectories = core::dataSearchDirectories();
     const core::RunConfig &config = outcome.request.config;
 
     emit preparationProgress(-1.0);

@@ -7,11 +7,13 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/install/install_layout.h"
 
 namespace {
 
 const char *kUsage =
     "usage: mh-explorer-cli <command> [options]\n"
+    "       mh-explorer-cli --help | --version\n"
     "\n"
     "commands:\n"
     "  run         sample a posterior with one acceptance test\n"
@@ -48,9 +50,14 @@ const char *kUsage =
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0
+        || std::strcmp(argv[1], "help") == 0) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0) {
+        std::printf("mh-explorer-cli %s\n", core::projectVersion().c_str());
+        return 0;
     }
     const std::string command = argv[1];
     try {

@@ -6,6 +6,7 @@
 #include "app/cli/progress_bar.h"
 #include "core/correction/correction_cache.h"
 #include "core/experiment/austere_setup.h"
+#include "core/install/install_layout.h"
 #include "core/io/atomic_file.h"
 
 namespace cli {
@@ -99,14 +100,7 @@ core::RunConfig readRunConfig(const Arguments &args)
     logreg.augmentSeed = config.dataSeed;
     logreg.model.priorSd = args.real("prior-sd", logreg.model.priorSd);
     logreg.model.bias = args.flag("bias");
-    const std::string dataDirs = MHX_DATA_DIRS;
-    for (std::size_t start = 0; start <= dataDirs.size();) {
-        const auto colon = dataDirs.find(':', start);
-        logreg.searchDirectories.push_back(dataDirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
-        if (colon == std::string::npos)
-            break;
-        start = colon + 1;
-    }
+    logreg.searchDirectories = core::dataSearchDirectories();
     if (!(logreg.model.priorSd >= 0.0))
         throw UsageError("--prior-sd must be >= 0 (0: the paper's flat prior); got " + std::to_string(logreg.model.priorSd));
     core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));

@@ -8,8 +8,10 @@
 //   --screenshot-midrun PATH          the window as PNG once the first chain is half done
 //   --midrun-temperature T            at half way, change T of the running chains (a new segment)
 //   --quit-when-done                  exit when done: 0 if the run finished and files were written
+//   --help, --version                 print and exit 0, also without a display
 #include <cstdio>
 #include <optional>
+#include <string_view>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -18,6 +20,7 @@
 #include <QTimer>
 
 #include "core/experiment/run_config.h"
+#include "ui/app_identity.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
 #include "ui/presets.h"
@@ -65,7 +68,7 @@ QPalette darkPalette()
 }
 
 // Parses the options; prints the problem and returns nothing when one is malformed.
-std::optional<GuiOptions> parseOptions(const QApplication &app)
+std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Minibatch Metropolis-Hastings explorer"));
@@ -229,15 +232,35 @@ std::optional<GuiOptions> parseOptions(const QApplication &app)
     return options;
 }
 
+// True when an argument asks for the help or the version (QCommandLineParser's names).
+bool asksForInfo(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view argument = argv[i];
+        if (argument == "--")
+            break;
+        if (argument == "-h" || argument == "-?" || argument == "--help" || argument == "--help-all"
+            || argument == "-v" || argument == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    ui::setApplicationIdentity();
+    // A QApplication aborts when there is no display to connect to, and --help and --version
+    // need none: they are answered from a QCoreApplication, whose parser prints and exits 0.
+    // If the parser does not exit, the flag was an option's value; the GUI then starts as usual.
+    if (asksForInfo(argc, argv)) {
+        const QCoreApplication info(argc, argv);
+        if (!parseOptions(info))
+            return 2;
+    }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("mh-explorer"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Minibatch MH Explorer"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-    QApplication::setDesktopFileName(QStringLiteral("mh-explorer"));
+    ui::moveLegacyAutosave();
     const std::optional<GuiOptions> options = parseOptions(app);
     if (!options)
         return 2;

