@@ -18,6 +18,8 @@ namespace {
 
 constexpr std::size_t kInputChunk = std::size_t{1} << 20;
 constexpr std::size_t kOutputChunk = std::size_t{1} << 24;
+constexpr std::size_t kMemoryWindow = std::size_t{1} << 30;
+constexpr std::size_t kDrainChunk = std::size_t{1} << 16;
 // Deflate cannot expand data by more than about 1032:1, so a gzip file of F bytes holds at
 // most ~1032·F bytes: the bound that keeps a forged header from reserving gigabytes.
 constexpr std::uint64_t kMaxDeflateRatio = 1040;
@@ -47,7 +49,9 @@ std::string typeName(std::uint8_t type)
     }
 }
 
-// The bytes of a file, inflated on the fly when the file starts with the gzip magic 1f 8b.
+// The bytes of a file or of a buffer already in memory, inflated on the fly when they start
+// with the gzip magic 1f 8b. `name` (the path, or what the caller calls the buffer) starts
+// every error message.
 class ByteSource {
 public:
     explicit ByteSource(const std::string &path) : m_path(path), m_input(kInputChunk)
@@ -60,10 +64,13 @@ public:
         m_file.reset(std::fopen(path.c_str(), "rb"));
         if (!m_file)
             throw fileError(path, std::string("cannot open: ") + std::strerror(errno));
-        refill();
-        m_gzip = m_stream.avail_in >= 2 && m_input[0] == 0x1f && m_input[1] == 0x8b;
-        if (m_gzip && inflateInit2(&m_stream, 15 + 16) != Z_OK)
-            throw fileError(path, "cannot start the gzip decoder");
+        start();
+    }
+    ByteSource(std::span<const std::uint8_t> bytes, const std::string &name) : m_path(name), m_memory(bytes)
+    {
+        m_fileSize = bytes.size();
+        m_stream.next_in = const_cast<std::uint8_t *>(bytes.data());
+        start();
     }
     ~ByteSource()
     {
@@ -121,7 +128,7 @@ public:
     /// Counts the bytes left after what was read, consuming them.
     std::uint64_t drainRemaining()
     {
-        std::vector<std::uint8_t> sink(kInputChunk);
+        std::vector<std::uint8_t> sink(kDrainChunk);
         std::uint64_t extra = 0;
         while (const std::size_t count = read(sink.data(), sink.size()))
             extra += count;
@@ -129,9 +136,27 @@ public:
     }
 
 private:
-    // Reads more of the file into the input buffer; false at end of file.
+    void start()
+    {
+        refill();
+        m_gzip = m_stream.avail_in >= 2 && m_stream.next_in[0] == 0x1f && m_stream.next_in[1] == 0x8b;
+        if (m_gzip && inflateInit2(&m_stream, 15 + 16) != Z_OK)
+            throw fileError(m_path, "cannot start the gzip decoder");
+    }
+
+    // Makes more input available after what is left; false at the end of the data.
     bool refill()
     {
+        if (!m_file) {
+            // In memory the input window just grows over the buffer, in pieces zlib's 32-bit
+            // counters can hold.
+            const std::uint8_t *windowEnd = m_stream.next_in + m_stream.avail_in;
+            const auto left = static_cast<std::size_t>(m_memory.data() + m_memory.size() - windowEnd);
+            const std::size_t count = std::min<std::size_t>(left, kMemoryWindow);
+            m_stream.avail_in += static_cast<uInt>(count);
+            m_fileRead += count;
+            return count > 0;
+        }
         std::size_t keep = m_stream.avail_in;
         if (keep > 0 && m_stream.next_in != m_input.data())
             std::memmove(m_input.data(), m_stream.next_in, keep);
@@ -163,7 +188,8 @@ private:
     }
 
     std::string m_path;
-    std::unique_ptr<std::FILE, int (*)(std::FILE *)> m_file{nullptr, &std::fclose};
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> m_file{nullptr, &std::fclose}; // null: reading m_memory
+    std::span<const std::uint8_t> m_memory;
     std::uint64_t m_fileSize = 0;
     std::uint64_t m_fileRead = 0;
     std::vector<std::uint8_t> m_input;
@@ -230,8 +256,15 @@ std::vector<std::uint8_t> readPayload(ByteSource &source, const std::string &pat
             throw fileError(path, std::to_string(available - bytes) + " bytes of trailing data after the "
                                       + std::to_string(bytes) + " bytes the header announces (" + what + ")");
     }
+    // Checked before anything is allocated: a forged header must not make a small file reserve
+    // gigabytes.
+    if (source.gzipped() && bytes > source.fileSize() * kMaxDeflateRatio)
+        throw fileError(path, "truncated or corrupt: the header announces " + what + " (" + std::to_string(bytes)
+                                  + " bytes), but " + std::to_string(source.fileSize())
+                                  + " bytes of gzip data can hold at most about "
+                                  + std::to_string(source.fileSize() * kMaxDeflateRatio));
     std::vector<std::uint8_t> data;
-    data.reserve(static_cast<std::size_t>(std::min(bytes, source.fileSize() * kMaxDeflateRatio)));
+    data.reserve(static_cast<std::size_t>(bytes));
     while (data.size() < bytes) {
         const std::size_t old = data.size();
         const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(bytes - old, kOutputChunk));
@@ -302,11 +335,8 @@ void writeIdx(const std::string &path, const std::vector<std::uint32_t> &dims, s
     });
 }
 
-} // namespace
-
-IdxImages readIdxImages(const std::string &path)
+IdxImages readImages(ByteSource &source, const std::string &path)
 {
-    ByteSource source(path);
     const auto dims = readHeader(source, path, 3, "image", "count, rows, columns");
     if (dims[1] > kIdxMaxSide || dims[2] > kIdxMaxSide
         || std::uint64_t{dims[1]} * dims[2] > kIdxMaxImagePixels)
@@ -325,11 +355,36 @@ IdxImages readIdxImages(const std::string &path)
     return images;
 }
 
+std::vector<std::uint8_t> readLabels(ByteSource &source, const std::string &path)
+{
+    const auto dims = readHeader(source, path, 1, "label", "count");
+    return readPayload(source, path, dims[0], std::to_string(dims[0]) + " labels");
+}
+
+} // namespace
+
+IdxImages readIdxImages(const std::string &path)
+{
+    ByteSource source(path);
+    return readImages(source, path);
+}
+
+IdxImages parseIdxImages(std::span<const std::uint8_t> bytes, const std::string &name)
+{
+    ByteSource source(bytes, name);
+    return readImages(source, name);
+}
+
 std::vector<std::uint8_t> readIdxLabels(const std::string &path)
 {
     ByteSource source(path);
-    const auto dims = readHeader(source, path, 1, "label", "count");
-    return readPayload(source, path, dims[0], std::to_string(dims[0]) + " labels");
+    return readLabels(source, path);
+}
+
+std::vector<std::uint8_t> parseIdxLabels(std::span<const std::uint8_t> bytes, const std::string &name)
+{
+    ByteSource source(bytes, name);
+    return readLabels(source, name);
 }
 
 LabelledImages readIdxDataset(const std::string &imagesPath, const std::string &labelsPath)
