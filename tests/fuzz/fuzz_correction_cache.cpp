@@ -1,6 +1,7 @@
 // Correction-table cache files (core/correction/correction_cache.h). The parameters the
 // parser checks against are taken from the input's own header when they are valid and small,
-// so that mutations get past the parameter check and reach the table itself.
+// and each input is parsed twice, as it is and with its last 4 bytes replaced by the right
+// CRC-32, so that mutations get past the parameter and checksum checks and reach the table.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +9,9 @@
 #include <cstring>
 #include <span>
 #include <stdexcept>
+#include <vector>
+
+#include <zlib.h>
 
 #include "core/correction/correction_cache.h"
 #include "core/random/rng.h"
@@ -24,8 +28,23 @@ T at(const std::uint8_t *data, std::size_t offset)
 
 // Where the layout puts grid, solver, range, sigma and lambda.
 constexpr std::size_t kGridOffset = 16, kParamsEnd = 48;
-// Bounds the solve-free work per input (fromMasses is linear in the grid).
+// Bounds the work per input (loading is linear in the grid).
 constexpr int kLargestGrid = 5000;
+
+void parse(std::span<const char> bytes, const core::CorrectionParams &params)
+{
+    try {
+        const auto table = core::parseCorrectionCacheFile(bytes, params, "fuzz-correction.bin");
+        // A table that loads must be usable: draws and the CDF error read every part of it.
+        core::Rng rng(1);
+        for (int k = 0; k < 8; ++k)
+            if (!std::isfinite(table.sample(rng)))
+                std::abort();
+        if (!std::isfinite(table.cdfError(0.5)))
+            std::abort();
+    } catch (const std::runtime_error &) {
+    }
+}
 
 } // namespace
 
@@ -47,17 +66,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         } catch (const std::invalid_argument &) {
         }
     }
-    try {
-        const auto table = core::parseCorrectionCacheFile(
-            std::span<const char>(reinterpret_cast<const char *>(data), size), params, "fuzz-correction.bin");
-        // A table that loads must be usable: draws and the CDF error read every part of it.
-        core::Rng rng(1);
-        for (int k = 0; k < 8; ++k)
-            if (!std::isfinite(table.sample(rng)))
-                std::abort();
-        if (!std::isfinite(table.cdfError(0.5)))
-            std::abort();
-    } catch (const std::runtime_error &) {
+    const auto *chars = reinterpret_cast<const char *>(data);
+    parse(std::span<const char>(chars, size), params);
+    if (size >= 4) {
+        std::vector<char> fixed(chars, chars + size);
+        const auto crc = static_cast<std::uint32_t>(
+            crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef *>(data), static_cast<uInt>(size - 4)));
+        std::memcpy(fixed.data() + size - 4, &crc, sizeof crc);
+        parse(fixed, params);
     }
     return 0;
 }
