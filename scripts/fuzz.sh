@@ -48,10 +48,10 @@ werror=OFF
 # -O1 without NDEBUG: assertions stay on, and the code is still fast enough to fuzz.
 # MHX_NATIVE adds a GCC-only warning switch and buys nothing for parsers.
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
+  mkdir -p build-fuzz
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DMHX_NATIVE=OFF -DMHX_WERROR="$werror" -DMHX_BUILD_FUZZERS=ON \
-    > build-fuzz-configure.log 2>&1 || { cat build-fuzz-configure.log; exit 1; }
-  rm -f build-fuzz-configure.log
+    > build-fuzz/configure.log 2>&1 || { cat build-fuzz/configure.log; exit 1; }
 fi
 cmake --build build-fuzz -j "$(nproc)" --target fuzzers
 

@@ -236,7 +236,7 @@ ClassificationData readCsvDataset(const std::string &path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open for reading");
-    return CsvReader(path).read(in);
+    return parseCsvDataset(in, path);
 }
 
 ClassificationData parseCsvDataset(std::istream &in, const std::string &name)
