@@ -1,6 +1,9 @@
 #include "ui/session.h"
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include <QDir>
 #include <QFile>
@@ -14,10 +17,11 @@ namespace {
 
 const QString kFormat = QStringLiteral("mh-explorer-session");
 constexpr int kVersion = 1;
+constexpr int kMaxExportSide = 8000;
 
-[[noreturn]] void badValue(const QString &key, const char *expected)
+[[noreturn]] void badValue(const QString &key, const QString &expected)
 {
-    throw std::invalid_argument(QStringLiteral("session key '%1' must be %2").arg(key).arg(expected).toStdString());
+    throw std::invalid_argument(QStringLiteral("session key '%1' must be %2").arg(key, expected).toStdString());
 }
 
 // Readers: leave `target` alone when the key is absent, throw when its type is wrong.
@@ -26,27 +30,52 @@ void read(const QJsonObject &json, const QString &key, double &target)
     if (!json.contains(key))
         return;
     if (!json[key].isDouble())
-        badValue(key, "a number");
+        badValue(key, QStringLiteral("a number"));
     target = json[key].toDouble();
 }
 
+// Integers may be JSON numbers or decimal strings (seeds above 2^53); either way the value must
+// fit the setting's type, so that no value silently wraps around.
+// `lowest`/`highest` narrow the range further where the program has a limit of its own.
 template <typename Integer>
-void readInteger(const QJsonObject &json, const QString &key, Integer &target)
+void readInteger(const QJsonObject &json, const QString &key, Integer &target,
+                 Integer lowest = std::numeric_limits<Integer>::min(), Integer highest = std::numeric_limits<Integer>::max())
 {
     if (!json.contains(key))
         return;
     const QJsonValue value = json[key];
+    const auto outOfRange = [&key, lowest, highest] {
+        badValue(key, QStringLiteral("an integer from %1 to %2").arg(lowest).arg(highest));
+    };
     if (value.isString()) {
+        const QString text = value.toString().trimmed();
         bool ok = false;
-        const qulonglong parsed = value.toString().toULongLong(&ok);
-        if (!ok)
-            badValue(key, "an integer");
-        target = static_cast<Integer>(parsed);
+        if (text.startsWith(QLatin1Char('-'))) {
+            const qlonglong parsed = text.toLongLong(&ok);
+            if (!ok || !std::in_range<Integer>(parsed) || static_cast<Integer>(parsed) < lowest
+                || static_cast<Integer>(parsed) > highest)
+                outOfRange();
+            target = static_cast<Integer>(parsed);
+        } else {
+            const qulonglong parsed = text.toULongLong(&ok);
+            if (!ok || !std::in_range<Integer>(parsed) || static_cast<Integer>(parsed) < lowest
+                || static_cast<Integer>(parsed) > highest)
+                outOfRange();
+            target = static_cast<Integer>(parsed);
+        }
         return;
     }
     if (!value.isDouble())
-        badValue(key, "an integer");
-    target = static_cast<Integer>(value.toInteger());
+        badValue(key, QStringLiteral("an integer"));
+    // 2^63 is exact in a double; toInteger() gives its default for anything not whole or
+    // outside qint64.
+    const double number = value.toDouble();
+    if (!(number == std::trunc(number) && std::abs(number) < 9223372036854775808.0))
+        outOfRange();
+    const qint64 whole = value.toInteger();
+    if (!std::in_range<Integer>(whole) || static_cast<Integer>(whole) < lowest || static_cast<Integer>(whole) > highest)
+        outOfRange();
+    target = static_cast<Integer>(whole);
 }
 
 void read(const QJsonObject &json, const QString &key, bool &target)
@@ -54,7 +83,7 @@ void read(const QJsonObject &json, const QString &key, bool &target)
     if (!json.contains(key))
         return;
     if (!json[key].isBool())
-        badValue(key, "true or false");
+        badValue(key, QStringLiteral("true or false"));
     target = json[key].toBool();
 }
 
@@ -63,7 +92,7 @@ void read(const QJsonObject &json, const QString &key, std::string &target)
     if (!json.contains(key))
         return;
     if (!json[key].isString())
-        badValue(key, "a string");
+        badValue(key, QStringLiteral("a string"));
     target = json[key].toString().toStdString();
 }
 
@@ -72,7 +101,7 @@ QJsonObject object(const QJsonObject &json, const QString &key)
     if (!json.contains(key))
         return {};
     if (!json[key].isObject())
-        badValue(key, "an object");
+        badValue(key, QStringLiteral("an object"));
     return json[key].toObject();
 }
 
@@ -109,7 +138,7 @@ void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
         const QJsonArray classes = json[QStringLiteral("classes")].toArray();
         if (!json[QStringLiteral("classes")].isArray() || classes.size() != 2 || !classes[0].isDouble()
             || !classes[1].isDouble())
-            badValue(QStringLiteral("logreg.classes"), "an array of two class numbers");
+            badValue(QStringLiteral("logreg.classes"), QStringLiteral("an array of two class numbers"));
         spec.classes = {classes[0].toInt(), classes[1].toInt()};
     }
     readInteger(json, QStringLiteral("test_size"), spec.testSize);
@@ -167,7 +196,9 @@ core::RunConfig configFromJson(const QJsonObject &json)
     read(json, QStringLiteral("dataset"), c.dataset);
     std::string method = core::methodName(c.method), solver = core::solverName(c.correction.solver);
     read(json, QStringLiteral("method"), method);
-    readInteger(json, QStringLiteral("n_data"), c.nData);
+    // The run's own limit (core::validate): a session must not ask for 10^12 points.
+    readInteger(json, QStringLiteral("n_data"), c.nData, std::int64_t{2},
+                std::int64_t{std::numeric_limits<std::int32_t>::max()});
     readInteger(json, QStringLiteral("samples"), c.samples);
     readInteger(json, QStringLiteral("seed"), c.seed);
     readInteger(json, QStringLiteral("data_seed"), c.dataSeed);
@@ -238,15 +269,17 @@ Session sessionFromJson(const QJsonObject &json)
     read(json, QStringLiteral("compare"), session.compare);
     if (json.contains(QStringLiteral("compare_methods"))) {
         if (!json[QStringLiteral("compare_methods")].isArray())
-            badValue(QStringLiteral("compare_methods"), "an array of method names");
+            badValue(QStringLiteral("compare_methods"), QStringLiteral("an array of method names"));
         for (const QJsonValue &name : json[QStringLiteral("compare_methods")].toArray())
             session.compareMethods.append(core::parseMethod(name.toString().toStdString()));
     }
     readInteger(json, QStringLiteral("chains"), session.chains);
     read(json, QStringLiteral("parallel"), session.parallel);
     int width = session.exportSize.width(), height = session.exportSize.height();
-    readInteger(json, QStringLiteral("export_width"), width);
-    readInteger(json, QStringLiteral("export_height"), height);
+    // The export dialog's largest size: a session must not make the next export allocate an
+    // image of gigapixels.
+    readInteger(json, QStringLiteral("export_width"), width, 1, kMaxExportSide);
+    readInteger(json, QStringLiteral("export_height"), height, 1, kMaxExportSide);
     session.exportSize = QSize(width, height);
     readInteger(json, QStringLiteral("tab"), session.tab);
     return session;
@@ -267,24 +300,30 @@ bool saveSession(const Session &session, const QString &path, QString *error)
 
 std::optional<Session> loadSession(const QString &path, QString *error)
 {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    return parseSession(file.readAll(), path, error);
+}
+
+std::optional<Session> parseSession(const QByteArray &bytes, const QString &name, QString *error)
+{
     QString ignored;
     if (!error)
         error = &ignored;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
     if (!document.isObject()) {
-        *error = QObject::tr("%1 is not a JSON object: %2").arg(path, parseError.errorString());
+        *error = QObject::tr("%1 is not a JSON object: %2").arg(name, parseError.errorString());
         return std::nullopt;
     }
     try {
         return sessionFromJson(document.object());
     } catch (const std::exception &problem) {
-        *error = QObject::tr("%1: %2").arg(path, QString::fromStdString(problem.what()));
+        *error = QObject::tr("%1: %2").arg(name, QString::fromStdString(problem.what()));
         return std::nullopt;
     }
 }

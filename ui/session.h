@@ -5,6 +5,7 @@
 // are doubles and would round seeds above 2^53.
 #include <optional>
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QSize>
 #include <QString>
@@ -33,6 +34,9 @@ Session sessionFromJson(const QJsonObject &json);
 bool saveSession(const Session &session, const QString &path, QString *error);
 /// Reads a file written by saveSession(); on failure returns nothing and sets `*error`.
 std::optional<Session> loadSession(const QString &path, QString *error);
+/// Parses the bytes of a session file as loadSession() does; `name` stands for the path in
+/// `*error`.
+std::optional<Session> parseSession(const QByteArray &bytes, const QString &name, QString *error);
 
 /// Where the window keeps the session it restores at the next start.
 QString autosaveSessionPath();

@@ -16,6 +16,8 @@ constexpr const char *kMagic = "MHX-AUSTERE-DESIGN";
 constexpr int kVersion = 1;
 // Part of the file, so that a change of the designer's cell count invalidates old files.
 constexpr int kCells = AustereDesignTable::kDefaultCells;
+// Far more than the default grid's 60 tables; a larger count is a damaged or forged file.
+constexpr std::size_t kMaxTables = 10'000;
 
 bool sameGrid(const AustereDesigner &designer)
 {
@@ -48,54 +50,76 @@ std::filesystem::path AustereDesignCache::fileFor(std::int64_t populationSize) c
     return m_directory / ("austere-design-v" + std::to_string(kVersion) + "-n" + std::to_string(populationSize) + ".txt");
 }
 
+AustereDesigner parseAustereDesignCacheFile(std::istream &in, std::int64_t populationSize, const std::string &name)
+{
+    const auto fail = [&name](const std::string &what) { return std::runtime_error(name + ": " + what); };
+    std::string magic, key;
+    int version = 0, cells = 0, points = 0;
+    std::int64_t n = 0;
+    std::size_t count = 0;
+    if (!(in >> magic >> version) || magic != kMagic)
+        throw fail(std::string("not an AustereMH design file (the first line must be '") + kMagic + " "
+                   + std::to_string(kVersion) + "')");
+    if (version != kVersion)
+        throw fail("format version " + std::to_string(version) + ", expected " + std::to_string(kVersion));
+    // The sizes line is checked in full before anything is allocated: a forged count or N must
+    // not reserve memory.
+    if (!(in >> key) || key != "N" || !(in >> n) || !(in >> key) || key != "cells" || !(in >> cells)
+        || !(in >> key) || key != "points" || !(in >> points) || !(in >> key) || key != "tables" || !(in >> count))
+        throw fail("the second line must be 'N <n> cells <c> points <p> tables <t>' with integer values");
+    if (n != populationSize)
+        throw fail("the grid is for N = " + std::to_string(n) + ", not " + std::to_string(populationSize));
+    if (cells != kCells || points != AustereDesignTable::gridPoints())
+        throw fail("the grid has " + std::to_string(cells) + " cells and " + std::to_string(points)
+                   + " points, but this program uses " + std::to_string(kCells) + " and "
+                   + std::to_string(AustereDesignTable::gridPoints()));
+    if (count == 0 || count > kMaxTables)
+        throw fail("the header announces " + std::to_string(count) + " tables; between 1 and "
+                   + std::to_string(kMaxTables) + " are supported");
+    std::vector<AustereDesignTable> tables;
+    tables.reserve(count);
+    for (std::size_t t = 0; t < count; ++t) {
+        const std::string where = "table " + std::to_string(t + 1) + " of " + std::to_string(count) + ": ";
+        std::int64_t batch = 0;
+        double epsilon = 0.0;
+        if (!(in >> batch >> epsilon))
+            throw fail(where + "missing or non-numeric batch size and epsilon");
+        std::vector<double> error(static_cast<std::size_t>(points)), fraction(static_cast<std::size_t>(points));
+        for (double &v : error)
+            if (!(in >> v))
+                throw fail(where + "missing or non-numeric error value");
+        for (double &v : fraction)
+            if (!(in >> v))
+                throw fail(where + "missing or non-numeric data-fraction value");
+        try {
+            tables.emplace_back(populationSize, batch, epsilon, std::move(error), std::move(fraction));
+        } catch (const std::invalid_argument &problem) {
+            throw fail(where + problem.what());
+        }
+    }
+    std::size_t endCount = 0;
+    if (!(in >> key) || key != "end" || !(in >> endCount) || endCount != count)
+        throw fail("truncated: no 'end " + std::to_string(count) + "' line after the tables");
+    AustereDesigner designer(std::move(tables));
+    if (!sameGrid(designer))
+        throw fail("the tables are not the default grid of batch sizes and error levels");
+    return designer;
+}
+
 std::optional<AustereDesigner> AustereDesignCache::load(std::int64_t populationSize) const
 {
     if (!enabled())
         return std::nullopt;
     try {
-        std::ifstream in(fileFor(populationSize));
+        const std::filesystem::path file = fileFor(populationSize);
+        std::ifstream in(file);
         if (!in)
             return std::nullopt;
-        std::string magic, key;
-        int version = 0, cells = 0, points = 0;
-        std::int64_t n = 0;
-        std::size_t count = 0;
-        if (!(in >> magic >> version) || magic != kMagic || version != kVersion)
-            return std::nullopt;
-        if (!(in >> key) || key != "N" || !(in >> n) || !(in >> key) || key != "cells" || !(in >> cells)
-            || !(in >> key) || key != "points" || !(in >> points) || !(in >> key) || key != "tables" || !(in >> count))
-            return std::nullopt;
-        if (n != populationSize || cells != kCells || points != AustereDesignTable::gridPoints() || count == 0
-            || count > 10'000)
-            return std::nullopt;
-        std::vector<AustereDesignTable> tables;
-        tables.reserve(count);
-        for (std::size_t t = 0; t < count; ++t) {
-            std::int64_t batch = 0;
-            double epsilon = 0.0;
-            if (!(in >> batch >> epsilon))
-                return std::nullopt;
-            std::vector<double> error(static_cast<std::size_t>(points)), fraction(static_cast<std::size_t>(points));
-            for (double &v : error)
-                if (!(in >> v))
-                    return std::nullopt;
-            for (double &v : fraction)
-                if (!(in >> v))
-                    return std::nullopt;
-            tables.emplace_back(populationSize, batch, epsilon, std::move(error), std::move(fraction));
-        }
-        std::size_t endCount = 0;
-        if (!(in >> key) || key != "end" || !(in >> endCount) || endCount != count)
-            return std::nullopt;
-        AustereDesigner designer(std::move(tables));
-        if (!sameGrid(designer))
-            return std::nullopt;
-        return designer;
+        return parseAustereDesignCacheFile(in, populationSize, file.string());
+    } catch (const std::runtime_error &) {
+        // A bad file is a cache miss: the grid is tabulated again and the file replaced.
+        return std::nullopt;
     } catch (const std::invalid_argument &) {
-        return std::nullopt;
-    } catch (const std::ios_base::failure &) {
-        return std::nullopt;
-    } catch (const std::filesystem::filesystem_error &) {
         return std::nullopt;
     }
 }

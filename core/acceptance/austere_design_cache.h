@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <istream>
 #include <memory>
 #include <optional>
 #include <stop_token>
+#include <string>
 
 #include "core/acceptance/austere_designer.h"
 
@@ -38,6 +40,13 @@ public:
 private:
     std::filesystem::path m_directory;
 };
+
+/// Parses a design file (layout above) for population size N = `populationSize` and checks it:
+/// the magic and version, N, the cell and grid-point counts, the table count (all before any
+/// table is allocated), every value (AustereDesignTable's checks), the end line, and that the
+/// tables are the default grid. Throws std::runtime_error whose message starts with `name` and
+/// says what is wrong. AustereDesignCache::load() calls it and treats an error as a cache miss.
+AustereDesigner parseAustereDesignCacheFile(std::istream &in, std::int64_t populationSize, const std::string &name);
 
 /// The default design grid for N from the environment's cache, or tabulated (with progress and
 /// stop as AustereDesigner's constructor) and stored. `*fromCache` tells which happened.

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -40,9 +42,10 @@ private:
     std::vector<char> m_bytes;
 };
 
+// Callers check the length before reading (the header, then the announced table).
 class Reader {
 public:
-    explicit Reader(const std::vector<char> &bytes) : m_bytes(bytes) {}
+    explicit Reader(std::span<const char> bytes) : m_bytes(bytes) {}
     template <typename T>
     T get()
     {
@@ -54,7 +57,7 @@ public:
     std::size_t offset() const { return m_offset; }
 
 private:
-    const std::vector<char> &m_bytes;
+    std::span<const char> m_bytes;
     std::size_t m_offset = 0;
 };
 
@@ -108,45 +111,6 @@ std::vector<char> serialise(const CorrectionDistribution &table)
     return std::move(w.bytes());
 }
 
-std::optional<CorrectionDistribution> deserialise(const std::vector<char> &bytes, const CorrectionParams &wanted)
-{
-    const std::size_t count = 2 * static_cast<std::size_t>(wanted.grid) + 1;
-    if (bytes.size() != kHeaderBytes + 8 * count + 4 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        return std::nullopt;
-    Reader r(bytes);
-    r.get<std::uint64_t>(); // magic, checked above
-    if (r.get<std::uint32_t>() != kVersion || r.get<std::uint32_t>() != kByteOrder)
-        return std::nullopt;
-    CorrectionParams p;
-    p.grid = r.get<std::int32_t>();
-    const auto solver = r.get<std::int32_t>();
-    p.solver = static_cast<CorrectionSolver>(solver);
-    p.range = r.get<double>();
-    p.sigma = r.get<double>();
-    p.lambda = r.get<double>();
-    if (p.grid != wanted.grid || p.solver != wanted.solver || !sameBits(p.range, wanted.range) ||
-        !sameBits(p.sigma, wanted.sigma) || !sameBits(p.lambda, wanted.lambda))
-        return std::nullopt;
-    CorrectionStats stats;
-    stats.rawMass = r.get<double>();
-    stats.linfError = r.get<double>();
-    stats.solveGridLinfError = r.get<double>();
-    stats.solveSeconds = r.get<double>();
-    if (r.get<std::uint64_t>() != count)
-        return std::nullopt;
-    std::vector<double> masses(count);
-    for (double &m : masses)
-        m = r.get<double>();
-    const std::size_t payload = r.offset();
-    if (r.get<std::uint32_t>() != checksum(bytes.data(), payload))
-        return std::nullopt;
-    try {
-        return CorrectionDistribution::fromMasses(wanted, std::move(masses), stats);
-    } catch (const std::invalid_argument &) {
-        return std::nullopt;
-    }
-}
-
 } // namespace
 
 CorrectionCache::CorrectionCache(std::filesystem::path directory) : m_directory(std::move(directory)) {}
@@ -169,6 +133,60 @@ std::filesystem::path CorrectionCache::fileFor(const CorrectionParams &params) c
     return m_directory / name;
 }
 
+CorrectionDistribution parseCorrectionCacheFile(std::span<const char> bytes, const CorrectionParams &expected,
+                                                const std::string &name)
+{
+    validate(expected);
+    const auto fail = [&name](const std::string &what) { return std::runtime_error(name + ": " + what); };
+    if (bytes.size() < kHeaderBytes + 4)
+        throw fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the "
+                   + std::to_string(kHeaderBytes + 4) + "-byte header and checksum");
+    if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw fail("not a correction-table cache file (no MHXCORR magic)");
+    Reader r(bytes);
+    r.get<std::uint64_t>(); // magic, checked above
+    if (const auto version = r.get<std::uint32_t>(); version != kVersion)
+        throw fail("format version " + std::to_string(version) + ", expected " + std::to_string(kVersion));
+    if (r.get<std::uint32_t>() != kByteOrder)
+        throw fail("written with another byte order");
+    CorrectionParams p;
+    p.grid = r.get<std::int32_t>();
+    const auto solver = r.get<std::int32_t>();
+    p.solver = static_cast<CorrectionSolver>(solver);
+    p.range = r.get<double>();
+    p.sigma = r.get<double>();
+    p.lambda = r.get<double>();
+    if (p.grid != expected.grid || solver != static_cast<std::int32_t>(expected.solver)
+        || !sameBits(p.range, expected.range) || !sameBits(p.sigma, expected.sigma)
+        || !sameBits(p.lambda, expected.lambda))
+        throw fail("the table is for other parameters (grid, solver, range, sigma or lambda differ)");
+    CorrectionStats stats;
+    stats.rawMass = r.get<double>();
+    stats.linfError = r.get<double>();
+    stats.solveGridLinfError = r.get<double>();
+    stats.solveSeconds = r.get<double>();
+    // The announced count is checked against the parameters and the file length before the
+    // table is allocated, so a forged count cannot ask for terabytes.
+    const std::size_t count = 2 * static_cast<std::size_t>(expected.grid) + 1;
+    if (const auto announced = r.get<std::uint64_t>(); announced != count)
+        throw fail("the header announces " + std::to_string(announced) + " masses, but grid "
+                   + std::to_string(expected.grid) + " needs " + std::to_string(count));
+    if (const std::size_t size = kHeaderBytes + 8 * count + 4; bytes.size() != size)
+        throw fail(std::string(bytes.size() < size ? "truncated" : "trailing data") + ": " + std::to_string(bytes.size())
+                   + " bytes, but the header announces " + std::to_string(size));
+    std::vector<double> masses(count);
+    for (double &m : masses)
+        m = r.get<double>();
+    const std::size_t payload = r.offset();
+    if (r.get<std::uint32_t>() != checksum(bytes.data(), payload))
+        throw fail("checksum mismatch: the file is corrupt");
+    try {
+        return CorrectionDistribution::fromMasses(expected, std::move(masses), stats);
+    } catch (const std::invalid_argument &problem) {
+        throw fail(std::string("invalid table: ") + problem.what());
+    }
+}
+
 std::optional<CorrectionDistribution> CorrectionCache::load(const CorrectionParams &params) const
 {
     if (!enabled())
@@ -182,12 +200,12 @@ std::optional<CorrectionDistribution> CorrectionCache::load(const CorrectionPara
         std::vector<char> bytes(limit + 1);
         in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         bytes.resize(static_cast<std::size_t>(in.gcount()));
-        return deserialise(bytes, params);
+        return parseCorrectionCacheFile(bytes, params, fileFor(params).string());
+    } catch (const std::runtime_error &) {
+        // A bad or unreadable file (format errors, I/O and filesystem errors are all
+        // runtime_errors) is a cache miss: the table is solved again and the file replaced.
+        return std::nullopt;
     } catch (const std::invalid_argument &) {
-        return std::nullopt;
-    } catch (const std::ios_base::failure &) {
-        return std::nullopt;
-    } catch (const std::filesystem::filesystem_error &) {
         return std::nullopt;
     }
 }

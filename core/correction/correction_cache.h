@@ -16,7 +16,9 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stop_token>
+#include <string>
 
 #include "core/correction/correction_distribution.h"
 
@@ -48,6 +50,15 @@ public:
 private:
     std::filesystem::path m_directory;
 };
+
+/// Parses the bytes of one cache file (layout above) and checks them against `expected`: magic,
+/// version, byte order, the parameters, the announced count 2·grid+1 and the file length
+/// (both before anything is allocated), the checksum, then the table itself
+/// (CorrectionDistribution::fromMasses). Throws std::runtime_error whose message starts with
+/// `name` and says what is wrong, and std::invalid_argument if `expected` is invalid.
+/// CorrectionCache::load() reads the file, calls this and treats an error as a cache miss.
+CorrectionDistribution parseCorrectionCacheFile(std::span<const char> bytes, const CorrectionParams &expected,
+                                                const std::string &name);
 
 /// Process-wide switch for fromEnvironment() (default on), e.g. for a --no-cache option or tests.
 void setCorrectionCacheEnabled(bool enabled);

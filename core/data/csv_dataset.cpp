@@ -97,11 +97,8 @@ class CsvReader {
 public:
     explicit CsvReader(const std::string &path) : m_path(path) {}
 
-    ClassificationData read()
+    ClassificationData read(std::istream &in)
     {
-        std::ifstream in(m_path, std::ios::binary);
-        if (!in)
-            throw std::runtime_error(m_path + ": cannot open for reading");
         std::string line;
         long lineNumber = 0;
         while (std::getline(in, line)) {
@@ -236,7 +233,15 @@ private:
 
 ClassificationData readCsvDataset(const std::string &path)
 {
-    return CsvReader(path).read();
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(path + ": cannot open for reading");
+    return parseCsvDataset(in, path);
+}
+
+ClassificationData parseCsvDataset(std::istream &in, const std::string &name)
+{
+    return CsvReader(name).read(in);
 }
 
 } // namespace core

@@ -13,6 +13,7 @@
 ///
 /// Features are parsed as doubles and stored as floats (see classification_data.h); values
 /// outside float range are rejected rather than turned into infinities.
+#include <istream>
 #include <string>
 
 #include "core/data/classification_data.h"
@@ -24,5 +25,9 @@ namespace core {
 /// feature, a row with a different number of fields, fewer or more than two label values, no
 /// feature column, no data row, or a file that cannot be read.
 ClassificationData readCsvDataset(const std::string &path);
+
+/// The same parser over a stream (opened in binary mode if it is a file): `name` takes the
+/// place of the path in error messages and the description. Same errors as readCsvDataset().
+ClassificationData parseCsvDataset(std::istream &in, const std::string &name);
 
 } // namespace core

@@ -3,20 +3,18 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 
+#include "core/data/byte_source.h"
 #include "core/io/atomic_file.h"
 
 namespace core {
 namespace {
 
-constexpr std::size_t kInputChunk = std::size_t{1} << 20;
 constexpr std::size_t kOutputChunk = std::size_t{1} << 24;
 // Deflate cannot expand data by more than about 1032:1, so a gzip file of F bytes holds at
 // most ~1032·F bytes: the bound that keeps a forged header from reserving gigabytes.
@@ -46,132 +44,6 @@ std::string typeName(std::uint8_t type)
     default: return "unknown";
     }
 }
-
-// The bytes of a file, inflated on the fly when the file starts with the gzip magic 1f 8b.
-class ByteSource {
-public:
-    explicit ByteSource(const std::string &path) : m_path(path), m_input(kInputChunk)
-    {
-        std::error_code error;
-        const auto size = std::filesystem::file_size(path, error);
-        if (error)
-            throw fileError(path, "cannot open: " + error.message());
-        m_fileSize = size;
-        m_file.reset(std::fopen(path.c_str(), "rb"));
-        if (!m_file)
-            throw fileError(path, std::string("cannot open: ") + std::strerror(errno));
-        refill();
-        m_gzip = m_stream.avail_in >= 2 && m_input[0] == 0x1f && m_input[1] == 0x8b;
-        if (m_gzip && inflateInit2(&m_stream, 15 + 16) != Z_OK)
-            throw fileError(path, "cannot start the gzip decoder");
-    }
-    ~ByteSource()
-    {
-        if (m_gzip)
-            inflateEnd(&m_stream);
-    }
-    ByteSource(const ByteSource &) = delete;
-    ByteSource &operator=(const ByteSource &) = delete;
-
-    bool gzipped() const { return m_gzip; }
-    /// The gzip stream ended without its end marker (the file was cut short).
-    bool truncatedGzip() const { return m_truncated; }
-    std::uint64_t fileSize() const { return m_fileSize; }
-    /// For raw files, the bytes not yet delivered.
-    std::uint64_t rawRemaining() const { return m_fileSize - m_fileRead + m_stream.avail_in; }
-
-    /// Delivers up to n bytes; fewer only at the end of the data.
-    std::size_t read(std::uint8_t *out, std::size_t n)
-    {
-        std::size_t done = 0;
-        while (done < n && !m_finished) {
-            if (m_stream.avail_in == 0 && !refill() && !m_gzip) {
-                m_finished = true;
-                break;
-            }
-            const std::size_t want = std::min<std::size_t>(n - done, kOutputChunk);
-            if (!m_gzip) {
-                const std::size_t count = std::min<std::size_t>(want, m_stream.avail_in);
-                std::memcpy(out + done, m_stream.next_in, count);
-                m_stream.next_in += count;
-                m_stream.avail_in -= static_cast<uInt>(count);
-                done += count;
-                continue;
-            }
-            m_stream.next_out = out + done;
-            m_stream.avail_out = static_cast<uInt>(want);
-            const int status = inflate(&m_stream, Z_NO_FLUSH);
-            done += want - m_stream.avail_out;
-            if (status == Z_STREAM_END)
-                endOfMember();
-            // With output space left, inflate only stalls when the input ran out at end of file:
-            // report a short read and let the caller say what was missing.
-            else if (status == Z_BUF_ERROR && m_stream.avail_in == 0) {
-                m_truncated = true;
-                m_finished = true;
-            } else if (status == Z_DATA_ERROR || status == Z_NEED_DICT || status == Z_STREAM_ERROR || status == Z_BUF_ERROR)
-                throw fileError(m_path, std::string("corrupted gzip data (")
-                                            + (m_stream.msg ? m_stream.msg : "invalid stream") + ")");
-            else if (status == Z_MEM_ERROR)
-                throw fileError(m_path, "out of memory while inflating the gzip data");
-        }
-        return done;
-    }
-
-    /// Counts the bytes left after what was read, consuming them.
-    std::uint64_t drainRemaining()
-    {
-        std::vector<std::uint8_t> sink(kInputChunk);
-        std::uint64_t extra = 0;
-        while (const std::size_t count = read(sink.data(), sink.size()))
-            extra += count;
-        return extra;
-    }
-
-private:
-    // Reads more of the file into the input buffer; false at end of file.
-    bool refill()
-    {
-        std::size_t keep = m_stream.avail_in;
-        if (keep > 0 && m_stream.next_in != m_input.data())
-            std::memmove(m_input.data(), m_stream.next_in, keep);
-        const std::size_t count = std::fread(m_input.data() + keep, 1, m_input.size() - keep, m_file.get());
-        if (std::ferror(m_file.get()))
-            throw fileError(m_path, std::string("read error: ") + std::strerror(errno));
-        m_fileRead += count;
-        m_stream.next_in = m_input.data();
-        m_stream.avail_in = static_cast<uInt>(keep + count);
-        return count > 0;
-    }
-
-    // A gzip file may hold several members back to back; anything else after a member is
-    // not gzip data, and silently ignoring it would hide a damaged file.
-    void endOfMember()
-    {
-        while (m_stream.avail_in < 2 && refill()) {
-        }
-        if (m_stream.avail_in == 0) {
-            m_finished = true;
-            return;
-        }
-        if (m_stream.avail_in >= 2 && m_stream.next_in[0] == 0x1f && m_stream.next_in[1] == 0x8b) {
-            inflateReset(&m_stream);
-            return;
-        }
-        const std::uint64_t trailing = m_stream.avail_in + (m_fileSize - m_fileRead);
-        throw fileError(m_path, std::to_string(trailing) + " bytes of trailing garbage after the end of the gzip stream");
-    }
-
-    std::string m_path;
-    std::unique_ptr<std::FILE, int (*)(std::FILE *)> m_file{nullptr, &std::fclose};
-    std::uint64_t m_fileSize = 0;
-    std::uint64_t m_fileRead = 0;
-    std::vector<std::uint8_t> m_input;
-    z_stream m_stream{};
-    bool m_gzip = false;
-    bool m_finished = false;
-    bool m_truncated = false;
-};
 
 // Parses and checks the magic number and dimensions; returns the dimensions.
 std::vector<std::uint32_t> readHeader(ByteSource &source, const std::string &path, std::uint8_t dimensions,
@@ -230,8 +102,15 @@ std::vector<std::uint8_t> readPayload(ByteSource &source, const std::string &pat
             throw fileError(path, std::to_string(available - bytes) + " bytes of trailing data after the "
                                       + std::to_string(bytes) + " bytes the header announces (" + what + ")");
     }
+    // Checked before anything is allocated: a forged header must not make a small file reserve
+    // gigabytes.
+    if (source.gzipped() && bytes > source.fileSize() * kMaxDeflateRatio)
+        throw fileError(path, "truncated or corrupt: the header announces " + what + " (" + std::to_string(bytes)
+                                  + " bytes), but " + std::to_string(source.fileSize())
+                                  + " bytes of gzip data can hold at most about "
+                                  + std::to_string(source.fileSize() * kMaxDeflateRatio));
     std::vector<std::uint8_t> data;
-    data.reserve(static_cast<std::size_t>(std::min(bytes, source.fileSize() * kMaxDeflateRatio)));
+    data.reserve(static_cast<std::size_t>(bytes));
     while (data.size() < bytes) {
         const std::size_t old = data.size();
         const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(bytes - old, kOutputChunk));
@@ -302,11 +181,8 @@ void writeIdx(const std::string &path, const std::vector<std::uint32_t> &dims, s
     });
 }
 
-} // namespace
-
-IdxImages readIdxImages(const std::string &path)
+IdxImages readImages(ByteSource &source, const std::string &path)
 {
-    ByteSource source(path);
     const auto dims = readHeader(source, path, 3, "image", "count, rows, columns");
     if (dims[1] > kIdxMaxSide || dims[2] > kIdxMaxSide
         || std::uint64_t{dims[1]} * dims[2] > kIdxMaxImagePixels)
@@ -325,11 +201,36 @@ IdxImages readIdxImages(const std::string &path)
     return images;
 }
 
+std::vector<std::uint8_t> readLabels(ByteSource &source, const std::string &path)
+{
+    const auto dims = readHeader(source, path, 1, "label", "count");
+    return readPayload(source, path, dims[0], std::to_string(dims[0]) + " labels");
+}
+
+} // namespace
+
+IdxImages readIdxImages(const std::string &path)
+{
+    ByteSource source(path);
+    return readImages(source, path);
+}
+
+IdxImages parseIdxImages(std::span<const std::uint8_t> bytes, const std::string &name)
+{
+    ByteSource source(bytes, name);
+    return readImages(source, name);
+}
+
 std::vector<std::uint8_t> readIdxLabels(const std::string &path)
 {
     ByteSource source(path);
-    const auto dims = readHeader(source, path, 1, "label", "count");
-    return readPayload(source, path, dims[0], std::to_string(dims[0]) + " labels");
+    return readLabels(source, path);
+}
+
+std::vector<std::uint8_t> parseIdxLabels(std::span<const std::uint8_t> bytes, const std::string &name)
+{
+    ByteSource source(bytes, name);
+    return readLabels(source, name);
 }
 
 LabelledImages readIdxDataset(const std::string &imagesPath, const std::string &labelsPath)

@@ -13,7 +13,8 @@
 /// (a truncated file, trailing bytes, a truncated or corrupted gzip stream are all errors).
 /// Errors are std::runtime_error whose message starts with the file's path and says exactly
 /// what is wrong. Nothing is read out of bounds and no allocation exceeds what the file can
-/// actually hold.
+/// actually hold: a raw payload is checked against the file size, and a gzipped one against
+/// the most that deflate can expand the file to (about 1032:1), before any buffer is reserved.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -40,12 +41,20 @@ struct IdxImages {
     int cols = 0;
 };
 
-/// Reads an unsigned-byte image file (magic 0x00000803). Throws std::runtime_error on any
-/// malformed, truncated or oversized file, naming the path and the problem.
+/// Reads an unsigned-byte image file (magic 0x00000803), streaming it from disk. Throws
+/// std::runtime_error on any malformed, truncated or oversized file, naming the path and the
+/// problem.
 IdxImages readIdxImages(const std::string &path);
+
+/// The same parser over the bytes of a whole file already in memory (raw or gzipped): `name`
+/// takes the place of the path in error messages. Same checks and errors as readIdxImages().
+IdxImages parseIdxImages(std::span<const std::uint8_t> bytes, const std::string &name);
 
 /// Reads an unsigned-byte label file (magic 0x00000801). Throws std::runtime_error as above.
 std::vector<std::uint8_t> readIdxLabels(const std::string &path);
+
+/// parseIdxImages()'s counterpart for label files.
+std::vector<std::uint8_t> parseIdxLabels(std::span<const std::uint8_t> bytes, const std::string &name);
 
 /// Reads an image file and its label file and checks that they hold the same number of
 /// items. Throws std::runtime_error naming both files when they disagree.

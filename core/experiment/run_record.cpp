@@ -62,8 +62,9 @@ CsvMetadata toMetadata(const RunSettings &settings)
 
 void addTo(JsonObject &json, const RunSettings &settings)
 {
-    for (const auto &[key, value] : settings)
-        std::visit([&](const auto &v) { json.add(key, v); }, value);
+    // No structured binding: clang before 16 cannot capture one in a lambda.
+    for (const auto &setting : settings)
+        std::visit([&](const auto &v) { json.add(setting.first, v); }, setting.second);
 }
 
 void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned)

@@ -172,6 +172,23 @@ void tst_Session::badFilesAreRefusedWithAReason_data()
         << QStringLiteral("logreg.classes");
     QTest::newRow("newer version") << QByteArray(R"({"format":"mh-explorer-session","version":99})")
                                    << QStringLiteral("newer version");
+    // Integers must fit where they go: nothing wraps around, and a session cannot ask for more
+    // data points than a run accepts or an export image of gigapixels.
+    QTest::newRow("N = 10^12")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"n_data":1000000000000}})")
+        << QStringLiteral("session key 'n_data' must be an integer from 2 to 2147483647");
+    QTest::newRow("N = 10^12 as text")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"n_data":"1000000000000"}})")
+        << QStringLiteral("'n_data' must be an integer from 2 to 2147483647");
+    QTest::newRow("chains beyond int") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":"4294967297"})")
+                                       << QStringLiteral("'chains' must be an integer from -2147483648 to 2147483647");
+    QTest::newRow("fractional chains") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":2.5})")
+                                       << QStringLiteral("'chains' must be an integer from");
+    QTest::newRow("negative seed")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"seed":"-1"}})")
+        << QStringLiteral("'seed' must be an integer from 0 to 18446744073709551615");
+    QTest::newRow("huge export") << QByteArray(R"({"format":"mh-explorer-session","version":1,"export_width":1e9})")
+                                 << QStringLiteral("'export_width' must be an integer from 1 to 8000");
 }
 
 void tst_Session::badFilesAreRefusedWithAReason()
@@ -187,7 +204,9 @@ void tst_Session::badFilesAreRefusedWithAReason()
     file.close();
     QString error;
     QVERIFY(!ui::loadSession(path, &error));
-    QVERIFY2(error.contains(reason), qPrintable(error));
+    QVERIFY2(error.contains(reason) && error.contains(path), qPrintable(error));
+    QVERIFY(!ui::parseSession(content, QStringLiteral("in memory"), &error));
+    QVERIFY2(error.startsWith(QStringLiteral("in memory")) && error.contains(reason), qPrintable(error));
 
     // The window keeps its settings and says why.
     ui::MainWindow window;

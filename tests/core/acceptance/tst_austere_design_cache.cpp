@@ -86,6 +86,44 @@ private slots:
         QVERIFY(cache.load(kN).has_value());
     }
 
+    // The parser behind load() names the file and the problem; a forged N or table count
+    // (10^12) is refused from the sizes line, before any table is allocated.
+    void parserNamesTheProblem()
+    {
+        const AustereDesignCache cache(m_dir.path().toStdString());
+        const std::string good = readAll(cache.fileFor(kN));
+        const auto parse = [](const std::string &text) {
+            std::istringstream in(text);
+            return parseAustereDesignCacheFile(in, kN, "design.txt");
+        };
+        QCOMPARE(parse(good).tables().size(), std::size_t{60});
+        const auto replaced = [&good](const std::string &from, const std::string &to) {
+            std::string text = good;
+            text.replace(text.find(from), from.size(), to);
+            return text;
+        };
+        const auto count = good.substr(good.find(" tables ") + 8, good.find('\n', good.find(" tables ")) - good.find(" tables ") - 8);
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            {replaced("N 2000", "N 1000000000000"), "the grid is for N = 1000000000000, not 2000"},
+            {replaced(" tables " + count, " tables 1000000000000"), "announces 1000000000000 tables; between 1 and 10000"},
+            {replaced(" tables " + count, " tables 61"), "table 61 of 61: missing or non-numeric batch size"},
+            {good.substr(0, good.size() / 2), "missing or non-numeric"},
+            {replaced("MHX-AUSTERE-DESIGN 1", "MHX-AUSTERE-DESIGN 9"), "format version 9, expected 1"},
+            {replaced("points 121", "points 1000000000"), "1000000000 points, but this program uses"},
+            {"{\"not\": \"a design\"}", "not an AustereMH design file"},
+        };
+        for (const auto &[text, fragment] : cases) {
+            try {
+                parse(text);
+                QFAIL(qPrintable(QString::fromStdString("no error for: " + fragment)));
+            } catch (const std::runtime_error &error) {
+                const std::string message = error.what();
+                QVERIFY2(message.starts_with("design.txt: ") && message.find(fragment) != std::string::npos,
+                         message.c_str());
+            }
+        }
+    }
+
     // A stop reaches the tables being built, not only the ones not started: at N = 10⁶ the
     // whole grid takes about 100 s and one table several seconds, a dynamic program ~50 ms.
     void stopInterruptsTablesInProgress()

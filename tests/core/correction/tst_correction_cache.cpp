@@ -3,8 +3,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 
 #include "core/correction/correction_cache.h"
@@ -122,6 +124,57 @@ private slots:
         // The next store replaces the damaged file.
         QVERIFY(cache.store(table));
         QVERIFY(cache.load(p).has_value());
+    }
+
+    // The parser behind load() says what is wrong, and checks a forged count (N = 10^12 here)
+    // against the parameters and the file length before it allocates anything.
+    void parserNamesTheProblem_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("count 10^12") << "count" << "the header announces 1000000000000 masses, but grid 1000 needs 2001";
+        QTest::newRow("truncated") << "truncated" << "truncated: 16036 bytes, but the header announces 16100";
+        QTest::newRow("short header") << "header" << "shorter than the 92-byte header and checksum";
+        QTest::newRow("checksum") << "flipped" << "checksum mismatch";
+        QTest::newRow("version") << "version" << "format version 7, expected 1";
+        QTest::newRow("other sigma") << "sigma" << "the table is for other parameters";
+    }
+    void parserNamesTheProblem()
+    {
+        QFETCH(QString, damage);
+        QFETCH(QString, fragment);
+        const CorrectionCache cache(std::filesystem::path(m_cacheDir.path().toStdString()) / "parse");
+        QVERIFY(cache.store(*m_ridge));
+        const auto file = cache.fileFor(m_ridge->params());
+        std::ifstream in(file, std::ios::binary);
+        std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        QCOMPARE(bytes.size(), std::size_t{16100}); // 88-byte header, 2001 masses, checksum
+        QVERIFY(parseCorrectionCacheFile(bytes, m_ridge->params(), "good.bin").masses() == m_ridge->masses());
+        const auto put = [&bytes](std::size_t offset, auto value) {
+            std::memcpy(bytes.data() + offset, &value, sizeof value);
+        };
+        if (damage == "count")
+            put(80, std::uint64_t{1'000'000'000'000});
+        else if (damage == "truncated")
+            bytes.resize(bytes.size() - 64);
+        else if (damage == "header")
+            bytes.resize(50);
+        else if (damage == "flipped")
+            bytes[5000] = static_cast<char>(bytes[5000] ^ 0x04);
+        else if (damage == "version")
+            put(8, std::uint32_t{7});
+        else
+            put(32, 1.25);
+        try {
+            parseCorrectionCacheFile(bytes, m_ridge->params(), "damaged.bin");
+            QFAIL("no error");
+        } catch (const std::runtime_error &error) {
+            const QString message = error.what();
+            QVERIFY2(message.startsWith("damaged.bin: ") && message.contains(fragment), qPrintable(message));
+        }
+        // load() treats the same file as a miss.
+        std::ofstream(file, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        QVERIFY(!cache.load(m_ridge->params()));
     }
 
     void disabledCacheStoresNothing()

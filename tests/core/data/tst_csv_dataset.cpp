@@ -2,6 +2,7 @@
 // labels, and the line-numbered errors for every kind of bad row.
 #include <QtTest>
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -92,6 +93,15 @@ private slots:
             const QString message = error.what();
             QVERIFY2(message.startsWith(QString::fromStdString(path) + ": "), qPrintable(message));
             QVERIFY2(message.contains(fragment), qPrintable(message));
+        }
+        // The stream parser behind readCsvDataset() gives the same error under the given name.
+        std::istringstream in(content.toStdString(), std::ios::binary);
+        try {
+            parseCsvDataset(in, "in-memory.csv");
+            QFAIL("no error from the stream parser");
+        } catch (const std::runtime_error &error) {
+            const QString message = error.what();
+            QVERIFY2(message.startsWith("in-memory.csv: ") && message.contains(fragment), qPrintable(message));
         }
     }
 

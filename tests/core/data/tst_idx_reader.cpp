@@ -113,6 +113,12 @@ private slots:
         QCOMPARE(data.cols, kCols);
         QVERIFY(data.pixels == m_pixels);
         QVERIFY(data.labels == m_labels);
+        // The in-memory parser reads the same bytes to the same data.
+        const IdxImages parsed = parseIdxImages(bytes, "in memory");
+        QVERIFY(parsed.pixels == m_pixels);
+        QCOMPARE(parsed.count, kCount);
+        QCOMPARE(parsed.cols, kCols);
+        QVERIFY(parseIdxLabels(readBytes(QString::fromStdString(labels)), "in memory") == m_labels);
 
         // Classes 1 and 7: 7 comes first in the file, but the first named class is label 0.
         const ClassificationData pair = selectClasses(data, parseClassPair("1,7"), "digit ");
@@ -276,6 +282,52 @@ private slots:
             writeBytes(QString::fromStdString(file), gzip ? gzipBytes(header) : header);
             expectError([&] { readIdxImages(file); }, {file, fragment.toStdString()});
         }
+    }
+
+    // A header that claims 10^9 items is refused from the header and the file length alone:
+    // the payload it announces is never reserved (1 GB for bytes, 784 GB for 28x28 images).
+    void billionItemsAreRefusedBeforeAllocating_data()
+    {
+        QTest::addColumn<int>("dimensions");
+        QTest::addColumn<quint32>("side");
+        QTest::addColumn<bool>("gzip");
+        QTest::addColumn<QString>("fragment");
+        const quint32 billion = 1'000'000'000u;
+        QTest::newRow("28x28 images") << 3 << quint32(28) << false << "1000000000 images of 28x28 (784000000000 bytes), more than the supported";
+        QTest::newRow("28x28 images, gzip") << 3 << quint32(28) << true << "1000000000 images of 28x28 (784000000000 bytes), more than the supported";
+        QTest::newRow("1x1 images") << 3 << quint32(1) << false << "truncated: the header announces 1000000000 images of 1x1";
+        QTest::newRow("1x1 images, gzip") << 3 << quint32(1) << true << "gzip data can hold at most";
+        QTest::newRow("labels") << 1 << quint32(0) << false << "truncated: the header announces " + QString::number(billion) + " labels";
+        QTest::newRow("labels, gzip") << 1 << quint32(0) << true << "1000000000 labels (1000000000 bytes), but";
+    }
+
+    void billionItemsAreRefusedBeforeAllocating()
+    {
+        QFETCH(int, dimensions);
+        QFETCH(quint32, side);
+        QFETCH(bool, gzip);
+        QFETCH(QString, fragment);
+        std::vector<std::uint8_t> bytes = {0, 0, 0x08, static_cast<std::uint8_t>(dimensions)};
+        appendBigEndian(bytes, 1'000'000'000u);
+        for (int k = 1; k < dimensions; ++k)
+            appendBigEndian(bytes, side);
+        bytes.insert(bytes.end(), 100, 0x42);
+        if (gzip)
+            bytes = gzipBytes(bytes);
+        const std::string file = path("billion");
+        writeBytes(QString::fromStdString(file), bytes);
+        const auto read = [&](const std::string &name) {
+            if (dimensions == 3 && name == file)
+                readIdxImages(file);
+            else if (dimensions == 3)
+                parseIdxImages(bytes, name);
+            else if (name == file)
+                readIdxLabels(file);
+            else
+                parseIdxLabels(bytes, name);
+        };
+        expectError([&] { read(file); }, {file, fragment.toStdString()});
+        expectError([&] { read("in memory"); }, {"in memory: ", fragment.toStdString()});
     }
 
     // The real digits bundled in resources/data (see its README): counts, geometry, a split.
