@@ -12,6 +12,7 @@
 # Needs what scripts/setup.sh installs (GCC ships the sanitizer runtimes). Every sanitizer
 # report is written to a log directory as well as failing its test, so that a report from a
 # child process (the CLI run by tst_cli) cannot go unnoticed; any report makes the script fail.
+# (The CLI's tests also check its exact exit code, which a UBSan abort changes.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,6 +63,14 @@ if [ -n "$reports" ]; then
   status=1
 fi
 count=$(printf '%s' "$reports" | grep -c . || true)
+# GCC's UBSan runtime ignores log_path and writes to stderr; its reports abort the process
+# (no recovery), and CTest keeps every test's output here.
+ubsan=$(grep -c "runtime error:" "$build/Testing/Temporary/LastTest.log" 2>/dev/null || true)
+if [ "${ubsan:-0}" -gt 0 ]; then
+  grep -B2 -A12 "runtime error:" "$build/Testing/Temporary/LastTest.log"
+  count=$((count + ubsan))
+  status=1
+fi
 summary="sanitize $mode: build ${build_seconds}s, tests ${test_seconds}s, ${count} sanitizer report(s)"
 if [ "$status" -eq 0 ]; then
   echo "$summary: PASS"
