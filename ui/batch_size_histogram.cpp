@@ -97,7 +97,7 @@ void BatchSizeHistogram::removeSeries()
     for (Series &s : m_series) {
         chart()->removeSeries(s.area);
         chart()->removeSeries(s.meanLine);
-        delete s.area; // owns upper and floorLine
+        delete s.area; // and with it upper and floorLine, its children
         delete s.meanLine;
         delete s.label;
     }
@@ -122,6 +122,10 @@ void BatchSizeHistogram::reset(const QStringList &names, qint64 dataSize)
         s.area->setPen(QPen(colour, 1.6));
         s.area->setBrush(withAlpha(colour, 70));
         chart()->addSeries(s.area);
+        // QAreaSeries leaves its boundary lines to the caller (and addSeries moved the area
+        // itself under the chart): make them the area's children so they go with it.
+        s.upper->setParent(s.area);
+        s.floorLine->setParent(s.area);
         s.area->attachAxis(m_axisX);
         s.area->attachAxis(m_axisY);
         s.meanLine = new QLineSeries;

@@ -5,7 +5,15 @@
 
 namespace testruns {
 
-inline constexpr int kRunTimeoutMs = 60'000;
+// Waits are upper bounds on how long a run may take, never measurements. Sanitizer builds run
+// several times slower (more again when other builds share the cores), so they wait longer.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr int kWaitScale = 10;
+#else
+inline constexpr int kWaitScale = 1;
+#endif
+
+inline constexpr int kRunTimeoutMs = 60'000 * kWaitScale;
 
 inline core::RunConfig smallConfig(core::TestMethod method, std::int64_t samples)
 {

@@ -28,7 +28,7 @@
 namespace {
 
 using testruns::kRunTimeoutMs;
-constexpr int kSolveTimeoutMs = 60'000;
+constexpr int kSolveTimeoutMs = 60'000 * testruns::kWaitScale;
 
 core::RunConfig smallConfig(core::TestMethod method, std::int64_t samples)
 {

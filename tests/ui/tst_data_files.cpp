@@ -21,10 +21,11 @@
 #include "ui/dataset_box.h"
 #include "ui/main_window.h"
 #include "ui/results_view.h"
+#include "tests/support/small_runs.h"
 
 namespace {
 
-constexpr int kRunTimeoutMs = 120'000;
+constexpr int kRunTimeoutMs = 120'000 * testruns::kWaitScale;
 
 void writeText(const QString &path, const char *text)
 {

@@ -22,10 +22,11 @@
 #include "ui/posterior_chart.h"
 #include "ui/results_view.h"
 #include "ui/run_export.h"
+#include "tests/support/small_runs.h"
 
 namespace {
 
-constexpr int kRunTimeoutMs = 120'000;
+constexpr int kRunTimeoutMs = 120'000 * testruns::kWaitScale;
 
 core::RunConfig bundledDigits(core::TestMethod method, std::int64_t samples)
 {

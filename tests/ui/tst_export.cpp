@@ -22,10 +22,11 @@
 #include "ui/results_view.h"
 #include "ui/run_export.h"
 #include "ui/scripted_run.h"
+#include "tests/support/small_runs.h"
 
 namespace {
 
-constexpr int kRunTimeoutMs = 60'000;
+constexpr int kRunTimeoutMs = 60'000 * testruns::kWaitScale;
 
 ui::RunRequest smallRequest(std::int64_t samples)
 {

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds the project with a sanitizer and runs the tests under it.
+#
+#   bash scripts/sanitize.sh [address|thread] [CTEST_REGEX]
+#
+# address: AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer, into build-asan/;
+#          runs every suite unless a regex is given.
+# thread:  ThreadSanitizer, into build-tsan/; runs the suites that exercise threads (the
+#          sampler worker, live tuning, pause/step, compare and AustereMH runs, design-table and
+#          correction-solve cancellation, closing the window mid-run) unless a regex is given.
+#
+# Needs what scripts/setup.sh installs (GCC ships the sanitizer runtimes). Every sanitizer
+# report is written to a log directory as well as failing its test, so that a report from a
+# child process (the CLI run by tst_cli) cannot go unnoticed; any report makes the script fail.
+# (The CLI's tests also check its exact exit code, which a UBSan abort changes.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-address}"
+case "$mode" in
+  address) build=build-asan ;;
+  thread) build=build-tsan ;;
+  *) echo "usage: $0 [address|thread] [ctest regex]; got mode '$mode'" >&2; exit 2 ;;
+esac
+threaded_suites='^tst_(live_tuning|pause_gate|austere_design_cache|correction_distribution|main_window|austere_runs|live_changes|charts)$'
+regex="${2:-}"
+[ -z "$regex" ] && [ "$mode" = thread ] && regex="$threaded_suites"
+
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMHX_WERROR="$werror" -DMHX_SANITIZE="$mode" \
+    > "$build.configure.log" 2>&1 || { cat "$build.configure.log"; rm -f "$build.configure.log"; exit 1; }
+  rm -f "$build.configure.log"
+fi
+build_start=$(date +%s)
+cmake --build "$build" -j "$(nproc)"
+build_seconds=$(( $(date +%s) - build_start ))
+
+logs="$(mktemp -d)"
+export MHX_CACHE_DIR="$(mktemp -d)"
+trap 'rm -rf "$logs" "$MHX_CACHE_DIR"' EXIT
+export QT_QPA_PLATFORM=offscreen
+# QtTest aborts a test function after 5 minutes; instrumented GUI runs can take longer.
+export QTEST_FUNCTION_TIMEOUT="${QTEST_FUNCTION_TIMEOUT:-900000}"
+supp="$PWD/tests/sanitizers"
+# halt_on_error: the first report ends the process, so it cannot be lost in later output.
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:check_initialization_order=1:strict_init_order=1:log_path=$logs/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$logs/tsan"
+# Suppression files exist only for findings inside third-party code, one frame each.
+[ -f "$supp/lsan.supp" ] && export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+[ -f "$supp/tsan.supp" ] && TSAN_OPTIONS+=":suppressions=$supp/tsan.supp"
+
+ctest_args=(--test-dir "$build" --output-on-failure -j "$(nproc)")
+[ -n "$regex" ] && ctest_args+=(-R "$regex")
+test_start=$(date +%s)
+status=0
+ctest "${ctest_args[@]}" || status=$?
+test_seconds=$(( $(date +%s) - test_start ))
+
+reports=$(find "$logs" -type f | sort)
+if [ -n "$reports" ]; then
+  for f in $reports; do echo "=== sanitizer report $(basename "$f")"; cat "$f"; done
+  status=1
+fi
+count=$(printf '%s' "$reports" | grep -c . || true)
+# GCC's UBSan runtime ignores log_path and writes to stderr; its reports abort the process
+# (no recovery), and CTest keeps every test's output here.
+ubsan=$(grep -c "runtime error:" "$build/Testing/Temporary/LastTest.log" 2>/dev/null || true)
+if [ "${ubsan:-0}" -gt 0 ]; then
+  grep -B2 -A12 "runtime error:" "$build/Testing/Temporary/LastTest.log"
+  count=$((count + ubsan))
+  status=1
+fi
+summary="sanitize $mode: build ${build_seconds}s, tests ${test_seconds}s, ${count} sanitizer report(s)"
+if [ "$status" -eq 0 ]; then
+  echo "$summary: PASS"
+else
+  echo "$summary: FAIL"
+fi
+exit "$status"
