@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Every CI stage, in order, on whatever machine runs it (.ci/run runs it inside a brand-new
-# Debian 12 when it can): the README's test command on the release build, the address and
-# undefined-behaviour sanitizer stage, and a short smoke run of every fuzz target.
+# Debian 12 when it can): the README's test command on the release build, the README's run
+# command, the address, leak and undefined-behaviour sanitizer stage on the core and CLI
+# suites (the whole suite runs clean too, but its instrumented GUI build does not fit CI's
+# time on two cores: `bash scripts/sanitize.sh address`), and a short smoke run of every fuzz
+# target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true
@@ -15,8 +18,11 @@ bash scripts/test.sh 2>&1 | tee "$suite_log"
 summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$suite_log" | tail -n 1)
 rm -f "$suite_log"
 
-stage "AddressSanitizer + UndefinedBehaviorSanitizer"
-bash scripts/sanitize.sh address
+stage "the main job as the README starts it: bash scripts/run.sh (no display: the CLI on the mixture)"
+bash scripts/run.sh
+
+stage "AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer: the core and CLI suites"
+bash scripts/sanitize.sh address core
 
 stage "fuzz targets, a few seconds each"
 bash scripts/fuzz.sh --smoke
