@@ -54,8 +54,9 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     diagnosticsLayout->addWidget(m_table, 1);
     auto *note = new QLabel(tr("One row per chain, filled when a run ends. b is the number of data points one "
                                "test read; data used counts minibatches and full-data passes, also in multiples of "
-                               "N. ESS is the rank-normalised bulk effective sample size; split R̂ compares the "
-                               "chains of a method, so set Chains to 2 or more. TV is the total variation to the "
+                               "N. ESS is the rank-normalised bulk effective sample size; split R̂ (Vehtari et al. "
+                               "2021) compares the halves of every chain of a method, and with Chains set to 2 "
+                               "or more the chains with each other. TV is the total variation to the "
                                "exact posterior (Seita et al. Sec. 6.1). Hover over a header for details."));
     note->setWordWrap(true);
     note->setContentsMargins(4, 4, 4, 4);
