@@ -30,17 +30,8 @@ done
 
 # libFuzzer comes with clang's runtime libraries (libclang-rt-14-dev on Debian 12).
 packages=(clang libclang-rt-14-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/install_packages.sh
+install_missing_packages "${packages[@]}"
 command -v clang++ > /dev/null || { echo "fuzz.sh: clang++ not found (install clang libclang-rt-14-dev)" >&2; exit 1; }
 
 werror=OFF

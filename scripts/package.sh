@@ -13,17 +13,8 @@ cd "$(dirname "$0")/.."
 eval "$(sed -n '/^packages=(/,/)/p' scripts/setup.sh)"
 [ "${#packages[@]}" -gt 5 ] || { echo "package.sh: could not read the package list from scripts/setup.sh" >&2; exit 1; }
 packages+=(dpkg-dev file)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/install_packages.sh
+install_missing_packages "${packages[@]}"
 
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON

@@ -9,17 +9,8 @@ cd "$(dirname "$0")/.."
 # tests, screenshots, PNG/SVG export) needs at least one font.
 packages=(cmake g++ ninja-build pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
           libgl-dev libxkbcommon-dev fonts-dejavu-core libeigen3-dev libboost-dev zlib1g-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/install_packages.sh
+install_missing_packages "${packages[@]}"
 
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON

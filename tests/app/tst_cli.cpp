@@ -8,30 +8,13 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "tests/support/cli_process.h"
+
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Result runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(MHX_CLI_PATH), arguments);
-    if (!process.waitForFinished(300000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
+using testcli::Result;
+using testcli::readJson;
+using testcli::runCli;
 
 const QStringList kSmallRun = {"run", "--dataset", "gmm", "--n-data", "20000", "--temperature", "200",
                                "--samples", "400", "--seed", "3", "--grid", "1000"};

@@ -16,33 +16,15 @@
 
 #include "core/diagnostics/posterior_summary.h"
 #include "core/io/atomic_file.h"
+#include "tests/support/cli_process.h"
 
 using namespace core;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Result runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(MHX_CLI_PATH), arguments);
-    if (!process.waitForFinished(120000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
+using testcli::Result;
+using testcli::readJson;
+using testcli::runCli;
 
 // Draws of one chain: columns lp__, theta.1 (AR(1)), theta.2 (AR(1) with a chain-dependent
 // spread, so R-hat is well above 1).
