@@ -15,9 +15,14 @@ namespace cli {
 
 int austereDesignCommand(int argc, char **argv)
 {
-    auto options = runValueOptions();
+    // The design depends on the data, T, the step, the seed, the bound and the pilot; options
+    // of the chain or the other tests would be silently ignored, so they are refused.
+    auto options = without(runValueOptions(), {"method", "samples", "out", "trace", "trace-every", "burn-in",
+                                               "anneal-from", "burn-in-step", "batch", "batch-growth", "epsilon",
+                                               "sigma", "lambda", "solver", "grid", "range", "delta", "gamma",
+                                               "sublhd-p", "sublhd-delta"});
     options.insert("csv");
-    const Arguments args(argc, argv, 2, options, runFlags());
+    const Arguments args(argc, argv, 2, options, {"bias"});
     core::RunConfig config = readRunConfig(args);
     if (!(config.austereErrorBound > 0.0))
         throw UsageError("--error-bound is required: the bound on the mean |error| of the acceptance probability");

@@ -5,7 +5,6 @@
 #include "app/cli/commands.h"
 #include "app/cli/progress_bar.h"
 #include "core/correction/correction_cache.h"
-#include "core/experiment/austere_setup.h"
 #include "core/install/install_layout.h"
 #include "core/io/atomic_file.h"
 
@@ -18,6 +17,13 @@ void requireWritable(const std::string &option, const std::string &path)
     } catch (const std::runtime_error &error) {
         throw UsageError("--" + option + ": " + error.what());
     }
+}
+
+std::set<std::string> without(std::set<std::string> options, std::initializer_list<const char *> unused)
+{
+    for (const char *name : unused)
+        options.erase(name);
+    return options;
 }
 
 const std::set<std::string> &runValueOptions()
@@ -107,38 +113,6 @@ core::RunConfig readRunConfig(const Arguments &args)
     readCorrectionParams(args, config.correction);
     asUsage([&] { core::validate(config); });
     return config;
-}
-
-std::shared_ptr<const core::AustereDesigner> obtainAustereDesign(core::RunConfig &config,
-                                                                 const core::DatasetInstance &dataset)
-{
-    if (!core::needsAustereDesign(config))
-        return nullptr;
-    ProgressBar bar("austere design");
-    ProgressBar pilotBar("austere pilot");
-    core::AustereSetupProgress progress;
-    progress.design = [&](double fraction) {
-        pollInterrupt();
-        bar.update(static_cast<std::int64_t>(fraction * 1000.0), 1000);
-    };
-    progress.pilot = [&](double fraction) {
-        pollInterrupt();
-        pilotBar.update(static_cast<std::int64_t>(fraction * 1000.0), 1000);
-    };
-    const core::AustereSetup setup = core::prepareAustere(config, dataset, progress, interruptToken());
-    bar.finish();
-    pilotBar.finish();
-    if (setup.designFromCache)
-        std::fprintf(stderr, "AustereMH design grid for N = %lld loaded from the cache\n",
-                     static_cast<long long>(dataset.model->dataSize()));
-    if (const auto &chosen = setup.conservativeChoice)
-        std::fprintf(stderr,
-                     "AustereMH(c) design over %zu pilot proposals: m = %lld, epsilon = %g (mean |error| %.3g, "
-                     "mean data fraction %.4g%s)\n",
-                     setup.pilotProposals, static_cast<long long>(chosen->batch), chosen->epsilon,
-                     chosen->meanAbsError, chosen->meanDataFraction,
-                     chosen->feasible ? "" : "; no design met the bound, the most accurate was taken");
-    return setup.designer;
 }
 
 std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,

@@ -1,6 +1,7 @@
 #pragma once
 // Reading a RunConfig from the command line, and getting a correction table with progress.
 #include <memory>
+#include <initializer_list>
 #include <set>
 #include <string>
 
@@ -12,6 +13,9 @@ namespace cli {
 
 /// Options shared by `run`, `compare` and `bench`.
 const std::set<std::string> &runValueOptions();
+/// `options` without `unused`: a command rejects the run options it would otherwise ignore.
+std::set<std::string> without(std::set<std::string> options, std::initializer_list<const char *> unused);
+
 /// Flags shared by them.
 inline const std::set<std::string> &runFlags()
 {
@@ -24,11 +28,6 @@ core::RunConfig readRunConfig(const Arguments &args);
 
 /// Reads --sigma --lambda --grid --range --solver into `params` and validates them.
 void readCorrectionParams(const Arguments &args, core::CorrectionParams &params);
-
-/// Builds the AustereMH design grid when the method needs it (null otherwise), and for a
-/// designed AustereMH(c) runs the pilot and writes the chosen (m, ε) into `config`.
-std::shared_ptr<const core::AustereDesigner> obtainAustereDesign(core::RunConfig &config,
-                                                                 const core::DatasetInstance &dataset);
 
 /// Loads the table from the cache or solves it, with a progress bar; Ctrl-C cancels.
 std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,

@@ -1,15 +1,14 @@
 #include "core/experiment/experiment_runner.h"
 
+#include "core/experiment/posterior_references.h"
+#include "core/models/gaussian_mixture_model.h"
+
 namespace core {
 
-ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
-                                std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop,
-                                const ChainProgressCallback &onProgress,
-                                std::shared_ptr<const AustereDesigner> designer, PauseGate *pauseGate,
-                                const LiveTuning *tuning)
+ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs)
 {
     validate(config);
-    auto test = makeAcceptanceTest(config, std::move(correction), std::move(designer));
+    auto test = makeAcceptanceTest(config, inputs.correction, inputs.designer);
     const RandomWalkProposal proposal(config.step);
     const RandomWalkProposal burnInProposal(config.burnInStep > 0.0 ? config.burnInStep : config.step);
     ChainSettings settings;
@@ -19,20 +18,26 @@ ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &
     settings.burnIn = config.burnIn;
     settings.burnInTemperature = config.annealFrom;
     settings.burnInProposal = &burnInProposal;
-    settings.pauseGate = pauseGate;
-    settings.tuning = tuning;
+    settings.pauseGate = inputs.pauseGate;
+    settings.tuning = inputs.tuning;
+    return runChain(*dataset.model, proposal, *test, settings, inputs.stop, inputs.onProgress);
+}
+
+ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
+                                std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop,
+                                const ChainProgressCallback &onProgress)
+{
+    ChainInputs inputs;
+    inputs.correction = std::move(correction);
+    inputs.stop = stop;
+    inputs.onProgress = onProgress;
     ExperimentOutcome outcome;
-    outcome.chain = runChain(*dataset.model, proposal, *test, settings, stop, onProgress);
+    outcome.chain = runConfiguredChain(config, dataset, inputs);
     outcome.summary = summarize(outcome.chain, dataset.model->dataSize());
-    const ChainResult &chain = outcome.chain;
-    const std::int64_t start = chain.finalSegmentStart();
-    if (dataset.gmmPosterior && chain.completed > start && chain.segments.back().temperature == config.temperature) {
-        if (start == 0) {
-            outcome.posterior = dataset.gmmPosterior->compare(chain.samples, chain.completed);
-        } else {
-            const Eigen::MatrixXd finalSegment = chain.samples.middleRows(start, chain.completed - start);
-            outcome.posterior = dataset.gmmPosterior->compare(finalSegment);
-        }
+    const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(dataset.model.get());
+    if (dataset.gmmPosterior && mixture) {
+        PosteriorReferences references(mixture->data(), dataset.gmmPosterior);
+        outcome.posterior = references.measureFinalSegment(outcome.chain);
     }
     return outcome;
 }

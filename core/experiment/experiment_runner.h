@@ -1,6 +1,6 @@
 #pragma once
-/// One chain of a configured run on a prepared dataset, with its summary and, for the
-/// mixture, the posterior metrics. Shared by the CLI's run and compare commands.
+/// One chain of a configured run on a prepared dataset: the primitive the run service
+/// (run_service.h) runs once per channel.
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -11,21 +11,32 @@
 
 namespace core {
 
+/// What one chain needs besides its settings and data: the correction table (minibatch method
+/// only), AustereMH(nc)'s designer, and the optional controls of ChainSettings.
+struct ChainInputs {
+    std::shared_ptr<const CorrectionDistribution> correction;
+    std::shared_ptr<const AustereDesigner> designer;
+    std::stop_token stop;
+    ChainProgressCallback onProgress;
+    PauseGate *pauseGate = nullptr;
+    const LiveTuning *tuning = nullptr;
+};
+
+/// Runs `config.method` on `dataset` with seed `config.seed`, the annealing burn-in and the
+/// step of `config`. Throws std::invalid_argument for invalid settings.
+ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs);
+
 struct ExperimentOutcome {
     ChainResult chain;
     ChainSummary summary;
     std::optional<PosteriorMetrics> posterior; ///< gmm with a reference posterior only
 };
 
-/// Runs `config.method` on `dataset` with seed `config.seed`. `correction` is needed by the
-/// minibatch method only, `designer` by AustereMH(nc); `pauseGate` and `tuning` are the
-/// optional controls of ChainSettings. The posterior metrics cover the final segment, and
-/// only while its temperature is still config.temperature (the reference's). Throws
-/// std::invalid_argument for invalid settings.
+/// runConfiguredChain, summarised, and for a dataset made with its reference posterior the
+/// final segment measured against the exact posterior at the final segment's temperature
+/// (PosteriorReferences), as the run service measures it.
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
                                 std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop = {},
-                                const ChainProgressCallback &onProgress = {},
-                                std::shared_ptr<const AustereDesigner> designer = nullptr,
-                                PauseGate *pauseGate = nullptr, const LiveTuning *tuning = nullptr);
+                                const ChainProgressCallback &onProgress = {});
 
 } // namespace core

@@ -37,8 +37,25 @@ RunSettings runSettings(const RunConfig &config)
         {"sublhd_delta", config.sublhd.delta},
         {"sublhd_model_bound", config.sublhd.useModelBound},
     };
-    if (config.dataset != "logreg")
+    settings.emplace_back("pilot", integer(config.austerePilot));
+    settings.emplace_back("trace_every", integer(config.traceStride));
+    if (config.dataset != "logreg") {
         settings.emplace_back("n_data_requested", integer(config.nData));
+        return settings;
+    }
+    // Enough to load the same data again: where they came from, the classes, the split and
+    // the augmentation (seeded by data_seed), and the model's options.
+    const LogisticDataSpec &logreg = config.logreg;
+    settings.insert(settings.end(), {{"source", logreg.source},
+                                     {"images", logreg.images},
+                                     {"labels", logreg.labels},
+                                     {"csv", logreg.csv},
+                                     {"classes", std::to_string(logreg.classes.first) + ","
+                                                     + std::to_string(logreg.classes.second)},
+                                     {"test_size", integer(logreg.testSize)},
+                                     {"augment_to", integer(logreg.augmentTo)},
+                                     {"prior_sd", logreg.model.priorSd},
+                                     {"bias", logreg.model.bias}});
     return settings;
 }
 
@@ -58,6 +75,12 @@ CsvMetadata toMetadata(const RunSettings &settings)
         metadata.emplace_back(key, text);
     }
     return metadata;
+}
+
+void addTo(nlohmann::ordered_json &json, const RunSettings &settings)
+{
+    for (const auto &setting : settings)
+        std::visit([&](const auto &v) { json[setting.first] = v; }, setting.second);
 }
 
 void addTo(JsonObject &json, const RunSettings &settings)

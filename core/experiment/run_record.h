@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/experiment/run_config.h"
 #include "core/io/json_writer.h"
 #include "core/io/samples_csv.h"
@@ -24,6 +26,7 @@ CsvMetadata toMetadata(const RunSettings &settings);
 
 /// Adds every setting to `json` with its type.
 void addTo(JsonObject &json, const RunSettings &settings);
+void addTo(nlohmann::ordered_json &json, const RunSettings &settings);
 
 /// `segment.k = start=… temperature=… step=… [burn_in=1]` lines for a chain whose rows need
 /// them to be read right (an annealing burn-in, or ChainResult::retuned), and `lp_meaning` saying what lp__ holds: `binned` for the

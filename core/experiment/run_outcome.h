@@ -1,0 +1,110 @@
+#pragma once
+/// What the run service returns (see run_service.h): every chain's figures and the facts about
+/// the data and the preparation steps that reports need. Immutable once returned; the GUI
+/// passes it across threads by value (the chains' samples are shared, read-only).
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/chain/chain_runner.h"
+#include "core/data/classification_data.h"
+#include "core/diagnostics/chain_summary.h"
+#include "core/diagnostics/gmm_posterior.h"
+#include "core/experiment/run_request.h"
+#include "core/models/model.h"
+
+namespace core {
+
+/// One finished (or stopped) chain with its diagnostics.
+///
+/// ESS, R-hat, the posterior metrics and the classifier's posterior-mean figures cover the
+/// final segment only: after an annealing burn-in, or after the temperature or step was changed
+/// during the run (see LiveTuning), earlier rows target another distribution.
+struct ChainReport {
+    int channel = 0;
+    TestMethod method = TestMethod::Minibatch;
+    int chainIndex = 0;
+    std::uint64_t seed = 0;
+    ChainSummary summary;
+    /// The mixture only: the final segment against the binned exact posterior at the final
+    /// segment's temperature. Absent for other datasets and for stopped runs.
+    bool hasPosteriorMetrics = false;
+    PosteriorMetrics posterior;
+    /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
+    /// kMinDiagnosticDraws rows in the final segment.
+    std::vector<double> bulkEss;
+    /// min bulk ESS / the final segment's wall seconds.
+    double essPerSecond = std::nan("");
+    /// Rank-normalised split R-hat (Vehtari et al. 2021) over this method's chains, a single
+    /// chain's halves when it has one; max over every θ component. NaN when samples are not kept.
+    double splitRhat = std::nan("");
+    /// Logistic regression: test accuracy and mean test log-likelihood at the last sample; the
+    /// accuracy at, and the mean training and test log-likelihoods of, the mean θ of the second
+    /// half of the final segment (Seita et al. 003_…txt Sec. 6.2).
+    double testAccuracy = std::nan("");
+    double testLogLikelihood = std::nan("");
+    double meanThetaAccuracy = std::nan("");
+    double meanThetaTrainLogLikelihood = std::nan("");
+    double meanThetaTestLogLikelihood = std::nan("");
+    /// Classifier evaluations an observer made while the chain ran (the GUI's live accuracy
+    /// curve) and the time they took; 0 when none.
+    std::int64_t classifierEvaluations = 0;
+    double classifierSeconds = 0.0;
+    /// The whole chain, for sample files and traces; null when RunRequest::keepSamples is off.
+    std::shared_ptr<const ChainResult> result;
+};
+
+/// The end of a request: complete, or stopped on request (failures are exceptions).
+struct RunOutcome {
+    RunRequest request;               ///< as run: AustereMH(c)'s designed (m, ε) written into config
+    std::vector<ChainReport> chains;  ///< in channel order; channels never started are absent
+    bool stopped = false;
+
+    /// The data: N (training rows for logistic regression), θ's dimension, a one-line
+    /// description, and for a classifier its feature and test-set sizes.
+    std::int64_t dataSize = 0;
+    int dimension = 0;
+    std::string datasetDescription;
+    bool augmented = false;
+    std::int64_t featureCount = 0;
+    std::int64_t testSize = 0;
+
+    /// The two θ components charts plot and diagnostics describe, and their names ("θ₁", "θ₂",
+    /// or e.g. "weight of pixel (14, 12)" for logistic regression).
+    std::vector<int> components;
+    std::vector<std::string> componentNames;
+
+    /// The correction table, when a method used one.
+    bool usedCorrection = false;
+    double correctionLinf = std::nan("");
+    bool correctionFromCache = false;
+    bool correctionConverged = true;
+    /// AustereMH's preparation, in words (empty when no method needed it): where the design grid
+    /// came from and, for AustereMH(c) under a bound, the chosen (m, ε).
+    std::string austereNote;
+
+    /// The exact posterior of the mixture's data at config.temperature, for lp__ and the binning
+    /// bound (null for other datasets and for stopped runs); rows of other segments use
+    /// logDensity at their own temperature.
+    std::shared_ptr<const GaussianMixturePosterior> posterior;
+    /// The model the chains ran on: lp__ of datasets without a binned posterior (null for the
+    /// mixture, whose lp__ comes from `posterior`).
+    std::shared_ptr<const Model> model;
+    /// Logistic regression: the held-out rows (for traces).
+    std::shared_ptr<const ClassificationData> testSet;
+
+    const RunConfig &config() const { return request.config; }
+    /// Σ iterations over all reported chains.
+    std::int64_t totalIterations() const;
+    /// The longest chain's wall time: the run's sampling time when chains ran in parallel.
+    double longestWallSeconds() const;
+    std::int64_t totalFullDataFallbacks() const;
+    /// Σ data points read over all chains, minibatches and full-data passes together.
+    std::int64_t totalPointsRead() const;
+    /// The settings chain `report` ran with (its method, its seed, the designed AustereMH).
+    RunConfig chainConfig(const ChainReport &report) const { return request.channelConfig(report.channel); }
+};
+
+} // namespace core

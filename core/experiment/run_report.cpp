@@ -1,0 +1,328 @@
+#include "core/experiment/run_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/experiment/log_posterior_column.h"
+#include "core/experiment/logistic_dataset.h"
+#include "core/experiment/run_record.h"
+#include "core/io/atomic_file.h"
+
+namespace core {
+namespace {
+
+std::string methodList(const RunRequest &request)
+{
+    std::string names;
+    for (TestMethod method : request.methods) {
+        if (!names.empty())
+            names += ',';
+        names += methodName(method);
+    }
+    return names;
+}
+
+// JSON has no NaN: a figure the run does not have is null.
+nlohmann::ordered_json number(double value)
+{
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &chain)
+{
+    const ChainSummary &s = chain.summary;
+    const ChainResult &result = *chain.result;
+    const RunConfig config = outcome.chainConfig(chain);
+    nlohmann::ordered_json entry;
+    entry["method"] = methodName(chain.method);
+    entry["chain"] = chain.chainIndex + 1;
+    entry["seed"] = chain.seed;
+    entry["samples_completed"] = result.completed;
+    entry["stopped"] = result.stopped;
+    entry["acceptance_rate"] = number(s.acceptanceRate);
+    entry["mean_batch"] = number(s.meanBatch);
+    entry["sd_batch"] = number(s.sdBatch);
+    entry["max_batch"] = s.maxBatch;
+    entry["full_data_fallbacks"] = s.fullDataFallbacks;
+    entry["all_data_iterations"] = s.allDataIterations;
+    entry["data_points_used"] = s.dataPointsUsed;
+    entry["full_scan_points"] = s.fullScanPoints;
+    entry["wall_seconds"] = number(s.wallSeconds);
+    entry["full_scan_seconds"] = number(result.fullScanSeconds);
+    entry["iterations_per_second"] = number(s.iterationsPerSecond);
+    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
+    for (double value : chain.bulkEss)
+        ess.push_back(number(value));
+    entry["ess_bulk"] = ess;
+    entry["ess_per_second"] = number(chain.essPerSecond);
+    entry["r_hat"] = number(chain.splitRhat);
+    entry["segments"] = result.segments.size();
+    entry["final_segment_start"] = result.finalSegmentStart();
+    entry["final_temperature"] = result.segments.empty() ? config.temperature : result.segments.back().temperature;
+    entry["final_step"] = result.segments.empty() ? config.step : result.segments.back().step;
+    const bool measured = chain.hasPosteriorMetrics;
+    entry["posterior_tv"] = measured ? number(chain.posterior.totalVariation) : nullptr;
+    entry["posterior_chi2"] = measured ? number(chain.posterior.chiSquared) : nullptr;
+    entry["posterior_chi2_cells"] = measured ? chain.posterior.chiSquaredCells : 0;
+    entry["posterior_poisson_loglik"] = measured ? number(chain.posterior.poissonLogLikelihood) : nullptr;
+    entry["posterior_outside_samples"] = measured ? chain.posterior.outside : 0;
+    if (outcome.testSet) {
+        entry["test_accuracy"] = number(chain.testAccuracy);
+        entry["test_loglik"] = number(chain.testLogLikelihood);
+        entry["test_accuracy_posterior_mean"] = number(chain.meanThetaAccuracy);
+        entry["train_loglik_posterior_mean"] = number(chain.meanThetaTrainLogLikelihood);
+        entry["test_loglik_posterior_mean"] = number(chain.meanThetaTestLogLikelihood);
+        entry["classifier_evaluations"] = chain.classifierEvaluations;
+        entry["classifier_seconds"] = number(chain.classifierSeconds);
+    }
+    return entry;
+}
+
+// Mean and sample standard deviation of one figure over a method's chains.
+struct Spread {
+    std::vector<double> values;
+    double mean() const
+    {
+        double total = 0.0;
+        for (double v : values)
+            total += v;
+        return values.empty() ? std::nan("") : total / static_cast<double>(values.size());
+    }
+    double sd() const
+    {
+        if (values.size() < 2)
+            return 0.0;
+        const double m = mean();
+        double squares = 0.0;
+        for (double v : values)
+            squares += (v - m) * (v - m);
+        return std::sqrt(squares / static_cast<double>(values.size() - 1));
+    }
+};
+
+struct MethodRow {
+    TestMethod method;
+    Spread meanBatch, allDataFraction, fullScanPerIteration, acceptance, tv, chi2, eq39, wall, scanShare;
+};
+
+std::vector<MethodRow> compareRows(const RunOutcome &outcome)
+{
+    std::vector<MethodRow> rows;
+    for (TestMethod method : outcome.request.methods)
+        rows.push_back(MethodRow{method, {}, {}, {}, {}, {}, {}, {}, {}, {}});
+    for (const ChainReport &chain : outcome.chains) {
+        MethodRow &row = rows[static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel))];
+        const ChainSummary &s = chain.summary;
+        const double iterations = static_cast<double>(std::max<std::int64_t>(s.iterations, 1));
+        row.meanBatch.values.push_back(s.meanBatch);
+        row.allDataFraction.values.push_back(static_cast<double>(s.allDataIterations) / iterations);
+        row.fullScanPerIteration.values.push_back(static_cast<double>(s.fullScanPoints) / iterations);
+        row.acceptance.values.push_back(s.acceptanceRate);
+        row.wall.values.push_back(s.wallSeconds);
+        row.scanShare.values.push_back(s.wallSeconds > 0 ? chain.result->fullScanSeconds / s.wallSeconds : 0.0);
+        if (chain.hasPosteriorMetrics) {
+            row.tv.values.push_back(chain.posterior.totalVariation);
+            row.chi2.values.push_back(chain.posterior.chiSquared);
+            row.eq39.values.push_back(chain.posterior.poissonLogLikelihood);
+        }
+    }
+    return rows;
+}
+
+std::string plusMinus(const Spread &s, const char *format)
+{
+    char buffer[96];
+    const std::string f = std::string(format) + " ± " + format;
+    std::snprintf(buffer, sizeof buffer, f.c_str(), s.mean(), s.sd());
+    return buffer;
+}
+
+} // namespace
+
+CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &chain, const std::string &program)
+{
+    const RunConfig config = outcome.chainConfig(chain);
+    const ChainResult &result = *chain.result;
+    CsvMetadata meta = {{"program", program}};
+    for (auto &entry : toMetadata(runSettings(config)))
+        meta.push_back(std::move(entry));
+    meta.insert(meta.end(), {{"description", outcome.datasetDescription},
+                             {"augmented", outcome.augmented ? "1" : "0"},
+                             {"n_data", std::to_string(outcome.dataSize)},
+                             {"chain", std::to_string(chain.chainIndex + 1)},
+                             {"chains", std::to_string(outcome.request.chains)},
+                             {"completed", std::to_string(result.completed)},
+                             {"stopped", result.stopped ? "1" : "0"}});
+    // Burn-in and live changes: where each segment starts and its settings, and what lp__ is.
+    if (outcome.posterior || outcome.model)
+        addSegmentMetadata(meta, result, config, outcome.posterior != nullptr);
+    if (outcome.usedCorrection && needsCorrection(config.method))
+        meta.emplace_back("correction_linf", formatRoundTrip(outcome.correctionLinf));
+    return meta;
+}
+
+std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)
+{
+    if (outcome.request.channelCount() <= 1)
+        return path;
+    const std::filesystem::path file(path);
+    const std::string suffix = file.has_extension() ? file.extension().string() : ".csv";
+    const std::string stem = file.has_extension() ? file.stem().string() : file.filename().string();
+    const std::string name = stem + "-" + methodName(chain.method) + "-chain" + std::to_string(chain.chainIndex + 1) + suffix;
+    return (file.parent_path() / name).string();
+}
+
+std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainReport &chain, std::stop_token stop)
+{
+    if (outcome.posterior)
+        return logPosteriorColumn(*chain.result, *outcome.posterior);
+    if (outcome.model)
+        return logPosteriorColumn(*chain.result, *outcome.model, stop);
+    return {};
+}
+
+std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::string &path,
+                                         const std::string &program, std::stop_token stop)
+{
+    if (outcome.chains.empty())
+        throw std::invalid_argument("the run has no samples to write");
+    std::vector<std::string> written;
+    for (const ChainReport &chain : outcome.chains) {
+        if (chain.result->samples.rows() < chain.result->completed)
+            throw std::invalid_argument("the run kept no samples to write");
+        const std::vector<double> lp = logPosteriorOf(outcome, chain, stop);
+        const std::string file = chainSamplesPath(outcome, chain, path);
+        writeSamplesCsv(file, samplesCsvMetadata(outcome, chain, program), *chain.result, lp);
+        written.push_back(file);
+    }
+    return written;
+}
+
+nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::string &program)
+{
+    const RunConfig &config = outcome.config();
+    nlohmann::ordered_json json;
+    json["program"] = program;
+    addTo(json, runSettings(config));
+    json["methods"] = methodList(outcome.request);
+    json["chains_per_method"] = outcome.request.chains;
+    json["parallel"] = outcome.request.parallel;
+    json["stopped"] = outcome.stopped;
+    json["n_data"] = outcome.dataSize;
+    json["dimension"] = outcome.dimension;
+    json["description"] = outcome.datasetDescription;
+    json["augmented"] = outcome.augmented;
+    if (outcome.testSet) {
+        json["n_features"] = outcome.featureCount;
+        json["n_train"] = outcome.dataSize;
+        json["n_test"] = outcome.testSize;
+    }
+    json["components"] = outcome.componentNames;
+    json["correction_linf"] = outcome.usedCorrection ? number(outcome.correctionLinf) : nullptr;
+    json["correction_from_cache"] = outcome.correctionFromCache;
+    json["correction_converged"] = outcome.correctionConverged;
+    json["austere_note"] = outcome.austereNote;
+    json["posterior_binning_error_bound"] = outcome.posterior ? number(outcome.posterior->binningErrorBound()) : nullptr;
+    nlohmann::ordered_json chains = nlohmann::ordered_json::array();
+    for (const ChainReport &chain : outcome.chains)
+        chains.push_back(chainJson(outcome, chain));
+    json["chains"] = chains;
+    return json;
+}
+
+void writeRunSummary(const RunOutcome &outcome, const std::string &path, const std::string &program)
+{
+    const std::string text = runSummaryJson(outcome, program).dump(2);
+    writeFileAtomically(path, [&text](std::ostream &out) { out << text << '\n'; });
+}
+
+void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)
+{
+    const auto model = std::dynamic_pointer_cast<const LogisticRegressionModel>(outcome.model);
+    if (!model || !outcome.testSet)
+        throw std::invalid_argument("a classifier trace is for --dataset logreg (accuracy against data consumed)");
+    const ChainResult &result = *chain.result;
+    const RunConfig config = outcome.chainConfig(chain);
+    const ClassifierTrace trace = classifierTrace(*model, result, *outcome.testSet, config.traceStride);
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << "# dataset = logreg\n# description = " << outcome.datasetDescription << "\n# augmented = "
+            << (outcome.augmented ? 1 : 0) << "\n# method = " << methodName(config.method)
+            << "\n# data_used counts minibatch and full-scan points up to and including the iteration\n"
+            << "iteration,data_used,test_accuracy,test_mean_loglik,train_mean_loglik\n";
+        for (std::size_t k = 0; k < trace.iteration.size(); ++k) {
+            const Vector theta = result.samples.row(trace.iteration[k]).transpose();
+            out << trace.iteration[k] << ',' << trace.dataUsed[k] << ',' << formatRoundTrip(trace.accuracy[k]) << ','
+                << formatRoundTrip(trace.meanLogLikelihood[k]) << ','
+                << formatRoundTrip(model->logLikelihoodSum(theta) / static_cast<double>(model->dataSize())) << '\n';
+        }
+    });
+}
+
+std::string compareTableMarkdown(const RunOutcome &outcome)
+{
+    const RunConfig &config = outcome.config();
+    const std::vector<MethodRow> rows = compareRows(outcome);
+    const bool withPosterior = outcome.posterior != nullptr;
+    const int trials = outcome.request.chains;
+    std::ostringstream table;
+    table << "# compare: " << outcome.datasetDescription << "\n\n"
+          << "N = " << outcome.dataSize << ", T = " << config.temperature << ", step " << config.step
+          << " (proposal sd), m = " << config.minibatch.initialBatch << ", " << config.samples << " samples, "
+          << trials << " trials with seeds " << config.seed << ".."
+          << config.seed + static_cast<std::uint64_t>(trials) - 1 << ", data seed " << config.dataSeed
+          << ". AustereMH(c) m = " << config.austere.batch << ", epsilon " << config.austere.epsilon
+          << (config.austereErrorBound > 0 ? " (designed under error bound " + formatRoundTrip(config.austereErrorBound) + ")"
+                                           : std::string())
+          << "; MHSubLhd gamma " << config.sublhd.gamma << ", p " << config.sublhd.p << ", delta "
+          << config.sublhd.delta << "; MHminibatch sigma " << config.correction.sigma << ", growth "
+          << config.minibatch.batchGrowth << ".\n\n"
+          << "Values are mean ± sd over trials. *Minibatch size* counts the points each test read from "
+             "minibatches; *full-scan points* counts the extra full-data passes some methods make every iteration "
+             "(MHSubLhd's range bound C), which the minibatch size leaves out.\n\n";
+    table << "| method | minibatch size | iterations reading all N | full-scan points / iteration | acceptance |";
+    if (withPosterior)
+        table << " posterior TV | chi-squared | Eq. 39 |";
+    table << " wall s | full-scan share of wall |\n|---|---|---|---|---|";
+    if (withPosterior)
+        table << "---|---|---|";
+    table << "---|---|\n";
+    for (const MethodRow &row : rows) {
+        table << "| " << methodName(row.method) << " | " << plusMinus(row.meanBatch, "%.1f") << " | "
+              << plusMinus(row.allDataFraction, "%.4f") << " | " << plusMinus(row.fullScanPerIteration, "%.0f") << " | "
+              << plusMinus(row.acceptance, "%.3f") << " |";
+        if (withPosterior)
+            table << " " << plusMinus(row.tv, "%.3f") << " | " << plusMinus(row.chi2, "%.0f") << " | "
+                  << plusMinus(row.eq39, "%.0f") << " |";
+        char share[32];
+        std::snprintf(share, sizeof share, "%.0f%%", 100.0 * row.scanShare.mean());
+        table << " " << plusMinus(row.wall, "%.2f") << " | " << share << " |\n";
+    }
+    return table.str();
+}
+
+void writeCompareCsv(const RunOutcome &outcome, const std::string &path)
+{
+    const RunConfig &config = outcome.config();
+    const std::vector<MethodRow> rows = compareRows(outcome);
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << "# dataset = " << config.dataset << "\n# n_data = " << outcome.dataSize << "\n# temperature = "
+            << formatRoundTrip(config.temperature) << "\n# samples = " << config.samples << "\n# trials = "
+            << outcome.request.chains
+            << "\nmethod,trial,mean_batch,all_data_fraction,full_scan_per_iteration,acceptance_rate,"
+               "posterior_tv,posterior_chi2,posterior_poisson_loglik,wall_seconds,full_scan_share\n";
+        for (const MethodRow &row : rows)
+            for (std::size_t t = 0; t < row.meanBatch.values.size(); ++t) {
+                auto at = [&](const Spread &s) {
+                    return t < s.values.size() ? formatRoundTrip(s.values[t]) : std::string("nan");
+                };
+                out << methodName(row.method) << ',' << t << ',' << at(row.meanBatch) << ',' << at(row.allDataFraction)
+                    << ',' << at(row.fullScanPerIteration) << ',' << at(row.acceptance) << ',' << at(row.tv) << ','
+                    << at(row.chi2) << ',' << at(row.eq39) << ',' << at(row.wall) << ',' << at(row.scanShare) << '\n';
+            }
+    });
+}
+
+} // namespace core
