@@ -1,5 +1,7 @@
 #include "ui/compare_box.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QLabel>
@@ -68,19 +70,19 @@ QVector<core::TestMethod> CompareBox::offeredMethods()
             core::TestMethod::AustereNonConservative};
 }
 
-QVector<core::TestMethod> CompareBox::methods() const
+std::vector<core::TestMethod> CompareBox::methods() const
 {
-    QVector<core::TestMethod> ticked;
+    std::vector<core::TestMethod> ticked;
     for (core::TestMethod method : offeredMethods())
         if (m_boxes.value(method)->isChecked())
-            ticked.append(method);
+            ticked.push_back(method);
     return ticked;
 }
 
-void CompareBox::setMethods(const QVector<core::TestMethod> &methods)
+void CompareBox::setMethods(const std::vector<core::TestMethod> &methods)
 {
     for (auto it = m_boxes.begin(); it != m_boxes.end(); ++it)
-        it.value()->setChecked(methods.contains(it.key()));
+        it.value()->setChecked(std::find(methods.begin(), methods.end(), it.key()) != methods.end());
     updateHint();
 }
 

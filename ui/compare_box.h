@@ -5,6 +5,8 @@
 #include <QMap>
 #include <QVector>
 
+#include <vector>
+
 #include "core/experiment/run_config.h"
 
 QT_BEGIN_NAMESPACE
@@ -29,9 +31,9 @@ public:
     static QVector<core::TestMethod> offeredMethods();
 
     /// The ticked methods in table order.
-    QVector<core::TestMethod> methods() const;
+    std::vector<core::TestMethod> methods() const;
     /// Ticks exactly these (unknown ones are ignored).
-    void setMethods(const QVector<core::TestMethod> &methods);
+    void setMethods(const std::vector<core::TestMethod> &methods);
     /// Whether compare mode is on and 2–4 methods are ticked.
     bool isValidSelection() const;
     QCheckBox *checkBox(core::TestMethod method) const { return m_boxes.value(method); }

@@ -267,7 +267,7 @@ RunRequest ControlPanel::request() const
     RunRequest request = RunRequest::single(config());
     if (m_compare->isChecked()) {
         request.methods = m_compare->methods();
-        if (!request.methods.isEmpty())
+        if (!request.methods.empty())
             request.config.method = request.methods.front();
     }
     request.chains = m_chains->value();

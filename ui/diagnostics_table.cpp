@@ -89,11 +89,13 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
     // The ESS columns describe the plotted components, named as the charts name them.
     const int essColumns[] = {EssTheta1Column, EssTheta2Column};
     for (int k = 0; k < 2; ++k) {
-        const QString name = outcome.componentNames.value(k, k == 0 ? QStringLiteral("θ₁") : QStringLiteral("θ₂"));
+        const QString name = static_cast<std::size_t>(k) < outcome.componentNames.size()
+                                 ? QString::fromStdString(outcome.componentNames[static_cast<std::size_t>(k)])
+                                 : (k == 0 ? QStringLiteral("θ₁") : QStringLiteral("θ₂"));
         horizontalHeaderItem(essColumns[k])->setText(tr("ESS %1").arg(name));
     }
-    for (int row = 0; row < outcome.chains.size(); ++row) {
-        const ChainReport &report = outcome.chains[row];
+    for (int row = 0; row < static_cast<int>(outcome.chains.size()); ++row) {
+        const ChainReport &report = outcome.chains[static_cast<std::size_t>(row)];
         const core::ChainSummary &s = report.summary;
         const int methodIndex = outcome.request.methodIndexOf(report.channel);
         // A chain retuned during the run (or started after a change) targets another posterior
@@ -128,8 +130,9 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
                                     : count(used));
         data->setToolTip(tr("%L1 in minibatches, %L2 in full-data passes").arg(s.dataPointsUsed).arg(s.fullScanPoints));
         setItem(row, DataUsedColumn, data);
-        setItem(row, EssTheta1Column, makeCell(number(report.bulkEss.value(0, std::nan("")), 0)));
-        setItem(row, EssTheta2Column, makeCell(number(report.bulkEss.value(1, std::nan("")), 0)));
+        const auto ess = [&report](std::size_t k) { return k < report.bulkEss.size() ? report.bulkEss[k] : std::nan(""); };
+        setItem(row, EssTheta1Column, makeCell(number(ess(0), 0)));
+        setItem(row, EssTheta2Column, makeCell(number(ess(1), 0)));
         setItem(row, EssPerSecondColumn, makeCell(number(report.essPerSecond, 0)));
         setItem(row, RhatColumn, makeCell(number(report.splitRhat, 3)));
         setItem(row, PosteriorTvColumn,

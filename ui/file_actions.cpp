@@ -75,7 +75,7 @@ void FileActions::buildMenu()
             exportSummary(path);
     });
     connect(menu, &QMenu::aboutToShow, this, [this, samples, summary] {
-        const bool hasRun = m_window->lastOutcome() && !m_window->lastOutcome()->chains.isEmpty();
+        const bool hasRun = m_window->lastOutcome() && !m_window->lastOutcome()->chains.empty();
         samples->setEnabled(hasRun && !isExporting());
         summary->setEnabled(hasRun);
     });
@@ -153,7 +153,7 @@ bool FileActions::exportChart(const NamedChart &chart, const QString &path, QSiz
 bool FileActions::exportSamples(const QString &path)
 {
     const auto outcome = m_window->lastOutcome();
-    if (!outcome || outcome->chains.isEmpty())
+    if (!outcome || outcome->chains.empty())
         return fail(tr("There are no samples yet: run a chain first."));
     if (isExporting())
         return fail(tr("An export is still being written."));
@@ -189,7 +189,7 @@ bool FileActions::exportSamples(const QString &path)
 bool FileActions::exportSummary(const QString &path)
 {
     const auto outcome = m_window->lastOutcome();
-    if (!outcome || outcome->chains.isEmpty())
+    if (!outcome || outcome->chains.empty())
         return fail(tr("There is no run to summarise yet."));
     try {
         writeRunSummary(*outcome, path);

@@ -24,7 +24,7 @@ QString MainWindow::controlsProblem() const
     if (const QString problem = m_controls->datasetBox()->runProblem(); !problem.isEmpty())
         return problem;
     try {
-        validate(m_controls->request());
+        validateInWindow(m_controls->request());
     } catch (const std::exception &error) {
         return QString::fromStdString(error.what());
     }
@@ -56,7 +56,7 @@ bool MainWindow::startRequest(const RunRequest &request)
         return false;
     }
     try {
-        validate(request);
+        validateInWindow(request);
     } catch (const std::exception &error) {
         reportFailure(QString::fromStdString(error.what()));
         return false;
@@ -235,8 +235,8 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
                        .arg(outcome.correctionFromCache ? tr(" (cached)") : QString());
     if (fallbacks > 0)
         message += tr(" %L1 tests fell back to the full data.").arg(fallbacks);
-    if (!outcome.austereNote.isEmpty())
-        message += QStringLiteral(" %1.").arg(outcome.austereNote);
+    if (!outcome.austereNote.empty())
+        message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.austereNote));
     showStatus(message);
     emit runFinished(outcome);
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <QObject>
+
 #include "core/data/image_sources.h"
 #include "core/install/install_layout.h"
 
@@ -10,7 +12,7 @@ namespace {
 
 // Every preset starts from the core defaults, the paper's mixture settings (Seita et al.
 // Sec. 6.1): N = 10⁶, T = 10⁴, step 0.15, σ = 1, 3000 samples.
-RunRequest paperMixture(QVector<core::TestMethod> methods)
+RunRequest paperMixture(std::vector<core::TestMethod> methods)
 {
     RunRequest request = RunRequest::single(core::RunConfig{});
     request.methods = std::move(methods);
@@ -22,7 +24,7 @@ RunRequest paperMixture(QVector<core::TestMethod> methods)
 // appendix Table 5. The bundled 2,197 digits (1,197 for training) keep it to seconds; at the
 // paper's T = 100 they would give N/T = 12, so T = 10 keeps the sharpness of MNIST-13k at
 // T = 100 (N/T = 120). Without the bundled digits, the first source found.
-RunRequest quickDigits(QVector<core::TestMethod> methods)
+RunRequest quickDigits(std::vector<core::TestMethod> methods)
 {
     core::RunConfig config;
     config.dataset = "logreg";

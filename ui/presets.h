@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "ui/sampler_worker.h"
+#include "ui/run_messages.h"
 
 namespace ui {
 

@@ -204,7 +204,8 @@ QList<NamedChart> ResultsView::exportableCharts() const
     QList<NamedChart> charts;
     const QList<PosteriorChart *> &posterior = m_comparePage->charts();
     for (int k = 0; k < posterior.size(); ++k) {
-        const QString method = methodLabel(m_request.methods.value(k, m_request.config.method));
+        const auto index = static_cast<std::size_t>(k);
+        const QString method = methodLabel(index < m_request.methods.size() ? m_request.methods[index] : m_request.config.method);
         charts.append({posterior.size() > 1 ? QStringLiteral("posterior-%1").arg(method) : QStringLiteral("posterior"),
                        tr("Posterior (%1)").arg(method), posterior[k]});
     }

@@ -230,11 +230,11 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
     m_progress->setRange(0, kProgressSteps);
     m_progress->setFormat(tr("%L1 / %L2 samples").arg(iterations).arg(requested));
     m_progress->setValue(requested > 0 ? static_cast<int>(kProgressSteps * iterations / requested) : 0);
-    if (!outcome.chains.isEmpty() && outcome.chains.front().hasPosteriorMetrics) {
+    if (!outcome.chains.empty() && outcome.chains.front().hasPosteriorMetrics) {
         setStat(m_fit, tr("posterior TV %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.posterior.totalVariation, 0, 'f', 3);
         })));
-    } else if (!outcome.chains.isEmpty() && std::isfinite(outcome.chains.front().testAccuracy)) {
+    } else if (!outcome.chains.empty() && std::isfinite(outcome.chains.front().testAccuracy)) {
         setStat(m_fit, tr("test accuracy %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.testAccuracy, 0, 'f', 3);
         })));

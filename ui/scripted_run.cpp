@@ -120,7 +120,7 @@ void ScriptedRun::writeOutputs()
         } else {
             say(tr("wrote %1 chart files to %2").arg(written.size()).arg(m_options.exportDirectory));
         }
-        if (const auto outcome = m_window->lastOutcome(); outcome && !outcome->chains.isEmpty()) {
+        if (const auto outcome = m_window->lastOutcome(); outcome && !outcome->chains.empty()) {
             const QString summary = QDir(m_options.exportDirectory).filePath(QStringLiteral("summary.json"));
             try {
                 writeRunSummary(*outcome, summary);

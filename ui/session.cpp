@@ -271,7 +271,7 @@ Session sessionFromJson(const QJsonObject &json)
         if (!json[QStringLiteral("compare_methods")].isArray())
             badValue(QStringLiteral("compare_methods"), QStringLiteral("an array of method names"));
         for (const QJsonValue &name : json[QStringLiteral("compare_methods")].toArray())
-            session.compareMethods.append(core::parseMethod(name.toString().toStdString()));
+            session.compareMethods.push_back(core::parseMethod(name.toString().toStdString()));
     }
     readInteger(json, QStringLiteral("chains"), session.chains);
     read(json, QStringLiteral("parallel"), session.parallel);

@@ -4,6 +4,7 @@
 // older session files still load. 64-bit seeds are stored as strings, because JSON numbers
 // are doubles and would round seeds above 2^53.
 #include <optional>
+#include <vector>
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -18,7 +19,7 @@ namespace ui {
 struct Session {
     core::RunConfig config;
     bool compare = false;                      ///< compare mode on
-    QVector<core::TestMethod> compareMethods;  ///< ticked in compare mode (kept when it is off)
+    std::vector<core::TestMethod> compareMethods;  ///< ticked in compare mode (kept when it is off)
     int chains = 1;
     bool parallel = false;
     QSize exportSize{1600, 1000};              ///< last chart export size

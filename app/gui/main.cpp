@@ -123,7 +123,7 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
             return std::nullopt;
         }
         request.config = loaded->config;
-        request.methods = loaded->compare ? loaded->compareMethods : QVector<core::TestMethod>{loaded->config.method};
+        request.methods = loaded->compare ? loaded->compareMethods : std::vector<core::TestMethod>{loaded->config.method};
         request.chains = loaded->chains;
         request.parallel = loaded->parallel;
     }
@@ -145,8 +145,8 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
         if (parser.isSet(methods)) {
             request.methods.clear();
             for (const QString &name : parser.value(methods).split(QLatin1Char(','), Qt::SkipEmptyParts))
-                request.methods.append(core::parseMethod(name.trimmed().toStdString()));
-            if (!request.methods.isEmpty())
+                request.methods.push_back(core::parseMethod(name.trimmed().toStdString()));
+            if (!request.methods.empty())
                 config.method = request.methods.front();
         }
         if (parser.isSet(solver))

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -64,22 +65,79 @@ private slots:
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty()); // nothing written
     }
 
+    // Options a command has no use for are refused by name, not silently dropped.
+    void commandsRefuseOptionsTheyIgnore_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("compare --trace") << QStringList{"compare", "--out", "t.md", "--trace", "x.csv"} << "--trace";
+        QTest::newRow("austere-design --out")
+            << QStringList{"austere-design", "--error-bound", "0.01", "--out", "x.csv"} << "--out";
+        QTest::newRow("austere-design --sigma")
+            << QStringList{"austere-design", "--error-bound", "0.01", "--sigma", "0.5"} << "--sigma";
+        QTest::newRow("bench --method") << QStringList{"bench", "--method", "mh"} << "--method";
+        QTest::newRow("bench --samples") << QStringList{"bench", "--samples", "10"} << "--samples";
+        QTest::newRow("run --trace on the mixture") << QStringList{"run", "--trace", "x.csv"} << "--trace";
+    }
+
+    void commandsRefuseOptionsTheyIgnore()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, named);
+        QTemporaryDir dir;
+        const Result result = runCli(arguments, 300000, dir.path());
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(named), qPrintable(result.err));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+    }
+
+    // --chains K writes one file per chain, named by method and chain, and one summary whose
+    // chains share a split R-hat computed over all of them.
+    void severalChainsOneSummary()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/s.csv", json = dir.path() + "/s.json";
+        const Result result = runCli(QStringList(kSmallRun) << "--chains" << "3" << "--parallel" << "--out" << csv
+                                                            << "--summary" << json);
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        for (int k = 1; k <= 3; ++k)
+            QVERIFY(QFile::exists(dir.path() + QStringLiteral("/s-minibatch-chain%1.csv").arg(k)));
+        QVERIFY(!QFile::exists(csv));
+        const QJsonArray chains = readJson(json)["chains"].toArray();
+        QCOMPARE(chains.size(), 3);
+        QSet<int> seeds;
+        for (const QJsonValue &chain : chains) {
+            seeds.insert(chain["seed"].toInt());
+            QCOMPARE(chain["r_hat"].toDouble(), chains.at(0)["r_hat"].toDouble());
+        }
+        QCOMPARE(seeds, (QSet<int>{3, 4, 5}));
+    }
+
     void smallRunWritesCsvAndSummary()
     {
         QTemporaryDir dir;
         const QString csv = dir.path() + "/samples.csv", json = dir.path() + "/summary.json";
         const Result result = runCli(QStringList(kSmallRun) << "--out" << csv << "--summary" << json);
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        // One schema with the window's: the run's settings and data at the top, each chain's
+        // figures in `chains`.
         const QJsonObject summary = readJson(json);
-        for (const char *key : {"dataset", "method", "n_data", "samples", "seed", "temperature", "step", "sigma", "lambda",
-                                "acceptance_rate", "mean_batch", "sd_batch", "max_batch", "full_data_fallbacks",
-                                "data_points_used", "wall_seconds", "iterations_per_second", "correction_linf",
-                                "posterior_tv", "posterior_chi2", "posterior_poisson_loglik"})
+        for (const char *key : {"program", "dataset", "method", "n_data", "samples", "seed", "temperature", "step",
+                                "sigma", "lambda", "correction_linf", "posterior_binning_error_bound", "chains"})
             QVERIFY2(summary.contains(key), key);
         QCOMPARE(summary["samples"].toInt(), 400);
         QCOMPARE(summary["method"].toString(), QString("minibatch"));
-        QVERIFY(summary["mean_batch"].toDouble() >= 100.0);
         QVERIFY(summary["correction_linf"].toDouble() > 0.0);
+        QCOMPARE(summary["chains"].toArray().size(), 1);
+        const QJsonObject chain = summary["chains"].toArray().at(0).toObject();
+        for (const char *key : {"acceptance_rate", "mean_batch", "sd_batch", "max_batch", "full_data_fallbacks",
+                                "data_points_used", "wall_seconds", "iterations_per_second", "ess_bulk", "r_hat",
+                                "posterior_tv", "posterior_chi2", "posterior_poisson_loglik"})
+            QVERIFY2(chain.contains(key), key);
+        QCOMPARE(chain["samples_completed"].toInt(), 400);
+        QVERIFY(chain["mean_batch"].toDouble() >= 100.0);
+        QCOMPARE(chain["ess_bulk"].toArray().size(), 2);
+        QVERIFY(chain["r_hat"].toDouble() >= 0.9);
 
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -143,11 +201,15 @@ private slots:
                                       "--summary", json, "--trace", trace, "--trace-every", "50", "--out", csv});
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         const QJsonObject summary = readJson(json);
-        for (const char *key : {"test_accuracy", "test_accuracy_posterior_mean", "train_loglik", "n_features", "augmented"})
+        for (const char *key : {"n_features", "n_train", "n_test", "augmented", "source", "classes", "test_size"})
             QVERIFY2(summary.contains(key), key);
         QCOMPARE(summary["n_features"].toInt(), 784);
         QCOMPARE(summary["n_data"].toInt(), 2197 - 500);
-        QVERIFY(summary["test_accuracy_posterior_mean"].toDouble() > 0.5);
+        const QJsonObject chain = summary["chains"].toArray().at(0).toObject();
+        for (const char *key : {"test_accuracy", "test_accuracy_posterior_mean", "train_loglik_posterior_mean",
+                                "test_loglik_posterior_mean"})
+            QVERIFY2(chain.contains(key), key);
+        QVERIFY(chain["test_accuracy_posterior_mean"].toDouble() > 0.5);
         QFile file(trace);
         QVERIFY(file.open(QIODevice::ReadOnly));
         int rows = 0;

@@ -15,9 +15,12 @@ struct Result {
     QString out, err;
 };
 
-inline Result runCli(const QStringList &arguments, int timeoutMs = 300000)
+/// `workingDirectory` empty: the test's own.
+inline Result runCli(const QStringList &arguments, int timeoutMs = 300000, const QString &workingDirectory = {})
 {
     QProcess process;
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
     process.start(QStringLiteral(MHX_CLI_PATH), arguments);
     if (!process.waitForFinished(timeoutMs))
         return {};

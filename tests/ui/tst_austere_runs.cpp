@@ -55,17 +55,17 @@ private slots:
             QVERIFY2(failed.isEmpty(), qPrintable(window.lastError()));
             const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
             QVERIFY(!outcome.stopped);
-            QCOMPARE(outcome.chains.size(), qsizetype{2});
+            QCOMPARE(outcome.chains.size(), std::size_t{2});
             // The non-conservative test reads the full data every iteration to design itself.
             const core::ChainSummary &adaptive = outcome.chains[0].summary;
             QCOMPARE(outcome.chains[0].method, core::TestMethod::AustereNonConservative);
             QCOMPARE(adaptive.fullScanPoints, adaptive.iterations * config.nData);
             QVERIFY(adaptive.meanBatch > 0.0 && adaptive.meanBatch <= static_cast<double>(config.nData));
-            QVERIFY2(outcome.austereNote.contains(QStringLiteral("AustereMH(c) design m = ")),
-                     qPrintable(outcome.austereNote));
-            QVERIFY(window.statusText().contains(outcome.austereNote));
+            const QString note = QString::fromStdString(outcome.austereNote);
+            QVERIFY2(note.contains(QStringLiteral("AustereMH(c) design m = ")), qPrintable(note));
+            QVERIFY(window.statusText().contains(note));
             const QString grid = round == 0 ? QStringLiteral("tabulated and cached") : QStringLiteral("from the cache");
-            QVERIFY2(outcome.austereNote.contains(grid), qPrintable(outcome.austereNote));
+            QVERIFY2(note.contains(grid), qPrintable(note));
             // The chosen design is part of the run's settings, so exports record it.
             const core::RunConfig used = outcome.request.channelConfig(1);
             QVERIFY(used.austere.batch >= 50 && used.austere.batch <= 500);

@@ -228,7 +228,7 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     QVERIFY(window.startRequest(request));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
     const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
-    QCOMPARE(outcome.chains.size(), qsizetype{4});
+    QCOMPARE(outcome.chains.size(), std::size_t{4});
 
     // Side by side: one posterior chart per method and the compare histogram.
     QCOMPARE(window.results()->posteriorChartCount(), 2);
@@ -252,7 +252,7 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
         QVERIFY(ok);
     }
     for (const ui::ChainReport &report : outcome.chains) {
-        QCOMPARE(report.bulkEss.size(), qsizetype{2});
+        QCOMPARE(report.bulkEss.size(), std::size_t{2});
         QVERIFY(report.essPerSecond > 0.0);
         QVERIFY(std::isfinite(report.splitRhat));
     }

