@@ -28,6 +28,7 @@ const char *kUsage =
     "               --augment-to N --prior-sd S --bias --trace trace.csv --trace-every K\n"
     "              [--chains K [--parallel | --threads N]] [--out samples.csv] [--summary summary.json]\n"
     "              (with K chains, samples.csv becomes samples-<method>-chain<k>.csv)\n"
+    "              --from samples.csv: the settings in that file's header (the same chain again)\n"
     "  compare     several methods on the same data and seeds K..K+trials-1, as a Markdown table\n"
     "              --methods minibatch,austere-c,sublhd,barker --trials K --out table.md [--csv table.csv]\n"
     "              [--summary summary.json] [--threads N: trials in parallel] and any run option\n"

@@ -7,7 +7,10 @@
 #include "app/cli/run_options.h"
 #include "app/cli/run_progress.h"
 #include "core/experiment/run_report.h"
+#include "core/experiment/run_record.h"
 #include "core/experiment/run_service.h"
+#include "core/install/install_layout.h"
+#include "core/io/samples_csv_reader.h"
 
 namespace cli {
 namespace {
@@ -48,16 +51,39 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
 }
 
+// --from FILE: the settings recorded in a samples file's header, to make that chain again.
+// Only where the results go may be given with it; a setting given too would make a different
+// run than the file's.
+core::RunConfig settingsFromSamplesFile(const Arguments &args, const std::set<std::string> &valueOptions,
+                                        const std::set<std::string> &flags)
+{
+    const std::set<std::string> allowed = {"from", "out", "summary", "trace", "no-cache"};
+    for (const auto *names : {&valueOptions, &flags})
+        for (const std::string &name : *names)
+            if (args.has(name) && !allowed.count(name))
+                throw UsageError("--" + name + " cannot be combined with --from: the file's header holds every setting "
+                                 "(only --out, --summary, --trace and --no-cache may be added)");
+    const std::string path = args.text("from", "");
+    try {
+        core::RunConfig config = core::runConfigFromMetadata(core::readSamplesCsv(path).metadata);
+        config.logreg.searchDirectories = core::dataSearchDirectories();
+        return config;
+    } catch (const std::exception &error) {
+        throw UsageError("--from " + path + ": " + error.what());
+    }
+}
+
 } // namespace
 
 int runCommand(int argc, char **argv)
 {
     auto valueOptions = runValueOptions();
-    valueOptions.insert({"chains", "threads"});
+    valueOptions.insert({"chains", "threads", "from"});
     auto flags = runFlags();
     flags.insert("parallel");
     const Arguments args(argc, argv, 2, valueOptions, flags);
-    core::RunRequest request = core::RunRequest::single(readRunConfig(args));
+    core::RunRequest request =
+        core::RunRequest::single(args.has("from") ? settingsFromSamplesFile(args, valueOptions, flags) : readRunConfig(args));
     request.chains = static_cast<int>(args.integer("chains", 1));
     request.parallel = args.flag("parallel") || args.has("threads");
     request.threads = static_cast<int>(args.integer("threads", 0));

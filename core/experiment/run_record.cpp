@@ -1,5 +1,10 @@
 #include "core/experiment/run_record.h"
 
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <type_traits>
+
 #include "core/io/atomic_file.h"
 
 namespace core {
@@ -12,8 +17,8 @@ RunSettings runSettings(const RunConfig &config)
         {"dataset", config.dataset},
         {"method", methodName(config.method)},
         {"samples", integer(config.samples)},
-        {"seed", integer(config.seed)},
-        {"data_seed", integer(config.dataSeed)},
+        {"seed", SettingValue(config.seed)},
+        {"data_seed", SettingValue(config.dataSeed)},
         {"temperature", config.temperature},
         {"step", config.step},
         {"step_meaning", std::string("proposal standard deviation per coordinate")},
@@ -31,6 +36,7 @@ RunSettings runSettings(const RunConfig &config)
         {"range", config.correction.range},
         {"austere_batch", integer(config.austere.batch)},
         {"epsilon", config.austere.epsilon},
+        {"sublhd_batch", integer(config.sublhd.batch)},
         {"error_bound", config.austereErrorBound},
         {"gamma", config.sublhd.gamma},
         {"sublhd_p", config.sublhd.p},
@@ -53,10 +59,148 @@ RunSettings runSettings(const RunConfig &config)
                                      {"classes", std::to_string(logreg.classes.first) + ","
                                                      + std::to_string(logreg.classes.second)},
                                      {"test_size", integer(logreg.testSize)},
+                                     {"split_seed", SettingValue(logreg.splitSeed)},
+                                     {"augment_seed", SettingValue(logreg.augmentSeed)},
                                      {"augment_to", integer(logreg.augmentTo)},
                                      {"prior_sd", logreg.model.priorSd},
                                      {"bias", logreg.model.bias}});
     return settings;
+}
+
+namespace {
+
+std::int64_t parseInteger(const std::string &key, const std::string &text)
+{
+    std::size_t used = 0;
+    std::int64_t value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size())
+        throw std::invalid_argument(key + ": expected a whole number; got '" + text + "'");
+    return value;
+}
+
+std::uint64_t parseUnsigned(const std::string &key, const std::string &text)
+{
+    std::size_t used = 0;
+    std::uint64_t value = 0;
+    try {
+        value = std::stoull(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || text.front() == '-')
+        throw std::invalid_argument(key + ": expected a non-negative whole number; got '" + text + "'");
+    return value;
+}
+
+double parseReal(const std::string &key, const std::string &text)
+{
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size())
+        throw std::invalid_argument(key + ": expected a number; got '" + text + "'");
+    return value;
+}
+
+bool parseFlag(const std::string &key, const std::string &text)
+{
+    if (text == "1" || text == "true")
+        return true;
+    if (text == "0" || text == "false")
+        return false;
+    throw std::invalid_argument(key + ": expected 0 or 1; got '" + text + "'");
+}
+
+} // namespace
+
+RunConfig runConfigFromMetadata(const CsvMetadata &metadata)
+{
+    RunConfig config;
+    auto &mb = config.minibatch;
+    auto &logreg = config.logreg;
+    using Setter = std::function<void(const std::string &key, const std::string &text)>;
+    const auto integer = [](auto &field) {
+        return Setter([&field](const std::string &key, const std::string &text) {
+            field = static_cast<std::remove_reference_t<decltype(field)>>(parseInteger(key, text));
+        });
+    };
+    const auto seed = [](std::uint64_t &field) {
+        return Setter([&field](const std::string &key, const std::string &text) { field = parseUnsigned(key, text); });
+    };
+    const auto real = [](double &field) {
+        return Setter([&field](const std::string &key, const std::string &text) { field = parseReal(key, text); });
+    };
+    const auto flag = [](bool &field) {
+        return Setter([&field](const std::string &key, const std::string &text) { field = parseFlag(key, text); });
+    };
+    const auto text = [](std::string &field) {
+        return Setter([&field](const std::string &, const std::string &value) { field = value; });
+    };
+    const std::map<std::string, Setter> setters = {
+        {"dataset", text(config.dataset)},
+        {"method", [&](const std::string &, const std::string &v) { config.method = parseMethod(v); }},
+        {"samples", integer(config.samples)},
+        {"seed", seed(config.seed)},
+        {"data_seed", seed(config.dataSeed)},
+        {"temperature", real(config.temperature)},
+        {"step", real(config.step)},
+        {"burn_in", integer(config.burnIn)},
+        {"anneal_from", real(config.annealFrom)},
+        {"burn_in_step", real(config.burnInStep)},
+        {"batch", integer(mb.initialBatch)},
+        {"batch_growth", integer(mb.batchGrowth)},
+        {"delta", real(mb.cltBound)},
+        {"finite_population_correction", flag(mb.finitePopulationCorrection)},
+        {"sigma", real(config.correction.sigma)},
+        {"lambda", real(config.correction.lambda)},
+        {"solver", [&](const std::string &, const std::string &v) { config.correction.solver = parseSolver(v); }},
+        {"grid", integer(config.correction.grid)},
+        {"range", real(config.correction.range)},
+        {"austere_batch", integer(config.austere.batch)},
+        {"epsilon", real(config.austere.epsilon)},
+        {"sublhd_batch", integer(config.sublhd.batch)},
+        {"error_bound", real(config.austereErrorBound)},
+        {"gamma", real(config.sublhd.gamma)},
+        {"sublhd_p", real(config.sublhd.p)},
+        {"sublhd_delta", real(config.sublhd.delta)},
+        {"sublhd_model_bound", flag(config.sublhd.useModelBound)},
+        {"pilot", integer(config.austerePilot)},
+        {"trace_every", integer(config.traceStride)},
+        {"n_data_requested", integer(config.nData)},
+        {"source", text(logreg.source)},
+        {"images", text(logreg.images)},
+        {"labels", text(logreg.labels)},
+        {"csv", text(logreg.csv)},
+        {"classes", [&](const std::string &, const std::string &v) { logreg.classes = parseClassPair(v); }},
+        {"test_size", integer(logreg.testSize)},
+        {"split_seed", seed(logreg.splitSeed)},
+        {"augment_seed", seed(logreg.augmentSeed)},
+        {"augment_to", integer(logreg.augmentTo)},
+        {"prior_sd", real(logreg.model.priorSd)},
+        {"bias", flag(logreg.model.bias)},
+    };
+    bool sawDataset = false, sawMethod = false;
+    for (const auto &[key, value] : metadata) {
+        const auto setter = setters.find(key);
+        if (setter == setters.end())
+            continue; // facts about the data or the chain, not settings
+        setter->second(key, value);
+        sawDataset = sawDataset || key == "dataset";
+        sawMethod = sawMethod || key == "method";
+    }
+    if (!sawDataset || !sawMethod)
+        throw std::invalid_argument("the header has no 'dataset' and 'method' settings: not a run's samples file");
+    validate(config);
+    return config;
 }
 
 CsvMetadata toMetadata(const RunSettings &settings)
@@ -70,6 +214,8 @@ CsvMetadata toMetadata(const RunSettings &settings)
             text = formatRoundTrip(*d);
         else if (const auto *i = std::get_if<std::int64_t>(&value))
             text = std::to_string(*i);
+        else if (const auto *u = std::get_if<std::uint64_t>(&value))
+            text = std::to_string(*u);
         else
             text.assign(1, std::get<bool>(value) ? '1' : '0');
         metadata.emplace_back(key, text);

@@ -15,11 +15,17 @@
 
 namespace core {
 
-using SettingValue = std::variant<std::string, double, std::int64_t, bool>;
+using SettingValue = std::variant<std::string, double, std::int64_t, std::uint64_t, bool>;
 using RunSettings = std::vector<std::pair<std::string, SettingValue>>;
 
 /// The settings of `config` that define a run, in a fixed order.
 RunSettings runSettings(const RunConfig &config);
+
+/// The settings read back from `# key = value` lines that runSettings wrote (a samples file's
+/// header), so that a run can be made again. Other keys (the data's description, the chain's
+/// totals) are skipped. Throws std::invalid_argument naming the key whose value does not parse,
+/// when `dataset` or `method` is missing, or when the settings are invalid.
+RunConfig runConfigFromMetadata(const CsvMetadata &metadata);
 
 /// As `# key = value` lines: numbers in round-trip form, booleans as 0/1.
 CsvMetadata toMetadata(const RunSettings &settings);

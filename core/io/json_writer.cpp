@@ -49,6 +49,12 @@ JsonObject &JsonObject::add(const std::string &key, std::int64_t value)
     return *this;
 }
 
+JsonObject &JsonObject::add(const std::string &key, std::uint64_t value)
+{
+    m_entries.emplace_back(key, std::to_string(value));
+    return *this;
+}
+
 JsonObject &JsonObject::add(const std::string &key, bool value)
 {
     m_entries.emplace_back(key, value ? "true" : "false");

@@ -15,6 +15,7 @@ public:
     JsonObject &add(const std::string &key, const char *value) { return add(key, std::string(value)); }
     JsonObject &add(const std::string &key, double value);
     JsonObject &add(const std::string &key, std::int64_t value);
+    JsonObject &add(const std::string &key, std::uint64_t value);
     JsonObject &add(const std::string &key, int value) { return add(key, static_cast<std::int64_t>(value)); }
     JsonObject &add(const std::string &key, bool value);
     /// Nests another object under `key`.
