@@ -69,46 +69,41 @@ RunSettings runSettings(const RunConfig &config)
 
 namespace {
 
-std::int64_t parseInteger(const std::string &key, const std::string &text)
+// `convert` must read the whole text (std::stoll and friends report how much they read).
+template <typename Convert>
+auto parseWhole(const std::string &key, const std::string &text, const char *expected, Convert convert)
 {
     std::size_t used = 0;
-    std::int64_t value = 0;
+    decltype(convert(text, &used)) value{};
     try {
-        value = std::stoll(text, &used);
+        value = convert(text, &used);
     } catch (const std::exception &) {
         used = 0;
     }
     if (used == 0 || used != text.size())
-        throw std::invalid_argument(key + ": expected a whole number; got '" + text + "'");
+        throw std::invalid_argument(key + ": expected " + expected + "; got '" + text + "'");
     return value;
+}
+
+std::int64_t parseInteger(const std::string &key, const std::string &text)
+{
+    return parseWhole(key, text, "a whole number",
+                      [](const std::string &t, std::size_t *used) { return std::int64_t{std::stoll(t, used)}; });
 }
 
 std::uint64_t parseUnsigned(const std::string &key, const std::string &text)
 {
-    std::size_t used = 0;
-    std::uint64_t value = 0;
-    try {
-        value = std::stoull(text, &used);
-    } catch (const std::exception &) {
-        used = 0;
-    }
-    if (used == 0 || used != text.size() || text.front() == '-')
-        throw std::invalid_argument(key + ": expected a non-negative whole number; got '" + text + "'");
-    return value;
+    // stoull accepts "-1" (as 2^64 - 1): a seed written by us never has a sign.
+    const char *expected = "a non-negative whole number";
+    if (!text.empty() && text.front() == '-')
+        throw std::invalid_argument(key + ": expected " + expected + "; got '" + text + "'");
+    return parseWhole(key, text, expected,
+                      [](const std::string &t, std::size_t *used) { return std::uint64_t{std::stoull(t, used)}; });
 }
 
 double parseReal(const std::string &key, const std::string &text)
 {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception &) {
-        used = 0;
-    }
-    if (used == 0 || used != text.size())
-        throw std::invalid_argument(key + ": expected a number; got '" + text + "'");
-    return value;
+    return parseWhole(key, text, "a number", [](const std::string &t, std::size_t *used) { return std::stod(t, used); });
 }
 
 bool parseFlag(const std::string &key, const std::string &text)
