@@ -6,6 +6,7 @@
 #include "app/cli/progress_bar.h"
 #include "core/correction/correction_cache.h"
 #include "core/install/install_layout.h"
+#include "core/experiment/settings_table.h"
 #include "core/io/atomic_file.h"
 
 namespace cli {
@@ -28,89 +29,53 @@ std::set<std::string> without(std::set<std::string> options, std::initializer_li
 
 const std::set<std::string> &runValueOptions()
 {
-    static const std::set<std::string> options = {
-        "dataset", "method", "samples", "seed", "data-seed", "n-data", "temperature", "step", "batch",
-        "batch-growth", "sigma", "lambda", "solver", "grid", "range", "delta", "epsilon", "gamma", "sublhd-p",
-        "sublhd-delta", "error-bound", "pilot", "burn-in", "anneal-from", "burn-in-step", "source", "images",
-        "labels", "csv", "classes", "test-size", "augment-to", "prior-sd", "trace", "trace-every", "out", "summary"};
+    static const std::set<std::string> options = [] {
+        std::set<std::string> names = {"trace", "out", "summary"};
+        for (const core::SettingSpec &spec : core::settingsTable())
+            if (!spec.flag.empty() && spec.type != core::SettingType::Flag)
+                names.insert(spec.flag);
+        return names;
+    }();
     return options;
+}
+
+const std::set<std::string> &runFlags()
+{
+    static const std::set<std::string> flags = [] {
+        std::set<std::string> names = {"no-cache"};
+        for (const core::SettingSpec &spec : core::settingsTable())
+            if (spec.type == core::SettingType::Flag)
+                names.insert(spec.flag);
+        return names;
+    }();
+    return flags;
 }
 
 void readCorrectionParams(const Arguments &args, core::CorrectionParams &params)
 {
-    params.sigma = args.real("sigma", params.sigma);
-    params.lambda = args.real("lambda", params.lambda);
-    const auto grid = args.integer("grid", params.grid);
-    if (grid < 1 || grid > 1'000'000)
-        throw UsageError("--grid must be in [10, 1000000]; got " + std::to_string(grid));
-    params.grid = static_cast<int>(grid);
-    params.range = args.real("range", params.range);
-    asUsage([&] { params.solver = core::parseSolver(args.text("solver", core::solverName(params.solver))); });
-    asUsage([&] { core::validate(params); });
+    core::RunConfig config;
+    config.correction = params;
+    for (const char *key : {"sigma", "lambda", "grid", "range", "solver"})
+        readSetting(args, *core::findSettingByKey(key), config);
+    asUsage([&] { core::validate(config.correction); });
+    params = config.correction;
+}
+
+void readSetting(const Arguments &args, const core::SettingSpec &spec, core::RunConfig &config)
+{
+    if (spec.flag.empty() || !args.has(spec.flag))
+        return;
+    const std::string text = spec.type == core::SettingType::Flag ? spec.switchValue : args.text(spec.flag, "");
+    asUsage([&] { spec.set(config, spec.flag, text); });
 }
 
 core::RunConfig readRunConfig(const Arguments &args)
 {
     core::RunConfig config;
-    config.dataset = args.text("dataset", config.dataset);
-    asUsage([&] { config.method = core::parseMethod(args.text("method", core::methodName(config.method))); });
-    config.nData = args.integer("n-data", config.nData);
-    config.samples = args.integer("samples", config.samples);
-    config.seed = args.seed("seed", config.seed);
-    config.dataSeed = args.seed("data-seed", config.dataSeed);
-    config.temperature = args.real("temperature", config.temperature);
-    config.step = args.real("step", config.step);
-    const auto batch = args.integer("batch", config.minibatch.initialBatch);
-    const auto growth = args.integer("batch-growth", config.minibatch.batchGrowth);
-    if (batch < 2 || batch > 2'147'483'647)
-        throw UsageError("--batch must be in [2, 2147483647]; got " + std::to_string(batch));
-    if (growth < 1 || growth > 2'147'483'647)
-        throw UsageError("--batch-growth must be in [1, 2147483647]; got " + std::to_string(growth));
-    config.minibatch.initialBatch = static_cast<core::DataIndex>(batch);
-    config.minibatch.batchGrowth = static_cast<core::DataIndex>(growth);
-    config.minibatch.cltBound = args.real("delta", config.minibatch.cltBound);
-    config.minibatch.finitePopulationCorrection = !args.flag("no-fpc");
-    config.austere.batch = config.minibatch.initialBatch;
-    config.sublhd.batch = config.minibatch.initialBatch;
-    config.austere.epsilon = args.real("epsilon", config.austere.epsilon);
-    config.austereErrorBound = args.real("error-bound", config.austereErrorBound);
-    const auto pilot = args.integer("pilot", config.austerePilot);
-    if (pilot < 1 || pilot > 100000)
-        throw UsageError("--pilot must be in [1, 100000]; got " + std::to_string(pilot));
-    config.austerePilot = static_cast<int>(pilot);
-    config.sublhd.gamma = args.real("gamma", config.sublhd.gamma);
-    config.sublhd.p = args.real("sublhd-p", config.sublhd.p);
-    config.sublhd.delta = args.real("sublhd-delta", config.sublhd.delta);
-    config.sublhd.useModelBound = args.flag("sublhd-model-bound");
-    config.burnIn = args.integer("burn-in", config.burnIn);
-    config.annealFrom = args.real("anneal-from", config.annealFrom);
-    config.burnInStep = args.real("burn-in-step", config.burnInStep);
-    config.traceStride = args.integer("trace-every", config.traceStride);
-    auto &logreg = config.logreg;
-    logreg.source = args.text("source", logreg.source);
-    logreg.images = args.text("images", logreg.images);
-    logreg.labels = args.text("labels", logreg.labels);
-    logreg.csv = args.text("csv", logreg.csv);
-    if (args.has("images") != args.has("labels"))
-        throw UsageError("--images and --labels go together (an IDX image file and its label file)");
-    asUsage([&] { logreg.classes = core::parseClassPair(args.text("classes", "1,7")); });
-    const auto testSize = args.integer("test-size", logreg.testSize);
-    const auto augmentTo = args.integer("augment-to", logreg.augmentTo);
-    if (testSize < 1 || testSize > 10'000'000)
-        throw UsageError("--test-size must be in [1, 10000000]; got " + std::to_string(testSize));
-    if (augmentTo < 0 || augmentTo > 50'000'000)
-        throw UsageError("--augment-to must be in [0, 50000000] (0: no augmentation); got " + std::to_string(augmentTo));
-    logreg.testSize = static_cast<core::DataIndex>(testSize);
-    logreg.augmentTo = static_cast<core::DataIndex>(augmentTo);
-    logreg.splitSeed = config.dataSeed;
-    logreg.augmentSeed = config.dataSeed;
-    logreg.model.priorSd = args.real("prior-sd", logreg.model.priorSd);
-    logreg.model.bias = args.flag("bias");
-    logreg.searchDirectories = core::dataSearchDirectories();
-    if (!(logreg.model.priorSd >= 0.0))
-        throw UsageError("--prior-sd must be >= 0 (0: the paper's flat prior); got " + std::to_string(logreg.model.priorSd));
+    for (const core::SettingSpec &spec : core::settingsTable())
+        readSetting(args, spec, config);
+    config.logreg.searchDirectories = core::dataSearchDirectories();
     core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
-    readCorrectionParams(args, config.correction);
     asUsage([&] { core::validate(config); });
     return config;
 }

@@ -8,6 +8,7 @@
 #include "app/cli/arguments.h"
 #include "core/experiment/datasets.h"
 #include "core/experiment/run_config.h"
+#include "core/experiment/settings_table.h"
 
 namespace cli {
 
@@ -16,15 +17,14 @@ const std::set<std::string> &runValueOptions();
 /// `options` without `unused`: a command rejects the run options it would otherwise ignore.
 std::set<std::string> without(std::set<std::string> options, std::initializer_list<const char *> unused);
 
-/// Flags shared by them.
-inline const std::set<std::string> &runFlags()
-{
-    static const std::set<std::string> flags = {"no-fpc", "no-cache", "sublhd-model-bound", "bias"};
-    return flags;
-}
+/// Flags shared by them (the table's switches and --no-cache).
+const std::set<std::string> &runFlags();
 
 /// Reads and validates; a core validation failure becomes a UsageError naming the --option.
 core::RunConfig readRunConfig(const Arguments &args);
+
+/// Sets `spec` from its --flag when given (the table's parser; errors name the --flag).
+void readSetting(const Arguments &args, const core::SettingSpec &spec, core::RunConfig &config);
 
 /// Reads --sigma --lambda --grid --range --solver into `params` and validates them.
 void readCorrectionParams(const Arguments &args, core::CorrectionParams &params);

@@ -110,8 +110,19 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("error-bound must be in [0, 1); got " + std::to_string(config.austereErrorBound));
     if (config.method == TestMethod::AustereNonConservative && !(config.austereErrorBound > 0.0))
         throw std::invalid_argument("error-bound must be > 0 for austere-nc (it designs the test every iteration)");
-    if (config.austerePilot < 1)
-        throw std::invalid_argument("pilot must be >= 1; got " + std::to_string(config.austerePilot));
+    if (config.austerePilot < 1 || config.austerePilot > 100'000)
+        throw std::invalid_argument("pilot must be in [1, 100000]; got " + std::to_string(config.austerePilot));
+    const LogisticDataSpec &logreg = config.logreg;
+    if (logreg.images.empty() != logreg.labels.empty())
+        throw std::invalid_argument("images and --labels go together (an IDX image file and its label file)");
+    if (logreg.testSize < 1 || logreg.testSize > 10'000'000)
+        throw std::invalid_argument("test-size must be in [1, 10000000]; got " + std::to_string(logreg.testSize));
+    if (logreg.augmentTo < 0 || logreg.augmentTo > 50'000'000)
+        throw std::invalid_argument("augment-to must be in [0, 50000000] (0: no augmentation); got "
+                                    + std::to_string(logreg.augmentTo));
+    if (!(logreg.model.priorSd >= 0.0) || !std::isfinite(logreg.model.priorSd))
+        throw std::invalid_argument("prior-sd must be finite and >= 0 (0: the paper's flat prior); got "
+                                    + std::to_string(logreg.model.priorSd));
 }
 
 bool followsLiveTuning(const RunConfig &config)

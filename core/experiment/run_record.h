@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/run_config.h"
+#include "core/experiment/settings_table.h"
 #include "core/io/json_writer.h"
 #include "core/io/samples_csv.h"
 
 namespace core {
 
-using SettingValue = std::variant<std::string, double, std::int64_t, std::uint64_t, bool>;
 using RunSettings = std::vector<std::pair<std::string, SettingValue>>;
 
-/// The settings of `config` that define a run, in a fixed order.
+/// The settings of `config` that define a run, in the table's order (settings_table.h).
 RunSettings runSettings(const RunConfig &config);
 
 /// The settings read back from `# key = value` lines that runSettings wrote (a samples file's

@@ -1,0 +1,292 @@
+#include "core/experiment/settings_table.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/data/classification_data.h"
+#include "core/io/atomic_file.h"
+
+namespace core {
+namespace {
+
+// `convert` must read the whole text (std::stoll and friends report how much they read).
+template <typename Convert>
+auto parseWhole(const std::string &name, const std::string &text, const char *expected, Convert convert)
+{
+    std::size_t used = 0;
+    decltype(convert(text, &used)) value{};
+    try {
+        value = convert(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size())
+        throw std::invalid_argument(name + ": expected " + expected + "; got '" + text + "'");
+    return value;
+}
+
+// Whole numbers as people write them: 1000000, 1e6 or 1_000_000.
+std::int64_t parseInteger(const std::string &name, const std::string &text)
+{
+    std::string digits;
+    for (char c : text)
+        if (c != '_')
+            digits += c;
+    const double value = parseWhole(name, digits, "a whole number",
+                                    [](const std::string &t, std::size_t *used) { return std::stod(t, used); });
+    if (value != static_cast<double>(static_cast<std::int64_t>(value)) || std::abs(value) > 9.0e18)
+        throw std::invalid_argument(name + ": expected a whole number; got '" + text + "'");
+    return static_cast<std::int64_t>(value);
+}
+
+std::uint64_t parseSeed(const std::string &name, const std::string &text)
+{
+    // stoull reads "-1" as 2^64 - 1: a seed never has a sign.
+    if (!text.empty() && (text.front() == '-' || text.front() == '+'))
+        throw std::invalid_argument(name + ": expected a non-negative whole number; got '" + text + "'");
+    return parseWhole(name, text, "a non-negative whole number",
+                      [](const std::string &t, std::size_t *used) { return std::uint64_t{std::stoull(t, used)}; });
+}
+
+double parseReal(const std::string &name, const std::string &text)
+{
+    return parseWhole(name, text, "a number", [](const std::string &t, std::size_t *used) { return std::stod(t, used); });
+}
+
+bool parseFlag(const std::string &name, const std::string &text)
+{
+    if (text == "1" || text == "true")
+        return true;
+    if (text == "0" || text == "false")
+        return false;
+    throw std::invalid_argument(name + ": expected 0 or 1; got '" + text + "'");
+}
+
+// `field(config)` gives the member, const or not.
+template <typename Field>
+SettingSpec integer(std::string key, std::string flag, std::string help, Field field)
+{
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Integer, SettingScope::Every, {}, {}, {}};
+    spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<std::int64_t>(field(c))); };
+    spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
+        using Target = std::remove_reference_t<decltype(field(c))>;
+        const std::int64_t value = parseInteger(name, text);
+        if (value < std::numeric_limits<Target>::min() || value > std::numeric_limits<Target>::max())
+            throw std::invalid_argument(name + " must be in [" + std::to_string(std::numeric_limits<Target>::min())
+                                        + ", " + std::to_string(std::numeric_limits<Target>::max()) + "]; got " + text);
+        field(c) = static_cast<Target>(value);
+    };
+    return spec;
+}
+
+template <typename Field>
+SettingSpec seed(std::string key, std::string flag, std::string help, Field field)
+{
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Seed, SettingScope::Every, {}, {}, {}};
+    spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<std::uint64_t>(field(c))); };
+    spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
+        field(c) = parseSeed(name, text);
+    };
+    return spec;
+}
+
+template <typename Field>
+SettingSpec real(std::string key, std::string flag, std::string help, Field field)
+{
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Real, SettingScope::Every, {}, {}, {}};
+    spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<double>(field(c))); };
+    spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
+        field(c) = parseReal(name, text);
+    };
+    return spec;
+}
+
+template <typename Field>
+SettingSpec text(std::string key, std::string flag, std::string help, Field field)
+{
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Text, SettingScope::Every, {}, {}, {}};
+    spec.get = [field](const RunConfig &c) { return SettingValue(std::string(field(c))); };
+    spec.set = [field](RunConfig &c, const std::string &, const std::string &value) { field(c) = value; };
+    return spec;
+}
+
+/// A boolean setting; `switchValue` is what the bare command-line flag sets it to.
+template <typename Field>
+SettingSpec flag(std::string key, std::string flagName, std::string help, bool switchValue, Field field)
+{
+    SettingSpec spec{std::move(key), std::move(flagName), std::move(help), SettingType::Flag, SettingScope::Every,
+                     switchValue ? "1" : "0", {}, {}};
+    spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<bool>(field(c))); };
+    spec.set = [field](RunConfig &c, const std::string &name, const std::string &value) {
+        field(c) = parseFlag(name, value);
+    };
+    return spec;
+}
+
+SettingSpec logregOnly(SettingSpec spec)
+{
+    spec.scope = SettingScope::Logreg;
+    return spec;
+}
+
+std::vector<SettingSpec> makeTable()
+{
+    std::vector<SettingSpec> table;
+    SettingSpec dataset = text("dataset", "dataset", "gmm (the paper's mixture), worst-case or logreg [gmm]",
+                               [](auto &c) -> auto & { return c.dataset; });
+    table.push_back(dataset);
+    SettingSpec method = text("method", "method",
+                              "minibatch, austere-c, austere-nc, sublhd, barker, mh or naive-barker [minibatch]",
+                              [](auto &c) -> auto & { return c.dataset; });
+    method.get = [](const RunConfig &c) { return SettingValue(methodName(c.method)); };
+    method.set = [](RunConfig &c, const std::string &, const std::string &value) { c.method = parseMethod(value); };
+    table.push_back(method);
+    table.push_back(integer("samples", "samples", "iterations per chain [3000]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
+                         [](auto &c) -> auto & { return c.seed; }));
+    // The data seed also seeds the logistic-regression split and augmentation; files record
+    // those two as well (split_seed, augment_seed, later in the table) and read them back last.
+    SettingSpec dataSeed = seed("data_seed", "data-seed", "the generated data, the same for every chain and method [1]",
+                                [](auto &c) -> auto & { return c.dataSeed; });
+    dataSeed.set = [](RunConfig &c, const std::string &name, const std::string &value) {
+        c.dataSeed = c.logreg.splitSeed = c.logreg.augmentSeed = parseSeed(name, value);
+    };
+    table.push_back(dataSeed);
+    table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case 1, logreg 100]",
+                         [](auto &c) -> auto & { return c.temperature; }));
+    table.push_back(real("step", "step", "proposal standard deviation per coordinate [0.15; worst-case 1/sqrt(N), logreg 0.05]",
+                         [](auto &c) -> auto & { return c.step; }));
+    SettingSpec meaning = text("step_meaning", "", "", [](auto &c) -> auto & { return c.dataset; });
+    meaning.get = [](const RunConfig &) { return SettingValue(std::string("proposal standard deviation per coordinate")); };
+    meaning.set = [](RunConfig &, const std::string &, const std::string &) {}; // a note for readers
+    table.push_back(meaning);
+    table.push_back(integer("burn_in", "burn-in", "first B iterations at --anneal-from, excluded from diagnostics [0]",
+                            [](auto &c) -> auto & { return c.burnIn; }));
+    table.push_back(real("anneal_from", "anneal-from", "burn-in temperature T0 > 0",
+                         [](auto &c) -> auto & { return c.annealFrom; }));
+    table.push_back(real("burn_in_step", "burn-in-step", "burn-in proposal sd [0: --step]",
+                         [](auto &c) -> auto & { return c.burnInStep; }));
+    // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
+    // sublhd_batch come later in the table).
+    SettingSpec batch = integer("batch", "batch", "initial minibatch m >= 2, for every method [100]",
+                                [](auto &c) -> auto & { return c.minibatch.initialBatch; });
+    batch.set = [](RunConfig &c, const std::string &name, const std::string &value) {
+        const std::int64_t m = parseInteger(name, value);
+        if (m < 2 || m > std::numeric_limits<DataIndex>::max())
+            throw std::invalid_argument(name + " must be in [2, 2147483647]; got " + value);
+        c.minibatch.initialBatch = c.austere.batch = c.sublhd.batch = static_cast<DataIndex>(m);
+    };
+    table.push_back(batch);
+    table.push_back(integer("batch_growth", "batch-growth", "minibatch growth per step [100]",
+                            [](auto &c) -> auto & { return c.minibatch.batchGrowth; }));
+    table.push_back(real("delta", "delta", "CLT error bound of Corollary 1 [0: off]",
+                         [](auto &c) -> auto & { return c.minibatch.cltBound; }));
+    table.push_back(flag("finite_population_correction", "no-fpc",
+                         "draw with replacement and test s^2/b instead of the finite-population factor", false,
+                         [](auto &c) -> auto & { return c.minibatch.finitePopulationCorrection; }));
+    table.push_back(real("sigma", "sigma", "correction noise sd in (0, 1.8138) [1]",
+                         [](auto &c) -> auto & { return c.correction.sigma; }));
+    table.push_back(real("lambda", "lambda", "correction ridge penalty >= 0 [10]",
+                         [](auto &c) -> auto & { return c.correction.lambda; }));
+    SettingSpec solver = text("solver", "solver", "correction solver: nnls or ridge (the paper's) [nnls]",
+                              [](auto &c) -> auto & { return c.dataset; });
+    solver.get = [](const RunConfig &c) { return SettingValue(solverName(c.correction.solver)); };
+    solver.set = [](RunConfig &c, const std::string &, const std::string &value) {
+        c.correction.solver = parseSolver(value);
+    };
+    table.push_back(solver);
+    table.push_back(integer("grid", "grid", "correction grid points N in [10, 10000] [4000]",
+                            [](auto &c) -> auto & { return c.correction.grid; }));
+    table.push_back(real("range", "range", "correction support [-V, V] [20]",
+                         [](auto &c) -> auto & { return c.correction.range; }));
+    table.push_back(integer("austere_batch", "", "", [](auto &c) -> auto & { return c.austere.batch; }));
+    table.push_back(real("epsilon", "epsilon", "AustereMH(c) test level [0.005]",
+                         [](auto &c) -> auto & { return c.austere.epsilon; }));
+    table.push_back(integer("sublhd_batch", "", "", [](auto &c) -> auto & { return c.sublhd.batch; }));
+    table.push_back(real("error_bound", "error-bound", "AustereMH: design (m, epsilon) under this mean |dP| [0: off]",
+                         [](auto &c) -> auto & { return c.austereErrorBound; }));
+    table.push_back(real("gamma", "gamma", "MHSubLhd batch growth factor [1.5]", [](auto &c) -> auto & { return c.sublhd.gamma; }));
+    table.push_back(real("sublhd_p", "sublhd-p", "MHSubLhd p [2]", [](auto &c) -> auto & { return c.sublhd.p; }));
+    table.push_back(real("sublhd_delta", "sublhd-delta", "MHSubLhd delta [0.01]",
+                         [](auto &c) -> auto & { return c.sublhd.delta; }));
+    table.push_back(flag("sublhd_model_bound", "sublhd-model-bound", "MHSubLhd: the model's closed-form range bound",
+                         true, [](auto &c) -> auto & { return c.sublhd.useModelBound; }));
+    table.push_back(integer("pilot", "pilot", "AustereMH(c) design: pilot proposals [200]",
+                            [](auto &c) -> auto & { return c.austerePilot; }));
+    table.push_back(integer("trace_every", "trace-every", "logreg: evaluate the test set every K samples [10]",
+                            [](auto &c) -> auto & { return c.traceStride; }));
+    SettingSpec nData = integer("n_data_requested", "n-data", "generated data size N [1000000]",
+                                [](auto &c) -> auto & { return c.nData; });
+    nData.scope = SettingScope::GeneratedData;
+    table.push_back(nData);
+    table.push_back(logregOnly(text("source", "source", "logreg: image source name [auto]",
+                                    [](auto &c) -> auto & { return c.logreg.source; })));
+    table.push_back(logregOnly(text("images", "images", "logreg: IDX image file (with --labels)",
+                                    [](auto &c) -> auto & { return c.logreg.images; })));
+    table.push_back(logregOnly(text("labels", "labels", "logreg: IDX label file (with --images)",
+                                    [](auto &c) -> auto & { return c.logreg.labels; })));
+    table.push_back(logregOnly(text("csv", "csv", "logreg: CSV of label + features",
+                                    [](auto &c) -> auto & { return c.logreg.csv; })));
+    SettingSpec classes = text("classes", "classes", "logreg: two image classes, the first labelled 0 [1,7]",
+                               [](auto &c) -> auto & { return c.dataset; });
+    classes.get = [](const RunConfig &c) {
+        return SettingValue(std::to_string(c.logreg.classes.first) + "," + std::to_string(c.logreg.classes.second));
+    };
+    classes.set = [](RunConfig &c, const std::string &, const std::string &value) {
+        c.logreg.classes = parseClassPair(value);
+    };
+    table.push_back(logregOnly(classes));
+    table.push_back(logregOnly(integer("test_size", "test-size", "logreg: rows held out for testing [1000]",
+                                       [](auto &c) -> auto & { return c.logreg.testSize; })));
+    table.push_back(logregOnly(seed("split_seed", "", "", [](auto &c) -> auto & { return c.logreg.splitSeed; })));
+    table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
+    table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
+                                       [](auto &c) -> auto & { return c.logreg.augmentTo; })));
+    table.push_back(logregOnly(real("prior_sd", "prior-sd", "logreg: Gaussian prior sd [0: flat, the paper's]",
+                                    [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
+    table.push_back(logregOnly(flag("bias", "bias", "logreg: add a bias weight", true,
+                                    [](auto &c) -> auto & { return c.logreg.model.bias; })));
+    return table;
+}
+
+} // namespace
+
+const std::vector<SettingSpec> &settingsTable()
+{
+    static const std::vector<SettingSpec> table = makeTable();
+    return table;
+}
+
+bool appliesTo(const SettingSpec &spec, const std::string &dataset)
+{
+    switch (spec.scope) {
+    case SettingScope::Every: return true;
+    case SettingScope::Logreg: return dataset == "logreg";
+    case SettingScope::GeneratedData: return dataset != "logreg";
+    }
+    return true;
+}
+
+const SettingSpec *findSettingByKey(std::string_view key)
+{
+    for (const SettingSpec &spec : settingsTable())
+        if (spec.key == key)
+            return &spec;
+    return nullptr;
+}
+
+std::string settingText(const SettingValue &value)
+{
+    if (const auto *s = std::get_if<std::string>(&value))
+        return *s;
+    if (const auto *d = std::get_if<double>(&value))
+        return formatRoundTrip(*d);
+    if (const auto *i = std::get_if<std::int64_t>(&value))
+        return std::to_string(*i);
+    if (const auto *u = std::get_if<std::uint64_t>(&value))
+        return std::to_string(*u);
+    return std::get<bool>(value) ? "1" : "0";
+}
+
+} // namespace core
