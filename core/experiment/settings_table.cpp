@@ -80,35 +80,35 @@ SettingSpec integer(std::string key, std::string flag, std::string help, Field f
     return spec;
 }
 
+// A setting stored as read: `parse(name, text)` gives the member's value.
+template <typename Field, typename Parse>
+SettingSpec parsed(std::string key, std::string flag, std::string help, SettingType type, Field field, Parse parse)
+{
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), type, SettingScope::Every, {}, {}, {}};
+    spec.get = [field](const RunConfig &c) { return SettingValue(field(c)); };
+    spec.set = [field, parse](RunConfig &c, const std::string &name, const std::string &text) {
+        field(c) = parse(name, text);
+    };
+    return spec;
+}
+
 template <typename Field>
 SettingSpec seed(std::string key, std::string flag, std::string help, Field field)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Seed, SettingScope::Every, {}, {}, {}};
-    spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<std::uint64_t>(field(c))); };
-    spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
-        field(c) = parseSeed(name, text);
-    };
-    return spec;
+    return parsed(std::move(key), std::move(flag), std::move(help), SettingType::Seed, field, parseSeed);
 }
 
 template <typename Field>
 SettingSpec real(std::string key, std::string flag, std::string help, Field field)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Real, SettingScope::Every, {}, {}, {}};
-    spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<double>(field(c))); };
-    spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
-        field(c) = parseReal(name, text);
-    };
-    return spec;
+    return parsed(std::move(key), std::move(flag), std::move(help), SettingType::Real, field, parseReal);
 }
 
 template <typename Field>
 SettingSpec text(std::string key, std::string flag, std::string help, Field field)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Text, SettingScope::Every, {}, {}, {}};
-    spec.get = [field](const RunConfig &c) { return SettingValue(std::string(field(c))); };
-    spec.set = [field](RunConfig &c, const std::string &, const std::string &value) { field(c) = value; };
-    return spec;
+    return parsed(std::move(key), std::move(flag), std::move(help), SettingType::Text, field,
+                  [](const std::string &, const std::string &value) { return value; });
 }
 
 /// A boolean setting; `switchValue` is what the bare command-line flag sets it to.
