@@ -3,39 +3,78 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+
+#include <CLI/CLI.hpp>
+
+#include "core/experiment/settings_table.h"
 
 namespace cli {
+namespace {
+
+// Help for the options that are not run settings (those come from core::settingsTable()).
+const std::map<std::string, std::string> &outputOptionHelp()
+{
+    static const std::map<std::string, std::string> help = {
+        {"out", "write the samples CSV (run), the Markdown table (compare) or the file the command makes"},
+        {"summary", "write a JSON summary"},
+        {"trace", "logreg: test accuracy against data read, every --trace-every samples, as CSV"},
+        {"no-cache", "solve the correction table again instead of reading the cache"},
+        {"chains", "chains per method, seeds seed, seed + 1, ... [1]"},
+        {"parallel", "run the chains at once, one per core"},
+        {"threads", "run the chains (compare: the trials) on N threads"},
+        {"from", "the settings in this samples file's header: the same chain again"},
+        {"methods", "comma-separated methods, run on the same data and seeds"},
+        {"trials", "chains per method, seeds seed..seed+trials-1 [10]"},
+        {"csv", "also write the rows as CSV"},
+        {"minibatch-iterations", "iterations of the minibatch chain [20000]"},
+        {"full-iterations", "iterations of each full-data chain [100]"},
+    };
+    return help;
+}
+
+std::string helpFor(const std::string &name)
+{
+    for (const core::SettingSpec &spec : core::settingsTable())
+        if (spec.flag == name)
+            return spec.help;
+    const auto it = outputOptionHelp().find(name);
+    return it == outputOptionHelp().end() ? std::string() : it->second;
+}
+
+} // namespace
 
 Arguments::Arguments(int argc, char **argv, int first, const std::set<std::string> &valueOptions,
                      const std::set<std::string> &flags)
 {
-    for (int i = first; i < argc; ++i) {
-        std::string token = argv[i];
-        if (token.rfind("--", 0) != 0)
-            throw UsageError("unexpected argument '" + token + "' (options look like --name value)");
-        std::string name = token.substr(2), value;
-        const auto equals = name.find('=');
-        const bool inlineValue = equals != std::string::npos;
-        if (inlineValue) {
-            value = name.substr(equals + 1);
-            name = name.substr(0, equals);
-        }
-        if (flags.count(name)) {
-            if (inlineValue)
-                throw UsageError("--" + name + " takes no value");
-            m_flags.insert(name);
-            continue;
-        }
-        if (!valueOptions.count(name))
-            throw UsageError("unknown option --" + name);
-        if (!inlineValue) {
-            if (i + 1 >= argc)
-                throw UsageError("--" + name + " needs a value");
-            value = argv[++i];
-        }
-        if (m_values.count(name))
+    // CLI11 does the parsing (known options only, values present, --help per command); the
+    // values stay text, read by the settings table's parsers or the accessors below.
+    const std::string command = first >= 2 && first - 1 < argc ? argv[first - 1] : "";
+    CLI::App app("mh-explorer-cli " + command + ": options (defaults in brackets)", "mh-explorer-cli " + command);
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> switches;
+    std::map<std::string, CLI::Option *> options;
+    for (const std::string &name : valueOptions)
+        options[name] = app.add_option("--" + name, values[name], helpFor(name))->type_name("VALUE");
+    for (const std::string &name : flags)
+        options[name] = app.add_flag("--" + name, switches[name], helpFor(name));
+    try {
+        // argv[first - 1], the command, stands where CLI11 expects the program's name.
+        app.parse(argc - first + 1, argv + first - 1);
+    } catch (const CLI::CallForHelp &) {
+        throw HelpRequested{app.help()};
+    } catch (const CLI::ParseError &error) {
+        throw UsageError(error.what());
+    }
+    for (const auto &[name, option] : options) {
+        if (option->count() > 1)
             throw UsageError("--" + name + " given twice");
-        m_values[name] = value;
+        if (option->count() == 0)
+            continue;
+        if (flags.count(name))
+            m_flags.insert(name);
+        else
+            m_values[name] = values[name];
     }
 }
 
@@ -66,19 +105,6 @@ std::int64_t Arguments::integer(const std::string &name, std::int64_t fallback) 
     if (value != std::floor(value) || std::abs(value) > 9.0e15)
         throw UsageError("--" + name + " must be a whole number; got '" + text(name, "") + "'");
     return static_cast<std::int64_t>(value);
-}
-
-std::uint64_t Arguments::seed(const std::string &name, std::uint64_t fallback) const
-{
-    const auto it = m_values.find(name);
-    if (it == m_values.end())
-        return fallback;
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long long value = std::strtoull(it->second.c_str(), &end, 10);
-    if (it->second.empty() || it->second[0] == '-' || *end != '\0' || errno == ERANGE)
-        throw UsageError("--" + name + " must be a whole number in [0, 18446744073709551615]; got '" + it->second + "'");
-    return value;
 }
 
 std::vector<std::string> Arguments::list(const std::string &name, const std::string &fallback) const

@@ -17,7 +17,9 @@ int datasetCommand(int argc, char **argv)
     if (!args.has("out"))
         throw UsageError("--out is required (a CSV path)");
     core::GaussianMixtureSpec spec;
-    spec.seed = args.seed("seed", 1);
+    core::RunConfig seeded; // the table's seed reader: whole, unsigned, named errors
+    readSetting(args, *core::findSettingByKey("seed"), seeded);
+    spec.seed = seeded.seed;
     spec.size = args.integer("n-data", spec.size);
     if (spec.size < 1 || spec.size > 2'147'483'647)
         throw UsageError("--n-data must be in [1, 2147483647]; got " + std::to_string(spec.size));

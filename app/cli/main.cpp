@@ -44,6 +44,8 @@ const char *kUsage =
     "  bench       iterations/s of minibatch vs full-data tests on the same data\n"
     "              [--n-data N --minibatch-iterations I --full-iterations J --seed K] [--summary b.json]\n"
     "\n"
+    "Each command lists its options with --help (mh-explorer-cli run --help).\n"
+    "\n"
     "Defaults follow the paper's Gaussian-mixture experiment: N = 1e6, T = 1e4, step 0.15 (the\n"
     "proposal's standard deviation), m = 100, growth 100, sigma = 1, NNLS correction\n"
     "(--solver ridge --lambda 10 is the paper's solver).\n";
@@ -79,6 +81,9 @@ int main(int argc, char **argv)
             return cli::diagnoseCommand(argc, argv);
         std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, austere-design, correction, dataset, diagnose, bench)\n", command.c_str());
         return 2;
+    } catch (const cli::HelpRequested &help) {
+        std::fputs(help.text.c_str(), stdout);
+        return 0;
     } catch (const cli::UsageError &error) {
         std::fprintf(stderr, "mh-explorer-cli %s: %s\n", command.c_str(), error.what());
         return 2;

@@ -65,6 +65,19 @@ private slots:
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty()); // nothing written
     }
 
+    // Each command lists its own options, with the settings table's help text.
+    void commandHelpComesFromTheSettingsTable()
+    {
+        const Result run = runCli({"run", "--help"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("--sigma") && run.out.contains("correction noise sd in (0, 1.8138)"), qPrintable(run.out));
+        QVERIFY(run.out.contains("--from"));
+        const Result bench = runCli({"bench", "--help"});
+        QCOMPARE(bench.exitCode, 0);
+        QVERIFY(bench.out.contains("--minibatch-iterations"));
+        QVERIFY(!bench.out.contains("--method ")); // bench refuses it, so does not offer it
+    }
+
     // Options a command has no use for are refused by name, not silently dropped.
     void commandsRefuseOptionsTheyIgnore_data()
     {
