@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -20,6 +22,7 @@
 #include <QTimer>
 
 #include "core/experiment/run_config.h"
+#include "core/experiment/settings_table.h"
 #include "ui/app_identity.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
@@ -79,19 +82,22 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
                      : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
     };
     const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick, logreg-quick.", "name");
-    const auto method = option("method", "mh, barker, minibatch, naive-barker, austere-c or sublhd.", "name");
     const auto methods = option("methods", "Compare 2-4 methods, comma-separated.", "list");
-    const auto dataset = option("dataset", "gmm, worst-case or logreg (the first image source found, or --csv).", "name");
-    const auto csv = option("csv", "Logistic regression on a CSV file of label + features.", "path");
-    const auto nData = option("n-data", "Number of data points N.", "count");
-    const auto temperature = option("temperature", "Temperature T > 0.", "value");
-    const auto step = option("step", "Proposal standard deviation per coordinate.", "value");
-    const auto samples = option("samples", "Iterations per chain.", "count");
-    const auto seed = option("seed", "Seed of the first chain.", "value");
     const auto chains = option("chains", "Chains per method (1-4).", "count");
     const auto parallel = option("parallel", "Run the chains in parallel.");
-    const auto sigma = option("sigma", "Correction noise sd, in (0, 1.8138).", "value");
-    const auto solver = option("solver", "Correction solver: nnls or ridge.", "name");
+    // Every run setting, as the CLI offers it (core::settingsTable(): one flag, one help text).
+    std::vector<std::pair<const core::SettingSpec *, QCommandLineOption>> settingOptions;
+    for (const core::SettingSpec &spec : core::settingsTable())
+        if (!spec.flag.empty())
+            settingOptions.emplace_back(&spec, spec.type == core::SettingType::Flag
+                                                   ? option(spec.flag.c_str(), spec.help.c_str())
+                                                   : option(spec.flag.c_str(), spec.help.c_str(), "value"));
+    auto isSet = [&](const char *flag) {
+        for (const auto &[spec, opt] : settingOptions)
+            if (spec->flag == flag)
+                return parser.isSet(opt);
+        return false;
+    };
     // Not "--session": QGuiApplication takes that (X11 session management) before the parser sees it.
     const auto session = option("load-session", "Load the settings of a session file.", "path");
     const auto noRestore = option("no-restore", "Start from the defaults instead of the last session.");
@@ -107,9 +113,10 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
                                                                 "chains (a new, marked chain segment).", "value");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
     const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy.", "name");
-    parser.addOptions({preset, dataset, csv, method, methods, nData, temperature, step, samples, seed, chains, parallel,
-                       sigma, solver, session, noRestore, quitWhenDone, quitAfterRun, exportPlots, exportSize,
-                       exportSamples, screenshot, midRunShot, midRunTemperature, dark, tab});
+    parser.addOptions({preset, methods, chains, parallel, session, noRestore, quitWhenDone, quitAfterRun, exportPlots,
+                       exportSize, exportSamples, screenshot, midRunShot, midRunTemperature, dark, tab});
+    for (const auto &[spec, opt] : settingOptions)
+        parser.addOption(opt);
     parser.process(app);
 
     GuiOptions options;
@@ -137,11 +144,17 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
         request = *named;
     }
     core::RunConfig &config = request.config;
+    bool anyRunOption = false;
     try {
-        if (parser.isSet(method)) {
-            config.method = core::parseMethod(parser.value(method).toStdString());
-            request.methods = {config.method};
+        for (const auto &[spec, opt] : settingOptions) {
+            if (!parser.isSet(opt))
+                continue;
+            anyRunOption = true;
+            spec->set(config, "--" + spec->flag,
+                      spec->type == core::SettingType::Flag ? spec->switchValue : parser.value(opt).toStdString());
         }
+        if (isSet("method"))
+            request.methods = {config.method};
         if (parser.isSet(methods)) {
             request.methods.clear();
             for (const QString &name : parser.value(methods).split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -149,8 +162,6 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
             if (!request.methods.empty())
                 config.method = request.methods.front();
         }
-        if (parser.isSet(solver))
-            config.correction.solver = core::parseSolver(parser.value(solver).toStdString());
     } catch (const std::exception &error) {
         fail(QString::fromStdString(error.what()));
         return std::nullopt;
@@ -168,15 +179,9 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
             fail(QStringLiteral("invalid --%1 '%2'").arg(opt.names().front(), parser.value(opt)));
         return ok;
     };
-    auto toInt64 = [](const QString &text, bool *ok) { return text.toLongLong(ok); };
-    auto toUInt64 = [](const QString &text, bool *ok) { return text.toULongLong(ok); };
     auto toInt = [](const QString &text, bool *ok) { return text.toInt(ok); };
     auto toReal = [](const QString &text, bool *ok) { return text.toDouble(ok); };
-    if (!read(nData, config.nData, toInt64) || !read(temperature, config.temperature, toReal)
-        || !read(step, config.step, toReal) || !read(samples, config.samples, toInt64)
-        || !read(seed, config.seed, toUInt64) || !read(chains, request.chains, toInt)
-        || !read(sigma, config.correction.sigma, toReal)
-        || !read(midRunTemperature, options.script.midRunTemperature, toReal))
+    if (!read(chains, request.chains, toInt) || !read(midRunTemperature, options.script.midRunTemperature, toReal))
         return std::nullopt;
     if (parser.isSet(midRunTemperature) && !(options.script.midRunTemperature > 0.0)) {
         fail(QStringLiteral("--midrun-temperature must be > 0; got '%1'").arg(parser.value(midRunTemperature)));
@@ -185,10 +190,10 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     if (parser.isSet(parallel))
         request.parallel = true;
     // A dataset's own T and step unless given, as the CLI does.
-    if (parser.isSet(dataset) || parser.isSet(csv)) {
-        config.dataset = parser.isSet(csv) ? std::string("logreg") : parser.value(dataset).toStdString();
-        config.logreg.csv = parser.value(csv).toStdString();
-        core::applyDatasetDefaults(config, parser.isSet(temperature), parser.isSet(step));
+    if (isSet("dataset") || isSet("csv")) {
+        if (isSet("csv") && !isSet("dataset"))
+            config.dataset = "logreg"; // a CSV file is a classification data set
+        core::applyDatasetDefaults(config, isSet("temperature"), isSet("step"));
     }
     if (parser.isSet(exportSize)) {
         const QStringList parts = parser.value(exportSize).split(QLatin1Char('x'));
@@ -216,9 +221,7 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     options.runNow = options.quitWhenDone || parser.isSet(preset);
     options.dark = parser.isSet(dark);
     // Settings on the command line (or a script) replace the restored session.
-    bool anyRunOption = false;
-    for (const auto *opt : {&dataset, &csv, &method, &methods, &nData, &temperature, &step, &samples, &seed, &chains, &parallel, &sigma,
-                            &solver, &session})
+    for (const auto *opt : {&methods, &chains, &parallel, &session})
         anyRunOption = anyRunOption || parser.isSet(*opt);
     options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;
     if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty()
