@@ -9,7 +9,7 @@
 #include "app/cli/run_options.h"
 #include "core/acceptance/austere_design_cache.h"
 #include "core/io/atomic_file.h"
-#include "core/io/json_writer.h"
+#include "core/io/json_file.h"
 
 namespace cli {
 
@@ -78,21 +78,20 @@ int austereDesignCommand(int argc, char **argv)
                     << ',' << (k == best ? 1 : 0) << '\n';
         });
     if (!summaryPath.empty()) {
-        core::JsonObject json;
-        json.add("dataset", config.dataset)
-            .add("n_data", static_cast<std::int64_t>(dataset.model->dataSize()))
-            .add("temperature", config.temperature)
-            .add("step", config.step)
-            .add("error_bound", config.austereErrorBound)
-            .add("pilot", static_cast<std::int64_t>(pilot.size()))
-            .add("batch", chosen.batch)
-            .add("epsilon", chosen.epsilon)
-            .add("mean_abs_error", chosen.meanAbsError)
-            .add("mean_data_fraction", chosen.meanDataFraction)
-            .add("feasible", chosen.feasible)
-            .add("grid_seconds", gridSeconds)
-            .add("grid_from_cache", gridFromCache);
-        core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });
+        const nlohmann::ordered_json json = {{"dataset", config.dataset},
+                                             {"n_data", dataset.model->dataSize()},
+                                             {"temperature", config.temperature},
+                                             {"step", config.step},
+                                             {"error_bound", config.austereErrorBound},
+                                             {"pilot", pilot.size()},
+                                             {"batch", chosen.batch},
+                                             {"epsilon", chosen.epsilon},
+                                             {"mean_abs_error", chosen.meanAbsError},
+                                             {"mean_data_fraction", chosen.meanDataFraction},
+                                             {"feasible", chosen.feasible},
+                                             {"grid_seconds", gridSeconds},
+                                             {"grid_from_cache", gridFromCache}};
+        core::writeJsonFile(summaryPath, json);
     }
     std::printf("use: --method austere-c --batch %lld --epsilon %g (or pass --error-bound %g to run/compare)\n",
                 static_cast<long long>(chosen.batch), chosen.epsilon, config.austereErrorBound);

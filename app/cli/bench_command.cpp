@@ -10,7 +10,7 @@
 #include "core/experiment/datasets.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/io/atomic_file.h"
-#include "core/io/json_writer.h"
+#include "core/io/json_file.h"
 
 namespace cli {
 namespace {
@@ -115,20 +115,19 @@ int benchCommand(int argc, char **argv)
                 kernel);
 
     if (!summaryPath.empty()) {
-        core::JsonObject json;
-        json.add("dataset", config.dataset)
-            .add("n_data", static_cast<std::int64_t>(model.dataSize()))
-            .add("temperature", config.temperature)
-            .add("step", config.step)
-            .add("minibatch_iterations_per_second", minibatch.summary.iterationsPerSecond)
-            .add("minibatch_points_per_second", minibatch.pointsPerSecond)
-            .add("minibatch_mean_batch", minibatch.summary.meanBatch)
-            .add("metropolis_iterations_per_second", metropolis.summary.iterationsPerSecond)
-            .add("metropolis_points_per_second", metropolis.pointsPerSecond)
-            .add("barker_iterations_per_second", barker.summary.iterationsPerSecond)
-            .add("speedup_vs_metropolis", speedup)
-            .add("kernel_points_per_second", kernel);
-        core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });
+        const nlohmann::ordered_json json = {{"dataset", config.dataset},
+                                             {"n_data", model.dataSize()},
+                                             {"temperature", config.temperature},
+                                             {"step", config.step},
+                                             {"minibatch_iterations_per_second", minibatch.summary.iterationsPerSecond},
+                                             {"minibatch_points_per_second", minibatch.pointsPerSecond},
+                                             {"minibatch_mean_batch", minibatch.summary.meanBatch},
+                                             {"metropolis_iterations_per_second", metropolis.summary.iterationsPerSecond},
+                                             {"metropolis_points_per_second", metropolis.pointsPerSecond},
+                                             {"barker_iterations_per_second", barker.summary.iterationsPerSecond},
+                                             {"speedup_vs_metropolis", speedup},
+                                             {"kernel_points_per_second", kernel}};
+        core::writeJsonFile(summaryPath, json);
     }
     return 0;
 }

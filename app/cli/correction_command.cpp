@@ -4,7 +4,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/io/atomic_file.h"
-#include "core/io/json_writer.h"
+#include "core/io/json_file.h"
 
 namespace cli {
 
@@ -39,22 +39,21 @@ int correctionCommand(int argc, char **argv)
                     << '\n';
         });
     }
-    core::JsonObject json;
-    json.add("sigma", params.sigma)
-        .add("lambda", params.lambda)
-        .add("grid", params.grid)
-        .add("range", params.range)
-        .add("solver", core::solverName(params.solver))
-        .add("linf", table->linfError())
-        .add("linf_paper_convention", table->solveGridLinfError())
-        .add("mass", table->rawMass())
-        .add("variance", table->variance())
-        .add("target_variance", 3.289868133696453 - params.sigma * params.sigma)
-        .add("solve_seconds", table->solveSeconds())
-        .add("solver_converged", table->solverConverged())
-        .add("from_cache", fromCache);
+    const nlohmann::ordered_json json = {{"sigma", params.sigma},
+                                         {"lambda", params.lambda},
+                                         {"grid", params.grid},
+                                         {"range", params.range},
+                                         {"solver", core::solverName(params.solver)},
+                                         {"linf", table->linfError()},
+                                         {"linf_paper_convention", table->solveGridLinfError()},
+                                         {"mass", table->rawMass()},
+                                         {"variance", table->variance()},
+                                         {"target_variance", 3.289868133696453 - params.sigma * params.sigma},
+                                         {"solve_seconds", table->solveSeconds()},
+                                         {"solver_converged", table->solverConverged()},
+                                         {"from_cache", fromCache}};
     if (!summaryPath.empty())
-        core::writeFileAtomically(summaryPath, [&](std::ostream &out) { json.write(out); out << '\n'; });
+        core::writeJsonFile(summaryPath, json);
     std::printf("correction %s: sigma %g, lambda %g, grid %d, range %g\n", core::solverName(params.solver).c_str(),
                 params.sigma, params.lambda, params.grid, params.range);
     std::printf("  L-inf CDF error   %.3g of the sampled table (renormalised, 4x finer grid)\n", table->linfError());

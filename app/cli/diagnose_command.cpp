@@ -10,7 +10,7 @@
 #include "app/cli/run_options.h"
 #include "core/diagnostics/posterior_summary.h"
 #include "core/io/atomic_file.h"
-#include "core/io/json_writer.h"
+#include "core/io/json_file.h"
 #include "core/io/samples_csv_reader.h"
 
 namespace cli {
@@ -129,22 +129,16 @@ int diagnoseCommand(int argc, char **argv)
                 "below 100 per chain calls for longer or better-mixing chains.\n");
 
     if (!request.summaryPath.empty()) {
-        core::JsonObject parameters;
+        nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
         for (std::size_t i = 0; i < columns.size(); ++i) {
             const core::ParameterSummary &s = summaries[i];
-            core::JsonObject entry;
-            entry.add("mean", s.mean).add("sd", s.sd).add("mcse_mean", s.mcseMean).add("q5", s.q5).add("q50", s.q50);
-            entry.add("q95", s.q95).add("ess_bulk", s.essBulk).add("ess_tail", s.essTail).add("r_hat", s.rhat);
-            parameters.add(chains.front().columns[columns[i]], entry);
+            parameters[chains.front().columns[columns[i]]] = {
+                {"mean", s.mean}, {"sd", s.sd},           {"mcse_mean", s.mcseMean}, {"q5", s.q5},      {"q50", s.q50},
+                {"q95", s.q95},   {"ess_bulk", s.essBulk}, {"ess_tail", s.essTail},   {"r_hat", s.rhat}};
         }
-        core::JsonObject root;
-        root.add("chains", static_cast<std::int64_t>(chains.size()))
-            .add("draws_per_chain", static_cast<std::int64_t>(chains.front().draws()))
-            .add("parameters", parameters);
-        core::writeFileAtomically(request.summaryPath, [&](std::ostream &out) {
-            root.write(out);
-            out << '\n';
-        });
+        const nlohmann::ordered_json root = {
+            {"chains", chains.size()}, {"draws_per_chain", chains.front().draws()}, {"parameters", parameters}};
+        core::writeJsonFile(request.summaryPath, root);
     }
     return 0;
 }

@@ -48,13 +48,6 @@ void addTo(nlohmann::ordered_json &json, const RunSettings &settings)
         std::visit([&](const auto &v) { json[setting.first] = v; }, setting.second);
 }
 
-void addTo(JsonObject &json, const RunSettings &settings)
-{
-    // No structured binding: clang before 16 cannot capture one in a lambda.
-    for (const auto &setting : settings)
-        std::visit([&](const auto &v) { json.add(setting.first, v); }, setting.second);
-}
-
 void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned)
 {
     const bool segmented = chain.hasBurnIn() || chain.retuned(config.temperature, config.step);

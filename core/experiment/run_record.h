@@ -11,7 +11,6 @@
 
 #include "core/experiment/run_config.h"
 #include "core/experiment/settings_table.h"
-#include "core/io/json_writer.h"
 #include "core/io/samples_csv.h"
 
 namespace core {
@@ -31,7 +30,6 @@ RunConfig runConfigFromMetadata(const CsvMetadata &metadata);
 CsvMetadata toMetadata(const RunSettings &settings);
 
 /// Adds every setting to `json` with its type.
-void addTo(JsonObject &json, const RunSettings &settings);
 void addTo(nlohmann::ordered_json &json, const RunSettings &settings);
 
 /// `segment.k = start=… temperature=… step=… [burn_in=1]` lines for a chain whose rows need

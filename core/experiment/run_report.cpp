@@ -10,6 +10,7 @@
 #include "core/experiment/logistic_dataset.h"
 #include "core/experiment/run_record.h"
 #include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
 
 namespace core {
 namespace {
@@ -235,8 +236,7 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
 
 void writeRunSummary(const RunOutcome &outcome, const std::string &path, const std::string &program)
 {
-    const std::string text = runSummaryJson(outcome, program).dump(2);
-    writeFileAtomically(path, [&text](std::ostream &out) { out << text << '\n'; });
+    writeJsonFile(path, runSummaryJson(outcome, program));
 }
 
 void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)
