@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 #include <QDir>
 #include <QFile>
@@ -12,11 +13,15 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include "core/experiment/settings_table.h"
+
 namespace ui {
 namespace {
 
 const QString kFormat = QStringLiteral("mh-explorer-session");
-constexpr int kVersion = 1;
+// 2: the run's settings under "settings", keyed as core::settingsTable() names them (the keys of
+// samples-file headers). 1: a nested "config" object of the session's own, still read.
+constexpr int kVersion = 2;
 constexpr int kMaxExportSide = 8000;
 
 [[noreturn]] void badValue(const QString &key, const QString &expected)
@@ -110,24 +115,6 @@ QString seedText(std::uint64_t seed)
     return QString::number(static_cast<qulonglong>(seed));
 }
 
-// The logistic-regression data; the search directories belong to the machine, not the session.
-QJsonObject logregToJson(const core::LogisticDataSpec &spec)
-{
-    return {
-        {"source", QString::fromStdString(spec.source)},
-        {"images", QString::fromStdString(spec.images)},
-        {"labels", QString::fromStdString(spec.labels)},
-        {"csv", QString::fromStdString(spec.csv)},
-        {"classes", QJsonArray{spec.classes.first, spec.classes.second}},
-        {"test_size", static_cast<qint64>(spec.testSize)},
-        {"split_seed", seedText(spec.splitSeed)},
-        {"augment_to", static_cast<qint64>(spec.augmentTo)},
-        {"augment_seed", seedText(spec.augmentSeed)},
-        {"bias", spec.model.bias},
-        {"prior_sd", spec.model.priorSd},
-    };
-}
-
 void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
 {
     read(json, QStringLiteral("source"), spec.source);
@@ -149,47 +136,83 @@ void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
     read(json, QStringLiteral("prior_sd"), spec.model.priorSd);
 }
 
-QJsonObject configToJson(const core::RunConfig &c)
+QJsonValue toJson(const core::SettingValue &value)
 {
-    const auto &mb = c.minibatch;
-    const auto &cp = c.correction;
-    return {
-        {"logreg", logregToJson(c.logreg)},
-        {"dataset", QString::fromStdString(c.dataset)},
-        {"method", QString::fromStdString(core::methodName(c.method))},
-        {"n_data", static_cast<qint64>(c.nData)},
-        {"samples", static_cast<qint64>(c.samples)},
-        {"seed", seedText(c.seed)},
-        {"data_seed", seedText(c.dataSeed)},
-        {"temperature", c.temperature},
-        {"step", c.step},
-        {"burn_in", static_cast<qint64>(c.burnIn)},
-        {"anneal_from", c.annealFrom},
-        {"burn_in_step", c.burnInStep},
-        {"trace_stride", static_cast<qint64>(c.traceStride)},
-        {"minibatch",
-         QJsonObject{{"initial_batch", mb.initialBatch},
-                     {"batch_growth", mb.batchGrowth},
-                     {"clt_bound", mb.cltBound},
-                     {"finite_population_correction", mb.finitePopulationCorrection}}},
-        {"austere", QJsonObject{{"batch", c.austere.batch}, {"epsilon", c.austere.epsilon}}},
-        {"austere_error_bound", c.austereErrorBound},
-        {"austere_pilot", c.austerePilot},
-        {"sublhd",
-         QJsonObject{{"batch", c.sublhd.batch},
-                     {"gamma", c.sublhd.gamma},
-                     {"p", c.sublhd.p},
-                     {"delta", c.sublhd.delta},
-                     {"use_model_bound", c.sublhd.useModelBound}}},
-        {"correction",
-         QJsonObject{{"grid", cp.grid},
-                     {"range", cp.range},
-                     {"sigma", cp.sigma},
-                     {"lambda", cp.lambda},
-                     {"solver", QString::fromStdString(core::solverName(cp.solver))}}},
-    };
+    if (const auto *text = std::get_if<std::string>(&value))
+        return QString::fromStdString(*text);
+    if (const auto *real = std::get_if<double>(&value))
+        return *real;
+    if (const auto *integer = std::get_if<std::int64_t>(&value))
+        return static_cast<qint64>(*integer);
+    if (const auto *seed = std::get_if<std::uint64_t>(&value))
+        return seedText(*seed); // as text: a double holds integers only up to 2^53
+    return std::get<bool>(value);
 }
 
+// Every setting of the table by its key (version 2). The logistic-regression ones are kept
+// whatever the dataset, so that switching to it later finds them; where the data are searched
+// belongs to the machine, not the session.
+QJsonObject settingsToJson(const core::RunConfig &c)
+{
+    QJsonObject json;
+    for (const core::SettingSpec &spec : core::settingsTable())
+        if (!spec.noteOnly)
+            json.insert(QString::fromStdString(spec.key), toJson(spec.get(c)));
+    return json;
+}
+
+// The text the table's reader takes for a JSON value of the setting's type.
+std::string settingTextFromJson(const core::SettingSpec &spec, const QString &key, const QJsonValue &value)
+{
+    switch (spec.type) {
+    case core::SettingType::Flag:
+        if (!value.isBool())
+            badValue(key, QStringLiteral("true or false"));
+        return value.toBool() ? "1" : "0";
+    case core::SettingType::Text:
+        if (!value.isString())
+            badValue(key, QStringLiteral("a string"));
+        return value.toString().toStdString();
+    case core::SettingType::Real:
+        if (!value.isDouble())
+            badValue(key, QStringLiteral("a number"));
+        return core::settingText(value.toDouble());
+    case core::SettingType::Integer:
+    case core::SettingType::Seed:
+        if (value.isString())
+            return value.toString().trimmed().toStdString();
+        if (!value.isDouble() || value.toDouble() != std::trunc(value.toDouble())
+            || std::abs(value.toDouble()) >= 9223372036854775808.0)
+            badValue(key, QStringLiteral("an integer"));
+        return std::to_string(value.toInteger());
+    }
+    return {};
+}
+
+core::RunConfig settingsFromJson(const QJsonObject &json)
+{
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        const core::SettingSpec *spec = core::findSettingByKey(it.key().toStdString());
+        if (!spec || spec->noteOnly)
+            badValue(QStringLiteral("settings.") + it.key(), QStringLiteral("a setting of this program"));
+    }
+    core::RunConfig c;
+    // In the table's order, not the file's: data_seed before split_seed, batch before
+    // austere_batch, as the table defines them.
+    for (const core::SettingSpec &spec : core::settingsTable()) {
+        const QString key = QString::fromStdString(spec.key);
+        if (!json.contains(key) || spec.noteOnly)
+            continue;
+        const QString name = QStringLiteral("settings.") + key;
+        spec.set(c, name.toStdString(), settingTextFromJson(spec, name, json[key]));
+    }
+    // The run's own limit (core::validate): a session must not ask for 10^12 points.
+    if (c.nData < 2 || c.nData > std::numeric_limits<std::int32_t>::max())
+        badValue(QStringLiteral("settings.n_data_requested"), QStringLiteral("an integer from 2 to 2147483647"));
+    return c;
+}
+
+// Version 1 sessions kept the settings in a nested "config" object of their own.
 core::RunConfig configFromJson(const QJsonObject &json)
 {
     core::RunConfig c;
@@ -247,7 +270,7 @@ QJsonObject sessionToJson(const Session &session)
     return {
         {"format", kFormat},
         {"version", kVersion},
-        {"config", configToJson(session.config)},
+        {"settings", settingsToJson(session.config)},
         {"compare", session.compare},
         {"compare_methods", methods},
         {"chains", session.chains},
@@ -265,7 +288,8 @@ Session sessionFromJson(const QJsonObject &json)
     if (json.value(QStringLiteral("version")).toInt() > kVersion)
         throw std::invalid_argument("the session was written by a newer version of the program");
     Session session;
-    session.config = configFromJson(object(json, QStringLiteral("config")));
+    session.config = json.contains(QStringLiteral("settings")) ? settingsFromJson(object(json, QStringLiteral("settings")))
+                                                               : configFromJson(object(json, QStringLiteral("config")));
     read(json, QStringLiteral("compare"), session.compare);
     if (json.contains(QStringLiteral("compare_methods"))) {
         if (!json[QStringLiteral("compare_methods")].isArray())

@@ -67,7 +67,7 @@ bool parseFlag(const std::string &name, const std::string &text)
 template <typename Field>
 SettingSpec integer(std::string key, std::string flag, std::string help, Field field)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Integer, SettingScope::Every, {}, {}, {}};
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Integer, SettingScope::Every, false, {}, {}, {}};
     spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<std::int64_t>(field(c))); };
     spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
         using Target = std::remove_reference_t<decltype(field(c))>;
@@ -84,7 +84,7 @@ SettingSpec integer(std::string key, std::string flag, std::string help, Field f
 template <typename Field, typename Parse>
 SettingSpec parsed(std::string key, std::string flag, std::string help, SettingType type, Field field, Parse parse)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), type, SettingScope::Every, {}, {}, {}};
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), type, SettingScope::Every, false, {}, {}, {}};
     spec.get = [field](const RunConfig &c) { return SettingValue(field(c)); };
     spec.set = [field, parse](RunConfig &c, const std::string &name, const std::string &text) {
         field(c) = parse(name, text);
@@ -116,7 +116,7 @@ template <typename Field>
 SettingSpec flag(std::string key, std::string flagName, std::string help, bool switchValue, Field field)
 {
     SettingSpec spec{std::move(key), std::move(flagName), std::move(help), SettingType::Flag, SettingScope::Every,
-                     switchValue ? "1" : "0", {}, {}};
+                     false, switchValue ? "1" : "0", {}, {}};
     spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<bool>(field(c))); };
     spec.set = [field](RunConfig &c, const std::string &name, const std::string &value) {
         field(c) = parseFlag(name, value);
@@ -160,6 +160,7 @@ std::vector<SettingSpec> makeTable()
     SettingSpec meaning = text("step_meaning", "", "", [](auto &c) -> auto & { return c.dataset; });
     meaning.get = [](const RunConfig &) { return SettingValue(std::string("proposal standard deviation per coordinate")); };
     meaning.set = [](RunConfig &, const std::string &, const std::string &) {}; // a note for readers
+    meaning.noteOnly = true;
     table.push_back(meaning);
     table.push_back(integer("burn_in", "burn-in", "first B iterations at --anneal-from, excluded from diagnostics [0]",
                             [](auto &c) -> auto & { return c.burnIn; }));

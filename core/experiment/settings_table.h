@@ -30,6 +30,8 @@ struct SettingSpec {
     std::string help;     ///< one line for --help, with the default where it helps
     SettingType type = SettingType::Text;
     SettingScope scope = SettingScope::Every;
+    /// A note for readers of a samples file (what `step` means), not a setting to read back.
+    bool noteOnly = false;
     /// Flag type: the option is a bare switch, and giving it sets this value ("0" for --no-fpc).
     std::string switchValue;
     std::function<SettingValue(const RunConfig &)> get;

@@ -120,6 +120,20 @@ void tst_Session::jsonRoundTripsEverySetting()
     // Missing keys keep their defaults, so older or hand-written files load.
     const ui::Session sparse = ui::sessionFromJson(QJsonObject{{"format", "mh-explorer-session"}, {"version", 1}});
     QCOMPARE(canonical(sparse), canonical(ui::Session{}));
+    // Version 1 files (the settings in a nested "config" object) still load.
+    const ui::Session older = ui::sessionFromJson(QJsonObject{
+        {"format", "mh-explorer-session"},
+        {"version", 1},
+        {"config", QJsonObject{{"temperature", 5.0}, {"minibatch", QJsonObject{{"initial_batch", 150}}}}}});
+    QCOMPARE(older.config.temperature, 5.0);
+    QCOMPARE(older.config.minibatch.initialBatch, 150);
+    // Version 2 writes the table's keys, as samples-file headers do.
+    const QJsonObject written = ui::sessionToJson(original);
+    QCOMPARE(written[QStringLiteral("version")].toInt(), 2);
+    const QJsonObject settings = written[QStringLiteral("settings")].toObject();
+    QCOMPARE(settings[QStringLiteral("seed")].toString(), QStringLiteral("9007199254740993"));
+    QCOMPARE(settings[QStringLiteral("austere_batch")].toInt(), 250);
+    QVERIFY(!settings.contains(QStringLiteral("step_meaning")));
 }
 
 void tst_Session::fileRoundTripsThroughTheWindow()
@@ -187,6 +201,22 @@ void tst_Session::badFilesAreRefusedWithAReason_data()
     QTest::newRow("negative seed")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"seed":"-1"}})")
         << QStringLiteral("'seed' must be an integer from 0 to 18446744073709551615");
+    // Version 2 keeps the settings under the keys of samples-file headers (the settings table).
+    QTest::newRow("v2 unknown setting")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"temprature":5}})")
+        << QStringLiteral("'settings.temprature' must be a setting of this program");
+    QTest::newRow("v2 wrong type")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"temperature":"hot"}})")
+        << QStringLiteral("'settings.temperature' must be a number");
+    QTest::newRow("v2 not a whole number")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"samples":"12x"}})")
+        << QStringLiteral("settings.samples: expected a whole number");
+    QTest::newRow("v2 N = 10^12")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"n_data_requested":1e12}})")
+        << QStringLiteral("'settings.n_data_requested' must be an integer from 2 to 2147483647");
+    QTest::newRow("v2 negative seed")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"seed":"-1"}})")
+        << QStringLiteral("settings.seed: expected a non-negative whole number");
     QTest::newRow("huge export") << QByteArray(R"({"format":"mh-explorer-session","version":1,"export_width":1e9})")
                                  << QStringLiteral("'export_width' must be an integer from 1 to 8000");
 }
