@@ -26,6 +26,7 @@
 #include "ui/run_buttons.h"
 #include "ui/session.h"
 #include "ui/spin_box_values.h"
+#include "ui/setting_help.h"
 
 namespace ui {
 namespace {
@@ -152,37 +153,37 @@ QWidget *ControlPanel::buildRunGroup()
     };
     for (const auto &[method, label] : methods)
         m_method->addItem(label, QString::fromStdString(core::methodName(method)));
-    m_method->setToolTip(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
+    m_method->setToolTip(withSettingHelp(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
                             "the baselines AustereMH (conservative: m and ε fixed in advance; non-conservative: "
                             "designed at every iteration from a full-data pass) and MHSubLhd (Sec. 6.1); "
                             "the full-data Barker or Metropolis–Hastings test (Sec. 3); or the uncorrected minibatch "
-                            "Barker test whose bias the correction removes (Sec. 3.3)."));
+                            "Barker test whose bias the correction removes (Sec. 3.3)."), "method"));
 
     m_nData = integerBox(1000, kMaxGuiData, 10'000);
-    m_nData->setToolTip(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
-                           "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."));
+    m_nData->setToolTip(withSettingHelp(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
+                           "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."), "n_data_requested"));
     m_temperature = new QDoubleSpinBox;
     m_temperature->setDecimals(2);
     m_temperature->setRange(0.01, 1e9);
     m_temperature->setSingleStep(100.0);
     m_temperature->setGroupSeparatorShown(true);
-    m_temperature->setToolTip(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
+    m_temperature->setToolTip(withSettingHelp(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
                                  "(Seita et al. Sec. 6.1 uses 10,000). During a run a new T applies from the next "
-                                 "iteration and starts a marked chain segment."));
+                                 "iteration and starts a marked chain segment."), "temperature"));
     m_step = new QDoubleSpinBox;
     // Five decimals: the worst case's step 1/√N is 0.001 at N = 10⁶ and smaller beyond.
     m_step->setDecimals(5);
     m_step->setRange(0.00001, 10.0);
     m_step->setSingleStep(0.01);
-    m_step->setToolTip(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
+    m_step->setToolTip(withSettingHelp(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
                           "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
-                          "a new step applies from the next iteration and starts a marked chain segment."));
+                          "a new step applies from the next iteration and starts a marked chain segment."), "step"));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
-    m_samples->setToolTip(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
-                             "(Seita et al. Sec. 6.1 draws 3000)."));
+    m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
+                             "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
     m_seed = integerBox(0, std::numeric_limits<int>::max(), 1);
-    m_seed->setToolTip(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
-                          "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."));
+    m_seed->setToolTip(withSettingHelp(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
+                          "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."), "seed"));
     m_chains = integerBox(1, 4, 1);
     m_chains->setToolTip(tr("Chains per method. The diagnostics table shows the split R-hat across them (with one "
                             "chain, across its two halves; Sec. 6 reports averages over repeated runs)."));

@@ -37,6 +37,7 @@ class tst_MainWindow : public QObject {
 private slots:
     void initTestCase();
     void controlsStartFromCoreDefaults();
+    void settingTooltipsComeFromTheSettingsTable();
     void runFinishesAndPlots_data();
     void runFinishesAndPlots();
     void stopEndsRunEarly();
@@ -57,6 +58,20 @@ void tst_MainWindow::initTestCase()
     // neither depends on nor writes to the user's cache.
     QVERIFY(m_cacheDir.isValid());
     qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+}
+
+// The controls that hold a run setting say its key, flag and range as the CLI's --help does.
+void tst_MainWindow::settingTooltipsComeFromTheSettingsTable()
+{
+    ui::MainWindow window;
+    QStringList tips;
+    for (const QWidget *widget : window.findChildren<QWidget *>())
+        tips.append(widget->toolTip());
+    const QString all = tips.join(QLatin1Char('\n'));
+    for (const char *expected : {"Setting “sigma” (command line --sigma): correction noise sd in (0, 1.8138) [1].",
+                                 "Setting “temperature” (command line --temperature)",
+                                 "Setting “batch” (command line --batch): initial minibatch m >= 2"})
+        QVERIFY2(all.contains(QString::fromUtf8(expected)), expected);
 }
 
 void tst_MainWindow::controlsStartFromCoreDefaults()
