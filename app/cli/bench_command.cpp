@@ -6,10 +6,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/acceptance/minibatch_sampler.h"
-#include "core/chain/chain_runner.h"
+#include "app/cli/run_progress.h"
+#include "core/experiment/run_service.h"
 #include "core/experiment/datasets.h"
-#include "core/diagnostics/chain_summary.h"
-#include "core/io/atomic_file.h"
 #include "core/io/json_file.h"
 
 namespace cli {
@@ -20,25 +19,31 @@ struct Timing {
     double pointsPerSecond = 0.0;
 };
 
-Timing timeChain(const core::Model &model, const core::RunConfig &config, core::TestMethod method,
-                 std::int64_t iterations, std::shared_ptr<const core::CorrectionDistribution> correction)
+// The chains go through the run service like any run: `methods` on the request's data, each for
+// `iterations` from the model's initial θ.
+std::vector<Timing> timeChains(core::RunConfig config, const std::vector<core::TestMethod> &methods,
+                               std::int64_t iterations, bool useCache)
 {
-    core::RunConfig run = config;
-    run.method = method;
-    auto test = core::makeAcceptanceTest(run, std::move(correction));
-    const core::RandomWalkProposal proposal(run.step);
-    core::ChainSettings settings;
-    settings.samples = iterations;
-    settings.seed = run.seed;
-    settings.temperature = run.temperature;
-    const auto chain = core::runChain(model, proposal, *test, settings, interruptToken(),
-                                      [](const core::ChainResult &, std::int64_t, std::int64_t) { pollInterrupt(); });
-    if (chain.stopped)
+    core::RunRequest request;
+    config.samples = iterations;
+    config.method = methods.front();
+    request.config = config;
+    request.methods = methods;
+    request.keepSamples = false;
+    request.useCorrectionCache = useCache;
+    RunProgress progress(methods.size() == 1 ? "minibatch chain" : "full-data chains");
+    const core::RunOutcome outcome = core::runRequest(request, progress, {interruptToken()});
+    progress.finish();
+    if (outcome.stopped)
         throw std::runtime_error("interrupted");
-    Timing timing;
-    timing.summary = core::summarize(chain);
-    timing.pointsPerSecond = static_cast<double>(timing.summary.dataPointsUsed) / chain.wallSeconds;
-    return timing;
+    std::vector<Timing> timings;
+    for (const core::ChainReport &chain : outcome.chains) {
+        Timing timing;
+        timing.summary = chain.summary;
+        timing.pointsPerSecond = static_cast<double>(chain.summary.dataPointsUsed) / chain.summary.wallSeconds;
+        timings.push_back(timing);
+    }
+    return timings;
 }
 
 // The hot kernel alone: log-likelihood ratios over `batch` random rows, repeated.
@@ -88,17 +93,19 @@ int benchCommand(int argc, char **argv)
     if (!summaryPath.empty())
         requireWritable("summary", summaryPath);
 
+    const bool useCache = !args.flag("no-cache");
+    const Timing minibatch = timeChains(config, {core::TestMethod::Minibatch}, minibatchIterations, useCache).front();
+    const std::vector<Timing> full =
+        timeChains(config, {core::TestMethod::Metropolis, core::TestMethod::Barker}, fullIterations, useCache);
+    const Timing &metropolis = full[0], &barker = full[1];
+    // The kernel alone, on the same data (generated again from the data seed).
     const core::DatasetInstance dataset = core::makeDataset(config, false, {}, interruptToken());
     const core::Model &model = *dataset.model;
-    const auto correction = obtainCorrection(config.correction, !args.flag("no-cache"));
 
     std::printf("bench: %s N = %lld, T = %g, step %g, batch %d + %d, sigma %g\n", config.dataset.c_str(),
                 static_cast<long long>(model.dataSize()),
                 config.temperature, config.step, config.minibatch.initialBatch, config.minibatch.batchGrowth,
                 config.correction.sigma);
-    const Timing minibatch = timeChain(model, config, core::TestMethod::Minibatch, minibatchIterations, correction);
-    const Timing metropolis = timeChain(model, config, core::TestMethod::Metropolis, fullIterations, correction);
-    const Timing barker = timeChain(model, config, core::TestMethod::Barker, fullIterations, correction);
     const double kernel = kernelPointsPerSecond(model, config.minibatch.initialBatch, config.seed);
 
     auto line = [](const char *name, const Timing &t) {
