@@ -23,33 +23,7 @@ using Clock = std::chrono::steady_clock;
 // with several chains at once the interval grows so the total stays about 25 a second.
 constexpr auto kProgressInterval = std::chrono::milliseconds(40);
 
-constexpr int kWindowMaxMethods = 4;
-constexpr int kWindowMaxChains = 4;
-
 } // namespace
-
-void validateInWindow(const RunRequest &request)
-{
-    if (request.methods.empty() || request.methods.size() > kWindowMaxMethods)
-        throw std::invalid_argument("methods: choose 1 to 4 methods; got " + std::to_string(request.methods.size()));
-    if (request.chains < 1 || request.chains > kWindowMaxChains)
-        throw std::invalid_argument("chains must be in [1, 4]; got " + std::to_string(request.chains));
-    for (core::TestMethod method : request.methods)
-        if (method == core::TestMethod::AustereNonConservative && !(request.config.austereErrorBound > 0.0))
-            throw std::invalid_argument("austere-nc picks its design every iteration under a bound on |ΔP|: set "
-                                        "\"AustereMH |ΔP| bound\" in the minibatch-test settings above 0 (e.g. 0.01)");
-    core::validate(request);
-}
-
-void registerRunMetaTypes()
-{
-    qRegisterMetaType<core::RunConfig>();
-    qRegisterMetaType<core::ChainSegment>();
-    qRegisterMetaType<ui::RunRequest>();
-    qRegisterMetaType<ui::RunSnapshot>();
-    qRegisterMetaType<ui::RunOutcome>();
-    qRegisterMetaType<ui::PosteriorImage>();
-}
 
 // Turns the run service's observer calls into the worker's signals. Chains call it from their
 // own threads: each channel has its own SnapshotBuilder, created before any chain starts, so
@@ -133,16 +107,12 @@ public:
         // iteration: draw that target.
         const double shown = m_worker.liveTemperature(m_request.config.temperature);
         emit m_worker.statusMessage(tr("Evaluating the true tempered log-posterior…"));
-        const core::PosteriorGridSpec grid; // the metrics' grid; the chart shows the same window
-        emit m_worker.posteriorImageReady(renderLogPosterior(mixture->data(), shown, grid.theta1Min, grid.theta1Max,
-                                                             grid.theta2Min, grid.theta2Max,
-                                                             QSize(kHeatMapSize, kHeatMapSize), kDefaultHeatMapLogRange,
-                                                             m_stop));
+        emit m_worker.posteriorImageReady(LiveHeatMap::render(mixture->data(), shown, m_stop));
         // From here on a live temperature change re-renders the map for the new target; one
         // that came during the render above is caught up with here.
-        m_worker.setHeatMapData(std::shared_ptr<const Eigen::VectorXd>(dataset.model, &mixture->data()));
+        m_worker.m_heatMap.setData(std::shared_ptr<const Eigen::VectorXd>(dataset.model, &mixture->data()));
         if (const double now = m_worker.liveTemperature(m_request.config.temperature); now != shown)
-            m_worker.renderHeatMapInBackground(now);
+            m_worker.m_heatMap.renderInBackground(now);
     }
 
     void chainStarted(int channel, const core::RunConfig &settings) override
@@ -189,6 +159,7 @@ private:
 SamplerWorker::SamplerWorker(QObject *parent) : QObject(parent)
 {
     registerRunMetaTypes();
+    connect(&m_heatMap, &LiveHeatMap::imageReady, this, &SamplerWorker::posteriorImageReady, Qt::DirectConnection);
 }
 
 SamplerWorker::~SamplerWorker() = default;
@@ -215,46 +186,12 @@ double SamplerWorker::liveTemperature(double configured) const
 void SamplerWorker::setLiveTemperature(double temperature)
 {
     m_tuning.setTemperature(temperature);
-    renderHeatMapInBackground(temperature);
-}
-
-void SamplerWorker::renderHeatMapInBackground(double temperature)
-{
-    const std::lock_guard lock(m_heatMapMutex);
-    if (!m_heatMapData)
-        return;
-    // Replacing the jthread stops and joins an older render; it checks its stop token every
-    // row, so the join is a few milliseconds at most.
-    m_heatMapRender = std::jthread([this, data = m_heatMapData, temperature](std::stop_token stop) {
-        const core::PosteriorGridSpec grid;
-        try {
-            emit posteriorImageReady(renderLogPosterior(*data, temperature, grid.theta1Min, grid.theta1Max,
-                                                        grid.theta2Min, grid.theta2Max,
-                                                        QSize(kHeatMapSize, kHeatMapSize), kDefaultHeatMapLogRange,
-                                                        stop));
-        } catch (const core::Cancelled &) {
-            // a newer temperature or the end of the run took over
-        }
-    });
+    m_heatMap.renderInBackground(temperature);
 }
 
 void SamplerWorker::setLiveStep(double step)
 {
     m_tuning.setStep(step);
-}
-
-void SamplerWorker::setHeatMapData(std::shared_ptr<const Eigen::VectorXd> data)
-{
-    std::jthread finished;
-    {
-        const std::lock_guard lock(m_heatMapMutex);
-        m_heatMapData = std::move(data);
-        finished = std::move(m_heatMapRender);
-    }
-    if (finished.joinable()) {
-        finished.request_stop();
-        finished.join(); // outside the lock: the render does not take it, but keep it short
-    }
 }
 
 void SamplerWorker::start(const core::RunConfig &config)
@@ -277,20 +214,20 @@ void SamplerWorker::startRequest(const ui::RunRequest &request)
         Observer observer(*this, request, controls.stop);
         RunOutcome outcome = core::runRequest(request, observer, controls);
         observer.addClassifierCounts(outcome);
-        setHeatMapData(nullptr);
+        m_heatMap.setData(nullptr);
         emit finished(outcome);
     } catch (const core::Cancelled &) {
         // A stop during a step the service does not catch (the heat map render): nothing sampled.
-        setHeatMapData(nullptr);
+        m_heatMap.setData(nullptr);
         RunOutcome outcome;
         outcome.request = request;
         outcome.stopped = true;
         emit finished(outcome);
     } catch (const std::exception &error) {
-        setHeatMapData(nullptr);
+        m_heatMap.setData(nullptr);
         emit runFailed(QString::fromStdString(error.what()));
     } catch (...) {
-        setHeatMapData(nullptr);
+        m_heatMap.setData(nullptr);
         emit runFailed(tr("unknown error in the sampler"));
     }
     m_pause.resume(); // the next run starts unpaused

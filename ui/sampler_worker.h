@@ -17,7 +17,7 @@
 
 #include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
-#include "ui/posterior_heat_map.h"
+#include "ui/live_heat_map.h"
 #include "ui/run_messages.h"
 
 namespace ui {
@@ -27,8 +27,6 @@ class SamplerWorker : public QObject {
 public:
     /// Plotted samples per chain at most; longer runs are thinned evenly (see RunSnapshot).
     static constexpr qint64 kMaxPlottedSamples = 50'000;
-    /// Side of the square heat-map image in pixels.
-    static constexpr int kHeatMapSize = 200;
     /// Classifier evaluations per chain at most: the evaluation stride is traceStride or,
     /// for longer runs, samples / kMaxClassifierPoints.
     static constexpr qint64 kMaxClassifierPoints = 2000;
@@ -82,18 +80,12 @@ private:
 
     /// The temperature a run's heat map should show now: the latest live one, else `configured`.
     double liveTemperature(double configured) const;
-    /// Re-renders the heat map at `temperature` on its own thread (if a run has data for it).
-    void renderHeatMapInBackground(double temperature);
-    /// Which data the heat map shows while a run is going (null otherwise).
-    void setHeatMapData(std::shared_ptr<const Eigen::VectorXd> data);
 
     std::mutex m_stopMutex;
     core::PauseGate m_pause;
     core::LiveTuning m_tuning;
     std::stop_source m_stop;
-    std::mutex m_heatMapMutex;
-    std::shared_ptr<const Eigen::VectorXd> m_heatMapData;
-    std::jthread m_heatMapRender; // re-renders after a live temperature change
+    LiveHeatMap m_heatMap; // re-renders after a live temperature change
 };
 
 } // namespace ui
