@@ -37,6 +37,14 @@ ui::RunOutcome outcomeAt(const QSignalSpy &spy, int index)
 
 } // namespace
 
+namespace ui {
+// QCOMPARE prints states by name.
+char *toString(RunState state)
+{
+    return qstrdup(runStateName(state));
+}
+} // namespace ui
+
 class tst_RunController : public QObject {
     Q_OBJECT
 
