@@ -1,9 +1,9 @@
 #pragma once
 // The main window: run settings on the left, the tabbed charts on the right, run statistics
 // along the bottom, File and Run menus on top. Its RunController owns the worker thread and the
-// run's state; the window shows them. See SamplerWorker for
-// the protocol, RunController for the run states and FileActions for exports and sessions. Data files dropped on the window
-// become the "Your file" dataset of the control panel.
+// run's states; the window shows them. See SamplerWorker for the protocol, RunController for the
+// states and FileActions for exports and sessions. Data files dropped on the window become the
+// "Your file" dataset of the control panel.
 #include <functional>
 #include <optional>
 
