@@ -218,10 +218,10 @@ void CorrectionChart::startSolve()
     if (!m_solvingActive && m_hasPlot && m_plot.params == m_wanted)
         return;
     // Superseded: the old solve sees its stop token within a few milliseconds and its result
-    // is ignored by generation.
+    // is ignored (the latest solve wins).
     m_stop.request_stop();
     m_stop = std::stop_source();
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_solves.begin();
     m_solving = m_wanted;
     m_solvingActive = true;
     m_progress = std::make_shared<std::atomic<int>>(0);
@@ -232,7 +232,7 @@ void CorrectionChart::startSolve()
     auto *watcher = new QFutureWatcher<CorrectionSolveResult>(this);
     m_watchers.append(watcher);
     connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, generation, watcher] { onSolveFinished(generation, watcher); });
+            [this, ticket, watcher] { onSolveFinished(ticket, watcher); });
     watcher->setFuture(QtConcurrent::run([params, stop, progress] {
         CorrectionSolveResult result;
         try {
@@ -250,11 +250,11 @@ void CorrectionChart::startSolve()
     emit solveStarted(params);
 }
 
-void CorrectionChart::onSolveFinished(quint64 generation, QFutureWatcher<CorrectionSolveResult> *watcher)
+void CorrectionChart::onSolveFinished(LatestJob::Ticket ticket, QFutureWatcher<CorrectionSolveResult> *watcher)
 {
     m_watchers.removeOne(watcher);
     watcher->deleteLater();
-    if (generation != m_generation)
+    if (!m_solves.isLatest(ticket))
         return; // a newer solve has replaced this one
     m_solvingActive = false;
     setBusy(false);

@@ -17,6 +17,7 @@
 
 #include "core/correction/correction_distribution.h"
 #include "ui/correction_plot.h"
+#include "ui/latest_job.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -78,7 +79,7 @@ signals:
 
 private:
     void startSolve();
-    void onSolveFinished(quint64 generation, QFutureWatcher<CorrectionSolveResult> *watcher);
+    void onSolveFinished(LatestJob::Ticket ticket, QFutureWatcher<CorrectionSolveResult> *watcher);
     void showPlot(const CorrectionPlot &plot);
     void placeLinfLabel();
     void buildDensityChart();
@@ -109,8 +110,8 @@ private:
     bool m_hasWanted = false;
     bool m_hasPlot = false;
     CorrectionPlot m_plot;
-    // The running solve: its generation (newer results win), stop source and progress.
-    quint64 m_generation = 0;
+    // The running solve: its ticket (newer results win), stop source and progress.
+    LatestJob m_solves;
     core::CorrectionParams m_solving;
     bool m_solvingActive = false;
     std::stop_source m_stop;

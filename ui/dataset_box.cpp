@@ -251,7 +251,7 @@ void DatasetBox::startCheck()
         return; // checked already, or being checked
     m_probeKey = key;
     m_probe = DataProbe{};
-    const int generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_checks.begin();
     std::function<DataProbe()> job;
     if (currentKey() == kFileKey) {
         if (!m_files.isComplete()) {
@@ -268,10 +268,10 @@ void DatasetBox::startCheck()
     }
     ++m_checksRunning;
     auto *watcher = new QFutureWatcher<DataProbe>(this);
-    connect(watcher, &QFutureWatcher<DataProbe>::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcher<DataProbe>::finished, this, [this, watcher, ticket] {
         watcher->deleteLater();
         --m_checksRunning;
-        if (generation != m_generation)
+        if (!m_checks.isLatest(ticket))
             return; // the selection changed meanwhile
         m_probe = watcher->result();
         // Classes the data do not hold are of no use: take the first labels present instead.

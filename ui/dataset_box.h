@@ -15,6 +15,7 @@
 
 #include "core/experiment/run_config.h"
 #include "ui/data_files.h"
+#include "ui/latest_job.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
@@ -101,7 +102,7 @@ private:
     DataFileChoice m_files;        // the user's files, kept across dataset switches
     DataProbe m_probe;
     QString m_probeKey;            // the selection m_probe describes; empty when none
-    int m_generation = 0;          // answers of older checks are dropped
+    LatestJob m_checks;            // answers of older checks are dropped
     int m_checksRunning = 0;
     bool m_loading = false;
     bool m_interactive = true;

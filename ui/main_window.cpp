@@ -33,12 +33,6 @@
 #include "ui/trace_chart.h"
 
 namespace ui {
-namespace {
-
-// A restart waits this long for further edits (arrow clicks, typing in a second box).
-constexpr int kRestartDelayMs = 600;
-
-} // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -71,58 +65,21 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setCentralWidget(central);
     resize(1280, 800);
 
-    // The worker has no parent so that it can move to the thread; it is deleted by
-    // shutDownWorker() once the thread has ended.
-    m_worker = new SamplerWorker;
-    m_worker->moveToThread(&m_thread);
-    m_thread.setObjectName(QStringLiteral("sampler"));
-    connect(this, &MainWindow::requestQueued, m_worker, &SamplerWorker::startRequest);
-    connect(m_worker, &SamplerWorker::statusMessage, this, &MainWindow::showStatus);
-    connect(m_worker, &SamplerWorker::preparationProgress, m_strip, &RunStatusStrip::showPreparation);
-    connect(m_worker, &SamplerWorker::posteriorImageReady, m_results, &ResultsView::setPosteriorImage);
-    connect(m_worker, &SamplerWorker::plottedComponentsChosen, m_results, &ResultsView::setComponentNames);
-    connect(m_worker, &SamplerWorker::snapshot, this, &MainWindow::onSnapshot);
-    connect(m_worker, &SamplerWorker::finished, this, &MainWindow::onFinished);
-    connect(m_worker, &SamplerWorker::runFailed, this, &MainWindow::onRunFailed);
-    m_thread.start();
-
+    m_runs = new RunController(this);
+    connectRunController();
     connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRunFromControls);
     connect(m_controls, &ControlPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_controls, &ControlPanel::pauseToggled, this, [this](bool paused) {
-        if (!m_running || !m_worker)
-            return;
-        if (paused) {
-            m_worker->pause();
+        if (paused && m_runs->pause())
             showStatus(tr("Paused: Step (Ctrl+T) runs one iteration, Resume (Ctrl+P) goes on."));
-        } else {
-            m_worker->resume();
+        else if (!paused && m_runs->resume())
             showStatus(tr("Running."));
-        }
     });
-    connect(m_controls, &ControlPanel::stepRequested, this, [this] {
-        if (m_running && m_worker)
-            m_worker->step();
-    });
+    connect(m_controls, &ControlPanel::stepRequested, m_runs, &RunController::step);
     connect(m_controls, &ControlPanel::resetRequested, this, &MainWindow::resetRun);
     connect(m_controls, &ControlPanel::liveTemperatureChanged, this, &MainWindow::applyLiveTemperature);
     connect(m_controls, &ControlPanel::liveStepChanged, this, &MainWindow::applyLiveStep);
     connect(m_controls, &ControlPanel::restartSettingChanged, this, &MainWindow::scheduleRestart);
-    m_restartTimer.setSingleShot(true);
-    m_restartTimer.setInterval(kRestartDelayMs);
-    connect(&m_restartTimer, &QTimer::timeout, this, [this] {
-        if (!m_running || !m_worker)
-            return; // the run ended meanwhile: the edit simply applies to the next one
-        // Settings that cannot start would only stop this run for nothing: say why and go on.
-        if (const QString problem = controlsProblem(); !problem.isEmpty()) {
-            reportError(tr("Not restarted"), tr("%1 changed, but the run cannot restart with these settings: %2 "
-                                                "The current run goes on.")
-                                                 .arg(m_restartReason, problem));
-            return;
-        }
-        m_restartAfterStop = true;
-        m_worker->requestStop();
-        showStatus(tr("%1 changed: restarting the run with the new settings…").arg(m_restartReason));
-    });
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
 
@@ -136,7 +93,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_files = new FileActions(this);
     buildRunMenu();
-    setRunning(false);
+    onStateChanged(m_runs->state());
     showStatus(tr("Ready. Choose settings and press Run (Ctrl+R)."));
 }
 
@@ -153,8 +110,8 @@ void MainWindow::buildRunMenu()
     QAction *stop = menu->addAction(tr("Stop\tEsc"), this, &MainWindow::stopRun);
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop] {
-        run->setEnabled(!m_running);
-        stop->setEnabled(m_running);
+        run->setEnabled(!isRunning());
+        stop->setEnabled(isRunning());
     });
     menu->addSeparator();
     QMenu *presets = menu->addMenu(tr("&Presets"));
@@ -214,18 +171,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 void MainWindow::shutDownWorker()
 {
-    if (!m_worker)
-        return;
-    // The chains check the stop token every iteration and the preparation steps between
-    // rows or solver steps, so the join below is short.
-    m_worker->requestStop();
-    m_thread.quit();
-    m_thread.wait();
-    delete m_worker;
-    m_worker = nullptr;
-    m_running = false;
-    m_restartTimer.stop();
-    m_restartAfterStop = m_resetAfterStop = false;
+    m_runs->shutDown();
 }
 
 void MainWindow::setShowErrorDialogs(bool show)

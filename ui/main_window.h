@@ -1,17 +1,17 @@
 #pragma once
 // The main window: run settings on the left, the tabbed charts on the right, run statistics
-// along the bottom, File and Run menus on top. Owns the worker thread; see SamplerWorker for
-// the protocol and FileActions for exports and sessions. Data files dropped on the window
-// become the "Your file" dataset of the control panel.
+// along the bottom, File and Run menus on top. Its RunController owns the worker thread and the
+// run's states; the window shows them. See SamplerWorker for the protocol, RunController for the
+// states and FileActions for exports and sessions. Data files dropped on the window become the
+// "Your file" dataset of the control panel.
 #include <functional>
 #include <optional>
 
 #include <QMainWindow>
-#include <QThread>
-#include <QTimer>
 #include <QVector>
 
 #include "core/experiment/run_config.h"
+#include "ui/run_controller.h"
 #include "ui/sampler_worker.h"
 #include "ui/session.h"
 
@@ -50,8 +50,11 @@ public:
     /// short delay that lets several edits make one restart).
     void scheduleRestart(const QString &setting);
     /// Runs started by scheduleRestart() so far.
-    int restartCount() const { return m_restarts; }
-    bool isRunning() const { return m_running; }
+    int restartCount() const { return m_runs->restartCount(); }
+    /// True while a run is going or ending (any state but Idle).
+    bool isRunning() const { return m_runs->isActive(); }
+    RunState runState() const { return m_runs->state(); }
+    RunController *runController() const { return m_runs; }
 
     /// Modal message boxes on failures (and file dialogs asking for a missing label file) are on
     /// by default; scripted and test use turns them off.
@@ -65,7 +68,7 @@ public:
     /// The first (or only) method's posterior chart.
     PosteriorChart *chart() const;
     /// The worker, for driving it directly (it lives on the worker thread: use queued calls).
-    SamplerWorker *worker() const { return m_worker; }
+    SamplerWorker *worker() const { return m_runs->worker(); }
     /// Samples drawn on the posterior charts so far.
     qsizetype plottedSampleCount() const;
     /// The latest status-bar message, and the latest failure message (empty if none).
@@ -73,7 +76,7 @@ public:
     QString lastError() const { return m_lastError; }
     std::optional<RunOutcome> lastOutcome() const { return m_lastOutcome; }
     /// Whether the worker thread is still running (false once the window has shut it down).
-    bool isWorkerThreadRunning() const { return m_thread.isRunning(); }
+    bool isWorkerThreadRunning() const { return m_runs->isWorkerThreadRunning(); }
 
     /// Every setting of the window, and restoring them.
     Session session() const;
@@ -94,8 +97,6 @@ public:
     void showStatus(const QString &message);
 
 signals:
-    /// Internal hand-over to the worker thread (queued).
-    void requestQueued(const ui::RunRequest &request);
     void snapshotApplied(qint64 completed);
     /// A chain segment with start > 0 reached the charts (T or step changed during the run).
     void segmentStarted(int channel, const core::ChainSegment &segment);
@@ -111,7 +112,7 @@ protected:
 
 private:
     void buildRunMenu();
-    void setRunning(bool running);
+    void connectRunController();
     void reportFailure(const QString &message);
     void shutDownWorker();
     /// Why the panel's settings cannot start a run (empty if they can).
@@ -124,32 +125,27 @@ private:
     bool applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done);
     void clearResults();
 
+    void onRunStarting(const ui::RunRequest &request);
+    void onStateChanged(ui::RunState state);
     void onSnapshot(const ui::RunSnapshot &snapshot);
     void onFinished(const ui::RunOutcome &outcome);
     void onRunFailed(const QString &message);
+    void onRestarted(const QString &setting);
 
     ControlPanel *m_controls = nullptr;
     ResultsView *m_results = nullptr;
     FileActions *m_files = nullptr;
     RunStatusStrip *m_strip = nullptr;
 
-    QThread m_thread;
-    SamplerWorker *m_worker = nullptr; // lives on m_thread; deleted after the thread ends
-    bool m_running = false;
+    RunController *m_runs = nullptr;
     bool m_showErrorDialogs = true;
     bool m_autosave = false;
-    RunRequest m_request;
     QVector<qint64> m_channelCompleted;
     QSize m_exportSize{1600, 1000};
     QString m_statusText;
     QString m_lastError;
     std::optional<RunOutcome> m_lastOutcome;
-    QVector<int> m_channelSegments;  // segments seen per channel in this run
-    QTimer m_restartTimer;           // collects edits into one restart
-    QString m_restartReason;         // the setting whose change asked for the restart
-    bool m_restartAfterStop = false; // the stop in progress is a restart
-    bool m_resetAfterStop = false;   // the stop in progress is a reset
-    int m_restarts = 0;
+    QVector<int> m_channelSegments; // segments seen per channel in this run
 };
 
 } // namespace ui

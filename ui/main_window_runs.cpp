@@ -1,6 +1,7 @@
-// The run lifecycle of the main window: starting, stopping, resetting and restarting runs,
-// live temperature and step changes, and the worker's snapshots, outcome and failures. The
-// window's assembly, menus, sessions, drag and drop and shutdown are in main_window.cpp.
+// The window's side of the run lifecycle: it asks its RunController to start, stop, reset and
+// restart runs and shows what the controller and the worker report (states, snapshots,
+// outcomes, failures), and it applies live temperature and step changes. The window's
+// assembly, menus, sessions, drag and drop and shutdown are in main_window.cpp.
 #include "ui/main_window.h"
 
 #include <algorithm>
@@ -11,10 +12,33 @@
 #include "ui/control_panel.h"
 #include "ui/dataset_box.h"
 #include "ui/results_view.h"
+#include "ui/run_controller.h"
 #include "ui/run_status_strip.h"
 #include "ui/trace_chart.h"
 
 namespace ui {
+
+void MainWindow::connectRunController()
+{
+    SamplerWorker *worker = m_runs->worker();
+    connect(worker, &SamplerWorker::statusMessage, this, &MainWindow::showStatus);
+    connect(worker, &SamplerWorker::preparationProgress, m_strip, &RunStatusStrip::showPreparation);
+    connect(worker, &SamplerWorker::posteriorImageReady, m_results, &ResultsView::setPosteriorImage);
+    connect(worker, &SamplerWorker::plottedComponentsChosen, m_results, &ResultsView::setComponentNames);
+    connect(worker, &SamplerWorker::snapshot, this, &MainWindow::onSnapshot);
+    connect(m_runs, &RunController::runStarting, this, &MainWindow::onRunStarting);
+    connect(m_runs, &RunController::stateChanged, this, &MainWindow::onStateChanged);
+    connect(m_runs, &RunController::runFinished, this, &MainWindow::onFinished);
+    connect(m_runs, &RunController::runFailed, this, &MainWindow::onRunFailed);
+    connect(m_runs, &RunController::restarted, this, &MainWindow::onRestarted);
+    connect(m_runs, &RunController::cleared, this, &MainWindow::clearResults);
+    connect(m_runs, &RunController::restartRefused, this, [this](const QString &setting, const QString &problem) {
+        reportError(tr("Not restarted"),
+                    tr("%1 changed, but the run cannot restart with these settings: %2 The current run goes on.")
+                        .arg(setting, problem));
+    });
+    m_runs->setRestartSource({[this] { return controlsProblem(); }, [this] { return startRunFromControls(); }});
+}
 
 QString MainWindow::controlsProblem() const
 {
@@ -47,11 +71,11 @@ bool MainWindow::startRun(const core::RunConfig &config)
 
 bool MainWindow::startRequest(const RunRequest &request)
 {
-    if (!m_worker) {
+    if (m_runs->isShutDown()) {
         reportFailure(tr("The sampler has shut down."));
         return false;
     }
-    if (m_running) {
+    if (m_runs->isActive()) {
         showStatus(tr("A run is already in progress."));
         return false;
     }
@@ -61,43 +85,32 @@ bool MainWindow::startRequest(const RunRequest &request)
         reportFailure(QString::fromStdString(error.what()));
         return false;
     }
+    return m_runs->start(request); // onRunStarting() prepares the widgets
+}
+
+void MainWindow::onRunStarting(const RunRequest &request)
+{
     m_controls->setRequest(request); // a run started from code shows its settings too
-    m_request = request;
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
     m_channelSegments = QVector<int>(request.channelCount(), 0);
-    // A new run reads every current setting: a restart still pending for the previous one
-    // has nothing left to do.
-    m_restartTimer.stop();
-    m_restartAfterStop = m_resetAfterStop = false;
     m_results->beginRun(request);
     m_lastError.clear();
     m_lastOutcome.reset();
     m_strip->beginRun();
-    setRunning(true);
-    m_worker->discardStopRequests();
-    emit requestQueued(request);
-    return true;
 }
 
 void MainWindow::stopRun()
 {
-    if (!m_running || !m_worker)
-        return;
-    m_worker->requestStop();
-    showStatus(tr("Stopping…"));
+    m_runs->stop();
+    if (m_runs->state() == RunState::Stopping)
+        showStatus(tr("Stopping…"));
 }
 
 void MainWindow::resetRun()
 {
-    m_restartTimer.stop();
-    m_restartAfterStop = false;
-    if (m_running && m_worker) {
-        m_resetAfterStop = true; // onFinished() clears once the chains have stopped
-        m_worker->requestStop();
+    m_runs->reset(); // clearResults() follows at once, or once the chains have stopped
+    if (m_runs->state() == RunState::Resetting)
         showStatus(tr("Resetting…"));
-        return;
-    }
-    clearResults();
 }
 
 void MainWindow::clearResults()
@@ -112,8 +125,9 @@ void MainWindow::clearResults()
 
 bool MainWindow::fixedDesignNeedsRestart(const QString &setting)
 {
-    for (int channel = 0; channel < m_request.channelCount(); ++channel)
-        if (!core::followsLiveTuning(m_request.channelConfig(channel))) {
+    const RunRequest &request = m_runs->request();
+    for (int channel = 0; channel < request.channelCount(); ++channel)
+        if (!core::followsLiveTuning(request.channelConfig(channel))) {
             scheduleRestart(tr("%1 (AustereMH(c)'s design was chosen for the old value)").arg(setting));
             return true;
         }
@@ -123,7 +137,7 @@ bool MainWindow::fixedDesignNeedsRestart(const QString &setting)
 bool MainWindow::applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done)
 {
     // With a restart pending, the new run starts with the new value anyway.
-    if (!m_running || !m_worker || m_restartTimer.isActive() || fixedDesignNeedsRestart(setting))
+    if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || fixedDesignNeedsRestart(setting))
         return false;
     try {
         apply();
@@ -137,7 +151,7 @@ bool MainWindow::applyLiveChange(const QString &setting, const std::function<voi
 
 bool MainWindow::applyLiveTemperature(double temperature)
 {
-    return applyLiveChange(tr("the temperature"), [&] { m_worker->setLiveTemperature(temperature); },
+    return applyLiveChange(tr("the temperature"), [&] { worker()->setLiveTemperature(temperature); },
                            tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line on "
                               "the traces); the heat map is redrawn for the new target.")
                                .arg(temperature, 0, 'g', 6));
@@ -145,7 +159,7 @@ bool MainWindow::applyLiveTemperature(double temperature)
 
 bool MainWindow::applyLiveStep(double step)
 {
-    return applyLiveChange(tr("the proposal step"), [&] { m_worker->setLiveStep(step); },
+    return applyLiveChange(tr("the proposal step"), [&] { worker()->setLiveStep(step); },
                            tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed line "
                               "on the traces).")
                                .arg(step, 0, 'g', 4));
@@ -153,23 +167,20 @@ bool MainWindow::applyLiveStep(double step)
 
 void MainWindow::scheduleRestart(const QString &setting)
 {
-    if (!m_running)
-        return;
-    m_restartReason = setting;
-    if (m_restartAfterStop)
-        return; // the chains are already stopping; the new run will read this setting too
-    m_restartTimer.start();
-    showStatus(tr("%1 changed: the run will restart with the new settings (a different sampler cannot continue "
-                  "this chain).")
-                   .arg(setting));
+    if (m_runs->scheduleRestart(setting))
+        showStatus(tr("%1 changed: the run will restart with the new settings (a different sampler cannot "
+                      "continue this chain).")
+                       .arg(setting));
 }
 
-void MainWindow::setRunning(bool running)
+void MainWindow::onStateChanged(RunState state)
 {
-    m_running = running;
-    m_controls->setRunning(running);
-    if (!running)
+    const bool active = state != RunState::Idle;
+    m_controls->setRunning(active);
+    if (!active)
         m_strip->endRun();
+    if (state == RunState::Restarting)
+        showStatus(tr("%1 changed: restarting the run with the new settings…").arg(m_runs->restartReason()));
 }
 
 void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
@@ -189,37 +200,22 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
     qint64 done = 0;
     for (qint64 completed : m_channelCompleted)
         done += completed;
-    m_strip->showSnapshot(snapshot, m_request, done, m_request.config.samples * m_request.channelCount());
+    const RunRequest &request = m_runs->request();
+    m_strip->showSnapshot(snapshot, request, done, request.config.samples * request.channelCount());
     emit snapshotApplied(snapshot.completed);
+}
+
+void MainWindow::onRestarted(const QString &setting)
+{
+    // The strip keeps it for the whole run; status messages from the new run follow.
+    const QString notice = tr("Restarted because %1 changed: a different sampler cannot continue the old chain.").arg(setting);
+    m_strip->showNotice(notice);
+    showStatus(notice);
 }
 
 void MainWindow::onFinished(const ui::RunOutcome &outcome)
 {
-    if (!m_worker)
-        return; // delivered after the window shut the worker down
-    if (m_resetAfterStop) {
-        m_resetAfterStop = false;
-        setRunning(false);
-        clearResults();
-        return;
-    }
-    if (m_restartAfterStop) {
-        // The stopped run's partial results give way to the new run at once.
-        m_restartAfterStop = false;
-        setRunning(false);
-        const QString reason = m_restartReason;
-        if (startRunFromControls()) {
-            ++m_restarts;
-            // The strip keeps it for the whole run; status messages from the new run follow.
-            const QString notice = tr("Restarted because %1 changed: a different sampler cannot continue the old chain.").arg(reason);
-            m_strip->showNotice(notice);
-            showStatus(notice);
-            return;
-        }
-        // The settings went bad between the check and now: keep the stopped run's results.
-    }
     m_results->finishRun(outcome);
-    setRunning(false);
     m_lastOutcome = outcome;
     m_strip->showOutcome(outcome);
     const qint64 requested = outcome.config().samples * outcome.request.channelCount();
@@ -243,16 +239,7 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
 
 void MainWindow::onRunFailed(const QString &message)
 {
-    m_restartTimer.stop();
-    const bool resetting = m_resetAfterStop;
-    m_restartAfterStop = m_resetAfterStop = false;
-    if (resetting) { // the user asked to clear everything anyway
-        setRunning(false);
-        clearResults();
-        return;
-    }
     m_results->flushAll();
-    setRunning(false);
     reportFailure(message);
 }
 

@@ -184,8 +184,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
         window.controls()->dataSizeBox()->setValue(30'000);
         QVERIFY(window.statusText().contains(QStringLiteral("restart")));
+        QVERIFY(window.runController()->isRestartPending());
         QTRY_COMPARE_WITH_TIMEOUT(window.restartCount(), 1, kRunTimeoutMs);
         QVERIFY(window.isRunning());
+        QVERIFY(window.runState() == ui::RunState::Preparing || window.runState() == ui::RunState::Running);
         QVERIFY2(window.statusStrip()->notice().contains(QStringLiteral("Restarted because N changed")),
                  qPrintable(window.statusStrip()->notice()));
         QCOMPARE(finished.count(), 0); // the stopped run gave way; it is not reported as a result
@@ -210,6 +212,7 @@ private slots:
         compare->setChecked(true);
         QTRY_VERIFY_WITH_TIMEOUT(window.lastError().contains(QStringLiteral("cannot restart")), kRunTimeoutMs);
         QVERIFY(window.isRunning());
+        QCOMPARE(window.runState(), ui::RunState::Running);
         QCOMPARE(window.restartCount(), 0);
         const qsizetype shown = snapshots.count();
         QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > shown, kRunTimeoutMs); // still sampling
@@ -239,7 +242,9 @@ private slots:
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
         QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
         window.resetRun();
+        QCOMPARE(window.runState(), ui::RunState::Resetting);
         QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 2, kRunTimeoutMs);
+        QCOMPARE(window.runState(), ui::RunState::Idle);
         QVERIFY(!window.isRunning());
         QCOMPARE(window.plottedSampleCount(), qsizetype{0});
         QCOMPARE(finished.count(), 1);

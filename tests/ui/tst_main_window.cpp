@@ -136,6 +136,7 @@ void tst_MainWindow::runFinishesAndPlots()
     clock.start();
     QVERIFY(window.startRun(smallConfig(method, 2000)));
     QVERIFY(window.isRunning());
+    QCOMPARE(window.runState(), ui::RunState::Preparing);
     QVERIFY(!window.controls()->runButton()->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
@@ -160,6 +161,7 @@ void tst_MainWindow::runFinishesAndPlots()
     QVERIFY(outcome.posterior != nullptr);
     QVERIFY(!window.isRunning());
     QVERIFY(window.controls()->runButton()->isEnabled());
+    QCOMPARE(window.runState(), ui::RunState::Idle);
     QVERIFY(window.statusText().contains(QStringLiteral("Finished")));
 }
 
@@ -172,7 +174,9 @@ void tst_MainWindow::stopEndsRunEarly()
     const std::int64_t requested = 1'000'000; // far more than the test waits for
     QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, requested)));
     QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+    QCOMPARE(window.runState(), ui::RunState::Running);
     window.stopRun();
+    QCOMPARE(window.runState(), ui::RunState::Stopping);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
 
     const ui::RunOutcome outcome = outcomeAt(finished, 0);
@@ -183,6 +187,7 @@ void tst_MainWindow::stopEndsRunEarly()
     QVERIFY(!outcome.chains.front().hasPosteriorMetrics);
     QVERIFY(window.plottedSampleCount() > 0);
     QVERIFY(!window.isRunning());
+    QCOMPARE(window.runState(), ui::RunState::Idle);
     QVERIFY(window.statusText().contains(QStringLiteral("Stopped")));
 }
 
@@ -201,6 +206,7 @@ void tst_MainWindow::pauseHoldsAndStepAdvances()
     QVERIFY(pause->isEnabled() && !step->isEnabled());
     pause->click();
     QVERIFY(window.worker()->isPaused());
+    QCOMPARE(window.runState(), ui::RunState::Paused);
     QVERIFY(step->isEnabled());
     QTest::qWait(300); // let a snapshot already on its way arrive
     const auto held = snapshots.count();
@@ -210,8 +216,10 @@ void tst_MainWindow::pauseHoldsAndStepAdvances()
     QTRY_COMPARE_WITH_TIMEOUT(snapshots.count(), held + 1, 5000); // one iteration, shown at once
     QTest::qWait(200);
     QCOMPARE(snapshots.count(), held + 1);
+    QCOMPARE(window.runState(), ui::RunState::Paused);
     pause->click(); // resume
     QVERIFY(!window.worker()->isPaused());
+    QCOMPARE(window.runState(), ui::RunState::Running);
     QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > held + 1, kRunTimeoutMs);
     window.stopRun();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
@@ -245,6 +253,7 @@ void tst_MainWindow::workerFailureReportsMessage()
     QVERIFY(window.lastError().contains(QStringLiteral("temperature")));
     QVERIFY(window.statusText().contains(QStringLiteral("temperature")));
     QVERIFY(!window.isRunning());
+    QCOMPARE(window.runState(), ui::RunState::Idle);
 }
 
 void tst_MainWindow::invalidSettingsAreRejectedBeforeStart()
