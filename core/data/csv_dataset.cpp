@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/csv_fields.h"
+
 namespace core {
 namespace {
 
@@ -25,19 +27,6 @@ std::string_view trim(std::string_view text)
     if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
         text = text.substr(1, text.size() - 2);
     return text;
-}
-
-std::vector<std::string_view> splitFields(std::string_view line)
-{
-    std::vector<std::string_view> fields;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t comma = line.find(',', start);
-        fields.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
-        if (comma == std::string_view::npos)
-            return fields;
-        start = comma + 1;
-    }
 }
 
 // Built by appending: GCC 12 reports a false -Wrestrict for "'" + std::string(view) + "'".
@@ -108,7 +97,7 @@ public:
             const std::string_view text = trim(line);
             if (text.empty() || text.front() == '#')
                 continue;
-            handleLine(splitFields(line), lineNumber);
+            handleLine(splitCsvFields(line, trim), lineNumber);
         }
         if (in.bad())
             throw std::runtime_error(m_path + ": read error");

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/io/csv_fields.h"
+
 namespace core {
 namespace {
 
@@ -20,19 +22,6 @@ std::string_view trim(std::string_view text)
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
         text.remove_suffix(1);
     return text;
-}
-
-std::vector<std::string_view> splitFields(std::string_view line)
-{
-    std::vector<std::string_view> fields;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t comma = line.find(',', start);
-        fields.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
-        if (comma == std::string_view::npos)
-            return fields;
-        start = comma + 1;
-    }
 }
 
 // Long fields are cut in messages so that one bad line cannot flood the terminal.
@@ -103,7 +92,7 @@ private:
         }
         if (text.find('\0') != std::string_view::npos)
             fail(line, "contains a NUL byte; this is not a text CSV file");
-        const std::vector<std::string_view> fields = splitFields(text);
+        const std::vector<std::string_view> fields = splitCsvFields(text, trim);
         if (m_table.columns.empty())
             readHeader(fields, line);
         else

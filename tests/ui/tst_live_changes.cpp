@@ -42,10 +42,14 @@ private slots:
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
         QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
-        QSignalSpy images(window.worker(), &ui::SamplerWorker::posteriorImageReady);
+        // The worker emits its images on its own threads (the sampler's and the heat-map
+        // render's), and a QSignalSpy on it would append there while this thread polls it:
+        // count them on this thread instead, through a queued connection.
+        int images = 0;
+        connect(window.worker(), &ui::SamplerWorker::posteriorImageReady, &window, [&images] { ++images; });
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
         QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
-        QTRY_COMPARE_WITH_TIMEOUT(images.count(), 1, kRunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(images, 1, kRunTimeoutMs);
         const qint64 before = snapshots.last().at(0).toLongLong();
 
         window.controls()->temperatureBox()->setValue(400.0);
@@ -54,7 +58,7 @@ private slots:
         QCOMPARE(first.temperature, 400.0);
         QCOMPARE(first.step, 0.15);
         QVERIFY(first.start >= before);
-        QTRY_COMPARE_WITH_TIMEOUT(images.count(), 2, kRunTimeoutMs); // heat map of the new target
+        QTRY_COMPARE_WITH_TIMEOUT(images, 2, kRunTimeoutMs); // heat map of the new target
         QVERIFY(window.statusText().contains(QStringLiteral("Temperature")));
 
         window.controls()->proposalStepBox()->setValue(0.3);
