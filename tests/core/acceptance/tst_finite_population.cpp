@@ -8,7 +8,6 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
-
 #include <memory>
 #include <set>
 

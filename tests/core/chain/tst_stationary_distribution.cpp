@@ -4,10 +4,9 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
-
-#include <memory>
 
 #include <boost/math/distributions/normal.hpp>
 

@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(cacheRoundTrip)
     BOOST_TEST(cache.store(*Suite::ridge));
     const auto loaded = cache.load(Suite::ridge->params());
     BOOST_TEST_REQUIRE(loaded.has_value());
-    BOOST_TEST(loaded->params() == Suite::ridge->params());
+    BOOST_TEST((loaded->params() == Suite::ridge->params()));
     BOOST_TEST(loaded->masses() == Suite::ridge->masses()); // bit for bit
     BOOST_TEST(testcheck::nearlyEqual(loaded->linfError(), Suite::ridge->linfError()));
     BOOST_TEST(testcheck::nearlyEqual(loaded->solveGridLinfError(), Suite::ridge->solveGridLinfError()));

@@ -54,8 +54,8 @@ BOOST_AUTO_TEST_CASE(discriminativeFeaturesOrderByStandardisedGap)
 
 BOOST_AUTO_TEST_CASE(classPairs)
 {
-    BOOST_TEST(parseClassPair("1,7") == std::make_pair(1, 7));
-    BOOST_TEST(parseClassPair("7,1") == std::make_pair(7, 1));
+    BOOST_TEST((parseClassPair("1,7") == std::make_pair(1, 7)));
+    BOOST_TEST((parseClassPair("7,1") == std::make_pair(7, 1)));
     for (const char *bad : {"1", "1,1", "1,x", "-1,2", "1,256", "1,7,9", ""})
         BOOST_CHECK_THROW(parseClassPair(bad), std::invalid_argument);
 }
@@ -69,8 +69,8 @@ BOOST_AUTO_TEST_CASE(splitIsSeededAndDisjoint)
                          c = splitTrainTest(data, 30, 10);
     BOOST_TEST(a.test.size() == 30);
     BOOST_TEST(a.train.size() == 70);
-    BOOST_TEST(a.test.features == b.test.features);
-    BOOST_TEST(a.test.features != c.test.features);
+    BOOST_TEST((a.test.features == b.test.features));
+    BOOST_TEST((a.test.features != c.test.features));
     std::set<float> ids;
     for (const auto *part : {&a.train, &a.test})
         for (DataIndex i = 0; i < part->size(); ++i) {
@@ -97,9 +97,9 @@ BOOST_AUTO_TEST_CASE(augmentationIsDeterministicAndLabelled)
     BOOST_TEST(a.size() == 57);
     BOOST_TEST(a.augmented);
     BOOST_TEST(a.description.find("AUGMENTED") != std::string::npos);
-    BOOST_TEST(a.features == b.features);
-    BOOST_TEST(a.features != c.features);
-    BOOST_TEST(a.features.topRows(10) == source.features);
+    BOOST_TEST((a.features == b.features));
+    BOOST_TEST((a.features != c.features));
+    BOOST_TEST((a.features.topRows(10) == source.features));
     BOOST_TEST((a.features.minCoeff() >= 0.0f && a.features.maxCoeff() <= 1.0f));
     validate(a);
     for (DataIndex k = 10; k < 57; ++k) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <vector>
 
 #include "core/random/rng.h"
