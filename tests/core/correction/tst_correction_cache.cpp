@@ -171,7 +171,7 @@ BOOST_DATA_TEST_CASE(parserNamesTheProblem, data::make(kParserRows), row)
     if (damage == "count")
         put(80, std::uint64_t{1'000'000'000'000});
     else if (damage == "truncated")
-        bytes.resize(bytes.size() - 64);
+        bytes.resize(16036); // 64 bytes short (as a size: GCC warns on size() - 64 under ASan)
     else if (damage == "header")
         bytes.resize(50);
     else if (damage == "flipped")
