@@ -2,7 +2,8 @@
 # scripts/package.sh). The two programs install from app/CMakeLists.txt; everything else a
 # desktop and a package need is installed here:
 #   bin/mh-explorer, bin/mh-explorer-cli
-#   share/applications/<id>.desktop            freedesktop desktop entry
+#   share/applications/<id>.desktop            freedesktop desktop entry (this and the next two
+#                                              lines, and mh-explorer.1.gz, only with MHX_BUILD_GUI)
 #   share/metainfo/<id>.metainfo.xml           AppStream component (software centres)
 #   share/icons/hicolor/scalable/apps/mh-explorer.svg
 #   share/man/man1/mh-explorer.1.gz, mh-explorer-cli.1.gz
@@ -37,11 +38,14 @@ foreach(source resources/man/mh-explorer.1 resources/man/mh-explorer-cli.1 resou
 endforeach()
 add_custom_target(mhx_package_files ALL DEPENDS ${mhx_gzipped})
 
-install(FILES resources/${MHX_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-install(FILES resources/${MHX_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
-install(FILES resources/icons/mh-explorer.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
-install(FILES ${PROJECT_BINARY_DIR}/packaging/mh-explorer.1.gz ${PROJECT_BINARY_DIR}/packaging/mh-explorer-cli.1.gz
-        DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# The desktop integration and the GUI's man page describe a program that only a GUI build has.
+if(MHX_BUILD_GUI)
+  install(FILES resources/${MHX_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES resources/${MHX_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+  install(FILES resources/icons/mh-explorer.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+  install(FILES ${PROJECT_BINARY_DIR}/packaging/mh-explorer.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
+install(FILES ${PROJECT_BINARY_DIR}/packaging/mh-explorer-cli.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(DIRECTORY resources/data/ DESTINATION ${MHX_INSTALL_DATADIR})
 install(FILES resources/packaging/copyright ${PROJECT_BINARY_DIR}/packaging/changelog.gz
         DESTINATION ${MHX_INSTALL_DOCDIR})

@@ -54,6 +54,8 @@ trap 'rm -rf "$logs" "$MHX_CACHE_DIR"' EXIT
 export QT_QPA_PLATFORM=offscreen
 # QtTest aborts a test function after 5 minutes; instrumented GUI runs can take longer.
 export QTEST_FUNCTION_TIMEOUT="${QTEST_FUNCTION_TIMEOUT:-900000}"
+# The core suites (Boost.Test) leave signals to the sanitizers, whose reports name the fault.
+export BOOST_TEST_CATCH_SYSTEM_ERRORS=no
 supp="$PWD/tests/sanitizers"
 # halt_on_error: the first report ends the process, so it cannot be lost in later output.
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:check_initialization_order=1:strict_init_order=1:log_path=$logs/asan"

@@ -4,7 +4,9 @@
 // Drawing without replacement but testing s²/b (an earlier behaviour) under-fills X_nc, so the
 // test is too decisive and the posterior too narrow: ×0.95 in variance at N = 2000 on the
 // worst case. Both modes must sample the exact posterior.
-#include <QtTest>
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
 
 #include <memory>
 #include <set>
@@ -20,111 +22,111 @@
 #include "tests/support/statistics.h"
 
 using namespace core;
+namespace data = boost::unit_test::data;
 
-class tst_FinitePopulation : public QObject {
-    Q_OBJECT
+constexpr std::int64_t kDataSize = 2000;
 
-private:
-    std::shared_ptr<const CorrectionDistribution> m_correction;
-    std::unique_ptr<GaussianMeanModel> m_model;
-    static constexpr std::int64_t kDataSize = 2000;
+// Suite-wide state, set up once before the first test case.
+struct Suite {
+    static inline std::shared_ptr<const CorrectionDistribution> correction;
+    static inline std::unique_ptr<GaussianMeanModel> model;
 
-private slots:
-    void initTestCase()
+    void setup()
     {
         CorrectionParams params;
         params.grid = 2000;
-        m_correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+        correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
         // Lemma 1's worst case (000_…txt Sec. 2.1): x ~ N(0.5, 1), flat prior, T = 1.
-        m_model = std::make_unique<GaussianMeanModel>(generateWorstCaseGaussian(kDataSize, 5), 1.0);
-    }
-
-    void withReplacementDrawsAreIndependentAndUniform()
-    {
-        constexpr DataIndex kPopulation = 50;
-        MinibatchSampler sampler(kPopulation);
-        Rng rng(3);
-        std::vector<double> counts(kPopulation, 0.0);
-        bool repeated = false;
-        const int tests = 20000;
-        for (int k = 0; k < tests; ++k) {
-            sampler.beginTest();
-            std::set<DataIndex> seen;
-            for (int look = 0; look < 3; ++look)
-                for (DataIndex row : sampler.drawMoreWithReplacement(10, rng)) {
-                    QVERIFY(row >= 0 && row < kPopulation);
-                    repeated |= !seen.insert(row).second;
-                    counts[static_cast<std::size_t>(row)] += 1.0;
-                }
-            QCOMPARE(sampler.drawn(), DataIndex(30));
-        }
-        QVERIFY(repeated); // 30 draws from 50 repeat a row with probability ≈ 1 − 2e-5 per test
-        const double expected = tests * 30.0 / kPopulation;
-        double chi2 = 0.0;
-        for (double c : counts)
-            chi2 += (c - expected) * (c - expected) / expected;
-        QVERIFY2(chi2 < teststats::chiSquaredUpper(kPopulation - 1, 1e-4), qPrintable(QString("chi2 %1").arg(chi2)));
-        // Capped at N draws in one test.
-        sampler.beginTest();
-        QCOMPARE(static_cast<DataIndex>(sampler.drawMoreWithReplacement(80, rng).size()), kPopulation);
-        QVERIFY(sampler.drawMoreWithReplacement(5, rng).empty());
-    }
-
-    // 600,000 iterations thinned by 20 after 2000: 29,900 nearly independent draws, so the
-    // χ² variance test has a relative resolution of about ±3% at α = 1e-4, enough to reject
-    // the ×0.953 of the mismatched variance.
-    void stationaryVarianceIsExact_data()
-    {
-        QTest::addColumn<bool>("factor");
-        QTest::newRow("without replacement, factor on") << true;
-        QTest::newRow("with replacement, factor off") << false;
-    }
-
-    void stationaryVarianceIsExact()
-    {
-        QFETCH(bool, factor);
-        MinibatchSettings settings;
-        settings.finitePopulationCorrection = factor;
-        MinibatchBarkerTest test(m_correction, settings);
-        const double mean = m_model->posteriorMean(1.0);
-        const double sd = std::sqrt(m_model->posteriorVariance(1.0));
-        const RandomWalkProposal proposal(sd); // N(θ, 1/N): the worst case's proposal
-        ChainSettings chain;
-        chain.samples = 600'000;
-        chain.seed = 17;
-        chain.temperature = 1.0;
-        const ChainResult result = runChain(*m_model, proposal, test, chain);
-        std::int64_t fallbacks = 0, points = 0;
-        for (std::int64_t t = 0; t < result.completed; ++t) {
-            fallbacks += result.fullDataFallback[static_cast<std::size_t>(t)];
-            points += result.batchSize[static_cast<std::size_t>(t)];
-        }
-        qInfo("%s: mean batch %.1f of N = %lld, full-data fallbacks %.4f", factor ? "factor on" : "factor off",
-              static_cast<double>(points) / static_cast<double>(result.completed), static_cast<long long>(kDataSize),
-              static_cast<double>(fallbacks) / static_cast<double>(result.completed));
-        QVERIFY(fallbacks < result.completed); // the minibatch path is exercised, not only the exact one
-
-        std::vector<double> thinned;
-        for (std::int64_t t = 2000; t < result.completed; t += 20)
-            thinned.push_back(result.samples(t, 0));
-        const double n = static_cast<double>(thinned.size());
-        const Eigen::Map<const Eigen::ArrayXd> values(thinned.data(), static_cast<Eigen::Index>(thinned.size()));
-        const double sampleMean = values.mean();
-        const double sampleVariance = (values - sampleMean).square().sum() / (n - 1.0);
-        qInfo("posterior variance ratio %.4f, mean offset %.3f sd", sampleVariance / (sd * sd),
-              (sampleMean - mean) / sd);
-        const double alpha = 1e-4;
-        QVERIFY2(std::abs(sampleMean - mean) < teststats::zCritical(alpha) * sd / std::sqrt(n),
-                 qPrintable(QString("mean %1 vs %2").arg(sampleMean).arg(mean)));
-        const double statistic = sampleVariance / (sd * sd) * (n - 1.0);
-        QVERIFY2(statistic > teststats::chiSquaredLower(n - 1.0, alpha / 2)
-                     && statistic < teststats::chiSquaredUpper(n - 1.0, alpha / 2),
-                 qPrintable(QString("variance ratio %1").arg(sampleVariance / (sd * sd))));
-        const boost::math::normal posterior(mean, sd);
-        const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
-        QVERIFY2(teststats::ksPValue(d, thinned.size()) > alpha, qPrintable(QString("KS D = %1").arg(d)));
+        model = std::make_unique<GaussianMeanModel>(generateWorstCaseGaussian(kDataSize, 5), 1.0);
     }
 };
+BOOST_TEST_GLOBAL_FIXTURE(Suite);
 
-QTEST_APPLESS_MAIN(tst_FinitePopulation)
-#include "tst_finite_population.moc"
+BOOST_AUTO_TEST_CASE(withReplacementDrawsAreIndependentAndUniform)
+{
+    constexpr DataIndex kPopulation = 50;
+    MinibatchSampler sampler(kPopulation);
+    Rng rng(3);
+    std::vector<double> counts(kPopulation, 0.0);
+    bool repeated = false;
+    const int tests = 20000;
+    for (int k = 0; k < tests; ++k) {
+        sampler.beginTest();
+        std::set<DataIndex> seen;
+        for (int look = 0; look < 3; ++look)
+            for (DataIndex row : sampler.drawMoreWithReplacement(10, rng)) {
+                BOOST_TEST((row >= 0 && row < kPopulation));
+                repeated |= !seen.insert(row).second;
+                counts[static_cast<std::size_t>(row)] += 1.0;
+            }
+        BOOST_TEST(sampler.drawn() == DataIndex(30));
+    }
+    BOOST_TEST(repeated); // 30 draws from 50 repeat a row with probability ≈ 1 − 2e-5 per test
+    const double expected = tests * 30.0 / kPopulation;
+    double chi2 = 0.0;
+    for (double c : counts)
+        chi2 += (c - expected) * (c - expected) / expected;
+    BOOST_TEST(chi2 < teststats::chiSquaredUpper(kPopulation - 1, 1e-4), "chi2 " << chi2);
+    // Capped at N draws in one test.
+    sampler.beginTest();
+    BOOST_TEST(static_cast<DataIndex>(sampler.drawMoreWithReplacement(80, rng).size()) == kPopulation);
+    BOOST_TEST(sampler.drawMoreWithReplacement(5, rng).empty());
+}
+
+// 600,000 iterations thinned by 20 after 2000: 29,900 nearly independent draws, so the
+// χ² variance test has a relative resolution of about ±3% at α = 1e-4, enough to reject
+// the ×0.953 of the mismatched variance.
+struct FactorRow {
+    bool factor;
+};
+std::ostream &operator<<(std::ostream &out, const FactorRow &row)
+{
+    return out << (row.factor ? "without replacement, factor on" : "with replacement, factor off");
+}
+
+BOOST_DATA_TEST_CASE(stationaryVarianceIsExact, data::make(std::vector<FactorRow>{{true}, {false}}), row)
+{
+    const bool factor = row.factor;
+    MinibatchSettings settings;
+    settings.finitePopulationCorrection = factor;
+    MinibatchBarkerTest test(Suite::correction, settings);
+    const double mean = Suite::model->posteriorMean(1.0);
+    const double sd = std::sqrt(Suite::model->posteriorVariance(1.0));
+    const RandomWalkProposal proposal(sd); // N(θ, 1/N): the worst case's proposal
+    ChainSettings chain;
+    chain.samples = 600'000;
+    chain.seed = 17;
+    chain.temperature = 1.0;
+    const ChainResult result = runChain(*Suite::model, proposal, test, chain);
+    std::int64_t fallbacks = 0, points = 0;
+    for (std::int64_t t = 0; t < result.completed; ++t) {
+        fallbacks += result.fullDataFallback[static_cast<std::size_t>(t)];
+        points += result.batchSize[static_cast<std::size_t>(t)];
+    }
+    BOOST_TEST_MESSAGE((factor ? "factor on" : "factor off")
+                       << ": mean batch " << static_cast<double>(points) / static_cast<double>(result.completed)
+                       << " of N = " << kDataSize << ", full-data fallbacks "
+                       << static_cast<double>(fallbacks) / static_cast<double>(result.completed));
+    BOOST_TEST(fallbacks < result.completed); // the minibatch path is exercised, not only the exact one
+
+    std::vector<double> thinned;
+    for (std::int64_t t = 2000; t < result.completed; t += 20)
+        thinned.push_back(result.samples(t, 0));
+    const double n = static_cast<double>(thinned.size());
+    const Eigen::Map<const Eigen::ArrayXd> values(thinned.data(), static_cast<Eigen::Index>(thinned.size()));
+    const double sampleMean = values.mean();
+    const double sampleVariance = (values - sampleMean).square().sum() / (n - 1.0);
+    BOOST_TEST_MESSAGE("posterior variance ratio " << sampleVariance / (sd * sd) << ", mean offset "
+                                                   << (sampleMean - mean) / sd << " sd");
+    const double alpha = 1e-4;
+    BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(alpha) * sd / std::sqrt(n),
+               "mean " << sampleMean << " vs " << mean);
+    const double statistic = sampleVariance / (sd * sd) * (n - 1.0);
+    BOOST_TEST((statistic > teststats::chiSquaredLower(n - 1.0, alpha / 2)
+                && statistic < teststats::chiSquaredUpper(n - 1.0, alpha / 2)),
+               "variance ratio " << sampleVariance / (sd * sd));
+    const boost::math::normal posterior(mean, sd);
+    const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
+    BOOST_TEST(teststats::ksPValue(d, thinned.size()) > alpha, "KS D = " << d);
+}
+

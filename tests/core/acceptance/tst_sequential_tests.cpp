@@ -1,7 +1,13 @@
 // The sequential baselines: AustereMH(c) and MHSubLhd match the exact Metropolis probability
 // within their design error, count their full-data passes, and on the worst-case dataset of
 // Lemma 1 read all N points with probability ≥ c ≈ 0.0085, where MHminibatch does not.
-#include <QtTest>
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
 
@@ -13,10 +19,12 @@
 #include "core/experiment/run_config.h"
 #include "core/models/gaussian_mean_model.h"
 #include "tests/support/acceptance_sampling.h"
+#include "tests/support/nearly_equal.h"
 #include "tests/support/population_model.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
+namespace data = boost::unit_test::data;
 
 namespace {
 
@@ -47,142 +55,143 @@ double upperBound(std::int64_t successes, std::int64_t trials, double alpha)
 
 } // namespace
 
-class tst_SequentialTests : public QObject {
-    Q_OBJECT
-
-private slots:
-    void acceptanceProbability_data()
-    {
-        QTest::addColumn<double>("delta");
-        QTest::addColumn<double>("lambdaSd");
-        for (double delta : {-3.0, -0.7, 0.0, 0.5, 2.0})
-            for (double sd : {5.0, 40.0})
-                QTest::newRow(qPrintable(QString("delta=%1 sd=%2").arg(delta).arg(sd))) << delta << sd;
-    }
-
-    // Δ = mean Λ_i; Pr(accept) of the exact Metropolis test is min(1, e^Δ). AustereMH's error
-    // is controlled by ε (004_…txt Sec. 3.1) and MHSubLhd's by δ.
-    void acceptanceProbability()
-    {
-        QFETCH(double, delta);
-        QFETCH(double, lambdaSd);
-        const DataIndex n = 10000;
-        const auto model = teststats::PopulationModel::make(n, delta / n, lambdaSd / n, 0, 5);
-        const double exact = teststats::metropolisProbability(delta);
-
-        // AustereMH's error is not bounded by its per-look ε: it is what the dynamic program
-        // of the supplement predicts (001_…txt Eq. 18–21), which can exceed ε when Δ ≈ 0.
-        AustereSettings austereSettings;
-        austereSettings.epsilon = 0.01;
-        AustereTest austere(austereSettings);
-        const Outcome a = run(austere, model, 17);
-        static const AustereDesignTable errorTable(n, austereSettings.batch, austereSettings.epsilon);
-        const double predicted = exact + errorTable.acceptanceError(delta, lambdaSd, 0.0);
-        QVERIFY2(std::abs(a.rate - predicted) <= tolerance(predicted, 0.005),
-                 qPrintable(QString("AustereMH %1 vs predicted %2 (Metropolis %3)").arg(a.rate).arg(predicted).arg(exact)));
-        QCOMPARE(a.meanFullScan, 0.0);
-
-        SubLhdSettings sublhdSettings;
-        SubLhdTest sublhd(sublhdSettings);
-        const int sublhdRepetitions = 10000; // each test also scans all N rows for C
-        const Outcome s = run(sublhd, model, 19, sublhdRepetitions);
-        QVERIFY2(std::abs(s.rate - exact) <= tolerance(exact, sublhdSettings.delta, sublhdRepetitions),
-                 qPrintable(QString("MHSubLhd %1 vs Metropolis %2").arg(s.rate).arg(exact)));
-        QCOMPARE(s.meanFullScan, double(n)); // the range bound C costs one pass per test
-        QVERIFY(s.meanPoints >= 100.0 && s.meanPoints <= n);
-    }
-
-    void sublhdUsesModelBoundWhenAsked()
-    {
-        Rng rng(3);
-        Eigen::VectorXd x(5000);
-        for (Eigen::Index i = 0; i < x.size(); ++i)
-            x[i] = 0.5 + rng.normal();
-        const GaussianMeanModel model(x, 1.0);
-        const Vector a = Vector::Constant(1, 0.5), b = Vector::Constant(1, 0.52);
-        const double scanned = model.maxAbsLogLikelihoodRatio(a, b);
-        const auto bound = model.logLikelihoodRatioBound(a, b);
-        QVERIFY(bound.has_value());
-        QVERIFY(std::abs(*bound - scanned) <= 1e-12 * scanned); // exact for this model
-        SubLhdSettings settings;
-        settings.useModelBound = true;
-        SubLhdTest test(settings);
-        const Decision decision = test.decide(TestProblem{model, a, b, 1.0, 0.0}, rng);
-        QCOMPARE(decision.fullScanPoints, std::int64_t(0));
-    }
-
-    // Lemma 1 (000_…txt Sec. 2.1, appendix A.1): on x_i ~ N(0.5, 1) with proposal N(θ, 1/N),
-    // AustereMH and MHSubLhd read all N points with probability ≥ 0.0085 per iteration.
-    void worstCaseNeedsAllData_data()
-    {
-        QTest::addColumn<QString>("method");
-        QTest::addColumn<bool>("readsAll");
-        QTest::newRow("austere-c") << "austere-c" << true;
-        QTest::newRow("sublhd") << "sublhd" << true;
-        QTest::newRow("minibatch") << "minibatch" << false;
-    }
-
-    void worstCaseNeedsAllData()
-    {
-        QFETCH(QString, method);
-        QFETCH(bool, readsAll);
-        RunConfig config;
-        config.dataset = "worst-case";
-        config.nData = 10000;
-        config.method = parseMethod(method.toStdString());
-        applyDatasetDefaults(config, false, false);
-        QCOMPARE(config.temperature, 1.0);
-        QCOMPARE(config.step, 0.01);
-        const GaussianMeanModel model(generateWorstCaseGaussian(config.nData, 1), 1.0);
-        std::shared_ptr<const CorrectionDistribution> correction;
-        if (needsCorrection(config.method)) {
-            CorrectionParams params = RunConfig::defaultCorrection();
-            params.grid = 1000;
-            correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-        }
-        auto test = makeAcceptanceTest(config, correction);
-        const RandomWalkProposal proposal(config.step);
-        ChainSettings settings;
-        settings.samples = 4000;
-        settings.seed = 23;
-        settings.temperature = config.temperature;
-        const ChainResult chain = runChain(model, proposal, *test, settings);
-        const ChainSummary summary = summarize(chain, config.nData);
-        const double c = 0.0085;
-        // The chain's iterations are not independent; the proportion's binomial bounds at
-        // 1e-4 one-sided still leave a wide margin on both sides of c.
-        if (readsAll) {
-            const double low = lowerBound(summary.allDataIterations, summary.iterations, 1e-4);
-            QVERIFY2(low >= c, qPrintable(QString("%1: %2 of %3 iterations read all N; lower bound %4")
-                                              .arg(method).arg(summary.allDataIterations).arg(summary.iterations).arg(low)));
-        } else {
-            const double high = upperBound(summary.allDataIterations, summary.iterations, 1e-4);
-            QVERIFY2(high < c, qPrintable(QString("%1: %2 of %3 iterations read all N; upper bound %4")
-                                              .arg(method).arg(summary.allDataIterations).arg(summary.iterations).arg(high)));
-        }
-    }
-
-    void rejectsBadSettings()
-    {
-        AustereSettings austere;
-        austere.epsilon = 0.0;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AustereTest{austere});
-        austere.epsilon = 0.6;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AustereTest{austere});
-        austere = {};
-        austere.batch = 1;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AustereTest{austere});
-        SubLhdSettings sublhd;
-        sublhd.gamma = 1.0;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SubLhdTest{sublhd});
-        sublhd = {};
-        sublhd.p = 1.0;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SubLhdTest{sublhd});
-        sublhd = {};
-        sublhd.delta = 1.0;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SubLhdTest{sublhd});
-    }
+struct PopulationRow {
+    double delta;
+    double lambdaSd;
 };
+std::ostream &operator<<(std::ostream &out, const PopulationRow &row)
+{
+    return out << "delta=" << row.delta << " sd=" << row.lambdaSd;
+}
 
-QTEST_APPLESS_MAIN(tst_SequentialTests)
-#include "tst_sequential_tests.moc"
+std::vector<PopulationRow> populationRows()
+{
+    std::vector<PopulationRow> rows;
+    for (double delta : {-3.0, -0.7, 0.0, 0.5, 2.0})
+        for (double sd : {5.0, 40.0})
+            rows.push_back({delta, sd});
+    return rows;
+}
+
+// Δ = mean Λ_i; Pr(accept) of the exact Metropolis test is min(1, e^Δ). AustereMH's error
+// is controlled by ε (004_…txt Sec. 3.1) and MHSubLhd's by δ.
+BOOST_DATA_TEST_CASE(acceptanceProbability, data::make(populationRows()), row)
+{
+    const auto [delta, lambdaSd] = row;
+    const DataIndex n = 10000;
+    const auto model = teststats::PopulationModel::make(n, delta / n, lambdaSd / n, 0, 5);
+    const double exact = teststats::metropolisProbability(delta);
+
+    // AustereMH's error is not bounded by its per-look ε: it is what the dynamic program
+    // of the supplement predicts (001_…txt Eq. 18–21), which can exceed ε when Δ ≈ 0.
+    AustereSettings austereSettings;
+    austereSettings.epsilon = 0.01;
+    AustereTest austere(austereSettings);
+    const Outcome a = run(austere, model, 17);
+    static const AustereDesignTable errorTable(n, austereSettings.batch, austereSettings.epsilon);
+    const double predicted = exact + errorTable.acceptanceError(delta, lambdaSd, 0.0);
+    BOOST_TEST(std::abs(a.rate - predicted) <= tolerance(predicted, 0.005),
+               "AustereMH " << a.rate << " vs predicted " << predicted << " (Metropolis " << exact << ")");
+    BOOST_TEST(testcheck::nearlyEqual(a.meanFullScan, 0.0));
+
+    SubLhdSettings sublhdSettings;
+    SubLhdTest sublhd(sublhdSettings);
+    const int sublhdRepetitions = 10000; // each test also scans all N rows for C
+    const Outcome s = run(sublhd, model, 19, sublhdRepetitions);
+    BOOST_TEST(std::abs(s.rate - exact) <= tolerance(exact, sublhdSettings.delta, sublhdRepetitions),
+               "MHSubLhd " << s.rate << " vs Metropolis " << exact);
+    BOOST_TEST(testcheck::nearlyEqual(s.meanFullScan, double(n))); // the range bound C costs one pass per test
+    BOOST_TEST((s.meanPoints >= 100.0 && s.meanPoints <= n));
+}
+
+BOOST_AUTO_TEST_CASE(sublhdUsesModelBoundWhenAsked)
+{
+    Rng rng(3);
+    Eigen::VectorXd x(5000);
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+        x[i] = 0.5 + rng.normal();
+    const GaussianMeanModel model(x, 1.0);
+    const Vector a = Vector::Constant(1, 0.5), b = Vector::Constant(1, 0.52);
+    const double scanned = model.maxAbsLogLikelihoodRatio(a, b);
+    const auto bound = model.logLikelihoodRatioBound(a, b);
+    BOOST_TEST_REQUIRE(bound.has_value());
+    BOOST_TEST(std::abs(*bound - scanned) <= 1e-12 * scanned); // exact for this model
+    SubLhdSettings settings;
+    settings.useModelBound = true;
+    SubLhdTest test(settings);
+    const Decision decision = test.decide(TestProblem{model, a, b, 1.0, 0.0}, rng);
+    BOOST_TEST(decision.fullScanPoints == std::int64_t(0));
+}
+
+// Lemma 1 (000_…txt Sec. 2.1, appendix A.1): on x_i ~ N(0.5, 1) with proposal N(θ, 1/N),
+// AustereMH and MHSubLhd read all N points with probability ≥ 0.0085 per iteration.
+struct WorstCaseRow {
+    std::string method;
+    bool readsAll;
+};
+std::ostream &operator<<(std::ostream &out, const WorstCaseRow &row) { return out << row.method; }
+
+const std::vector<WorstCaseRow> kWorstCaseRows = {{"austere-c", true}, {"sublhd", true}, {"minibatch", false}};
+
+BOOST_DATA_TEST_CASE(worstCaseNeedsAllData, data::make(kWorstCaseRows), row)
+{
+    const auto &[method, readsAll] = row;
+    RunConfig config;
+    config.dataset = "worst-case";
+    config.nData = 10000;
+    config.method = parseMethod(method);
+    applyDatasetDefaults(config, false, false);
+    BOOST_TEST(testcheck::nearlyEqual(config.temperature, 1.0));
+    BOOST_TEST(testcheck::nearlyEqual(config.step, 0.01));
+    const GaussianMeanModel model(generateWorstCaseGaussian(config.nData, 1), 1.0);
+    std::shared_ptr<const CorrectionDistribution> correction;
+    if (needsCorrection(config.method)) {
+        CorrectionParams params = RunConfig::defaultCorrection();
+        params.grid = 1000;
+        correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    }
+    auto test = makeAcceptanceTest(config, correction);
+    const RandomWalkProposal proposal(config.step);
+    ChainSettings settings;
+    settings.samples = 4000;
+    settings.seed = 23;
+    settings.temperature = config.temperature;
+    const ChainResult chain = runChain(model, proposal, *test, settings);
+    const ChainSummary summary = summarize(chain, config.nData);
+    const double c = 0.0085;
+    // The chain's iterations are not independent; the proportion's binomial bounds at
+    // 1e-4 one-sided still leave a wide margin on both sides of c.
+    if (readsAll) {
+        const double low = lowerBound(summary.allDataIterations, summary.iterations, 1e-4);
+        BOOST_TEST(low >= c,
+                   method << ": " << summary.allDataIterations << " of " << summary.iterations
+                      << " iterations read all N; lower bound " << low);
+    } else {
+        const double high = upperBound(summary.allDataIterations, summary.iterations, 1e-4);
+        BOOST_TEST(high < c,
+                   method << ": " << summary.allDataIterations << " of " << summary.iterations
+                      << " iterations read all N; upper bound " << high);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(rejectsBadSettings)
+{
+    AustereSettings austere;
+    austere.epsilon = 0.0;
+    BOOST_CHECK_THROW(AustereTest{austere}, std::invalid_argument);
+    austere.epsilon = 0.6;
+    BOOST_CHECK_THROW(AustereTest{austere}, std::invalid_argument);
+    austere = {};
+    austere.batch = 1;
+    BOOST_CHECK_THROW(AustereTest{austere}, std::invalid_argument);
+    SubLhdSettings sublhd;
+    sublhd.gamma = 1.0;
+    BOOST_CHECK_THROW(SubLhdTest{sublhd}, std::invalid_argument);
+    sublhd = {};
+    sublhd.p = 1.0;
+    BOOST_CHECK_THROW(SubLhdTest{sublhd}, std::invalid_argument);
+    sublhd = {};
+    sublhd.delta = 1.0;
+    BOOST_CHECK_THROW(SubLhdTest{sublhd}, std::invalid_argument);
+}
+

@@ -1,5 +1,5 @@
 // A chain can be paused, single-stepped, resumed and stopped from another thread.
-#include <QtTest>
+#include <boost/test/unit_test.hpp>
 
 #include <atomic>
 #include <thread>
@@ -10,82 +10,74 @@
 
 using namespace core;
 
-class tst_PauseGate : public QObject {
-    Q_OBJECT
+static GaussianMeanModel model()
+{
+    Rng rng(1);
+    Eigen::VectorXd x(200);
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+        x[i] = rng.normal();
+    return GaussianMeanModel(x, 1.0);
+}
 
-private:
-    static GaussianMeanModel model()
-    {
-        Rng rng(1);
-        Eigen::VectorXd x(200);
-        for (Eigen::Index i = 0; i < x.size(); ++i)
-            x[i] = rng.normal();
-        return GaussianMeanModel(x, 1.0);
+// Polls `condition` for up to five seconds.
+template <typename Condition>
+static bool eventually(Condition condition)
+{
+    for (int k = 0; k < 500; ++k) {
+        if (condition())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    return condition();
+}
 
-    // Polls `condition` for up to five seconds.
-    template <typename Condition>
-    static bool eventually(Condition condition)
-    {
-        for (int k = 0; k < 500; ++k) {
-            if (condition())
-                return true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        return condition();
-    }
+BOOST_AUTO_TEST_CASE(pauseStepResume)
+{
+    const GaussianMeanModel data = model();
+    BarkerTest test;
+    const RandomWalkProposal proposal(0.05);
+    PauseGate gate;
+    gate.pause(); // paused before the first iteration
+    ChainSettings settings;
+    settings.samples = 20000;
+    settings.pauseGate = &gate;
+    std::atomic<std::int64_t> reported{0};
+    ChainResult result;
+    std::thread chain([&] {
+        result = runChain(data, proposal, test, settings, {},
+                          [&](const ChainResult &, std::int64_t, std::int64_t last) { reported = last; });
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    BOOST_TEST(reported.load() == std::int64_t(0)); // nothing ran while paused
+    gate.step(3);
+    BOOST_TEST(eventually([&] { return reported.load() == 3; })); // exactly three, each reported
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    BOOST_TEST(reported.load() == std::int64_t(3));
+    gate.step();
+    BOOST_TEST(eventually([&] { return reported.load() == 4; }));
+    gate.resume();
+    chain.join();
+    BOOST_TEST(result.completed == settings.samples);
+    BOOST_TEST(!result.stopped);
+}
 
-private slots:
-    void pauseStepResume()
-    {
-        const GaussianMeanModel data = model();
-        BarkerTest test;
-        const RandomWalkProposal proposal(0.05);
-        PauseGate gate;
-        gate.pause(); // paused before the first iteration
-        ChainSettings settings;
-        settings.samples = 20000;
-        settings.pauseGate = &gate;
-        std::atomic<std::int64_t> reported{0};
-        ChainResult result;
-        std::thread chain([&] {
-            result = runChain(data, proposal, test, settings, {},
-                              [&](const ChainResult &, std::int64_t, std::int64_t last) { reported = last; });
-        });
-        std::this_thread::sleep_for(std::chrono::milliseconds(150));
-        QCOMPARE(reported.load(), std::int64_t(0)); // nothing ran while paused
-        gate.step(3);
-        QVERIFY(eventually([&] { return reported.load() == 3; })); // exactly three, each reported
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        QCOMPARE(reported.load(), std::int64_t(3));
-        gate.step();
-        QVERIFY(eventually([&] { return reported.load() == 4; }));
-        gate.resume();
-        chain.join();
-        QCOMPARE(result.completed, settings.samples);
-        QVERIFY(!result.stopped);
-    }
+BOOST_AUTO_TEST_CASE(stopWakesAPausedChain)
+{
+    const GaussianMeanModel data = model();
+    BarkerTest test;
+    const RandomWalkProposal proposal(0.05);
+    PauseGate gate;
+    gate.pause();
+    ChainSettings settings;
+    settings.samples = 1000;
+    settings.pauseGate = &gate;
+    std::stop_source stop;
+    ChainResult result;
+    std::thread chain([&] { result = runChain(data, proposal, test, settings, stop.get_token()); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop.request_stop();
+    chain.join();
+    BOOST_TEST(result.stopped);
+    BOOST_TEST(result.completed == std::int64_t(0));
+}
 
-    void stopWakesAPausedChain()
-    {
-        const GaussianMeanModel data = model();
-        BarkerTest test;
-        const RandomWalkProposal proposal(0.05);
-        PauseGate gate;
-        gate.pause();
-        ChainSettings settings;
-        settings.samples = 1000;
-        settings.pauseGate = &gate;
-        std::stop_source stop;
-        ChainResult result;
-        std::thread chain([&] { result = runChain(data, proposal, test, settings, stop.get_token()); });
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        stop.request_stop();
-        chain.join();
-        QVERIFY(result.stopped);
-        QCOMPARE(result.completed, std::int64_t(0));
-    }
-};
-
-QTEST_APPLESS_MAIN(tst_PauseGate)
-#include "tst_pause_gate.moc"

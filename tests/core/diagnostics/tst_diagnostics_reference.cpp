@@ -8,12 +8,16 @@
 // draws). The set covers AR(1) chains with positive and antithetic correlation,
 // odd lengths (split drops the middle draw), heavy tails with ties, one chain whose spread is
 // three times the others', and a single chain.
-#include <QtTest>
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <numbers>
+#include <ostream>
 #include <string>
 
 #include "core/diagnostics/chain_convergence.h"
@@ -21,6 +25,7 @@
 #include "core/diagnostics/posterior_summary.h"
 
 using namespace core;
+namespace data = boost::unit_test::data;
 
 namespace {
 
@@ -157,106 +162,105 @@ bool close(double actual, double expected, double relative)
 
 } // namespace
 
-class tst_DiagnosticsReference : public QObject {
-    Q_OBJECT
-
-private slots:
-    void matchesReference_data()
-    {
-        QTest::addColumn<int>("index");
-        for (int i = 0; i < static_cast<int>(kReference.size()); ++i)
-            QTest::newRow(kReference[static_cast<std::size_t>(i)].name) << i;
-    }
-
-    void matchesReference()
-    {
-        QFETCH(int, index);
-        const Reference &ref = kReference[static_cast<std::size_t>(index)];
-        const ChainDraws draws = testCase(ref.name);
-        QCOMPARE(hashOf(draws), kDataHash[static_cast<std::size_t>(index)]);
-        double worst = 0.0; // largest relative difference, reported for the record
-        auto expect = [&worst](const char *what, double actual, double expected) {
-            worst = std::max(worst, std::abs(actual - expected) / std::max(std::abs(expected), 1e-300));
-            QVERIFY2(close(actual, expected, 1e-6),
-                     qPrintable(QString("%1: %2, reference %3").arg(what).arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)));
-        };
-        expect("ess mean", effectiveSampleSize(draws), ref.pooled.essMean);
-        expect("ess bulk", bulkEffectiveSampleSize(draws), ref.pooled.essBulk);
-        expect("ess tail", tailEffectiveSampleSize(draws), ref.pooled.essTail);
-        expect("split R-hat", splitRhat(draws), ref.pooled.rhat);
-        expect("mcse mean", mcseMean(draws), ref.pooled.mcseMean);
-        expect("mcse q5", mcseQuantile(draws, 0.05), ref.pooled.mcseQ5);
-        expect("mcse q95", mcseQuantile(draws, 0.95), ref.pooled.mcseQ95);
-        const ParameterSummary summary = summarizeParameter(draws);
-        expect("q5", summary.q5, ref.pooled.q5);
-        expect("q50", summary.q50, ref.pooled.q50);
-        expect("q95", summary.q95, ref.pooled.q95);
-        expect("mean", summary.mean, ref.pooled.mean);
-        expect("sd", summary.sd, ref.pooled.sd);
-        expect("summary ess bulk", summary.essBulk, ref.pooled.essBulk);
-        expect("summary ess tail", summary.essTail, ref.pooled.essTail);
-        expect("summary R-hat", summary.rhat, ref.pooled.rhat);
-        expect("summary mcse mean", summary.mcseMean, ref.pooled.mcseMean);
-        QCOMPARE(draws.size(), ref.chains.size());
-        for (std::size_t c = 0; c < draws.size(); ++c) {
-            const ChainDraws one{draws[c]};
-            const PerChain &chain = ref.chains[c];
-            expect(qPrintable(QString("chain %1 ess mean").arg(c)), effectiveSampleSize(one), chain.essMean);
-            expect(qPrintable(QString("chain %1 ess bulk").arg(c)), bulkEffectiveSampleSize(one), chain.essBulk);
-            expect(qPrintable(QString("chain %1 ess tail").arg(c)), tailEffectiveSampleSize(one), chain.essTail);
-            expect(qPrintable(QString("chain %1 split R-hat").arg(c)), splitRhat(one), chain.rhat);
-        }
-        qInfo("%s: largest relative difference from the reference %.2e", ref.name, worst);
-    }
-
-    // One chain with three times the spread of the others has the same location, so the
-    // rank-normalised R-hat of the draws alone barely moves; the folded draws carry the scale
-    // difference and set R-hat (Vehtari et al. 2021, Sec. 4.2).
-    void rhatSeesADifferentSpread()
-    {
-        const ChainDraws draws = testCase("spread3");
-        const double rhat = splitRhat(draws);
-        QVERIFY2(std::abs(rhat - 1.1494202286709372) < 1e-9, qPrintable(QString::number(rhat, 'g', 17)));
-        // With equal spreads the same draws agree.
-        const ChainDraws equal = ar1(4, 1000, 0.0, 5);
-        QVERIFY2(splitRhat(equal) < 1.01, qPrintable(QString::number(splitRhat(equal), 'g', 17)));
-    }
-
-    // The two halves of one chain are two chains for split R-hat: defined, not NaN.
-    void rhatOfOneChain()
-    {
-        ChainResult chain;
-        const ChainDraws draws = testCase("single");
-        chain.samples.resize(static_cast<Eigen::Index>(draws[0].size()), 1);
-        for (std::size_t t = 0; t < draws[0].size(); ++t)
-            chain.samples(static_cast<Eigen::Index>(t), 0) = draws[0][t];
-        chain.completed = static_cast<std::int64_t>(draws[0].size());
-        chain.segments = {{0, 1.0, 0.1}};
-        const double rhat = maxSplitRhat({&chain});
-        QVERIFY2(std::abs(rhat - 1.0001225149927786) < 1e-9, qPrintable(QString::number(rhat, 'g', 17)));
-        QVERIFY(std::isnan(maxSplitRhat({})));
-    }
-
-    void nanDrawsGiveNan()
-    {
-        ChainDraws draws = testCase("single");
-        draws[0][10] = std::nan("");
-        QVERIFY(std::isnan(effectiveSampleSize(draws)));
-        QVERIFY(std::isnan(bulkEffectiveSampleSize(draws)));
-        QVERIFY(std::isnan(tailEffectiveSampleSize(draws)));
-        QVERIFY(std::isnan(splitRhat(draws)));
-        QVERIFY(std::isnan(summarizeParameter(draws).q50));
-    }
-
-    void rejectsBadProbabilities()
-    {
-        const ChainDraws draws = testCase("single");
-        QVERIFY_THROWS_EXCEPTION(std::domain_error, quantileEffectiveSampleSize(draws, 0.0));
-        QVERIFY_THROWS_EXCEPTION(std::domain_error, mcseQuantile(draws, 1.0));
-        QVERIFY_THROWS_EXCEPTION(std::domain_error, pooledQuantile(draws, 1.5));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pooledQuantile({}, 0.5));
-    }
+struct ReferenceRow {
+    std::size_t index;
 };
+std::ostream &operator<<(std::ostream &out, const ReferenceRow &row) { return out << kReference[row.index].name; }
 
-QTEST_APPLESS_MAIN(tst_DiagnosticsReference)
-#include "tst_diagnostics_reference.moc"
+std::vector<ReferenceRow> referenceRows()
+{
+    std::vector<ReferenceRow> rows;
+    for (std::size_t i = 0; i < kReference.size(); ++i)
+        rows.push_back({i});
+    return rows;
+}
+
+BOOST_DATA_TEST_CASE(matchesReference, data::make(referenceRows()), row)
+{
+    const Reference &ref = kReference[row.index];
+    const ChainDraws draws = testCase(ref.name);
+    BOOST_TEST_REQUIRE(hashOf(draws) == kDataHash[row.index]);
+    double worst = 0.0; // largest relative difference, reported for the record
+    auto expect = [&worst](const std::string &what, double actual, double expected) {
+        worst = std::max(worst, std::abs(actual - expected) / std::max(std::abs(expected), 1e-300));
+        BOOST_TEST(close(actual, expected, 1e-6),
+                   what << ": " << std::setprecision(17) << actual << ", reference " << std::setprecision(17)
+                      << expected);
+    };
+    expect("ess mean", effectiveSampleSize(draws), ref.pooled.essMean);
+    expect("ess bulk", bulkEffectiveSampleSize(draws), ref.pooled.essBulk);
+    expect("ess tail", tailEffectiveSampleSize(draws), ref.pooled.essTail);
+    expect("split R-hat", splitRhat(draws), ref.pooled.rhat);
+    expect("mcse mean", mcseMean(draws), ref.pooled.mcseMean);
+    expect("mcse q5", mcseQuantile(draws, 0.05), ref.pooled.mcseQ5);
+    expect("mcse q95", mcseQuantile(draws, 0.95), ref.pooled.mcseQ95);
+    const ParameterSummary summary = summarizeParameter(draws);
+    expect("q5", summary.q5, ref.pooled.q5);
+    expect("q50", summary.q50, ref.pooled.q50);
+    expect("q95", summary.q95, ref.pooled.q95);
+    expect("mean", summary.mean, ref.pooled.mean);
+    expect("sd", summary.sd, ref.pooled.sd);
+    expect("summary ess bulk", summary.essBulk, ref.pooled.essBulk);
+    expect("summary ess tail", summary.essTail, ref.pooled.essTail);
+    expect("summary R-hat", summary.rhat, ref.pooled.rhat);
+    expect("summary mcse mean", summary.mcseMean, ref.pooled.mcseMean);
+    BOOST_TEST_REQUIRE(draws.size() == ref.chains.size());
+    for (std::size_t c = 0; c < draws.size(); ++c) {
+        const ChainDraws one{draws[c]};
+        const PerChain &chain = ref.chains[c];
+        expect("chain " + std::to_string(c) + " ess mean", effectiveSampleSize(one), chain.essMean);
+        expect("chain " + std::to_string(c) + " ess bulk", bulkEffectiveSampleSize(one), chain.essBulk);
+        expect("chain " + std::to_string(c) + " ess tail", tailEffectiveSampleSize(one), chain.essTail);
+        expect("chain " + std::to_string(c) + " split R-hat", splitRhat(one), chain.rhat);
+    }
+    BOOST_TEST_MESSAGE(ref.name << ": largest relative difference from the reference " << worst);
+}
+
+// One chain with three times the spread of the others has the same location, so the
+// rank-normalised R-hat of the draws alone barely moves; the folded draws carry the scale
+// difference and set R-hat (Vehtari et al. 2021, Sec. 4.2).
+BOOST_AUTO_TEST_CASE(rhatSeesADifferentSpread)
+{
+    const ChainDraws draws = testCase("spread3");
+    const double rhat = splitRhat(draws);
+    BOOST_TEST(std::abs(rhat - 1.1494202286709372) < 1e-9, std::setprecision(17) << rhat);
+    // With equal spreads the same draws agree.
+    const ChainDraws equal = ar1(4, 1000, 0.0, 5);
+    BOOST_TEST(splitRhat(equal) < 1.01, std::setprecision(17) << splitRhat(equal));
+}
+
+// The two halves of one chain are two chains for split R-hat: defined, not NaN.
+BOOST_AUTO_TEST_CASE(rhatOfOneChain)
+{
+    ChainResult chain;
+    const ChainDraws draws = testCase("single");
+    chain.samples.resize(static_cast<Eigen::Index>(draws[0].size()), 1);
+    for (std::size_t t = 0; t < draws[0].size(); ++t)
+        chain.samples(static_cast<Eigen::Index>(t), 0) = draws[0][t];
+    chain.completed = static_cast<std::int64_t>(draws[0].size());
+    chain.segments = {{0, 1.0, 0.1}};
+    const double rhat = maxSplitRhat({&chain});
+    BOOST_TEST(std::abs(rhat - 1.0001225149927786) < 1e-9, std::setprecision(17) << rhat);
+    BOOST_TEST(std::isnan(maxSplitRhat({})));
+}
+
+BOOST_AUTO_TEST_CASE(nanDrawsGiveNan)
+{
+    ChainDraws draws = testCase("single");
+    draws[0][10] = std::nan("");
+    BOOST_TEST(std::isnan(effectiveSampleSize(draws)));
+    BOOST_TEST(std::isnan(bulkEffectiveSampleSize(draws)));
+    BOOST_TEST(std::isnan(tailEffectiveSampleSize(draws)));
+    BOOST_TEST(std::isnan(splitRhat(draws)));
+    BOOST_TEST(std::isnan(summarizeParameter(draws).q50));
+}
+
+BOOST_AUTO_TEST_CASE(rejectsBadProbabilities)
+{
+    const ChainDraws draws = testCase("single");
+    BOOST_CHECK_THROW(quantileEffectiveSampleSize(draws, 0.0), std::domain_error);
+    BOOST_CHECK_THROW(mcseQuantile(draws, 1.0), std::domain_error);
+    BOOST_CHECK_THROW(pooledQuantile(draws, 1.5), std::domain_error);
+    BOOST_CHECK_THROW(pooledQuantile({}, 0.5), std::invalid_argument);
+}
+

@@ -1,12 +1,20 @@
 // ESS and split R-hat against chains with known autocorrelation: AR(1) x_t = φ x_{t−1} + e_t
 // has ρ_k = φ^k and ESS/n = (1 − φ)/(1 + φ).
-#include <QtTest>
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include "core/diagnostics/chain_convergence.h"
 #include "core/diagnostics/effective_sample_size.h"
 #include "core/random/rng.h"
+#include "tests/support/nearly_equal.h"
 
 using namespace core;
+namespace data = boost::unit_test::data;
 
 namespace {
 
@@ -28,96 +36,88 @@ ChainDraws ar1Chains(int chains, int length, double phi, std::uint64_t seed, dou
 
 } // namespace
 
-class tst_EffectiveSampleSize : public QObject {
-    Q_OBJECT
+BOOST_AUTO_TEST_CASE(autocorrelationOfAr1)
+{
+    const auto chains = ar1Chains(1, 200000, 0.8, 1);
+    const auto rho = autocorrelation(chains[0]);
+    BOOST_TEST(testcheck::nearlyEqual(rho[0], 1.0));
+    for (int k = 1; k <= 5; ++k)
+        BOOST_TEST(std::abs(rho[static_cast<std::size_t>(k)] - std::pow(0.8, k)) < 0.02,
+                   "lag " << k << ": " << rho[static_cast<std::size_t>(k)]);
+}
 
-private slots:
-    void autocorrelationOfAr1()
-    {
-        const auto chains = ar1Chains(1, 200000, 0.8, 1);
-        const auto rho = autocorrelation(chains[0]);
-        QCOMPARE(rho[0], 1.0);
-        for (int k = 1; k <= 5; ++k)
-            QVERIFY2(std::abs(rho[static_cast<std::size_t>(k)] - std::pow(0.8, k)) < 0.02,
-                     qPrintable(QString("lag %1: %2").arg(k).arg(rho[static_cast<std::size_t>(k)])));
-    }
-
-    void essOfAr1_data()
-    {
-        QTest::addColumn<double>("phi");
-        QTest::newRow("independent") << 0.0;
-        QTest::newRow("phi=0.5") << 0.5;
-        QTest::newRow("phi=0.9") << 0.9;
-        QTest::newRow("phi=0.97") << 0.97;
-    }
-
-    void essOfAr1()
-    {
-        QFETCH(double, phi);
-        const int chains = 4, length = 50000;
-        const auto draws = ar1Chains(chains, length, phi, 7);
-        const double expected = chains * length * (1.0 - phi) / (1.0 + phi);
-        const double ess = effectiveSampleSize(draws), bulk = bulkEffectiveSampleSize(draws);
-        QVERIFY2(std::abs(ess / expected - 1.0) < 0.15, qPrintable(QString("ESS %1 expected %2").arg(ess).arg(expected)));
-        QVERIFY2(std::abs(bulk / expected - 1.0) < 0.15, qPrintable(QString("bulk %1 expected %2").arg(bulk).arg(expected)));
-    }
-
-    void rhatSeparatesAgreeingFromDisagreeingChains()
-    {
-        const double agreeing = splitRhat(ar1Chains(4, 20000, 0.9, 3));
-        const double disagreeing = splitRhat(ar1Chains(4, 20000, 0.9, 3, 2.0));
-        QVERIFY2(agreeing < 1.01, qPrintable(QString::number(agreeing)));
-        QVERIFY2(disagreeing > 1.1, qPrintable(QString::number(disagreeing)));
-        // A trend inside one chain shows through the split halves.
-        ChainDraws trend(1);
-        for (int t = 0; t < 4000; ++t)
-            trend[0].push_back(t / 1000.0);
-        QVERIFY(splitRhat(trend) > 1.5);
-    }
-
-    // A retuned chain: the first segment is a far-off constant drift, the final one AR(1).
-    // The wrappers must look at the final segment only.
-    void chainWrappersUseTheFinalSegment()
-    {
-        const int before = 20000, length = 20000;
-        std::vector<ChainResult> chains(3);
-        for (std::size_t c = 0; c < chains.size(); ++c) {
-            const auto ar = ar1Chains(1, length, 0.5, 40 + c)[0];
-            ChainResult &chain = chains[c];
-            chain.samples.resize(before + length, 1);
-            for (int t = 0; t < before; ++t)
-                chain.samples(t, 0) = 50.0 + t * (1.0 + static_cast<double>(c));
-            for (int t = 0; t < length; ++t)
-                chain.samples(before + t, 0) = ar[static_cast<std::size_t>(t)];
-            chain.completed = before + length;
-            chain.segments = {{0, 1.0, 0.1}, {before, 2.0, 0.1}};
-        }
-        const std::vector<double> ess = bulkEssPerComponent(chains[0]);
-        QCOMPARE(ess.size(), std::size_t(1));
-        const double expected = length / 3.0; // (1 − φ)/(1 + φ) at φ = 0.5
-        QVERIFY2(std::abs(ess[0] / expected - 1.0) < 0.15, qPrintable(QString::number(ess[0])));
-        const double rhat = maxSplitRhat({&chains[0], &chains[1], &chains[2]});
-        QVERIFY2(rhat < 1.01, qPrintable(QString::number(rhat)));
-        // Over the whole chains the drift dominates and R-hat is far from 1.
-        for (ChainResult &chain : chains)
-            chain.segments = {{0, 2.0, 0.1}};
-        QVERIFY(maxSplitRhat({&chains[0], &chains[1], &chains[2]}) > 1.1);
-        // Final segments at different temperatures target different laws: no R-hat.
-        chains[2].segments = {{0, 3.0, 0.1}};
-        QVERIFY(std::isnan(maxSplitRhat({&chains[0], &chains[1], &chains[2]})));
-        // One chain: its two halves disagree just as well.
-        QVERIFY(maxSplitRhat({&chains[0]}) > 1.1);
-    }
-
-    void rejectsBadInput()
-    {
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, effectiveSampleSize({}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, effectiveSampleSize({{1, 2, 3, 4}, {1, 2, 3}}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, splitRhat({{1, 2}}));
-        // A constant chain is not an error: every draw carries full information.
-        QCOMPARE(effectiveSampleSize({{2, 2, 2, 2, 2, 2}}), 6.0);
-    }
+struct PhiRow {
+    std::string name;
+    double phi;
 };
+std::ostream &operator<<(std::ostream &out, const PhiRow &row) { return out << row.name; }
 
-QTEST_APPLESS_MAIN(tst_EffectiveSampleSize)
-#include "tst_effective_sample_size.moc"
+const std::vector<PhiRow> kPhiRows = {{"independent", 0.0}, {"phi=0.5", 0.5}, {"phi=0.9", 0.9}, {"phi=0.97", 0.97}};
+
+BOOST_DATA_TEST_CASE(essOfAr1, data::make(kPhiRows), row)
+{
+    const double phi = row.phi;
+    const int chains = 4, length = 50000;
+    const auto draws = ar1Chains(chains, length, phi, 7);
+    const double expected = chains * length * (1.0 - phi) / (1.0 + phi);
+    const double ess = effectiveSampleSize(draws), bulk = bulkEffectiveSampleSize(draws);
+    BOOST_TEST(std::abs(ess / expected - 1.0) < 0.15, "ESS " << ess << " expected " << expected);
+    BOOST_TEST(std::abs(bulk / expected - 1.0) < 0.15, "bulk " << bulk << " expected " << expected);
+}
+
+BOOST_AUTO_TEST_CASE(rhatSeparatesAgreeingFromDisagreeingChains)
+{
+    const double agreeing = splitRhat(ar1Chains(4, 20000, 0.9, 3));
+    const double disagreeing = splitRhat(ar1Chains(4, 20000, 0.9, 3, 2.0));
+    BOOST_TEST(agreeing < 1.01, agreeing);
+    BOOST_TEST(disagreeing > 1.1, disagreeing);
+    // A trend inside one chain shows through the split halves.
+    ChainDraws trend(1);
+    for (int t = 0; t < 4000; ++t)
+        trend[0].push_back(t / 1000.0);
+    BOOST_TEST(splitRhat(trend) > 1.5);
+}
+
+// A retuned chain: the first segment is a far-off constant drift, the final one AR(1).
+// The wrappers must look at the final segment only.
+BOOST_AUTO_TEST_CASE(chainWrappersUseTheFinalSegment)
+{
+    const int before = 20000, length = 20000;
+    std::vector<ChainResult> chains(3);
+    for (std::size_t c = 0; c < chains.size(); ++c) {
+        const auto ar = ar1Chains(1, length, 0.5, 40 + c)[0];
+        ChainResult &chain = chains[c];
+        chain.samples.resize(before + length, 1);
+        for (int t = 0; t < before; ++t)
+            chain.samples(t, 0) = 50.0 + t * (1.0 + static_cast<double>(c));
+        for (int t = 0; t < length; ++t)
+            chain.samples(before + t, 0) = ar[static_cast<std::size_t>(t)];
+        chain.completed = before + length;
+        chain.segments = {{0, 1.0, 0.1}, {before, 2.0, 0.1}};
+    }
+    const std::vector<double> ess = bulkEssPerComponent(chains[0]);
+    BOOST_TEST_REQUIRE(ess.size() == std::size_t(1));
+    const double expected = length / 3.0; // (1 − φ)/(1 + φ) at φ = 0.5
+    BOOST_TEST(std::abs(ess[0] / expected - 1.0) < 0.15, ess[0]);
+    const double rhat = maxSplitRhat({&chains[0], &chains[1], &chains[2]});
+    BOOST_TEST(rhat < 1.01, rhat);
+    // Over the whole chains the drift dominates and R-hat is far from 1.
+    for (ChainResult &chain : chains)
+        chain.segments = {{0, 2.0, 0.1}};
+    BOOST_TEST(maxSplitRhat({&chains[0], &chains[1], &chains[2]}) > 1.1);
+    // Final segments at different temperatures target different laws: no R-hat.
+    chains[2].segments = {{0, 3.0, 0.1}};
+    BOOST_TEST(std::isnan(maxSplitRhat({&chains[0], &chains[1], &chains[2]})));
+    // One chain: its two halves disagree just as well.
+    BOOST_TEST(maxSplitRhat({&chains[0]}) > 1.1);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsBadInput)
+{
+    BOOST_CHECK_THROW(effectiveSampleSize({}), std::invalid_argument);
+    BOOST_CHECK_THROW(effectiveSampleSize({{1, 2, 3, 4}, {1, 2, 3}}), std::invalid_argument);
+    BOOST_CHECK_THROW(splitRhat({{1, 2}}), std::invalid_argument);
+    // A constant chain is not an error: every draw carries full information.
+    BOOST_TEST(testcheck::nearlyEqual(effectiveSampleSize({{2, 2, 2, 2, 2, 2}}), 6.0));
+}
+

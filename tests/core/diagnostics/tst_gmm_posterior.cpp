@@ -1,5 +1,5 @@
 // The binned tempered posterior of the mixture and the paper's metrics (TV, χ², Eq. 39).
-#include <QtTest>
+#include <boost/test/unit_test.hpp>
 
 #include "core/data/gaussian_mixture_data.h"
 #include "core/diagnostics/gmm_posterior.h"
@@ -38,75 +38,68 @@ RowMatrix drawFromBins(const GaussianMixturePosterior &posterior, int count, dou
 
 } // namespace
 
-class tst_GmmPosterior : public QObject {
-    Q_OBJECT
-
-private slots:
-    void binnedDensityWithinStatedBound()
-    {
-        GaussianMixtureSpec spec;
-        spec.size = 20000;
-        spec.seed = 4;
-        const Eigen::VectorXd x = generateGaussianMixture(spec);
-        const double temperature = 200.0; // N/T = 100: the paper's effective data size
-        PosteriorGridSpec grid;
-        grid.dataBins = 400;
-        const GaussianMixturePosterior posterior(x, temperature, grid);
-        const double constant = std::log(0.5) - 0.5 * std::log(2.0 * M_PI * 2.0);
-        QVERIFY(posterior.binningErrorBound() > 0.0 && posterior.binningErrorBound() < 1e-2);
-        for (auto [t1, t2] : {std::pair{0.0, 1.0}, std::pair{1.0, -1.0}, std::pair{-1.5, 2.5}, std::pair{2.0, 0.3}}) {
-            double exact = 0.0;
-            for (Eigen::Index i = 0; i < x.size(); ++i)
-                exact += GaussianMixtureModel::pointLogLikelihood(x[i], t1, t2) - constant;
-            exact = exact / temperature - 0.5 * (t1 * t1 / 10.0 + t2 * t2);
-            const double binned = posterior.logDensity(t1, t2);
-            QVERIFY2(std::abs(binned - exact) <= posterior.binningErrorBound(),
-                     qPrintable(QString("binned %1 exact %2 bound %3").arg(binned).arg(exact).arg(posterior.binningErrorBound())));
-        }
+BOOST_AUTO_TEST_CASE(binnedDensityWithinStatedBound)
+{
+    GaussianMixtureSpec spec;
+    spec.size = 20000;
+    spec.seed = 4;
+    const Eigen::VectorXd x = generateGaussianMixture(spec);
+    const double temperature = 200.0; // N/T = 100: the paper's effective data size
+    PosteriorGridSpec grid;
+    grid.dataBins = 400;
+    const GaussianMixturePosterior posterior(x, temperature, grid);
+    const double constant = std::log(0.5) - 0.5 * std::log(2.0 * M_PI * 2.0);
+    BOOST_TEST((posterior.binningErrorBound() > 0.0 && posterior.binningErrorBound() < 1e-2));
+    for (auto [t1, t2] : {std::pair{0.0, 1.0}, std::pair{1.0, -1.0}, std::pair{-1.5, 2.5}, std::pair{2.0, 0.3}}) {
+        double exact = 0.0;
+        for (Eigen::Index i = 0; i < x.size(); ++i)
+            exact += GaussianMixtureModel::pointLogLikelihood(x[i], t1, t2) - constant;
+        exact = exact / temperature - 0.5 * (t1 * t1 / 10.0 + t2 * t2);
+        const double binned = posterior.logDensity(t1, t2);
+        BOOST_TEST(std::abs(binned - exact) <= posterior.binningErrorBound(),
+                   "binned " << binned << " exact " << exact << " bound " << posterior.binningErrorBound());
     }
+}
 
-    void posteriorIsNormalisedAndBimodal()
-    {
-        GaussianMixtureSpec spec;
-        spec.size = 100000;
-        const GaussianMixturePosterior posterior(generateGaussianMixture(spec), 1000.0);
-        const Eigen::MatrixXd p = posterior.binLogProbability().array().exp().matrix();
-        QVERIFY(std::abs(p.sum() - 1.0) < 1e-12);
-        QVERIFY(posterior.outsideMass() < 1e-6);
-        // Welling & Teh's two modes, near (0, 1) and (1, −1).
-        const auto &g = posterior.spec();
-        auto massNear = [&](double a, double b) {
-            double mass = 0.0;
-            for (int i = 0; i < g.bins1; ++i)
-                for (int j = 0; j < g.bins2; ++j) {
-                    const double c1 = g.theta1Min + (i + 0.5) * 0.1, c2 = g.theta2Min + (j + 0.5) * 0.1;
-                    if (std::hypot(c1 - a, c2 - b) < 0.6)
-                        mass += p(i, j);
-                }
-            return mass;
-        };
-        QVERIFY2(massNear(0.0, 1.0) > 0.2, qPrintable(QString::number(massNear(0.0, 1.0))));
-        QVERIFY2(massNear(1.0, -1.0) > 0.2, qPrintable(QString::number(massNear(1.0, -1.0))));
-    }
+BOOST_AUTO_TEST_CASE(posteriorIsNormalisedAndBimodal)
+{
+    GaussianMixtureSpec spec;
+    spec.size = 100000;
+    const GaussianMixturePosterior posterior(generateGaussianMixture(spec), 1000.0);
+    const Eigen::MatrixXd p = posterior.binLogProbability().array().exp().matrix();
+    BOOST_TEST(std::abs(p.sum() - 1.0) < 1e-12);
+    BOOST_TEST(posterior.outsideMass() < 1e-6);
+    // Welling & Teh's two modes, near (0, 1) and (1, −1).
+    const auto &g = posterior.spec();
+    auto massNear = [&](double a, double b) {
+        double mass = 0.0;
+        for (int i = 0; i < g.bins1; ++i)
+            for (int j = 0; j < g.bins2; ++j) {
+                const double c1 = g.theta1Min + (i + 0.5) * 0.1, c2 = g.theta2Min + (j + 0.5) * 0.1;
+                if (std::hypot(c1 - a, c2 - b) < 0.6)
+                    mass += p(i, j);
+            }
+        return mass;
+    };
+    BOOST_TEST(massNear(0.0, 1.0) > 0.2, massNear(0.0, 1.0));
+    BOOST_TEST(massNear(1.0, -1.0) > 0.2, massNear(1.0, -1.0));
+}
 
-    // Independent draws from the posterior pass χ² at its own quantile; shifted draws fail it,
-    // and have larger TV and a lower Eq. 39 likelihood.
-    void metricsSeparateRightFromWrong()
-    {
-        GaussianMixtureSpec spec;
-        spec.size = 100000;
-        const GaussianMixturePosterior posterior(generateGaussianMixture(spec), 1000.0);
-        const PosteriorMetrics right = posterior.compare(drawFromBins(posterior, 3000, 0.0, 1), 3000);
-        const PosteriorMetrics wrong = posterior.compare(drawFromBins(posterior, 3000, 0.3, 2), 3000);
-        const double limit = teststats::chiSquaredUpper(right.chiSquaredCells - 1, 1e-4);
-        QVERIFY2(right.chiSquared < limit, qPrintable(QString("chi2 %1 limit %2").arg(right.chiSquared).arg(limit)));
-        QVERIFY(wrong.chiSquared > 5 * limit);
-        QVERIFY(right.totalVariation < 0.25);
-        QVERIFY(wrong.totalVariation > right.totalVariation + 0.2);
-        QVERIFY(wrong.poissonLogLikelihood < right.poissonLogLikelihood - 100.0);
-        QCOMPARE(right.outside, std::int64_t(0));
-    }
-};
+// Independent draws from the posterior pass χ² at its own quantile; shifted draws fail it,
+// and have larger TV and a lower Eq. 39 likelihood.
+BOOST_AUTO_TEST_CASE(metricsSeparateRightFromWrong)
+{
+    GaussianMixtureSpec spec;
+    spec.size = 100000;
+    const GaussianMixturePosterior posterior(generateGaussianMixture(spec), 1000.0);
+    const PosteriorMetrics right = posterior.compare(drawFromBins(posterior, 3000, 0.0, 1), 3000);
+    const PosteriorMetrics wrong = posterior.compare(drawFromBins(posterior, 3000, 0.3, 2), 3000);
+    const double limit = teststats::chiSquaredUpper(right.chiSquaredCells - 1, 1e-4);
+    BOOST_TEST(right.chiSquared < limit, "chi2 " << right.chiSquared << " limit " << limit);
+    BOOST_TEST(wrong.chiSquared > 5 * limit);
+    BOOST_TEST(right.totalVariation < 0.25);
+    BOOST_TEST(wrong.totalVariation > right.totalVariation + 0.2);
+    BOOST_TEST(wrong.poissonLogLikelihood < right.poissonLogLikelihood - 100.0);
+    BOOST_TEST(right.outside == std::int64_t(0));
+}
 
-QTEST_APPLESS_MAIN(tst_GmmPosterior)
-#include "tst_gmm_posterior.moc"

@@ -1,18 +1,22 @@
 // Samples CSV, summary JSON and atomic writes: parseable output, round-trip numbers, and no
 // partial file on failure.
-#include <QtTest>
+#include <boost/test/unit_test.hpp>
 
-#include <QDir>
-#include <QFile>
-#include <QJsonDocument>
-#include <QTemporaryDir>
-
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/property_tree/ptree.hpp>
 
 #include "core/io/atomic_file.h"
-#include "core/io/json_writer.h"
+#include "core/io/json_file.h"
 #include "core/io/samples_csv.h"
+#include "tests/support/nearly_equal.h"
+#include "tests/support/temporary_directory.h"
 
 using namespace core;
 
@@ -31,107 +35,105 @@ ChainResult smallChain()
     return chain;
 }
 
-QStringList fileNames(const QString &dir)
+// The names of the files in `dir` (hidden ones too), sorted.
+std::vector<std::string> fileNames(const std::filesystem::path &dir)
 {
-    return QDir(dir).entryList(QDir::Files | QDir::Hidden);
+    std::vector<std::string> names;
+    for (const auto &entry : std::filesystem::directory_iterator(dir))
+        if (entry.is_regular_file())
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<std::string> splitFields(const std::string &line)
+{
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    for (std::string field; std::getline(in, field, ',');)
+        fields.push_back(field);
+    if (!line.empty() && line.back() == ',')
+        fields.emplace_back();
+    return fields;
 }
 
 } // namespace
 
-class tst_SamplesIo : public QObject {
-    Q_OBJECT
-
-private slots:
-    void csvHasCommentsHeaderAndRoundTripValues()
-    {
-        QTemporaryDir dir;
-        const std::string path = (dir.path() + "/chain.csv").toStdString();
-        const ChainResult chain = smallChain();
-        writeSamplesCsv(path, {{"method", "minibatch"}, {"fpc", "1"}}, chain, {-1.5, -2.0, -3.25});
-        std::ifstream in(path);
-        std::string line;
+BOOST_AUTO_TEST_CASE(csvHasCommentsHeaderAndRoundTripValues)
+{
+    const testfiles::TemporaryDirectory dir;
+    const std::string path = dir.filePath("chain.csv");
+    const ChainResult chain = smallChain();
+    writeSamplesCsv(path, {{"method", "minibatch"}, {"fpc", "1"}}, chain, {-1.5, -2.0, -3.25});
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    BOOST_TEST(line == "# method = minibatch");
+    std::getline(in, line);
+    std::getline(in, line);
+    BOOST_TEST(line == "lp__,accept_stat__,batch_size__,full_scan_points__,full_data_fallback__,theta.1,theta.2");
+    for (std::int64_t t = 0; t < 3; ++t) {
         std::getline(in, line);
-        QCOMPARE(QString::fromStdString(line), QString("# method = minibatch"));
-        std::getline(in, line);
-        std::getline(in, line);
-        QCOMPARE(QString::fromStdString(line),
-                 QString("lp__,accept_stat__,batch_size__,full_scan_points__,full_data_fallback__,theta.1,theta.2"));
-        for (std::int64_t t = 0; t < 3; ++t) {
-            std::getline(in, line);
-            const QStringList fields = QString::fromStdString(line).split(',');
-            QCOMPARE(fields.size(), 7);
-            QCOMPARE(fields[2].toLongLong(), static_cast<long long>(chain.batchSize[t]));
-            // Bit-exact round trip through text.
-            QCOMPARE(std::stod(fields[5].toStdString()), chain.samples(t, 0));
-            QCOMPARE(std::stod(fields[6].toStdString()), chain.samples(t, 1));
-        }
-        QVERIFY(!std::getline(in, line));
-        QCOMPARE(fileNames(dir.path()), QStringList{"chain.csv"}); // no temporary left behind
+        const std::vector<std::string> fields = splitFields(line);
+        BOOST_TEST_REQUIRE(fields.size() == std::size_t(7));
+        BOOST_TEST(std::stoll(fields[2]) == static_cast<long long>(chain.batchSize[t]));
+        // Bit-exact round trip through text.
+        BOOST_TEST(testcheck::nearlyEqual(std::stod(fields[5]), chain.samples(t, 0)));
+        BOOST_TEST(testcheck::nearlyEqual(std::stod(fields[6]), chain.samples(t, 1)));
     }
+    BOOST_TEST(!std::getline(in, line));
+    BOOST_TEST(fileNames(dir.path()) == std::vector<std::string>{"chain.csv"}); // no temporary left behind
+}
 
-    void unwritablePathLeavesNothing()
-    {
-        QTemporaryDir dir;
-        const std::string missing = (dir.path() + "/no/such/dir/chain.csv").toStdString();
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeSamplesCsv(missing, {}, smallChain()));
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkWritable(missing));
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkWritable(dir.path().toStdString())); // a directory
-        try {
-            checkWritable(missing);
-        } catch (const std::runtime_error &error) {
-            QVERIFY(QString(error.what()).contains("does not exist"));
-        }
-        QVERIFY(fileNames(dir.path()).isEmpty());
+BOOST_AUTO_TEST_CASE(unwritablePathLeavesNothing)
+{
+    const testfiles::TemporaryDirectory dir;
+    const std::string missing = dir.filePath("no/such/dir/chain.csv");
+    BOOST_CHECK_THROW(writeSamplesCsv(missing, {}, smallChain()), std::runtime_error);
+    BOOST_CHECK_THROW(checkWritable(missing), std::runtime_error);
+    BOOST_CHECK_THROW(checkWritable(dir.path().string()), std::runtime_error); // a directory
+    try {
+        checkWritable(missing);
+    } catch (const std::runtime_error &error) {
+        BOOST_TEST(std::string_view(error.what()).find("does not exist") != std::string_view::npos);
     }
+    BOOST_TEST(fileNames(dir.path()).empty());
+}
 
-    void failingWriterKeepsOldFile()
-    {
-        QTemporaryDir dir;
-        const std::string path = (dir.path() + "/summary.json").toStdString();
-        writeFileAtomically(path, [](std::ostream &out) { out << "old"; });
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(path, [](std::ostream &out) {
-                                     out << "partial";
-                                     throw std::runtime_error("simulated failure mid-write");
-                                 }));
-        QFile file(QString::fromStdString(path));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.readAll(), QByteArray("old"));
-        QCOMPARE(fileNames(dir.path()), QStringList{"summary.json"});
-    }
+BOOST_AUTO_TEST_CASE(failingWriterKeepsOldFile)
+{
+    const testfiles::TemporaryDirectory dir;
+    const std::string path = dir.filePath("summary.json");
+    writeFileAtomically(path, [](std::ostream &out) { out << "old"; });
+    BOOST_CHECK_THROW(writeFileAtomically(path,
+                                          [](std::ostream &out) {
+                                              out << "partial";
+                                              throw std::runtime_error("simulated failure mid-write");
+                                          }),
+                      std::runtime_error);
+    BOOST_TEST(testfiles::readFile(path) == "old");
+    BOOST_TEST(fileNames(dir.path()) == std::vector<std::string>{"summary.json"});
+}
 
-    void jsonEscapesAndNulls()
-    {
-        JsonObject json;
-        json.add("name", "a \"quoted\"\nline").add("x", 0.1).add("n", std::int64_t{42}).add("bad", std::nan(""))
-            .add("flag", true);
-        const QString text = QString::fromStdString(json.toString());
-        QVERIFY(text.contains("\"name\": \"a \\\"quoted\\\"\\nline\""));
-        QVERIFY(text.contains("\"x\": 0.1"));
-        QVERIFY(text.contains("\"bad\": null"));
-        QVERIFY(text.contains("\"flag\": true"));
-        QJsonParseError error;
-        QJsonDocument::fromJson(text.toUtf8(), &error);
-        QCOMPARE(error.error, QJsonParseError::NoError);
-    }
+// Summaries are written by nlohmann/json through writeJsonFile: escaped text, nested objects,
+// NaN as null (JSON has no NaN), read back equal; an unwritable path leaves nothing.
+BOOST_AUTO_TEST_CASE(jsonFilesRoundTripWithNullForNaN)
+{
+    const testfiles::TemporaryDirectory dir;
+    const std::string path = dir.filePath("summary.json");
+    nlohmann::ordered_json json = {{"name", "a \"quoted\"\nline"}, {"x", 0.1}, {"n", 42}, {"flag", true}};
+    json["bad"] = std::nan("");
+    json["parameters"]["theta.1"]["r_hat"] = 1.5;
+    writeJsonFile(path, json);
+    const std::string text = testfiles::readFile(path);
+    BOOST_TEST(text.find("\"bad\": null") != std::string::npos, text);
+    BOOST_TEST(text.find("\"name\": \"a \\\"quoted\\\"\\nline\"") != std::string::npos, text);
+    const auto parsed = nlohmann::ordered_json::parse(text);
+    BOOST_TEST(parsed["bad"].is_null());
+    BOOST_TEST(parsed["name"].get<std::string>() == "a \"quoted\"\nline");
+    BOOST_TEST(parsed["x"].get<double>() == 0.1); // round-trip precision
+    BOOST_TEST(parsed["parameters"]["theta.1"]["r_hat"].get<double>() == 1.5);
+    BOOST_CHECK_THROW(writeJsonFile(dir.filePath("missing/summary.json"), json), std::runtime_error);
+    BOOST_TEST(fileNames(dir.path()) == std::vector<std::string>{"summary.json"});
+}
 
-    // Objects nest at any depth, each level indented two more spaces.
-    void jsonNestsAtAnyDepth()
-    {
-        JsonObject inner, middle, root;
-        inner.add("r_hat", 1.5);
-        middle.add("theta.1", inner).add("count", 2);
-        root.add("parameters", middle).add("chains", 4);
-        QCOMPARE(root.toString(), std::string("{\n"
-                                              "  \"parameters\": {\n"
-                                              "    \"theta.1\": {\n"
-                                              "      \"r_hat\": 1.5\n"
-                                              "    },\n"
-                                              "    \"count\": 2\n"
-                                              "  },\n"
-                                              "  \"chains\": 4\n"
-                                              "}"));
-    }
-};
-
-QTEST_APPLESS_MAIN(tst_SamplesIo)
-#include "tst_samples_io.moc"

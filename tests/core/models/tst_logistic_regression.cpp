@@ -1,16 +1,22 @@
 // Logistic regression: the vectorised minibatch kernel against a plain double loop, its
 // consistency with the full-data sums, and a chain that learns a separable problem.
-#include <QtTest>
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <memory>
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "core/acceptance/full_data_tests.h"
 #include "core/chain/chain_runner.h"
 #include "core/models/logistic_regression_model.h"
+#include "tests/support/nearly_equal.h"
 
 using namespace core;
+namespace data = boost::unit_test::data;
 
 namespace {
 
@@ -66,162 +72,149 @@ Vector randomTheta(int dim, double scale, Rng &rng)
 
 } // namespace
 
-class tst_LogisticRegression : public QObject {
-    Q_OBJECT
+struct KernelRow {
+    std::string name;
+    int features;
+    bool bias;
+    double scale;
+};
+std::ostream &operator<<(std::ostream &out, const KernelRow &row) { return out << row.name; }
 
-private slots:
-    void ratiosMatchScalarLoop_data()
-    {
-        QTest::addColumn<int>("features");
-        QTest::addColumn<bool>("bias");
-        QTest::addColumn<double>("scale");
-        QTest::newRow("d=37") << 37 << false << 3.0;
-        QTest::newRow("d=37, bias") << 37 << true << 3.0;
-        QTest::newRow("d=784") << 784 << false << 0.6;
-        QTest::newRow("d=1100 (two segments), bias") << 1100 << true << 0.5;
-    }
-
-    // Relative to the size of the two log-likelihoods: the ratio itself may cancel to ~0.
-    void ratiosMatchScalarLoop()
-    {
-        QFETCH(int, features);
-        QFETCH(bool, bias);
-        QFETCH(double, scale);
-        const auto data = randomData(300, features, 11);
-        const LogisticRegressionModel model(data, {bias, 0.0});
-        Rng rng(5);
-        const Vector from = randomTheta(model.dimension(), scale, rng);
-        const Vector to = randomTheta(model.dimension(), scale, rng);
-        // 150 rows (two full blocks and a partial one), in random order, with repeats.
-        std::vector<DataIndex> rows(150);
-        for (auto &row : rows)
-            row = static_cast<DataIndex>(rng.uniformIndex(300));
-        std::vector<double> out(rows.size());
-        model.logLikelihoodRatios(from, to, rows, out);
-
-        double worst = 0.0, largestMargin = 0.0;
-        for (std::size_t k = 0; k < rows.size(); ++k) {
-            const double a = scalarLogLikelihood(*data, rows[k], from, bias);
-            const double b = scalarLogLikelihood(*data, rows[k], to, bias);
-            largestMargin = std::max({largestMargin, -a, -b});
-            const double error = std::abs(out[k] - (b - a)) / (std::abs(a) + std::abs(b));
-            worst = std::max(worst, error);
-        }
-        QVERIFY2(worst < 1e-12, qPrintable(QString("worst relative error %1").arg(worst)));
-        QVERIFY2(largestMargin > 10.0, "the test should reach confidently wrong points too");
-    }
-
-    void tinyLogLikelihoodsKeepRelativePrecision()
-    {
-        // Margins of ±40: log σ(40) ≈ −4.2e-18, where log(1 + e^−40) would round to 0.
-        auto data = std::make_shared<ClassificationData>();
-        data->features.resize(2, 1);
-        data->features << 1.0f, 1.0f;
-        data->labels = {1, 0};
-        const LogisticRegressionModel model(data);
-        const Vector from = Vector::Constant(1, 40.0), to = Vector::Constant(1, 41.0);
-        std::vector<double> out(2);
-        model.logLikelihoodRatiosRange(from, to, 0, out);
-        const double expected = LogisticRegressionModel::logSigmoid(41.0) - LogisticRegressionModel::logSigmoid(40.0);
-        QVERIFY(expected > 0.0);
-        QVERIFY2(std::abs(out[0] - expected) <= 1e-12 * std::abs(expected), qPrintable(QString::number(out[0])));
-        QVERIFY(std::abs(out[1] - (-1.0 - std::log1p(std::exp(-41.0)) + std::log1p(std::exp(-40.0)))) < 1e-12);
-    }
-
-    void ratiosAgreeWithSums()
-    {
-        const auto data = randomData(1000, 50, 21);
-        const LogisticRegressionModel model(data, {true, 0.0});
-        Rng rng(8);
-        const Vector from = randomTheta(model.dimension(), 0.8, rng);
-        const Vector to = randomTheta(model.dimension(), 0.8, rng);
-
-        double scalarSum = 0.0;
-        for (DataIndex i = 0; i < data->size(); ++i)
-            scalarSum += scalarLogLikelihood(*data, i, from, true);
-        const double sumFrom = model.logLikelihoodSum(from), sumTo = model.logLikelihoodSum(to);
-        QVERIFY(std::abs(sumFrom - scalarSum) < 1e-12 * std::abs(scalarSum));
-
-        const double ratioSum = model.logLikelihoodRatioSum(from, to);
-        QVERIFY2(std::abs(ratioSum - (sumTo - sumFrom)) < 1e-11 * (std::abs(sumTo) + std::abs(sumFrom)),
-                 qPrintable(QString("%1 vs %2").arg(ratioSum).arg(sumTo - sumFrom)));
-
-        // The gathered and the contiguous paths are the same kernel: identical results.
-        std::vector<DataIndex> all(static_cast<std::size_t>(data->size()));
-        for (DataIndex i = 0; i < data->size(); ++i)
-            all[static_cast<std::size_t>(i)] = i;
-        std::vector<double> gathered(all.size()), contiguous(all.size());
-        model.logLikelihoodRatios(from, to, all, gathered);
-        model.logLikelihoodRatiosRange(from, to, 0, contiguous);
-        QVERIFY(gathered == contiguous);
-
-        QCOMPARE(model.meanLogLikelihood(from, *data), sumFrom / 1000.0);
-
-        const double largest = model.maxAbsLogLikelihoodRatio(from, to);
-        const double bound = model.logLikelihoodRatioBound(from, to).value();
-        QVERIFY2(largest <= bound && bound < 100.0 * largest, qPrintable(QString("%1 vs %2").arg(largest).arg(bound)));
-    }
-
-    void priorAndChecks()
-    {
-        const auto data = randomData(10, 3, 1);
-        const LogisticRegressionModel flat(data);
-        const LogisticRegressionModel gaussian(data, {false, 2.0});
-        const Vector theta = Vector::Constant(3, 1.0);
-        QCOMPARE(flat.logPrior(theta), 0.0);
-        QCOMPARE(gaussian.logPrior(theta), -0.5 * 3.0 / 4.0);
-        QCOMPARE(flat.dimension(), 3);
-        QCOMPARE(LogisticRegressionModel(data, {true, 0.0}).dimension(), 4);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LogisticRegressionModel(data, {false, -1.0}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, flat.accuracy(Vector::Zero(4), *data));
-        const auto other = randomData(5, 4, 2);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, flat.accuracy(Vector::Zero(3), *other));
-        auto bad = randomData(5, 3, 3);
-        bad->labels[2] = 2;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LogisticRegressionModel{bad});
-    }
-
-    void chainLearnsSeparableData_data()
-    {
-        QTest::addColumn<QString>("method");
-        QTest::newRow("mh") << "mh";
-        QTest::newRow("barker") << "barker";
-    }
-
-    void chainLearnsSeparableData()
-    {
-        QFETCH(QString, method);
-        const auto train = blobs(400, 3), test = blobs(400, 4);
-        const LogisticRegressionModel model(train, {true, 5.0});
-        MetropolisTest metropolis;
-        BarkerTest barker;
-        AcceptanceTest &acceptance = method == "mh" ? static_cast<AcceptanceTest &>(metropolis) : barker;
-        const RandomWalkProposal proposal(0.15);
-        ChainSettings settings;
-        settings.samples = 3000;
-        settings.seed = 17;
-        const ChainResult chain = runChain(model, proposal, acceptance, settings);
-        QCOMPARE(chain.completed, settings.samples);
-        QCOMPARE(model.accuracy(Vector::Zero(3), *test), 0.5); // z = 0 predicts label 0
-
-        double meanAccuracy = 0.0;
-        int counted = 0;
-        for (std::int64_t t = 1500; t < chain.completed; t += 50, ++counted)
-            meanAccuracy += model.accuracy(chain.samples.row(t).transpose(), *test);
-        meanAccuracy /= counted;
-        QVERIFY2(meanAccuracy > 0.95, qPrintable(QString("mean test accuracy %1").arg(meanAccuracy)));
-        const Vector last = chain.samples.row(chain.completed - 1).transpose();
-        QVERIFY(model.meanLogLikelihood(last, *test) > std::log(0.5));
-        // The one-pass figures are the two separate ones.
-        for (std::int64_t t = 0; t < chain.completed; t += 499) {
-            const Vector theta = chain.samples.row(t).transpose();
-            const ClassifierFit fit = model.fit(theta, *test);
-            QCOMPARE(fit.accuracy, model.accuracy(theta, *test));
-            QCOMPARE(fit.meanLogLikelihood, model.meanLogLikelihood(theta, *test));
-        }
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.fit(Vector::Zero(2), *test));
-    }
+const std::vector<KernelRow> kKernelRows = {
+    {"d=37", 37, false, 3.0},
+    {"d=37, bias", 37, true, 3.0},
+    {"d=784", 784, false, 0.6},
+    {"d=1100 (two segments), bias", 1100, true, 0.5},
 };
 
-QTEST_APPLESS_MAIN(tst_LogisticRegression)
-#include "tst_logistic_regression.moc"
+// Relative to the size of the two log-likelihoods: the ratio itself may cancel to ~0.
+BOOST_DATA_TEST_CASE(ratiosMatchScalarLoop, data::make(kKernelRows), row)
+{
+    const auto &[name, features, bias, scale] = row;
+    const auto data = randomData(300, features, 11);
+    const LogisticRegressionModel model(data, {bias, 0.0});
+    Rng rng(5);
+    const Vector from = randomTheta(model.dimension(), scale, rng);
+    const Vector to = randomTheta(model.dimension(), scale, rng);
+    // 150 rows (two full blocks and a partial one), in random order, with repeats.
+    std::vector<DataIndex> rows(150);
+    for (auto &row : rows)
+        row = static_cast<DataIndex>(rng.uniformIndex(300));
+    std::vector<double> out(rows.size());
+    model.logLikelihoodRatios(from, to, rows, out);
+
+    double worst = 0.0, largestMargin = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const double a = scalarLogLikelihood(*data, rows[k], from, bias);
+        const double b = scalarLogLikelihood(*data, rows[k], to, bias);
+        largestMargin = std::max({largestMargin, -a, -b});
+        const double error = std::abs(out[k] - (b - a)) / (std::abs(a) + std::abs(b));
+        worst = std::max(worst, error);
+    }
+    BOOST_TEST(worst < 1e-12, "worst relative error " << worst);
+    BOOST_TEST(largestMargin > 10.0, "the test should reach confidently wrong points too");
+}
+
+BOOST_AUTO_TEST_CASE(tinyLogLikelihoodsKeepRelativePrecision)
+{
+    // Margins of ±40: log σ(40) ≈ −4.2e-18, where log(1 + e^−40) would round to 0.
+    auto data = std::make_shared<ClassificationData>();
+    data->features.resize(2, 1);
+    data->features << 1.0f, 1.0f;
+    data->labels = {1, 0};
+    const LogisticRegressionModel model(data);
+    const Vector from = Vector::Constant(1, 40.0), to = Vector::Constant(1, 41.0);
+    std::vector<double> out(2);
+    model.logLikelihoodRatiosRange(from, to, 0, out);
+    const double expected = LogisticRegressionModel::logSigmoid(41.0) - LogisticRegressionModel::logSigmoid(40.0);
+    BOOST_TEST(expected > 0.0);
+    BOOST_TEST(std::abs(out[0] - expected) <= 1e-12 * std::abs(expected), out[0]);
+    BOOST_TEST(std::abs(out[1] - (-1.0 - std::log1p(std::exp(-41.0)) + std::log1p(std::exp(-40.0)))) < 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(ratiosAgreeWithSums)
+{
+    const auto data = randomData(1000, 50, 21);
+    const LogisticRegressionModel model(data, {true, 0.0});
+    Rng rng(8);
+    const Vector from = randomTheta(model.dimension(), 0.8, rng);
+    const Vector to = randomTheta(model.dimension(), 0.8, rng);
+
+    double scalarSum = 0.0;
+    for (DataIndex i = 0; i < data->size(); ++i)
+        scalarSum += scalarLogLikelihood(*data, i, from, true);
+    const double sumFrom = model.logLikelihoodSum(from), sumTo = model.logLikelihoodSum(to);
+    BOOST_TEST(std::abs(sumFrom - scalarSum) < 1e-12 * std::abs(scalarSum));
+
+    const double ratioSum = model.logLikelihoodRatioSum(from, to);
+    BOOST_TEST(std::abs(ratioSum - (sumTo - sumFrom)) < 1e-11 * (std::abs(sumTo) + std::abs(sumFrom)),
+               ratioSum << " vs " << sumTo - sumFrom);
+
+    // The gathered and the contiguous paths are the same kernel: identical results.
+    std::vector<DataIndex> all(static_cast<std::size_t>(data->size()));
+    for (DataIndex i = 0; i < data->size(); ++i)
+        all[static_cast<std::size_t>(i)] = i;
+    std::vector<double> gathered(all.size()), contiguous(all.size());
+    model.logLikelihoodRatios(from, to, all, gathered);
+    model.logLikelihoodRatiosRange(from, to, 0, contiguous);
+    BOOST_TEST(gathered == contiguous);
+
+    BOOST_TEST(testcheck::nearlyEqual(model.meanLogLikelihood(from, *data), sumFrom / 1000.0));
+
+    const double largest = model.maxAbsLogLikelihoodRatio(from, to);
+    const double bound = model.logLikelihoodRatioBound(from, to).value();
+    BOOST_TEST((largest <= bound && bound < 100.0 * largest), largest << " vs " << bound);
+}
+
+BOOST_AUTO_TEST_CASE(priorAndChecks)
+{
+    const auto data = randomData(10, 3, 1);
+    const LogisticRegressionModel flat(data);
+    const LogisticRegressionModel gaussian(data, {false, 2.0});
+    const Vector theta = Vector::Constant(3, 1.0);
+    BOOST_TEST(testcheck::nearlyEqual(flat.logPrior(theta), 0.0));
+    BOOST_TEST(testcheck::nearlyEqual(gaussian.logPrior(theta), -0.5 * 3.0 / 4.0));
+    BOOST_TEST(flat.dimension() == 3);
+    BOOST_TEST(LogisticRegressionModel(data, {true, 0.0}).dimension() == 4);
+    BOOST_CHECK_THROW(LogisticRegressionModel(data, {false, -1.0}), std::invalid_argument);
+    BOOST_CHECK_THROW(flat.accuracy(Vector::Zero(4), *data), std::invalid_argument);
+    const auto other = randomData(5, 4, 2);
+    BOOST_CHECK_THROW(flat.accuracy(Vector::Zero(3), *other), std::invalid_argument);
+    auto bad = randomData(5, 3, 3);
+    bad->labels[2] = 2;
+    BOOST_CHECK_THROW(LogisticRegressionModel{bad}, std::invalid_argument);
+}
+
+BOOST_DATA_TEST_CASE(chainLearnsSeparableData, data::make(std::vector<std::string>{"mh", "barker"}), method)
+{
+    const auto train = blobs(400, 3), test = blobs(400, 4);
+    const LogisticRegressionModel model(train, {true, 5.0});
+    MetropolisTest metropolis;
+    BarkerTest barker;
+    AcceptanceTest &acceptance = method == "mh" ? static_cast<AcceptanceTest &>(metropolis) : barker;
+    const RandomWalkProposal proposal(0.15);
+    ChainSettings settings;
+    settings.samples = 3000;
+    settings.seed = 17;
+    const ChainResult chain = runChain(model, proposal, acceptance, settings);
+    BOOST_TEST(chain.completed == settings.samples);
+    BOOST_TEST(testcheck::nearlyEqual(model.accuracy(Vector::Zero(3), *test), 0.5)); // z = 0 predicts label 0
+
+    double meanAccuracy = 0.0;
+    int counted = 0;
+    for (std::int64_t t = 1500; t < chain.completed; t += 50, ++counted)
+        meanAccuracy += model.accuracy(chain.samples.row(t).transpose(), *test);
+    meanAccuracy /= counted;
+    BOOST_TEST(meanAccuracy > 0.95, "mean test accuracy " << meanAccuracy);
+    const Vector last = chain.samples.row(chain.completed - 1).transpose();
+    BOOST_TEST(model.meanLogLikelihood(last, *test) > std::log(0.5));
+    // The one-pass figures are the two separate ones.
+    for (std::int64_t t = 0; t < chain.completed; t += 499) {
+        const Vector theta = chain.samples.row(t).transpose();
+        const ClassifierFit fit = model.fit(theta, *test);
+        BOOST_TEST(testcheck::nearlyEqual(fit.accuracy, model.accuracy(theta, *test)));
+        BOOST_TEST(testcheck::nearlyEqual(fit.meanLogLikelihood, model.meanLogLikelihood(theta, *test)));
+    }
+    BOOST_CHECK_THROW(model.fit(Vector::Zero(2), *test), std::invalid_argument);
+}
+
