@@ -111,6 +111,18 @@ SettingSpec text(std::string key, std::string flag, std::string help, Field fiel
                   [](const std::string &, const std::string &value) { return value; });
 }
 
+/// A setting held in another form than its text (an enum, a pair): `show` writes it, `read`
+/// parses it and throws std::invalid_argument naming the allowed values.
+SettingSpec named(std::string key, std::string flag, std::string help,
+                  std::function<std::string(const RunConfig &)> show,
+                  std::function<void(RunConfig &, const std::string &)> read)
+{
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Text, SettingScope::Every, false, {}, {}, {}};
+    spec.get = [show = std::move(show)](const RunConfig &c) { return SettingValue(show(c)); };
+    spec.set = [read = std::move(read)](RunConfig &c, const std::string &, const std::string &value) { read(c, value); };
+    return spec;
+}
+
 /// A boolean setting; `switchValue` is what the bare command-line flag sets it to.
 template <typename Field>
 SettingSpec flag(std::string key, std::string flagName, std::string help, bool switchValue, Field field)
@@ -136,12 +148,10 @@ std::vector<SettingSpec> makeTable()
     SettingSpec dataset = text("dataset", "dataset", "gmm (the paper's mixture), worst-case or logreg [gmm]",
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
-    SettingSpec method = text("method", "method",
-                              "minibatch, austere-c, austere-nc, sublhd, barker, mh or naive-barker [minibatch]",
-                              [](auto &c) -> auto & { return c.dataset; });
-    method.get = [](const RunConfig &c) { return SettingValue(methodName(c.method)); };
-    method.set = [](RunConfig &c, const std::string &, const std::string &value) { c.method = parseMethod(value); };
-    table.push_back(method);
+    table.push_back(named(
+        "method", "method", "minibatch, austere-c, austere-nc, sublhd, barker, mh or naive-barker [minibatch]",
+        [](const RunConfig &c) { return methodName(c.method); },
+        [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
     table.push_back(integer("samples", "samples", "iterations per chain [3000]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
@@ -157,9 +167,9 @@ std::vector<SettingSpec> makeTable()
                          [](auto &c) -> auto & { return c.temperature; }));
     table.push_back(real("step", "step", "proposal standard deviation per coordinate [0.15; worst-case 1/sqrt(N), logreg 0.05]",
                          [](auto &c) -> auto & { return c.step; }));
-    SettingSpec meaning = text("step_meaning", "", "", [](auto &c) -> auto & { return c.dataset; });
-    meaning.get = [](const RunConfig &) { return SettingValue(std::string("proposal standard deviation per coordinate")); };
-    meaning.set = [](RunConfig &, const std::string &, const std::string &) {}; // a note for readers
+    SettingSpec meaning = named(
+        "step_meaning", "", "", [](const RunConfig &) { return std::string("proposal standard deviation per coordinate"); },
+        [](RunConfig &, const std::string &) {}); // a note for readers
     meaning.noteOnly = true;
     table.push_back(meaning);
     table.push_back(integer("burn_in", "burn-in", "first B iterations at --anneal-from, excluded from diagnostics [0]",
@@ -190,13 +200,10 @@ std::vector<SettingSpec> makeTable()
                          [](auto &c) -> auto & { return c.correction.sigma; }));
     table.push_back(real("lambda", "lambda", "correction ridge penalty >= 0 [10]",
                          [](auto &c) -> auto & { return c.correction.lambda; }));
-    SettingSpec solver = text("solver", "solver", "correction solver: nnls or ridge (the paper's) [nnls]",
-                              [](auto &c) -> auto & { return c.dataset; });
-    solver.get = [](const RunConfig &c) { return SettingValue(solverName(c.correction.solver)); };
-    solver.set = [](RunConfig &c, const std::string &, const std::string &value) {
-        c.correction.solver = parseSolver(value);
-    };
-    table.push_back(solver);
+    table.push_back(named(
+        "solver", "solver", "correction solver: nnls or ridge (the paper's) [nnls]",
+        [](const RunConfig &c) { return solverName(c.correction.solver); },
+        [](RunConfig &c, const std::string &value) { c.correction.solver = parseSolver(value); }));
     table.push_back(integer("grid", "grid", "correction grid points N in [10, 10000] [4000]",
                             [](auto &c) -> auto & { return c.correction.grid; }));
     table.push_back(real("range", "range", "correction support [-V, V] [20]",
@@ -229,15 +236,12 @@ std::vector<SettingSpec> makeTable()
                                     [](auto &c) -> auto & { return c.logreg.labels; })));
     table.push_back(logregOnly(text("csv", "csv", "logreg: CSV of label + features",
                                     [](auto &c) -> auto & { return c.logreg.csv; })));
-    SettingSpec classes = text("classes", "classes", "logreg: two image classes, the first labelled 0 [1,7]",
-                               [](auto &c) -> auto & { return c.dataset; });
-    classes.get = [](const RunConfig &c) {
-        return SettingValue(std::to_string(c.logreg.classes.first) + "," + std::to_string(c.logreg.classes.second));
-    };
-    classes.set = [](RunConfig &c, const std::string &, const std::string &value) {
-        c.logreg.classes = parseClassPair(value);
-    };
-    table.push_back(logregOnly(classes));
+    table.push_back(logregOnly(named(
+        "classes", "classes", "logreg: two image classes, the first labelled 0 [1,7]",
+        [](const RunConfig &c) {
+            return std::to_string(c.logreg.classes.first) + "," + std::to_string(c.logreg.classes.second);
+        },
+        [](RunConfig &c, const std::string &value) { c.logreg.classes = parseClassPair(value); })));
     table.push_back(logregOnly(integer("test_size", "test-size", "logreg: rows held out for testing [1000]",
                                        [](auto &c) -> auto & { return c.logreg.testSize; })));
     table.push_back(logregOnly(seed("split_seed", "", "", [](auto &c) -> auto & { return c.logreg.splitSeed; })));
