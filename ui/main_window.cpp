@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QMenuBar>
+#include <QToolBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -30,6 +31,7 @@
 #include "ui/presets.h"
 #include "ui/results_view.h"
 #include "ui/run_status_strip.h"
+#include "ui/stale_banner.h"
 #include "ui/trace_chart.h"
 
 namespace ui {
@@ -57,7 +59,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     left->addWidget(m_controls->runButtons()); // in view however far the form scrolls
     m_controls->runButtons()->setFixedWidth(scroll->width());
     columns->addLayout(left);
-    columns->addWidget(m_results, 1);
+    m_banner = new StaleBanner;
+    auto *right = new QVBoxLayout;
+    right->addWidget(m_banner);
+    right->addWidget(m_results, 1);
+    columns->addLayout(right, 1);
     auto *rows = new QVBoxLayout(central);
     rows->addLayout(columns, 1);
     m_strip = new RunStatusStrip;
@@ -81,6 +87,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_controls, &ControlPanel::liveStepChanged, this, &MainWindow::applyLiveStep);
     connect(m_controls, &ControlPanel::restartSettingChanged, this, &MainWindow::scheduleRestart);
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
+    connect(m_controls, &ControlPanel::settingsChanged, this, &MainWindow::compareShownWithForm);
+    connect(m_banner, &StaleBanner::runRequested, this, &MainWindow::startRunFromControls);
+    m_autoRunDelay = new QTimer(this);
+    m_autoRunDelay->setSingleShot(true);
+    m_autoRunDelay->setInterval(kAutoRunDelayMs);
+    connect(m_autoRunDelay, &QTimer::timeout, this, &MainWindow::onAutoRunDue);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
 
     connect(m_controls->datasetBox(), &DatasetBox::checked, this, [this](bool ok, const QString &message) {
@@ -109,6 +121,17 @@ void MainWindow::buildRunMenu()
     QAction *run = menu->addAction(tr("Run\tCtrl+R"), this, &MainWindow::startRunFromControls);
     QAction *stop = menu->addAction(tr("Stop\tEsc"), this, &MainWindow::stopRun);
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
+    menu->addSeparator();
+    m_autoRunAction = menu->addAction(tr("&Auto-run after changes"));
+    m_autoRunAction->setCheckable(true);
+    m_autoRunAction->setChecked(m_autoRun);
+    m_autoRunAction->setToolTip(tr("Once a run is shown, every change of the settings starts a new run after a short "
+                                   "pause in the editing"));
+    connect(m_autoRunAction, &QAction::toggled, this, &MainWindow::setAutoRun);
+    QToolBar *toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName(QStringLiteral("runToolBar"));
+    toolbar->setMovable(false);
+    toolbar->addAction(m_autoRunAction);
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop] {
         run->setEnabled(!isRunning());
         stop->setEnabled(isRunning());

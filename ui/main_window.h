@@ -8,12 +8,17 @@
 #include <optional>
 
 #include <QMainWindow>
+#include <QTimer>
 #include <QVector>
 
 #include "core/experiment/run_config.h"
 #include "ui/run_controller.h"
 #include "ui/sampler_worker.h"
 #include "ui/session.h"
+
+QT_BEGIN_NAMESPACE
+class QAction;
+QT_END_NAMESPACE
 
 namespace ui {
 
@@ -22,6 +27,7 @@ class FileActions;
 class PosteriorChart;
 class ResultsView;
 class RunStatusStrip;
+class StaleBanner;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -78,6 +84,18 @@ public:
     /// Whether the worker thread is still running (false once the window has shut it down).
     bool isWorkerThreadRunning() const { return m_runs->isWorkerThreadRunning(); }
 
+    /// The settings of the run the charts show, live changes included (none after a reset or
+    /// before the first run).
+    const std::optional<RunRequest> &shownRequest() const { return m_shownRequest; }
+    /// "Stale" banner above the charts: visible while the charts show other settings than the form.
+    StaleBanner *staleBanner() const { return m_banner; }
+    /// Auto-run (on by default): once a run has been shown, any change of the form starts a new
+    /// run after a short pause in the editing, so that dragging a slider shows a stream of runs.
+    void setAutoRun(bool on);
+    bool autoRun() const { return m_autoRun; }
+    /// Milliseconds auto-run waits after the last edit.
+    static constexpr int kAutoRunDelayMs = 300;
+
     /// Every setting of the window, and restoring them.
     Session session() const;
     void applySession(const Session &session);
@@ -124,6 +142,9 @@ private:
     /// when it needs one; otherwise `apply` (errors are reported) and `done` in the status bar.
     bool applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done);
     void clearResults();
+    /// Shows or hides the banner, and arms auto-run, after the form or the shown run changed.
+    void compareShownWithForm();
+    void onAutoRunDue();
 
     void onRunStarting(const ui::RunRequest &request);
     void onStateChanged(ui::RunState state);
@@ -146,6 +167,11 @@ private:
     QString m_lastError;
     std::optional<RunOutcome> m_lastOutcome;
     QVector<int> m_channelSegments; // segments seen per channel in this run
+    std::optional<RunRequest> m_shownRequest;
+    StaleBanner *m_banner = nullptr;
+    bool m_autoRun = true;
+    QTimer *m_autoRunDelay = nullptr;
+    QAction *m_autoRunAction = nullptr;
 };
 
 } // namespace ui
