@@ -28,6 +28,7 @@
 #include "ui/dataset_box.h"
 #include "ui/file_actions.h"
 #include "ui/posterior_chart.h"
+#include "ui/posterior_preview.h"
 #include "ui/presets.h"
 #include "ui/results_view.h"
 #include "ui/run_status_strip.h"
@@ -89,6 +90,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
     connect(m_controls, &ControlPanel::settingsChanged, this, &MainWindow::compareShownWithForm);
     connect(m_banner, &StaleBanner::runRequested, this, &MainWindow::startRunFromControls);
+    m_preview = new PosteriorPreview(this);
+    connect(m_preview, &PosteriorPreview::imageReady, this, [this](const PosteriorImage &image) {
+        if (!m_runs->isActive())
+            m_results->setPosteriorImage(image);
+    });
     m_autoRunDelay = new QTimer(this);
     m_autoRunDelay->setSingleShot(true);
     m_autoRunDelay->setInterval(kAutoRunDelayMs);
@@ -105,7 +111,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_files = new FileActions(this);
     buildRunMenu();
-    onStateChanged(m_runs->state());
+    onStateChanged(m_runs->state()); // also asks for the posterior of the form's settings
     showStatus(tr("Ready. Choose settings and press Run (Ctrl+R)."));
 }
 

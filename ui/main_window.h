@@ -25,6 +25,7 @@ namespace ui {
 class ControlPanel;
 class FileActions;
 class PosteriorChart;
+class PosteriorPreview;
 class ResultsView;
 class RunStatusStrip;
 class StaleBanner;
@@ -169,6 +170,7 @@ private:
     QVector<int> m_channelSegments; // segments seen per channel in this run
     std::optional<RunRequest> m_shownRequest;
     StaleBanner *m_banner = nullptr;
+    PosteriorPreview *m_preview = nullptr;
     bool m_autoRun = true;
     QTimer *m_autoRunDelay = nullptr;
     QAction *m_autoRunAction = nullptr;

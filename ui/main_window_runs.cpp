@@ -11,6 +11,7 @@
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/dataset_box.h"
+#include "ui/posterior_preview.h"
 #include "ui/results_view.h"
 #include "ui/run_controller.h"
 #include "ui/run_status_strip.h"
@@ -201,7 +202,12 @@ void MainWindow::onStateChanged(RunState state)
 void MainWindow::compareShownWithForm()
 {
     const bool running = m_runs->isActive();
-    m_banner->compare(m_shownRequest, m_controls->request(), running);
+    const RunRequest form = m_controls->request();
+    m_banner->compare(m_shownRequest, form, running);
+    if (running && m_shownRequest)
+        m_preview->drawnByRun(m_shownRequest->config); // its worker draws, and redraws after a live T
+    else if (!running)
+        m_preview->request(form.config);
     // Armed by edits once a run is shown (and at a run's end, if edits during it were not applied).
     if (m_autoRun && !running && m_shownRequest && !m_banner->differences().isEmpty() && !m_runs->isShutDown())
         m_autoRunDelay->start(); // restarted by each edit: one run after the editing pauses

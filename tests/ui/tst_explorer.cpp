@@ -1,12 +1,14 @@
 // The window as an explorer, offscreen: the banner that says when the charts no longer show the
 // form's settings, and auto-run, which answers a change of the form with a new run.
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QtTest>
 
 #include "ui/control_panel.h"
 #include "ui/correction_box.h"
 #include "ui/main_window.h"
+#include "ui/posterior_chart.h"
 #include "ui/stale_banner.h"
 #include "tests/support/small_runs.h"
 
@@ -21,6 +23,35 @@ private slots:
     {
         QVERIFY(m_cacheDir.isValid());
         qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+    }
+
+    // The target is on screen before any run, and follows a change of T, also after a run.
+    void posteriorDrawnAtLaunchAndOnTemperatureChange()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        QElapsedTimer clock;
+        clock.start();
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->hasPosteriorImage(), kRunTimeoutMs);
+        qInfo("posterior of N = %lld drawn %lld ms after launch", static_cast<long long>(window.controls()->config().nData),
+              static_cast<long long>(clock.elapsed()));
+        const QImage atLaunch = window.chart()->posteriorImage().image;
+        window.controls()->dataSizeBox()->setValue(20'000);
+        window.controls()->temperatureBox()->setValue(200.0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->posteriorImage().image != atLaunch, kRunTimeoutMs);
+        const QImage atT200 = window.chart()->posteriorImage().image;
+        // The same image a run of those settings draws.
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRunFromControls());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QCOMPARE(window.chart()->posteriorImage().image, atT200);
+        // Idle after the run: a new T redraws the target at once (the banner says the samples
+        // are the old run's).
+        window.controls()->temperatureBox()->setValue(2000.0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->posteriorImage().image != atT200, kRunTimeoutMs);
+        QVERIFY(window.staleBanner()->isVisible());
     }
 
     // Nothing shown, nothing stale: edits before the first run raise no banner and no run.
