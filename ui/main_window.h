@@ -88,6 +88,9 @@ public:
     /// The settings of the run the charts show, live changes included (none after a reset or
     /// before the first run).
     const std::optional<RunRequest> &shownRequest() const { return m_shownRequest; }
+    /// Which run the charts and exports hold, in words, saying so when the form has moved on
+    /// ("the run gmm, minibatch, …, not the form's settings"); empty before the first run.
+    QString shownRunLabel() const;
     /// "Stale" banner above the charts: visible while the charts show other settings than the form.
     StaleBanner *staleBanner() const { return m_banner; }
     /// Auto-run (on by default): once a run has been shown, any change of the form starts a new

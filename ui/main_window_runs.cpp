@@ -215,6 +215,14 @@ void MainWindow::compareShownWithForm()
         m_autoRunDelay->stop();
 }
 
+QString MainWindow::shownRunLabel() const
+{
+    if (!m_shownRequest)
+        return {};
+    const QString run = tr("the run %1").arg(StaleBanner::describeRun(*m_shownRequest));
+    return m_banner->differences().isEmpty() ? run : tr("%1 (not the form's settings)").arg(run);
+}
+
 void MainWindow::onAutoRunDue()
 {
     if (!m_autoRun || m_runs->isActive() || !m_shownRequest || m_banner->differences().isEmpty())

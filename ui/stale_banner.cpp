@@ -1,5 +1,6 @@
 #include "ui/stale_banner.h"
 
+#include <algorithm>
 #include <map>
 
 #include <QHBoxLayout>
@@ -58,6 +59,23 @@ QString StaleBanner::settingLabel(const std::string &key)
     QString label = QString::fromStdString(key);
     label.replace(QLatin1Char('_'), QLatin1Char(' '));
     return label;
+}
+
+QString StaleBanner::describeRun(const RunRequest &request)
+{
+    const core::RunConfig &config = request.config;
+    QStringList parts{QString::fromStdString(config.dataset), methodList(request)};
+    if (config.dataset != "logreg")
+        parts.append(QStringLiteral("N = %1").arg(config.nData));
+    parts.append(QStringLiteral("T = %1").arg(config.temperature, 0, 'g', 6));
+    parts.append(QStringLiteral("step = %1").arg(config.step, 0, 'g', 6));
+    if (std::any_of(request.methods.begin(), request.methods.end(), core::needsCorrection))
+        parts.append(QStringLiteral("σ = %1").arg(config.correction.sigma, 0, 'g', 6));
+    parts.append(tr("seed %1").arg(config.seed));
+    parts.append(tr("%1 samples").arg(config.samples));
+    if (request.chains > 1)
+        parts.append(tr("%1 chains").arg(request.chains));
+    return parts.join(QStringLiteral(", "));
 }
 
 QStringList StaleBanner::describeDifferences(const RunRequest &shown, const RunRequest &form)

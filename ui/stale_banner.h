@@ -33,6 +33,9 @@ public:
 
     /// "σ" for sigma, "T" for temperature…: the names the form's labels use.
     static QString settingLabel(const std::string &key);
+    /// A run in one line, for export messages: "gmm, minibatch, N = 1000000, T = 10000,
+    /// step = 0.15, σ = 1, seed 1, 3000 samples".
+    static QString describeRun(const RunRequest &request);
     /// The differences between two requests: every table setting, then methods and chains.
     static QStringList describeDifferences(const RunRequest &shown, const RunRequest &form);
 

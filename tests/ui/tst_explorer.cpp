@@ -7,6 +7,7 @@
 
 #include "ui/control_panel.h"
 #include "ui/correction_box.h"
+#include "ui/file_actions.h"
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/stale_banner.h"
@@ -88,6 +89,11 @@ private slots:
         QCOMPARE(differences.at(1), QStringLiteral("σ 1 → 0.5"));
         QVERIFY(window.staleBanner()->text().contains(QStringLiteral("Ctrl+R")));
         saveScreenshot(window, QStringLiteral("stale-banner.png"));
+        // An export says which run it wrote, and that it is not the form's.
+        QTemporaryDir exports;
+        QVERIFY(window.fileActions()->exportSummary(exports.filePath(QStringLiteral("summary.json"))));
+        QVERIFY2(window.statusText().contains(QStringLiteral("T = 200")), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QStringLiteral("not the form's settings")), qPrintable(window.statusText()));
         QTest::qWait(ui::MainWindow::kAutoRunDelayMs * 2);
         QVERIFY(!window.isRunning()); // auto-run is off
 
