@@ -3,6 +3,7 @@
 // writes the rows as CSV and a summary JSON. Points run in parallel on --threads (default one
 // per core), so the timing figures include the contention; --threads 1 gives clean timings.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <mutex>
 #include <vector>
@@ -40,8 +41,8 @@ public:
         pollInterrupt();
         const std::lock_guard lock(m_mutex);
         m_bar.finish();
-        std::fprintf(stderr, "point %d of %d done: %s = %s (%zu rows)\n", index + 1, count, m_settingKey.c_str(),
-                     rows.empty() ? "?" : core::formatRoundTrip(rows.front().value).c_str(), rows.size());
+        std::fprintf(stderr, "point %d of %d done: %s = %g (%zu rows)\n", index + 1, count, m_settingKey.c_str(),
+                     rows.empty() ? std::nan("") : rows.front().value, rows.size());
         m_bar.update(sum(), m_total);
     }
 

@@ -64,7 +64,7 @@ void writeSweepCsv(const SweepOutcome &outcome, const std::string &path)
 std::string sweepTableText(const SweepOutcome &outcome)
 {
     const std::vector<TableColumn> all = {
-        {outcome.settingKey, nullptr, "", [](const SweepRow &r) { return formatRoundTrip(r.value); }},
+        {outcome.settingKey, nullptr, "", [](const SweepRow &r) { return formatted("%.6g", r.value); }},
         {"method", nullptr, "", [](const SweepRow &r) { return methodName(r.method); }},
         {"trial", nullptr, "", [](const SweepRow &r) { return std::to_string(r.trial); }},
         {"mean batch", [](const SweepRow &r) { return r.meanBatch; }, "%.1f", nullptr},
@@ -110,6 +110,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
     nlohmann::ordered_json json;
     json["program"] = program;
     addTo(json, runSettings(request.base.config));
+    json.erase(outcome.settingKey); // its base value was never run; `values` has what was
     json["vary"] = outcome.settingKey;
     json["from"] = request.axis.from;
     json["to"] = request.axis.to;

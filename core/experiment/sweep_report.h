@@ -24,7 +24,7 @@ void writeSweepCsv(const SweepOutcome &outcome, const std::string &path);
 /// A fixed-width table for a terminal: one line per row, columns that apply to no row left out.
 std::string sweepTableText(const SweepOutcome &outcome);
 
-/// The base settings (the varied one at its base value), the axis, the methods, trials and
+/// The base settings (but the varied one, whose base value no point ran), the axis, the methods, trials and
 /// points, the total wall time and the rows (NaN as null).
 nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::string &program);
 void writeSweepSummary(const SweepOutcome &outcome, const std::string &path, const std::string &program);
