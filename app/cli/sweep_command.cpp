@@ -77,14 +77,16 @@ int sweepCommand(int argc, char **argv)
     options.insert({"vary", "methods", "trials", "csv", "threads"});
     auto flags = runFlags();
     flags.insert("log");
-    const Arguments args(argc, argv, 2, options, flags);
+    // --csv is where the rows go; it cannot also name logistic-regression data as it does for run.
+    const Arguments args(argc, argv, 2, options, flags,
+                         {{"csv", "write the rows as CSV (logreg data: --source or --images/--labels, not a CSV)"}});
     if (!args.has("vary"))
         throw UsageError("--vary NAME=FROM:TO:COUNT is required (e.g. --vary sigma=0.4:1.7:8)");
 
     core::SweepRequest request;
     asUsage([&] { request.axis = core::parseSweepAxis(args.text("vary", "")); });
     request.axis.logSpacing = args.flag("log");
-    request.base.config = readRunConfig(args);
+    request.base.config = readRunConfig(args, {"csv"});
     const core::SettingSpec *varied = nullptr;
     asUsage([&] { varied = &core::findSweepSetting(request.axis.setting, request.base.config.dataset); });
     if (args.has(varied->flag))

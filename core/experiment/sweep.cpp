@@ -17,8 +17,12 @@ namespace {
 std::string sweepableList(const std::string &dataset)
 {
     std::string names;
-    for (const SettingSpec *spec : sweepableSettings(dataset))
-        names += (names.empty() ? "" : ", ") + spec->key;
+    for (const SettingSpec *spec : sweepableSettings(dataset)) {
+        std::string flagAsKey = spec->flag;
+        std::replace(flagAsKey.begin(), flagAsKey.end(), '-', '_');
+        // A flag that is not the key spelled with dashes is named too ("n_data_requested (n-data)").
+        names += (names.empty() ? "" : ", ") + spec->key + (flagAsKey == spec->key ? "" : " (" + spec->flag + ")");
+    }
     return names;
 }
 
@@ -132,11 +136,13 @@ const SettingSpec &findSweepSetting(const std::string &name, const std::string &
     for (const SettingSpec *spec : sweepableSettings(dataset))
         if (spec->key == name || spec->flag == name)
             return *spec;
-    const bool known = std::any_of(settingsTable().begin(), settingsTable().end(),
-                                   [&](const SettingSpec &spec) { return spec.key == name || spec.flag == name; });
-    throw std::invalid_argument("vary: " + (known ? "'" + name + "' is not a numeric setting of a " + dataset + " run"
-                                                  : "unknown setting '" + name + "'")
-                                + "; choose one of: " + sweepableList(dataset));
+    const auto known = std::find_if(settingsTable().begin(), settingsTable().end(),
+                                    [&](const SettingSpec &spec) { return spec.key == name || spec.flag == name; });
+    const std::string problem = known == settingsTable().end() ? "unknown setting '" + name + "'"
+                                : known->type == SettingType::Seed
+                                    ? "'" + name + "' is a random stream, not a setting to sweep (trials vary the seed)"
+                                    : "'" + name + "' is not a numeric setting of a " + dataset + " run";
+    throw std::invalid_argument("vary: " + problem + "; choose one of: " + sweepableList(dataset));
 }
 
 std::vector<double> sweepValues(const SweepAxis &axis, const SettingSpec &spec)

@@ -100,11 +100,15 @@ BOOST_AUTO_TEST_CASE(onlyNumericSettingsOfTheDatasetCanBeVaried)
     const std::string unknown = messageOf([] { findSweepSetting("frobnicate", "gmm"); });
     BOOST_TEST(unknown.starts_with("vary: unknown setting 'frobnicate'"), unknown);
     for (const char *allowed : {"sigma", "lambda", "temperature", "step", "batch", "batch_growth", "delta",
-                                "epsilon", "gamma", "n_data_requested"})
+                                "epsilon", "gamma", "n_data_requested (n-data)"})
         BOOST_TEST(unknown.find(allowed) != std::string::npos, allowed);
-    for (const char *text : {"dataset", "method", "solver", "seed", "data_seed", "no-fpc", "step_meaning"}) {
+    for (const char *text : {"dataset", "method", "solver", "no-fpc", "step_meaning"}) {
         const std::string message = messageOf([&] { findSweepSetting(text, "gmm"); });
         BOOST_TEST(message.find("is not a numeric setting") != std::string::npos, message);
+    }
+    for (const char *text : {"seed", "data-seed"}) {
+        const std::string message = messageOf([&] { findSweepSetting(text, "gmm"); });
+        BOOST_TEST(message.find("is a random stream") != std::string::npos, message);
     }
     // The generated data's size means nothing for images read from files.
     BOOST_CHECK_THROW(findSweepSetting("n-data", "logreg"), std::invalid_argument);
