@@ -151,7 +151,8 @@ std::vector<double> sweepValues(const SweepAxis &axis, const SettingSpec &spec)
     const int last = axis.count - 1;
     for (int i = 0; i <= last; ++i) {
         const double f = static_cast<double>(i) / static_cast<double>(last);
-        double value = axis.logSpacing ? std::exp(std::log(axis.from) + f * (std::log(axis.to) - std::log(axis.from)))
+        // from·(to/from)^f rather than exp of logs: a decade's points such as 10⁴ come out exact.
+        double value = axis.logSpacing ? axis.from * std::pow(axis.to / axis.from, f)
                                        // Weighted, not from + f·(to − from): the end points come out exact.
                                        : (axis.from * static_cast<double>(last - i) + axis.to * static_cast<double>(i))
                                              / static_cast<double>(last);

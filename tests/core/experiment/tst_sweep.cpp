@@ -215,7 +215,9 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
 }
 
 // Seita et al. 000_…txt Sec. 4–5: a larger σ lets the test stop at a larger variance, so at
-// smaller batches, while the correction's CDF error grows.
+// smaller batches, while the correction's CDF error grows. Up to σ = 1 the NNLS table sits at
+// its solver's floor (about 1e-8 at this grid, not monotone from one σ to the next); above it
+// the error rises by orders of magnitude.
 BOOST_AUTO_TEST_CASE(largerSigmaGivesSmallerBatchesAndALargerCorrectionError)
 {
     SweepRequest request = mixtureSweep("sigma", 0.5, 1.5, 5);
@@ -228,11 +230,15 @@ BOOST_AUTO_TEST_CASE(largerSigmaGivesSmallerBatchesAndALargerCorrectionError)
         const SweepRow &before = outcome.rows[2 * (point - 1)], &row = outcome.rows[2 * point];
         BOOST_TEST((row.method) == (TestMethod::Minibatch));
         BOOST_TEST(row.meanBatch < before.meanBatch, "sigma " << row.value << ": " << row.meanBatch << " after " << before.meanBatch);
-        BOOST_TEST(row.correctionLinf > before.correctionLinf,
-                   "sigma " << row.value << ": " << row.correctionLinf << " after " << before.correctionLinf);
+        if (row.value > 1.0)
+            BOOST_TEST(row.correctionLinf > before.correctionLinf,
+                       "sigma " << row.value << ": " << row.correctionLinf << " after " << before.correctionLinf);
+        else
+            BOOST_TEST(row.correctionLinf < 1e-6, "sigma " << row.value << ": " << row.correctionLinf);
         // The exact test reads all the data whatever σ.
         BOOST_TEST((outcome.rows[2 * point + 1].meanBatch) == (20'000.0));
     }
+    BOOST_TEST(outcome.rows[8].correctionLinf > 1000.0 * outcome.rows[0].correctionLinf);
     for (const SweepRow &row : outcome.rows) {
         BOOST_TEST(std::isfinite(row.posteriorTv)); // the mixture has an exact posterior
         BOOST_TEST(row.essBulkMin > 0.0);
