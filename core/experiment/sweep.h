@@ -88,8 +88,10 @@ const SettingSpec &findSweepSetting(const std::string &name, const std::string &
 /// exact at the ends), rounded to whole numbers for an integer setting.
 std::vector<double> sweepValues(const SweepAxis &axis, const SettingSpec &spec);
 
-/// The request of point `index`: the base with the varied setting set through the table.
-/// Does not validate.
+/// The request of the point at `value`: a copy of the base with the varied setting set through
+/// the table's parser (so a setting that sets others with it, such as batch, does so here too)
+/// and samples not kept. Does not validate; throws std::invalid_argument when the parser
+/// refuses the value.
 RunRequest sweepPointRequest(const SweepRequest &request, double value);
 
 /// Checks the axis (a sweepable setting, count in [2, kMaxPoints], finite bounds that differ,
