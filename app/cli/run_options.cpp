@@ -69,11 +69,12 @@ void readSetting(const Arguments &args, const core::SettingSpec &spec, core::Run
     asUsage([&] { spec.set(config, spec.flag, text); });
 }
 
-core::RunConfig readRunConfig(const Arguments &args)
+core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings)
 {
     core::RunConfig config;
     for (const core::SettingSpec &spec : core::settingsTable())
-        readSetting(args, spec, config);
+        if (!notSettings.count(spec.flag))
+            readSetting(args, spec, config);
     config.logreg.searchDirectories = core::dataSearchDirectories();
     core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
     asUsage([&] { core::validate(config); });

@@ -21,7 +21,9 @@ std::set<std::string> without(std::set<std::string> options, std::initializer_li
 const std::set<std::string> &runFlags();
 
 /// Reads and validates; a core validation failure becomes a UsageError naming the --option.
-core::RunConfig readRunConfig(const Arguments &args);
+/// `notSettings`: setting flags the command takes for something else (sweep's --csv is its
+/// output, not the logistic-regression data), left at their defaults.
+core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings = {});
 
 /// Sets `spec` from its --flag when given (the table's parser; errors name the --flag).
 void readSetting(const Arguments &args, const core::SettingSpec &spec, core::RunConfig &config);
