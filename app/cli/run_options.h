@@ -37,6 +37,10 @@ std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core:
 
 /// Checks before any work that --`option` names a creatable file; UsageError if not.
 void requireWritable(const std::string &option, const std::string &path);
+/// For the commands whose --csv is an output table (compare, sweep, austere-design): with
+/// logistic regression, where `run --csv FILE` reads FILE as the data, refuses a FILE that
+/// exists, so that a user who meant "my data" never has the table written over it.
+void refuseCsvOverData(const core::RunConfig &config, const std::string &csvPath);
 
 /// Runs `check` and turns std::invalid_argument into a UsageError prefixed with "--".
 template <typename Check>

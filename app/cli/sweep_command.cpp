@@ -109,6 +109,7 @@ int sweepCommand(int argc, char **argv)
     // Every point is checked here, so that a bad one fails before any sampling.
     asUsage([&] { core::validate(request); });
     const std::string csvPath = args.text("csv", ""), summaryPath = args.text("summary", "");
+    refuseCsvOverData(request.base.config, csvPath);
     if (!csvPath.empty())
         requireWritable("csv", csvPath);
     if (!summaryPath.empty())

@@ -257,6 +257,38 @@ private slots:
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
     }
 
+    // For `run`, --csv FILE is logistic-regression data; for the table commands it is their
+    // output. A FILE that exists is refused there, so a user's data are never written over.
+    void tableCommandsNeverWriteOverLogregData_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("compare") << QStringList{"compare", "--methods", "minibatch,barker", "--trials", "1",
+                                                "--samples", "100", "--out", "OUT/t.md"};
+        QTest::newRow("sweep") << QStringList{"sweep", "--vary", "sigma=0.5:1:2", "--samples", "100"};
+        QTest::newRow("austere-design") << QStringList{"austere-design", "--error-bound", "0.01"};
+    }
+
+    void tableCommandsNeverWriteOverLogregData()
+    {
+        QFETCH(QStringList, arguments);
+        QTemporaryDir dir;
+        const QString data = dir.path() + "/data.csv";
+        const QByteArray rows = "label,x1,x2\n0,0.1,0.2\n1,0.9,0.8\n";
+        {
+            QFile file(data);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(rows);
+        }
+        arguments.replaceInStrings(QStringLiteral("OUT"), dir.path());
+        const Result result = runCli(arguments + QStringList{"--dataset", "logreg", "--csv", data});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("not the logistic-regression data"), qPrintable(result.err));
+        QVERIFY(!QFile::exists(dir.path() + "/t.md"));
+        QFile file(data);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), rows);
+    }
+
     void logisticRegressionOnBundledDigits()
     {
         QTemporaryDir dir;
