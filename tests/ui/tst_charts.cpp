@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 
 #include "ui/batch_size_histogram.h"
@@ -344,5 +345,5 @@ void tst_Charts::updateCostAt1e5PlottedSamples()
     QCOMPARE(window.plottedSampleCount(), qsizetype{100'000});
 }
 
-QTEST_MAIN(tst_Charts)
+MHX_GUI_TEST_MAIN(tst_Charts)
 #include "tst_charts.moc"
