@@ -11,6 +11,7 @@
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/stale_banner.h"
+#include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 
 using testruns::kRunTimeoutMs;
@@ -171,5 +172,5 @@ private:
     QTemporaryDir m_cacheDir;
 };
 
-QTEST_MAIN(tst_Explorer)
+MHX_GUI_TEST_MAIN(tst_Explorer)
 #include "tst_explorer.moc"
