@@ -75,8 +75,7 @@ signals:
     void runFailed(const QString &message);
 
 private:
-    class Observer; // the core::RunObserver that emits the signals above
-    friend class Observer;
+    friend class WorkerObserver; // the core::RunObserver that emits the signals above
 
     /// The temperature a run's heat map should show now: the latest live one, else `configured`.
     double liveTemperature(double configured) const;
