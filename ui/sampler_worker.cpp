@@ -41,7 +41,7 @@ public:
         const core::RunConfig &config = m_request.config;
         switch (stage) {
         case core::RunStage::Data:
-            emit m_worker.preparationProgress(-1.0);
+            emit m_worker.preparationProgress(-1.0, static_cast<int>(stage));
             emit m_worker.statusMessage(config.dataset == "logreg"
                                             ? tr("Loading the logistic-regression data…")
                                             : tr("Generating %L1 data points…").arg(config.nData));
@@ -59,7 +59,7 @@ public:
                                                 .arg(m_request.concurrency()));
             return;
         case core::RunStage::Diagnostics:
-            emit m_worker.preparationProgress(-1.0);
+            emit m_worker.preparationProgress(-1.0, static_cast<int>(stage));
             emit m_worker.statusMessage(tr("Diagnosing the chains…"));
             return;
         default:
@@ -67,15 +67,15 @@ public:
             break;
         }
         m_lastProgress = Clock::now();
-        emit m_worker.preparationProgress(0.0);
+        emit m_worker.preparationProgress(0.0, static_cast<int>(stage));
     }
 
-    void preparationProgress(core::RunStage, double fraction) override
+    void preparationProgress(core::RunStage stage, double fraction) override
     {
         if (fraction >= 0.0 && Clock::now() - m_lastProgress < kProgressInterval)
             return;
         m_lastProgress = Clock::now();
-        emit m_worker.preparationProgress(fraction);
+        emit m_worker.preparationProgress(fraction, static_cast<int>(stage));
     }
 
     void dataReady(const core::DatasetInstance &dataset, const RunOutcome &outcome) override
