@@ -45,9 +45,9 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     m_traces = new TraceChart;
     m_table = new DiagnosticsTable;
     addTab(m_comparePage, tr("&Posterior"));
-    addTab(m_histogram, tr("&Minibatch sizes"));
+    addTab(m_histogram, tr("Minibatch si&zes"));
     addTab(m_correction, tr("&Correction C_σ"));
-    addTab(m_traces, tr("T&races"));
+    addTab(m_traces, tr("&Traces"));
     auto *diagnostics = new QWidget;
     auto *diagnosticsLayout = new QVBoxLayout(diagnostics);
     diagnosticsLayout->setContentsMargins(0, 0, 0, 0);
@@ -63,7 +63,7 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     diagnosticsLayout->addWidget(note);
     addTab(diagnostics, tr("&Diagnostics"));
     m_accuracy = new AccuracyChart;
-    addTab(m_accuracy, tr("&Accuracy"));
+    addTab(m_accuracy, tr("Accurac&y"));
     setTabToolTip(PosteriorTab, tr("Samples over the exact tempered posterior; comparing methods, one chart per "
                                    "method and their minibatch sizes side by side."));
     setTabToolTip(HistogramTab, tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4)."));
