@@ -312,7 +312,7 @@ void MainWindow::showStatusElided()
     // QStatusBar clips a long message mid-word: elide it with "…" instead, whole in the tooltip.
     const int width = std::max(statusBar()->width() - 24, 80);
     statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_statusText, Qt::ElideRight, width));
-    statusBar()->setToolTip(m_statusText);
+    statusBar()->setToolTip(wrappedToolTip(m_statusText));
 }
 
 void MainWindow::resizeEvent(QResizeEvent *event)

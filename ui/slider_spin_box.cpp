@@ -33,9 +33,19 @@ double roundSignificant(double value, int digits)
     return std::round(value * scale) / scale;
 }
 
-QString numberText(double value)
+// As the box shows numbers, with group separators (1,000,000,000), without trailing zeros.
+QString numberText(double value, int decimals)
 {
-    return QLocale().toString(value, 'g', 7);
+    QLocale locale;
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    QString text = locale.toString(value, 'f', decimals);
+    if (decimals > 0) {
+        while (text.endsWith(QLatin1Char('0')))
+            text.chop(1);
+        if (text.endsWith(locale.decimalPoint()))
+            text.chop(locale.decimalPoint().size());
+    }
+    return text;
 }
 
 } // namespace
@@ -123,6 +133,7 @@ SliderSpinBox::SliderSpinBox(QAbstractSpinBox *box, const QString &name, Scale s
     connect(m_slider, &QSlider::valueChanged, this, &SliderSpinBox::onSliderMoved);
     connect(m_slider, &QSlider::sliderReleased, this, [this] { emit released(value()); });
     m_box->installEventFilter(this);
+    m_shownValue = value();
     syncSlider();
     // The slider speaks for the box: same tooltip (range and meaning from the settings table).
     m_slider->setToolTip(m_box->toolTip());
@@ -201,7 +212,11 @@ QString SliderSpinBox::rangeMessage() const
 
 void SliderSpinBox::onBoxValueChanged(double value)
 {
-    m_message->hide();
+    // Enter re-emits an unchanged value (after reverting an out-of-range entry): the message
+    // stays until a different value is set.
+    if (value != m_shownValue)
+        m_message->hide();
+    m_shownValue = value;
     if (!m_fromSlider)
         syncSlider();
     emit valueChanged(value);
@@ -227,8 +242,10 @@ void SliderSpinBox::syncSlider()
 
 void SliderSpinBox::showRangeMessage(const QString &typed)
 {
+    const auto *real = qobject_cast<QDoubleSpinBox *>(m_box);
+    const int decimals = real ? real->decimals() : 0;
     m_message->setText(tr("%1 takes values from %2 to %3; “%4” is outside that range.")
-                           .arg(m_name, numberText(minimum()), numberText(maximum()), typed.trimmed()));
+                           .arg(m_name, numberText(minimum(), decimals), numberText(maximum(), decimals), typed.trimmed()));
     m_message->show();
     m_messageTimer->start();
 }

@@ -72,6 +72,7 @@ private:
     Scale m_scale = Scale::Linear;
     double m_low = 0.0, m_high = 1.0;
     bool m_integer = false;
+    double m_shownValue = 0.0; // the box's value as last reported
     bool m_fromSlider = false; // the box is being set from the slider: do not move the slider back
 };
 

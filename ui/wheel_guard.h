@@ -13,7 +13,7 @@ public:
 
     /// Guards every spin box, combo box and slider under `root` (and `root` itself): strong
     /// focus, so the wheel does not give them the focus, and wheel events passed on to the
-    /// scrolling parent while they have none. The guard is a child of `root`.
+    /// scroll area around them while they have none. The guard is a child of `root`.
     static void guardChildren(QWidget *root);
 
 protected:
