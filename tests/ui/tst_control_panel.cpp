@@ -249,7 +249,10 @@ void tst_ControlPanel::wheelScrollsTheFormOverUnfocusedBoxes()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSpinBox *m = window.controls()->minibatchBox()->batchBox();
     QComboBox *method = window.controls()->methodBox();
-    auto *scroll = window.findChild<QScrollArea *>();
+    QScrollArea *scroll = nullptr; // the panel's, not a chart page's
+    for (QScrollArea *area : window.findChildren<QScrollArea *>())
+        if (area->widget() == window.controls())
+            scroll = area;
     QVERIFY(scroll);
     const int before = m->value();
     const int methodBefore = method->currentIndex();
