@@ -82,10 +82,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRunFromControls);
     connect(m_controls, &ControlPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_controls, &ControlPanel::pauseToggled, this, [this](bool paused) {
-        if (paused && m_runs->pause())
+        if (paused && m_runs->pause()) {
+            m_strip->setPaused(true);
             showStatus(tr("Paused: Step (Ctrl+T) runs one iteration, Resume (Ctrl+P) goes on."));
-        else if (!paused && m_runs->resume())
+        } else if (!paused && m_runs->resume()) {
+            m_strip->setPaused(false);
             showStatus(tr("Running."));
+        }
     });
     connect(m_controls, &ControlPanel::stepRequested, m_runs, &RunController::step);
     connect(m_controls, &ControlPanel::resetRequested, this, &MainWindow::resetRun);
@@ -204,14 +207,18 @@ void MainWindow::fitToScreen(int scrollBarWidth)
     // The panel as wide as its form needs, the charts the rest. The window starts at 1280 × 800
     // but never larger than the screen's available area (at QT_SCALE_FACTOR = 1.5 a 1366 × 768
     // screen offers 910 × 512 device-independent pixels).
-    const int panelWidth = m_controls->sizeHint().width() + scrollBarWidth + 4;
+    // On a narrow screen the panel starts at its minimum width, so the charts and the
+    // diagnostics table get the rest; the splitter gives it back.
+    const int preferred = m_controls->sizeHint().width() + scrollBarWidth + 4;
+    const int least = std::min(m_controls->minimumSizeHint().width() + scrollBarWidth + 4, preferred);
     QSize size(1280, 800);
     if (const QScreen *screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen()) {
         const QRect available = screen->availableGeometry();
         size = size.boundedTo(QSize(available.width() * 95 / 100, available.height() * 92 / 100));
     }
     resize(size);
-    m_splitter->setSizes({std::min(panelWidth, size.width() / 2), std::max(size.width() - panelWidth, size.width() / 2)});
+    const int panelWidth = std::min(std::clamp(size.width() * 36 / 100, least, preferred), size.width() / 2);
+    m_splitter->setSizes({panelWidth, size.width() - panelWidth});
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -150,6 +150,8 @@ void RunStatusStrip::resetLabels()
     setStat(m_segment, QString());
     m_segment->setToolTip(QString());
     m_sampling.invalidate();
+    m_pausedSince.invalidate();
+    m_pausedMs = 0;
 }
 
 void RunStatusStrip::clear()
@@ -184,6 +186,25 @@ void RunStatusStrip::beginRun()
 {
     resetLabels();
     m_progress->setRange(0, 0); // busy until the chains report
+}
+
+void RunStatusStrip::setPaused(bool paused)
+{
+    if (paused && !m_pausedSince.isValid())
+        m_pausedSince.start();
+    else if (!paused && m_pausedSince.isValid()) {
+        if (m_sampling.isValid())
+            m_pausedMs += m_pausedSince.elapsed();
+        m_pausedSince.invalidate();
+    }
+}
+
+double RunStatusStrip::samplingSeconds() const
+{
+    if (!m_sampling.isValid())
+        return 0.0;
+    const qint64 paused = m_pausedMs + (m_pausedSince.isValid() ? m_pausedSince.elapsed() : 0);
+    return static_cast<double>(std::max<qint64>(m_sampling.elapsed() - paused, 0)) / 1000.0;
 }
 
 void RunStatusStrip::failRun()
@@ -228,7 +249,7 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     if (total > 0) {
         m_progress->setRange(0, kProgressSteps);
         // The ETA extrapolates the pace since sampling began over all channels.
-        const double elapsed = m_sampling.elapsed() / 1000.0;
+        const double elapsed = samplingSeconds();
         const QString eta = done > 0 && elapsed > 1.0
                                 ? tr(", ETA %1").arg(formatDuration(elapsed * static_cast<double>(total - done) / static_cast<double>(done)))
                                 : QString();

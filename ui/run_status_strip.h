@@ -30,6 +30,10 @@ public:
     void showPreparation(double fraction, int stage);
     /// After a failed run: an empty bar that says so, not the last count.
     void failRun();
+    /// The run was paused or resumed: the ETA counts sampling time only.
+    void setPaused(bool paused);
+    /// Seconds of sampling since the first snapshot, paused time left out; 0 before it.
+    double samplingSeconds() const;
     /// One channel's figures; `done` of `total` iterations over all channels.
     void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
     void showOutcome(const RunOutcome &outcome);
@@ -54,6 +58,8 @@ private:
     QLabel *m_fit = nullptr;
     QLabel *m_segment = nullptr;
     QElapsedTimer m_sampling; // since the first snapshot, for the ETA
+    QElapsedTimer m_pausedSince; // valid while paused
+    qint64 m_pausedMs = 0;       // paused time since the first snapshot
 };
 
 /// "0.25 passes", "6.07 passes", "20,000 passes": fewer decimals as the count grows, never an

@@ -56,6 +56,7 @@ private slots:
     void restoreDefaultsAndRestoredSessionNote();
     void windowFitsTheScreen();
     void statusStripLabelsStagesAndFailures();
+    void etaLeavesPausesOut();
     void longStatusMessagesAreElided();
 
 private:
@@ -214,6 +215,21 @@ void tst_WindowFixes::statusStripLabelsStagesAndFailures()
     QVERIFY(!strip.progressBar()->format().contains(QStringLiteral("9,000")));
     QCOMPARE(strip.progressBar()->value(), 0);
 }
+// The ETA extrapolates sampling time: a pause does not count.
+void tst_WindowFixes::etaLeavesPausesOut()
+{
+    ui::RunStatusStrip strip;
+    strip.beginRun();
+    ui::RunSnapshot first;
+    ui::RunRequest request;
+    strip.showSnapshot(first, request, 1, 100);
+    strip.setPaused(true);
+    QTest::qWait(300);
+    QVERIFY2(strip.samplingSeconds() < 0.15, qPrintable(QString::number(strip.samplingSeconds())));
+    strip.setPaused(false);
+    QVERIFY(strip.samplingSeconds() < 0.15);
+}
+
 void tst_WindowFixes::longStatusMessagesAreElided()
 {
     ui::MainWindow window;
