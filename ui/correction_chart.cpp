@@ -162,6 +162,18 @@ void CorrectionChart::setParams(const core::CorrectionParams &params)
 {
     m_wanted = params;
     m_hasWanted = true;
+    if (const CorrectionPlot *cached = m_cache.find(params); cached && !(m_hasPlot && m_plot.params == params)) {
+        // Drawn at once; a solve in progress for other parameters is no longer wanted.
+        m_debounce.stop();
+        if (m_solvingActive) {
+            m_stop.request_stop();
+            m_solves.invalidate();
+            m_solvingActive = false;
+            setBusy(false);
+        }
+        showPlot(*cached);
+        return;
+    }
     const bool shown = m_hasPlot && m_plot.params == params && !m_solvingActive;
     const bool solving = m_solvingActive && m_solving == params;
     if (shown || solving) {
@@ -218,6 +230,7 @@ void CorrectionChart::startSolve()
         return;
     if (!m_solvingActive && m_hasPlot && m_plot.params == m_wanted)
         return;
+    m_cache.stopPrewarm(); // the table asked for gets the cores
     // Superseded: the old solve sees its stop token within a few milliseconds and its result
     // is ignored (the latest solve wins).
     m_stop.request_stop();
@@ -268,9 +281,12 @@ void CorrectionChart::onSolveFinished(LatestJob::Ticket ticket, QFutureWatcher<C
         return;
     }
     showPlot(result.plot);
+    m_cache.insert(result.plot);
     // Parameters changed to something else while this one was finishing.
     if (m_hasWanted && !(m_wanted == m_plot.params))
         m_debounce.start();
+    else
+        m_cache.prewarm(result.plot.params);
 }
 
 void CorrectionChart::showPlot(const CorrectionPlot &plot)

@@ -7,6 +7,8 @@
 // A new table takes up to a few seconds to solve, so solves run on the global thread pool
 // (QtConcurrent) with a busy bar; the GUI thread only draws the finished curves. Parameter
 // changes are debounced, and a change during a solve cancels it (stop token) and starts over.
+// Tables seen before, or solved ahead along the σ slider (CorrectionPlotCache), are drawn at
+// once, without debounce or solve.
 #include <atomic>
 #include <memory>
 #include <stop_token>
@@ -17,6 +19,7 @@
 
 #include "core/correction/correction_distribution.h"
 #include "ui/correction_plot.h"
+#include "ui/correction_plot_cache.h"
 #include "ui/latest_job.h"
 
 QT_BEGIN_NAMESPACE
@@ -68,6 +71,8 @@ public:
 
     ThemedChartView *densityView() const { return m_densityView; }
     ThemedChartView *errorView() const { return m_errorView; }
+    /// Tables drawn before or solved ahead along the σ slider (drawn without a solve).
+    CorrectionPlotCache *plotCache() { return &m_cache; }
 
 signals:
     void solveStarted(const core::CorrectionParams &params);
@@ -117,6 +122,7 @@ private:
     std::stop_source m_stop;
     std::shared_ptr<std::atomic<int>> m_progress;
     QList<QFutureWatcher<CorrectionSolveResult> *> m_watchers;
+    CorrectionPlotCache m_cache;
 };
 
 } // namespace ui

@@ -122,6 +122,12 @@ QString FileActions::lastFolder() const
         .toString();
 }
 
+QString FileActions::shownRun() const
+{
+    const QString label = m_window->shownRunLabel();
+    return label.isEmpty() ? tr("no run") : label;
+}
+
 bool FileActions::exportAllCharts(const QString &directory, QSize size)
 {
     m_window->results()->flushAll();
@@ -132,7 +138,9 @@ bool FileActions::exportAllCharts(const QString &directory, QSize size)
     if (!error.isEmpty())
         return fail(error);
     QSettings().setValue(kFolderKey, directory);
-    m_window->showStatus(tr("Wrote %1 chart files to %2.").arg(written.size()).arg(QDir::toNativeSeparators(directory)));
+    m_window->showStatus(tr("Wrote %1 chart files of %2 to %3.")
+                             .arg(written.size())
+                             .arg(shownRun(), QDir::toNativeSeparators(directory)));
     return true;
 }
 
@@ -146,7 +154,7 @@ bool FileActions::exportChart(const NamedChart &chart, const QString &path, QSiz
     if (!ui::exportChart(chart.view, path, *format, size, chart.title, &error))
         return fail(error);
     rememberFolder(path);
-    m_window->showStatus(tr("Wrote %1.").arg(QDir::toNativeSeparators(path)));
+    m_window->showStatus(tr("Wrote %1 of %2.").arg(QDir::toNativeSeparators(path), shownRun()));
     return true;
 }
 
@@ -159,7 +167,7 @@ bool FileActions::exportSamples(const QString &path)
         return fail(tr("An export is still being written."));
     m_window->showStatus(tr("Writing samples to %1…").arg(QDir::toNativeSeparators(path)));
     m_samplesWatcher = new QFutureWatcher<QPair<QStringList, QString>>(this);
-    connect(m_samplesWatcher, &QFutureWatcherBase::finished, this, [this, path] {
+    connect(m_samplesWatcher, &QFutureWatcherBase::finished, this, [this, path, run = shownRun()] {
         const auto [written, error] = m_samplesWatcher->result();
         m_samplesWatcher->deleteLater();
         m_samplesWatcher = nullptr;
@@ -169,8 +177,8 @@ bool FileActions::exportSamples(const QString &path)
             return;
         }
         rememberFolder(path);
-        const QString message = tr("Wrote %n sample file(s): %1", nullptr, static_cast<int>(written.size()))
-                                    .arg(written.join(QStringLiteral(", ")));
+        const QString message = tr("Wrote %n sample file(s) of %2: %1", nullptr, static_cast<int>(written.size()))
+                                    .arg(written.join(QStringLiteral(", ")), run);
         m_window->showStatus(message);
         emit exportFinished(true, message);
     });
@@ -197,7 +205,7 @@ bool FileActions::exportSummary(const QString &path)
         return fail(QString::fromStdString(error.what()));
     }
     rememberFolder(path);
-    m_window->showStatus(tr("Wrote %1.").arg(QDir::toNativeSeparators(path)));
+    m_window->showStatus(tr("Wrote %1 of %2.").arg(QDir::toNativeSeparators(path), shownRun()));
     return true;
 }
 

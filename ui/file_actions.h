@@ -52,6 +52,8 @@ private:
     bool fail(const QString &message);
     void rememberFolder(const QString &path);
     QString lastFolder() const;
+    /// Which run an export writes, for its message (MainWindow::shownRunLabel()).
+    QString shownRun() const;
 
     MainWindow *m_window;
     QFutureWatcher<QPair<QStringList, QString>> *m_samplesWatcher = nullptr;

@@ -2,6 +2,7 @@
 
 #include "core/correction/cancelled.h"
 #include "core/diagnostics/gmm_posterior.h"
+#include "ui/queued_hand_off.h"
 
 namespace ui {
 
@@ -35,7 +36,9 @@ void LiveHeatMap::renderInBackground(double temperature)
     // row, so the join is a few milliseconds at most.
     m_render = std::jthread([this, data = m_data, temperature](std::stop_token stop) {
         try {
-            emit imageReady(render(*data, temperature, stop));
+            // imageReady's one receiver forwards it as the worker's posteriorImageReady, whose
+            // receivers are queued to the GUI thread.
+            emitQueued(*this, &LiveHeatMap::imageReady, render(*data, temperature, stop));
         } catch (const core::Cancelled &) {
             // a newer temperature or the end of the run took over
         }

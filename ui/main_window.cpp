@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QMenuBar>
+#include <QToolBar>
 #include <QMessageBox>
 #include <QGuiApplication>
 #include <QPushButton>
@@ -32,11 +33,13 @@
 #include "ui/dataset_box.h"
 #include "ui/file_actions.h"
 #include "ui/posterior_chart.h"
+#include "ui/posterior_preview.h"
 #include "ui/presets.h"
 #include "ui/results_view.h"
 #include "ui/run_status_strip.h"
 #include "ui/session.h"
 #include "ui/setting_help.h"
+#include "ui/stale_banner.h"
 #include "ui/trace_chart.h"
 
 namespace ui {
@@ -61,11 +64,18 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     left->setContentsMargins(0, 0, 0, 0);
     left->addWidget(scroll, 1);
     left->addWidget(m_controls->runButtons()); // in view however far the form scrolls
+    // The charts, under the banner that says when they no longer match the settings.
+    auto *charts = new QWidget;
+    auto *right = new QVBoxLayout(charts);
+    right->setContentsMargins(0, 0, 0, 0);
+    m_banner = new StaleBanner;
+    right->addWidget(m_banner);
+    right->addWidget(m_results, 1);
     // The panel and the charts share the width as the user drags the handle between them.
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("panelSplitter"));
     m_splitter->addWidget(panel);
-    m_splitter->addWidget(m_results);
+    m_splitter->addWidget(charts);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setCollapsible(1, false);
@@ -96,6 +106,17 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_controls, &ControlPanel::liveStepChanged, this, &MainWindow::applyLiveStep);
     connect(m_controls, &ControlPanel::restartSettingChanged, this, &MainWindow::scheduleRestart);
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
+    connect(m_controls, &ControlPanel::settingsChanged, this, &MainWindow::compareShownWithForm);
+    connect(m_banner, &StaleBanner::runRequested, this, &MainWindow::startRunFromControls);
+    m_preview = new PosteriorPreview(this);
+    connect(m_preview, &PosteriorPreview::imageReady, this, [this](const PosteriorImage &image) {
+        if (!m_runs->isActive())
+            m_results->setPosteriorImage(image);
+    });
+    m_autoRunDelay = new QTimer(this);
+    m_autoRunDelay->setSingleShot(true);
+    m_autoRunDelay->setInterval(kAutoRunDelayMs);
+    connect(m_autoRunDelay, &QTimer::timeout, this, &MainWindow::onAutoRunDue);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
 
     connect(m_controls->datasetBox(), &DatasetBox::checked, this, [this](bool ok, const QString &message) {
@@ -109,7 +130,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_files = new FileActions(this);
     buildRunMenu();
     wrapToolTips(this);
-    onStateChanged(m_runs->state());
+    onStateChanged(m_runs->state()); // also asks for the posterior of the form's settings
     showStatus(tr("Ready. Choose settings and press Run (Ctrl+R)."));
 }
 
@@ -132,6 +153,17 @@ void MainWindow::buildRunMenu()
     QAction *step = menu->addAction(tr("Step\tCtrl+T"), this, [this] { m_controls->stepButton()->click(); });
     step->setObjectName(QStringLiteral("stepAction"));
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
+    menu->addSeparator();
+    m_autoRunAction = menu->addAction(tr("&Auto-run after changes"));
+    m_autoRunAction->setCheckable(true);
+    m_autoRunAction->setChecked(m_autoRun);
+    m_autoRunAction->setToolTip(tr("Once a run is shown, every change of the settings starts a new run after a short "
+                                   "pause in the editing"));
+    connect(m_autoRunAction, &QAction::toggled, this, &MainWindow::setAutoRun);
+    QToolBar *toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName(QStringLiteral("runToolBar"));
+    toolbar->setMovable(false);
+    toolbar->addAction(m_autoRunAction);
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop, pause, step] {
         run->setEnabled(!isRunning());
         stop->setEnabled(isRunning());

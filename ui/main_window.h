@@ -8,6 +8,7 @@
 #include <optional>
 
 #include <QMainWindow>
+#include <QTimer>
 #include <QVector>
 
 QT_BEGIN_NAMESPACE
@@ -19,13 +20,19 @@ QT_END_NAMESPACE
 #include "ui/sampler_worker.h"
 #include "ui/session.h"
 
+QT_BEGIN_NAMESPACE
+class QAction;
+QT_END_NAMESPACE
+
 namespace ui {
 
 class ControlPanel;
 class FileActions;
 class PosteriorChart;
+class PosteriorPreview;
 class ResultsView;
 class RunStatusStrip;
+class StaleBanner;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -82,6 +89,21 @@ public:
     /// Whether the worker thread is still running (false once the window has shut it down).
     bool isWorkerThreadRunning() const { return m_runs->isWorkerThreadRunning(); }
 
+    /// The settings of the run the charts show, live changes included (none after a reset or
+    /// before the first run).
+    const std::optional<RunRequest> &shownRequest() const { return m_shownRequest; }
+    /// Which run the charts and exports hold, in words, saying so when the form has moved on
+    /// ("the run gmm, minibatch, …, not the form's settings"); empty before the first run.
+    QString shownRunLabel() const;
+    /// "Stale" banner above the charts: visible while the charts show other settings than the form.
+    StaleBanner *staleBanner() const { return m_banner; }
+    /// Auto-run (on by default): once a run has been shown, any change of the form starts a new
+    /// run after a short pause in the editing, so that dragging a slider shows a stream of runs.
+    void setAutoRun(bool on);
+    bool autoRun() const { return m_autoRun; }
+    /// Milliseconds auto-run waits after the last edit.
+    static constexpr int kAutoRunDelayMs = 300;
+
     /// Every setting of the window, and restoring them.
     Session session() const;
     void applySession(const Session &session);
@@ -136,6 +158,9 @@ private:
     /// when it needs one; otherwise `apply` (errors are reported) and `done` in the status bar.
     bool applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done);
     void clearResults();
+    /// Shows or hides the banner, and arms auto-run, after the form or the shown run changed.
+    void compareShownWithForm();
+    void onAutoRunDue();
 
     void onRunStarting(const ui::RunRequest &request);
     void onStateChanged(ui::RunState state);
@@ -159,6 +184,12 @@ private:
     QString m_lastError;
     std::optional<RunOutcome> m_lastOutcome;
     QVector<int> m_channelSegments; // segments seen per channel in this run
+    std::optional<RunRequest> m_shownRequest;
+    StaleBanner *m_banner = nullptr;
+    PosteriorPreview *m_preview = nullptr;
+    bool m_autoRun = true;
+    QTimer *m_autoRunDelay = nullptr;
+    QAction *m_autoRunAction = nullptr;
 };
 
 } // namespace ui

@@ -11,9 +11,11 @@
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/dataset_box.h"
+#include "ui/posterior_preview.h"
 #include "ui/results_view.h"
 #include "ui/run_controller.h"
 #include "ui/run_status_strip.h"
+#include "ui/stale_banner.h"
 #include "ui/trace_chart.h"
 
 namespace ui {
@@ -91,6 +93,8 @@ bool MainWindow::startRequest(const RunRequest &request)
 void MainWindow::onRunStarting(const RunRequest &request)
 {
     m_controls->setRequest(request); // a run started from code shows its settings too
+    m_shownRequest = request;
+    m_autoRunDelay->stop();
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
     m_channelSegments = QVector<int>(request.channelCount(), 0);
     m_results->beginRun(request);
@@ -118,6 +122,8 @@ void MainWindow::clearResults()
     m_results->clearResults();
     m_strip->clear();
     m_lastOutcome.reset();
+    m_shownRequest.reset();
+    compareShownWithForm();
     m_lastError.clear();
     showStatus(tr("Reset: charts, diagnostics and statistics cleared. Press Run (Ctrl+R) to start again."));
     emit resetDone();
@@ -146,12 +152,17 @@ bool MainWindow::applyLiveChange(const QString &setting, const std::function<voi
         return false;
     }
     showStatus(done);
+    compareShownWithForm(); // the running chains now have the form's value
     return true;
 }
 
 bool MainWindow::applyLiveTemperature(double temperature)
 {
-    return applyLiveChange(tr("the temperature"), [&] { worker()->setLiveTemperature(temperature); },
+    return applyLiveChange(tr("the temperature"),
+                           [&] {
+                               worker()->setLiveTemperature(temperature);
+                               m_shownRequest->config.temperature = temperature;
+                           },
                            tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line on "
                               "the traces); the heat map is redrawn for the new target.")
                                .arg(temperature, 0, 'g', 6));
@@ -159,7 +170,11 @@ bool MainWindow::applyLiveTemperature(double temperature)
 
 bool MainWindow::applyLiveStep(double step)
 {
-    return applyLiveChange(tr("the proposal step"), [&] { worker()->setLiveStep(step); },
+    return applyLiveChange(tr("the proposal step"),
+                           [&] {
+                               worker()->setLiveStep(step);
+                               m_shownRequest->config.step = step;
+                           },
                            tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed line "
                               "on the traces).")
                                .arg(step, 0, 'g', 4));
@@ -181,6 +196,52 @@ void MainWindow::onStateChanged(RunState state)
         m_strip->endRun();
     if (state == RunState::Restarting)
         showStatus(tr("%1 changed: restarting the run with the new settings…").arg(m_runs->restartReason()));
+    compareShownWithForm();
+}
+
+void MainWindow::compareShownWithForm()
+{
+    const bool running = m_runs->isActive();
+    const RunRequest form = m_controls->request();
+    m_banner->compare(m_shownRequest, form, running);
+    if (running && m_shownRequest)
+        m_preview->drawnByRun(m_shownRequest->config); // its worker draws, and redraws after a live T
+    else if (!running)
+        m_preview->request(form.config);
+    // Armed by edits once a run is shown (and at a run's end, if edits during it were not applied).
+    if (m_autoRun && !running && m_shownRequest && !m_banner->differences().isEmpty() && !m_runs->isShutDown())
+        m_autoRunDelay->start(); // restarted by each edit: one run after the editing pauses
+    else
+        m_autoRunDelay->stop();
+}
+
+QString MainWindow::shownRunLabel() const
+{
+    if (!m_shownRequest)
+        return {};
+    const QString run = tr("the run %1").arg(StaleBanner::describeRun(*m_shownRequest));
+    return m_banner->differences().isEmpty() ? run : tr("%1 (not the form's settings)").arg(run);
+}
+
+void MainWindow::onAutoRunDue()
+{
+    if (!m_autoRun || m_runs->isActive() || !m_shownRequest || m_banner->differences().isEmpty())
+        return;
+    // Settings that cannot run yet (a file still being checked, a compare with one method) are
+    // reported by the banner's neighbour, the status bar, not in a dialog per keystroke.
+    if (const QString problem = controlsProblem(); !problem.isEmpty()) {
+        showStatus(tr("Auto-run waits: %1").arg(problem));
+        return;
+    }
+    startRunFromControls();
+}
+
+void MainWindow::setAutoRun(bool on)
+{
+    m_autoRun = on;
+    if (m_autoRunAction && m_autoRunAction->isChecked() != on)
+        m_autoRunAction->setChecked(on);
+    compareShownWithForm();
 }
 
 void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)

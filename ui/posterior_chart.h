@@ -45,6 +45,7 @@ public:
     /// Shows `image` behind the samples; its θ ranges are mapped onto the axes.
     void setPosteriorImage(const PosteriorImage &image);
     bool hasPosteriorImage() const { return !m_image.isNull(); }
+    const PosteriorImage &posteriorImage() const { return m_image; }
     /// Sets the sample markers' opacity for a run that will draw about `count` points, so a
     /// dense cloud still shows the heat map through it. Applies to points drawn from now on.
     void setExpectedSampleCount(qint64 count);

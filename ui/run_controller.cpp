@@ -1,5 +1,6 @@
 #include "ui/run_controller.h"
 
+#include "ui/queued_hand_off.h"
 #include "ui/sampler_worker.h"
 
 namespace ui {
@@ -30,7 +31,7 @@ RunController::RunController(QObject *parent) : QObject(parent)
     connect(m_worker, &SamplerWorker::snapshot, this, &RunController::onSnapshot);
     connect(m_worker, &SamplerWorker::finished, this, &RunController::onFinished);
     connect(m_worker, &SamplerWorker::runFailed, this, &RunController::onRunFailed);
-    m_thread.start();
+    startThreadForHandOffs(m_thread);
 
     m_restartTimer.setSingleShot(true);
     m_restartTimer.setInterval(kRestartDelayMs);
@@ -68,7 +69,7 @@ bool RunController::start(const RunRequest &request)
     setState(RunState::Preparing);
     // A stop meant for the run that has just finished must not cancel this one.
     m_worker->discardStopRequests();
-    emit requestQueued(request);
+    emitQueued(*this, &RunController::requestQueued, request);
     return true;
 }
 

@@ -12,6 +12,7 @@
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/run_service.h"
 #include "core/models/gaussian_mixture_model.h"
+#include "ui/queued_hand_off.h"
 #include "ui/snapshot_builder.h"
 
 namespace ui {
@@ -41,33 +42,33 @@ public:
         const core::RunConfig &config = m_request.config;
         switch (stage) {
         case core::RunStage::Data:
-            emit m_worker.preparationProgress(-1.0, static_cast<int>(stage));
-            emit m_worker.statusMessage(config.dataset == "logreg"
+            emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
+            emitQueued(m_worker, &SamplerWorker::statusMessage, config.dataset == "logreg"
                                             ? tr("Loading the logistic-regression data…")
                                             : tr("Generating %L1 data points…").arg(config.nData));
             return;
         case core::RunStage::Correction:
-            emit m_worker.statusMessage(tr("Preparing the correction distribution (σ = %1, λ = %2)…")
+            emitQueued(m_worker, &SamplerWorker::statusMessage, tr("Preparing the correction distribution (σ = %1, λ = %2)…")
                                             .arg(config.correction.sigma)
                                             .arg(config.correction.lambda));
             break;
         case core::RunStage::Sampling:
             // One chain at a time: chainStarted() names each. Several: one line for all.
             if (m_request.concurrency() > 1)
-                emit m_worker.statusMessage(tr("Sampling %1 chains, %2 at a time…")
+                emitQueued(m_worker, &SamplerWorker::statusMessage, tr("Sampling %1 chains, %2 at a time…")
                                                 .arg(m_request.channelCount())
                                                 .arg(m_request.concurrency()));
             return;
         case core::RunStage::Diagnostics:
-            emit m_worker.preparationProgress(-1.0, static_cast<int>(stage));
-            emit m_worker.statusMessage(tr("Diagnosing the chains…"));
+            emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
+            emitQueued(m_worker, &SamplerWorker::statusMessage, tr("Diagnosing the chains…"));
             return;
         default:
-            emit m_worker.statusMessage(QString::fromStdString(message) + QStringLiteral("…"));
+            emitQueued(m_worker, &SamplerWorker::statusMessage, QString::fromStdString(message) + QStringLiteral("…"));
             break;
         }
         m_lastProgress = Clock::now();
-        emit m_worker.preparationProgress(0.0, static_cast<int>(stage));
+        emitQueued(m_worker, &SamplerWorker::preparationProgress, 0.0, static_cast<int>(stage));
     }
 
     void preparationProgress(core::RunStage stage, double fraction) override
@@ -75,17 +76,17 @@ public:
         if (fraction >= 0.0 && Clock::now() - m_lastProgress < kProgressInterval)
             return;
         m_lastProgress = Clock::now();
-        emit m_worker.preparationProgress(fraction, static_cast<int>(stage));
+        emitQueued(m_worker, &SamplerWorker::preparationProgress, fraction, static_cast<int>(stage));
     }
 
     void dataReady(const core::DatasetInstance &dataset, const RunOutcome &outcome) override
     {
         if (dataset.classifier)
-            emit m_worker.statusMessage(tr("Data: %1").arg(QString::fromStdString(outcome.datasetDescription)));
+            emitQueued(m_worker, &SamplerWorker::statusMessage, tr("Data: %1").arg(QString::fromStdString(outcome.datasetDescription)));
         QStringList names;
         for (const std::string &name : outcome.componentNames)
             names.append(QString::fromStdString(name));
-        emit m_worker.plottedComponentsChosen(names);
+        emitQueued(m_worker, &SamplerWorker::plottedComponentsChosen, std::move(names));
 
         SnapshotBuilder::Components plotted{0, 1};
         for (std::size_t k = 0; k < outcome.components.size() && k < plotted.size(); ++k)
@@ -106,8 +107,8 @@ public:
         // A temperature typed while the data were generated applies from the chains' first
         // iteration: draw that target.
         const double shown = m_worker.liveTemperature(m_request.config.temperature);
-        emit m_worker.statusMessage(tr("Evaluating the true tempered log-posterior…"));
-        emit m_worker.posteriorImageReady(LiveHeatMap::render(mixture->data(), shown, m_stop));
+        emitQueued(m_worker, &SamplerWorker::statusMessage, tr("Evaluating the true tempered log-posterior…"));
+        emitQueued(m_worker, &SamplerWorker::posteriorImageReady, LiveHeatMap::render(mixture->data(), shown, m_stop));
         // From here on a live temperature change re-renders the map for the new target; one
         // that came during the render above is caught up with here.
         m_worker.m_heatMap.setData(std::shared_ptr<const Eigen::VectorXd>(dataset.model, &mixture->data()));
@@ -118,7 +119,7 @@ public:
     void chainStarted(int channel, const core::RunConfig &settings) override
     {
         if (m_request.concurrency() == 1)
-            emit m_worker.statusMessage(tr("Sampling with the %1 test (%2 of %3)…")
+            emitQueued(m_worker, &SamplerWorker::statusMessage, tr("Sampling with the %1 test (%2 of %3)…")
                                             .arg(QString::fromStdString(core::methodName(settings.method)))
                                             .arg(channel + 1)
                                             .arg(m_request.channelCount()));
@@ -128,14 +129,14 @@ public:
     {
         SnapshotBuilder &builder = m_builders[static_cast<std::size_t>(channel)];
         if (builder.pending(last) && builder.due(last))
-            emit m_worker.snapshot(builder.take(result, last));
+            emitQueued(m_worker, &SamplerWorker::snapshot, builder.take(result, last));
     }
 
     void chainFinished(const ChainReport &report) override
     {
         SnapshotBuilder &builder = m_builders[static_cast<std::size_t>(report.channel)];
         if (builder.pending(report.result->completed))
-            emit m_worker.snapshot(builder.take(*report.result, report.result->completed));
+            emitQueued(m_worker, &SamplerWorker::snapshot, builder.take(*report.result, report.result->completed));
     }
 
     /// The live classifier evaluations the snapshots made, into the outcome's reports.
@@ -215,20 +216,20 @@ void SamplerWorker::startRequest(const ui::RunRequest &request)
         RunOutcome outcome = core::runRequest(request, observer, controls);
         observer.addClassifierCounts(outcome);
         m_heatMap.setData(nullptr);
-        emit finished(outcome);
+        emitQueued(*this, &SamplerWorker::finished, outcome);
     } catch (const core::Cancelled &) {
         // A stop during a step the service does not catch (the heat map render): nothing sampled.
         m_heatMap.setData(nullptr);
         RunOutcome outcome;
         outcome.request = request;
         outcome.stopped = true;
-        emit finished(outcome);
+        emitQueued(*this, &SamplerWorker::finished, outcome);
     } catch (const std::exception &error) {
         m_heatMap.setData(nullptr);
-        emit runFailed(QString::fromStdString(error.what()));
+        emitQueued(*this, &SamplerWorker::runFailed, QString::fromStdString(error.what()));
     } catch (...) {
         m_heatMap.setData(nullptr);
-        emit runFailed(tr("unknown error in the sampler"));
+        emitQueued(*this, &SamplerWorker::runFailed, tr("unknown error in the sampler"));
     }
     m_pause.resume(); // the next run starts unpaused
     discardStopRequests();

@@ -22,10 +22,12 @@ const std::map<std::string, std::string> &outputOptionHelp()
         {"no-cache", "solve the correction table again instead of reading the cache"},
         {"chains", "chains per method, seeds seed, seed + 1, ... [1]"},
         {"parallel", "run the chains at once, one per core"},
-        {"threads", "run the chains (compare: the trials) on N threads"},
+        {"threads", "run the chains (compare: the trials; sweep: the points, 0 = one per core) on N threads"},
         {"from", "the settings in this samples file's header: the same chain again"},
         {"methods", "comma-separated methods, run on the same data and seeds"},
-        {"trials", "chains per method, seeds seed..seed+trials-1 [10]"},
+        {"trials", "chains per method, seeds seed..seed+trials-1 [compare 10, sweep 1 per point]"},
+        {"vary", "sweep: NAME=FROM:TO:COUNT, a numeric setting's key or flag (sigma, temperature, batch...)"},
+        {"log", "sweep: geometric spacing between FROM and TO (both > 0)"},
         {"csv", "also write the rows as CSV"},
         {"minibatch-iterations", "iterations of the minibatch chain [20000]"},
         {"full-iterations", "iterations of each full-data chain [100]"},
@@ -45,8 +47,12 @@ std::string helpFor(const std::string &name)
 } // namespace
 
 Arguments::Arguments(int argc, char **argv, int first, const std::set<std::string> &valueOptions,
-                     const std::set<std::string> &flags)
+                     const std::set<std::string> &flags, const std::map<std::string, std::string> &helpOverrides)
 {
+    auto helpText = [&helpOverrides](const std::string &name) {
+        const auto it = helpOverrides.find(name);
+        return it == helpOverrides.end() ? helpFor(name) : it->second;
+    };
     // CLI11 does the parsing (known options only, values present, --help per command); the
     // values stay text, read by the settings table's parsers or the accessors below.
     const std::string command = first >= 2 && first - 1 < argc ? argv[first - 1] : "";
@@ -55,9 +61,9 @@ Arguments::Arguments(int argc, char **argv, int first, const std::set<std::strin
     std::map<std::string, bool> switches;
     std::map<std::string, CLI::Option *> options;
     for (const std::string &name : valueOptions)
-        options[name] = app.add_option("--" + name, values[name], helpFor(name))->type_name("VALUE");
+        options[name] = app.add_option("--" + name, values[name], helpText(name))->type_name("VALUE");
     for (const std::string &name : flags)
-        options[name] = app.add_flag("--" + name, switches[name], helpFor(name));
+        options[name] = app.add_flag("--" + name, switches[name], helpText(name));
     try {
         // argv[first - 1], the command, stands where CLI11 expects the program's name.
         app.parse(argc - first + 1, argv + first - 1);

@@ -24,9 +24,10 @@ class Arguments {
 public:
     /// Parses argv[first..] (argv[first - 1] is the command). Every option must be known to
     /// the command (`valueOptions` take a value, `flags` do not); anything else, or an option
-    /// given twice, is a UsageError. --help throws HelpRequested.
+    /// given twice, is a UsageError. --help throws HelpRequested. `helpOverrides` replaces the
+    /// shared help of options the command uses in its own way.
     Arguments(int argc, char **argv, int first, const std::set<std::string> &valueOptions,
-              const std::set<std::string> &flags = {});
+              const std::set<std::string> &flags = {}, const std::map<std::string, std::string> &helpOverrides = {});
 
     bool has(const std::string &name) const { return m_values.count(name) || m_flags.count(name); }
     std::string text(const std::string &name, const std::string &fallback) const;

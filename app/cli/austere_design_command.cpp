@@ -22,14 +22,17 @@ int austereDesignCommand(int argc, char **argv)
                                                "sigma", "lambda", "solver", "grid", "range", "delta", "gamma",
                                                "sublhd-p", "sublhd-delta"});
     options.insert("csv");
-    const Arguments args(argc, argv, 2, options, {"bias"});
-    core::RunConfig config = readRunConfig(args);
+    // --csv is the design table's file only (see compare): never read as logistic-regression data.
+    const Arguments args(argc, argv, 2, options, {"bias"},
+                         {{"csv", "write the design table as CSV (logreg data: --source or --images/--labels)"}});
+    core::RunConfig config = readRunConfig(args, {"csv"});
     if (!(config.austereErrorBound > 0.0))
         throw UsageError("--error-bound is required: the bound on the mean |error| of the acceptance probability");
     config.method = core::TestMethod::AustereConservative;
     const std::string summaryPath = args.text("summary", ""), csvPath = args.text("csv", "");
     if (!summaryPath.empty())
         requireWritable("summary", summaryPath);
+    refuseCsvOverData(config, csvPath);
     if (!csvPath.empty())
         requireWritable("csv", csvPath);
 

@@ -10,6 +10,7 @@ int correctionCommand(int argc, char **argv);
 int datasetCommand(int argc, char **argv);
 int benchCommand(int argc, char **argv);
 int compareCommand(int argc, char **argv);
+int sweepCommand(int argc, char **argv);
 int austereDesignCommand(int argc, char **argv);
 int diagnoseCommand(int argc, char **argv);
 

@@ -17,9 +17,12 @@ int compareCommand(int argc, char **argv)
     auto options = runValueOptions();
     options.erase("trace"); // a trace follows one chain; a compare has many
     options.insert({"methods", "trials", "csv", "threads"});
-    const Arguments args(argc, argv, 2, options, runFlags());
+    // --csv is where the table goes. Were it also read as the logistic-regression data file, as
+    // `run` reads it, `compare --dataset logreg --csv data.csv` would write over the data.
+    const Arguments args(argc, argv, 2, options, runFlags(),
+                         {{"csv", "write the table as CSV (logreg data: --source or --images/--labels, not a CSV)"}});
     core::RunRequest request;
-    request.config = readRunConfig(args);
+    request.config = readRunConfig(args, {"csv"});
     for (const auto &name : args.list("methods", "minibatch,austere-c,sublhd"))
         asUsage([&] { request.methods.push_back(core::parseMethod(name)); });
     if (request.methods.empty())
@@ -40,6 +43,7 @@ int compareCommand(int argc, char **argv)
     if (outPath.empty())
         throw UsageError("--out is required (a Markdown table path)");
     requireWritable("out", outPath);
+    refuseCsvOverData(request.config, csvPath);
     if (!csvPath.empty())
         requireWritable("csv", csvPath);
     if (!summaryPath.empty())

@@ -32,6 +32,10 @@ const char *kUsage =
     "  compare     several methods on the same data and seeds K..K+trials-1, as a Markdown table\n"
     "              --methods minibatch,austere-c,sublhd,barker --trials K --out table.md [--csv table.csv]\n"
     "              [--summary summary.json] [--threads N: trials in parallel] and any run option\n"
+    "  sweep       one numeric setting over a range, the same methods and trials at every point\n"
+    "              --vary NAME=FROM:TO:COUNT [--log] --methods minibatch,barker [--trials K]\n"
+    "              [--csv rows.csv] [--summary summary.json] [--threads N: points in parallel, 0 = all cores]\n"
+    "              and any run option but the varied one\n"
     "  austere-design  choose AustereMH's (m, epsilon) under --error-bound B from --pilot P proposals\n"
     "              (any run option; --csv candidates.csv --summary design.json)\n"
     "  correction  solve the correction distribution X_corr\n"
@@ -75,11 +79,13 @@ int main(int argc, char **argv)
             return cli::benchCommand(argc, argv);
         if (command == "compare")
             return cli::compareCommand(argc, argv);
+        if (command == "sweep")
+            return cli::sweepCommand(argc, argv);
         if (command == "austere-design")
             return cli::austereDesignCommand(argc, argv);
         if (command == "diagnose")
             return cli::diagnoseCommand(argc, argv);
-        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, austere-design, correction, dataset, diagnose, bench)\n", command.c_str());
+        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, sweep, austere-design, correction, dataset, diagnose, bench)\n", command.c_str());
         return 2;
     } catch (const cli::HelpRequested &help) {
         std::fputs(help.text.c_str(), stdout);

@@ -46,8 +46,8 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     std::printf("  bulk ESS             ");
     for (std::size_t k = 0; k < chain.bulkEss.size(); ++k)
         std::printf("%s%s %.0f", k ? ", " : "", outcome.componentNames[k].c_str(), chain.bulkEss[k]);
-    std::printf("%s  (%.3g per second), split R-hat %.4f\n", chain.bulkEss.empty() ? "n/a" : "", chain.essPerSecond,
-                chain.splitRhat);
+    std::printf("%s  (%.3g per second, %.3g data points read per ESS), split R-hat %.4f\n",
+                chain.bulkEss.empty() ? "n/a" : "", chain.essPerSecond, chain.dataPointsPerEss, chain.splitRhat);
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
 }
 

@@ -1,6 +1,7 @@
 #include "app/cli/run_options.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "app/cli/commands.h"
 #include "app/cli/progress_bar.h"
@@ -18,6 +19,14 @@ void requireWritable(const std::string &option, const std::string &path)
     } catch (const std::runtime_error &error) {
         throw UsageError("--" + option + ": " + error.what());
     }
+}
+
+void refuseCsvOverData(const core::RunConfig &config, const std::string &csvPath)
+{
+    std::error_code error;
+    if (config.dataset == "logreg" && !csvPath.empty() && std::filesystem::exists(csvPath, error))
+        throw UsageError("--csv " + csvPath + " exists: here --csv is the file the table is written to, not the "
+                         "logistic-regression data (give those with --source or --images/--labels); name a new file");
 }
 
 std::set<std::string> without(std::set<std::string> options, std::initializer_list<const char *> unused)
@@ -69,11 +78,12 @@ void readSetting(const Arguments &args, const core::SettingSpec &spec, core::Run
     asUsage([&] { spec.set(config, spec.flag, text); });
 }
 
-core::RunConfig readRunConfig(const Arguments &args)
+core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings)
 {
     core::RunConfig config;
     for (const core::SettingSpec &spec : core::settingsTable())
-        readSetting(args, spec, config);
+        if (!notSettings.count(spec.flag))
+            readSetting(args, spec, config);
     config.logreg.searchDirectories = core::dataSearchDirectories();
     core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
     asUsage([&] { core::validate(config); });

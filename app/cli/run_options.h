@@ -21,7 +21,9 @@ std::set<std::string> without(std::set<std::string> options, std::initializer_li
 const std::set<std::string> &runFlags();
 
 /// Reads and validates; a core validation failure becomes a UsageError naming the --option.
-core::RunConfig readRunConfig(const Arguments &args);
+/// `notSettings`: setting flags the command takes for something else (sweep's --csv is its
+/// output, not the logistic-regression data), left at their defaults.
+core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings = {});
 
 /// Sets `spec` from its --flag when given (the table's parser; errors name the --flag).
 void readSetting(const Arguments &args, const core::SettingSpec &spec, core::RunConfig &config);
@@ -35,6 +37,10 @@ std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core:
 
 /// Checks before any work that --`option` names a creatable file; UsageError if not.
 void requireWritable(const std::string &option, const std::string &path);
+/// For the commands whose --csv is an output table (compare, sweep, austere-design): with
+/// logistic regression, where `run --csv FILE` reads FILE as the data, refuses a FILE that
+/// exists, so that a user who meant "my data" never has the table written over it.
+void refuseCsvOverData(const core::RunConfig &config, const std::string &csvPath);
 
 /// Runs `check` and turns std::invalid_argument into a UsageError prefixed with "--".
 template <typename Check>

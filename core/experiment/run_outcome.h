@@ -35,8 +35,18 @@ struct ChainReport {
     /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
     /// kMinDiagnosticDraws rows in the final segment.
     std::vector<double> bulkEss;
-    /// min bulk ESS / the final segment's wall seconds.
+    /// Median of bulkEss (over the plotted components only: every θ component of the 1- and
+    /// 2-D targets, two weights of a classifier). NaN when bulkEss is empty.
+    double essBulkMedian = std::nan("");
+    /// Speed per effective sample, with the least-mixed plotted component's bulk ESS as the
+    /// effective sample count. Both figures cover the final segment, the span the ESS is
+    /// measured over (after any burn-in or live change), so they agree with each other; with
+    /// no burn-in and no live change that is the whole run.
+    /// essPerSecond: min bulk ESS / the final segment's wall seconds.
     double essPerSecond = std::nan("");
+    /// Data points read in the final segment (minibatches and full-data passes together) /
+    /// min bulk ESS: the cost of one effective sample in data, independent of the machine.
+    double dataPointsPerEss = std::nan("");
     /// Rank-normalised split R-hat (Vehtari et al. 2021) over this method's chains, a single
     /// chain's halves when it has one; max over every θ component. NaN when samples are not kept.
     double splitRhat = std::nan("");

@@ -58,7 +58,9 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     for (double value : chain.bulkEss)
         ess.push_back(number(value));
     entry["ess_bulk"] = ess;
+    entry["ess_bulk_median"] = number(chain.essBulkMedian);
     entry["ess_per_second"] = number(chain.essPerSecond);
+    entry["data_points_per_ess"] = number(chain.dataPointsPerEss);
     entry["r_hat"] = number(chain.splitRhat);
     entry["segments"] = result.segments.size();
     entry["final_segment_start"] = result.finalSegmentStart();

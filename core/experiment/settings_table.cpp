@@ -298,4 +298,18 @@ std::string settingText(const SettingValue &value)
     return std::get<bool>(value) ? "1" : "0";
 }
 
+std::vector<SettingDifference> settingDifferences(const RunConfig &shown, const RunConfig &wanted)
+{
+    std::vector<SettingDifference> differences;
+    for (const SettingSpec &spec : settingsTable()) {
+        if (spec.noteOnly || !(appliesTo(spec, shown.dataset) || appliesTo(spec, wanted.dataset)))
+            continue;
+        std::string before = settingText(spec.get(shown));
+        std::string after = settingText(spec.get(wanted));
+        if (before != after)
+            differences.push_back({&spec, std::move(before), std::move(after)});
+    }
+    return differences;
+}
+
 } // namespace core

@@ -52,4 +52,17 @@ const SettingSpec *findSettingByKey(std::string_view key);
 /// The value as header text: numbers in round-trip form, booleans as 0/1.
 std::string settingText(const SettingValue &value);
 
+/// One setting that two configurations disagree on, as header text.
+struct SettingDifference {
+    const SettingSpec *spec = nullptr;
+    std::string before; ///< in `shown`
+    std::string after;  ///< in `wanted`
+};
+
+/// The settings of the table (notes aside) in which `wanted` differs from `shown`, in table
+/// order; a setting counts when it belongs to a run on either configuration's dataset. This is
+/// how a front end tells that the results it shows are no longer those of the settings on
+/// display.
+std::vector<SettingDifference> settingDifferences(const RunConfig &shown, const RunConfig &wanted);
+
 } // namespace core

@@ -205,6 +205,90 @@ private slots:
         QVERIFY(!QFile::exists(other));
     }
 
+    // sweep: one row per point, method and trial under the documented header; a bad axis or
+    // point is a usage error before any sampling, and nothing is written.
+    void sweepWritesRows()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/sweep.csv", summary = dir.path() + "/sweep.json";
+        const Result result = runCli({"sweep", "--dataset", "gmm", "--n-data", "20000", "--temperature", "200",
+                                      "--grid", "1000", "--vary", "sigma=0.5:1.5:3", "--methods", "minibatch,barker",
+                                      "--samples", "300", "--trials", "2", "--csv", csv, "--summary", summary});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.contains("total wall time"), qPrintable(result.out));
+        QFile rows(csv);
+        QVERIFY(rows.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(rows.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.first(), QStringLiteral("setting,value,method,trial,mean_batch,acceptance_rate,correction_linf,"
+                                               "posterior_tv,ess_bulk_min,ess_per_second,data_points_per_ess,"
+                                               "test_accuracy,wall_seconds"));
+        QCOMPARE(lines.size(), 1 + 3 * 2 * 2); // header + points × methods × trials
+        QVERIFY2(lines[1].startsWith("sigma,0.5,minibatch,0,"), qPrintable(lines[1]));
+        QCOMPARE(readJson(summary)["rows"].toArray().size(), 12);
+    }
+
+    void sweepRejectsBadAxes_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("no colon") << QStringList{"--vary", "sigma=0.5"} << "--vary";
+        QTest::newRow("one point") << QStringList{"--vary", "sigma=0.5:1:1"} << "COUNT";
+        QTest::newRow("unknown setting") << QStringList{"--vary", "frobnicate=1:2:3"} << "frobnicate";
+        QTest::newRow("text setting") << QStringList{"--vary", "dataset=1:2:3"} << "not a numeric setting";
+        QTest::newRow("log through zero") << QStringList{"--vary", "step=0:1:3", "--log"} << "log spacing";
+        QTest::newRow("invalid point") << QStringList{"--vary", "sigma=1:2:3"} << "point 3 of 3 (sigma = 2)";
+        QTest::newRow("varied and given") << QStringList{"--vary", "sigma=1:1.5:3", "--sigma", "1"} << "--sigma";
+        QTest::newRow("no vary") << QStringList{} << "--vary";
+        QTest::newRow("unwritable csv") << QStringList{"--vary", "sigma=1:1.5:3", "--csv", "/nonexistent-dir/x.csv"}
+                                        << "--csv";
+    }
+
+    void sweepRejectsBadAxes()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, named);
+        QTemporaryDir dir;
+        QStringList arguments = {"sweep", "--samples", "100"};
+        if (!extra.contains("--csv"))
+            arguments << "--csv" << dir.path() + "/s.csv";
+        const Result result = runCli(arguments + extra, 300000, dir.path());
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(named), qPrintable(result.err));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+    }
+
+    // For `run`, --csv FILE is logistic-regression data; for the table commands it is their
+    // output. A FILE that exists is refused there, so a user's data are never written over.
+    void tableCommandsNeverWriteOverLogregData_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("compare") << QStringList{"compare", "--methods", "minibatch,barker", "--trials", "1",
+                                                "--samples", "100", "--out", "OUT/t.md"};
+        QTest::newRow("sweep") << QStringList{"sweep", "--vary", "sigma=0.5:1:2", "--samples", "100"};
+        QTest::newRow("austere-design") << QStringList{"austere-design", "--error-bound", "0.01"};
+    }
+
+    void tableCommandsNeverWriteOverLogregData()
+    {
+        QFETCH(QStringList, arguments);
+        QTemporaryDir dir;
+        const QString data = dir.path() + "/data.csv";
+        const QByteArray rows = "label,x1,x2\n0,0.1,0.2\n1,0.9,0.8\n";
+        {
+            QFile file(data);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(rows);
+        }
+        arguments.replaceInStrings(QStringLiteral("OUT"), dir.path());
+        const Result result = runCli(arguments + QStringList{"--dataset", "logreg", "--csv", data});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("not the logistic-regression data"), qPrintable(result.err));
+        QVERIFY(!QFile::exists(dir.path() + "/t.md"));
+        QFile file(data);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), rows);
+    }
+
     void logisticRegressionOnBundledDigits()
     {
         QTemporaryDir dir;

@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include "tests/support/gui_test_main.h"
 #include "core/install/install_layout.h"
 #include "ui/app_identity.h"
 #include "ui/session.h"
@@ -126,5 +127,5 @@ void tst_AppIdentity::legacyAutosaveNeverOverwrites()
     QVERIFY(QFileInfo::exists(legacy));
 }
 
-QTEST_MAIN(tst_AppIdentity)
+MHX_GUI_TEST_MAIN(tst_AppIdentity)
 #include "tst_app_identity.moc"

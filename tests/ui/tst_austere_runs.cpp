@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "core/acceptance/austere_design_cache.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
@@ -100,5 +101,5 @@ private:
     QTemporaryDir m_cacheDir;
 };
 
-QTEST_MAIN(tst_AustereRuns)
+MHX_GUI_TEST_MAIN(tst_AustereRuns)
 #include "tst_austere_runs.moc"

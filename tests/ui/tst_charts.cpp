@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 
 #include "ui/batch_size_histogram.h"
@@ -49,6 +50,7 @@ private slots:
     void compareLayoutKeepsCellsSquare();
     void histogramHasBinsAndMeanAfterRun();
     void correctionChartResolvesAfterSigmaChange();
+    void sliderSigmasAreSolvedAheadAndDrawnAtOnce();
     void traceIsThinnedEvenly();
     void compareRunFillsDiagnosticsTable();
     void updateCostAt1e5PlottedSamples();
@@ -155,7 +157,8 @@ void tst_Charts::correctionChartResolvesAfterSigmaChange()
     // A σ change re-solves off the GUI thread; the GUI stays responsive meanwhile.
     QElapsedTimer latency;
     latency.start();
-    window.controls()->sigmaBox()->setValue(1.2);
+    // 1.23 is not a slider stop, so the background cannot have solved it ahead.
+    window.controls()->sigmaBox()->setValue(1.23);
     QTRY_VERIFY_WITH_TIMEOUT(correction->isBusy(), 1000);
     QElapsedTimer responsive;
     responsive.start();
@@ -163,32 +166,62 @@ void tst_Charts::correctionChartResolvesAfterSigmaChange()
     QVERIFY(responsive.elapsed() < 1000);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, kSolveTimeoutMs);
     // Reported, not asserted: timing belongs to benchmarks, not to pass/fail.
-    qInfo("σ 1 → 1.2 (NNLS, default grid): new table drawn %lld ms after the edit",
+    qInfo("σ 1 → 1.23 (NNLS, default grid): new table drawn %lld ms after the edit",
           static_cast<long long>(latency.elapsed()));
     QVERIFY(failed.isEmpty());
     QVERIFY(!started.isEmpty());
-    QCOMPARE(correction->shownParams().sigma, 1.2);
+    QCOMPARE(correction->shownParams().sigma, 1.23);
     const double linf = shown.last().at(0).toDouble();
     QVERIFY(linf > 0.0 && linf < 1e-2);
     QCOMPARE(correction->shownLinf(), linf);
     QVERIFY2(correction->linfLabelText().startsWith(QStringLiteral("L∞ = ")), qPrintable(correction->linfLabelText()));
-    QVERIFY(correction->summaryText().contains(QStringLiteral("σ = 1.2")));
+    QVERIFY(correction->summaryText().contains(QStringLiteral("σ = 1.23")));
 
     // The paper's ridge solver: dense C_σ, and a λ that matters.
     latency.restart();
     window.controls()->solverBox()->setCurrentIndex(window.controls()->solverBox()->findData(QStringLiteral("ridge")));
     QVERIFY(window.controls()->lambdaBox()->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 3, kSolveTimeoutMs);
-    qInfo("NNLS → ridge (σ = 1.2, λ = 10): new table drawn %lld ms after the edit",
+    qInfo("NNLS → ridge (σ = 1.23, λ = 10): new table drawn %lld ms after the edit",
           static_cast<long long>(latency.elapsed()));
     latency.restart();
     window.controls()->lambdaBox()->setValue(5.0);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 4, kSolveTimeoutMs);
-    qInfo("λ 10 → 5 (ridge, σ = 1.2): new table drawn %lld ms after the edit", static_cast<long long>(latency.elapsed()));
+    qInfo("λ 10 → 5 (ridge, σ = 1.23): new table drawn %lld ms after the edit", static_cast<long long>(latency.elapsed()));
     QCOMPARE(correction->shownParams().lambda, 5.0);
     QCOMPARE(correction->shownParams().solver, core::CorrectionSolver::Ridge);
     QVERIFY(correction->shownLinf() > linf); // ridge is less accurate than NNLS
     QVERIFY(!correction->isBusy());
+}
+
+// After the first table, the σ slider's other stops are solved in the background; picking one
+// draws it within the edit itself: no debounce, no solve, and the exact table a solve gives.
+void tst_Charts::sliderSigmasAreSolvedAheadAndDrawnAtOnce()
+{
+    ui::MainWindow window;
+    window.show();
+    ui::CorrectionChart *correction = window.results()->correctionChart();
+    QSignalSpy shown(correction, &ui::CorrectionChart::correctionShown);
+    QSignalSpy started(correction, &ui::CorrectionChart::solveStarted);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kSolveTimeoutMs);
+    core::CorrectionParams next = correction->shownParams();
+    next.sigma = 0.9; // the third stop solved ahead (0.95, 1.05, 0.9, …)
+    QTRY_VERIFY_WITH_TIMEOUT(correction->plotCache()->find(next) != nullptr, kSolveTimeoutMs);
+    const int solves = static_cast<int>(started.count());
+
+    QElapsedTimer latency;
+    latency.start();
+    window.controls()->sigmaBox()->setValue(0.9);
+    const qint64 drawnMs = latency.elapsed();
+    QCOMPARE(shown.count(), 2); // before the event loop turned
+    QCOMPARE(started.count(), solves);
+    QVERIFY(!correction->isBusy());
+    QCOMPARE(correction->shownParams(), next);
+    qInfo("σ 1 → 0.9 (a slider stop solved ahead): new table drawn %lld ms after the edit",
+          static_cast<long long>(drawnMs));
+    // The same table a solve of its own gives.
+    const ui::CorrectionPlot solved = ui::computeCorrectionPlot(next);
+    QCOMPARE(correction->shownLinf(), solved.linf);
 }
 
 void tst_Charts::traceIsThinnedEvenly()
@@ -312,5 +345,5 @@ void tst_Charts::updateCostAt1e5PlottedSamples()
     QCOMPARE(window.plottedSampleCount(), qsizetype{100'000});
 }
 
-QTEST_MAIN(tst_Charts)
+MHX_GUI_TEST_MAIN(tst_Charts)
 #include "tst_charts.moc"

@@ -14,6 +14,7 @@
 #include <QUrl>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "core/data/idx_reader.h"
 #include "ui/accuracy_chart.h"
 #include "ui/control_panel.h"
@@ -226,5 +227,5 @@ void tst_DataFiles::companionFilesAreFoundByName()
     QVERIFY2(window.lastError().contains(QStringLiteral("label file")), qPrintable(window.lastError()));
 }
 
-QTEST_MAIN(tst_DataFiles)
+MHX_GUI_TEST_MAIN(tst_DataFiles)
 #include "tst_data_files.moc"

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "core/experiment/logistic_dataset.h"
 #include "core/install/install_layout.h"
 #include "ui/accuracy_chart.h"
@@ -259,5 +260,5 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
             QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")), qPrintable(widget->objectName()));
 }
 
-QTEST_MAIN(tst_Datasets)
+MHX_GUI_TEST_MAIN(tst_Datasets)
 #include "tst_datasets.moc"

@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/chart_export.h"
 #include "ui/chart_style.h"
 #include "ui/file_actions.h"
@@ -259,5 +260,5 @@ void tst_Export::scriptedRunExportsEveryChart()
     QCOMPARE(rows.size(), qsizetype{500 + 1});
 }
 
-QTEST_MAIN(tst_Export)
+MHX_GUI_TEST_MAIN(tst_Export)
 #include "tst_export.moc"

@@ -1,6 +1,7 @@
 // LatestJob: only the newest ticket's result is wanted, whatever order jobs finish in.
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/latest_job.h"
 
 class tst_LatestJob : public QObject {
@@ -52,5 +53,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_LatestJob)
+MHX_GUI_TEST_MAIN(tst_LatestJob)
 #include "tst_latest_job.moc"

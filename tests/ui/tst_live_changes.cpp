@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/diagnostics_table.h"
@@ -259,5 +260,5 @@ private:
     QTemporaryDir m_cacheDir;
 };
 
-QTEST_MAIN(tst_LiveChanges)
+MHX_GUI_TEST_MAIN(tst_LiveChanges)
 #include "tst_live_changes.moc"

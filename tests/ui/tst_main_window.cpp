@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/compare_box.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
@@ -342,5 +343,5 @@ void tst_MainWindow::windowGrabsToPng()
     QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
 }
 
-QTEST_MAIN(tst_MainWindow)
+MHX_GUI_TEST_MAIN(tst_MainWindow)
 #include "tst_main_window.moc"

@@ -4,6 +4,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/accuracy_chart.h"
 #include "ui/chart_export.h"
 #include "ui/main_window.h"
@@ -80,5 +81,5 @@ private:
     QTemporaryDir m_cacheDir;
 };
 
-QTEST_MAIN(tst_Presets)
+MHX_GUI_TEST_MAIN(tst_Presets)
 #include "tst_presets.moc"

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/run_controller.h"
 #include "ui/sampler_worker.h"
 #include "tests/support/small_runs.h"
@@ -316,5 +317,5 @@ private:
     QTemporaryDir m_cacheDir;
 };
 
-QTEST_MAIN(tst_RunController)
+MHX_GUI_TEST_MAIN(tst_RunController)
 #include "tst_run_controller.moc"

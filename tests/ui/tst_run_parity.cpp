@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QThread>
 
+#include "tests/support/gui_test_main.h"
 #include "core/experiment/run_report.h"
 #include "core/experiment/run_service.h"
 #include "tests/support/small_runs.h"
@@ -83,5 +84,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_RunParity)
+MHX_GUI_TEST_MAIN(tst_RunParity)
 #include "tst_run_parity.moc"

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/gui_test_main.h"
 #include "ui/control_panel.h"
 #include "ui/dataset_box.h"
 #include "ui/file_actions.h"
@@ -264,5 +265,5 @@ void tst_Session::windowAutosavesOnClose()
     QFile::remove(ui::autosaveSessionPath());
 }
 
-QTEST_MAIN(tst_Session)
+MHX_GUI_TEST_MAIN(tst_Session)
 #include "tst_session.moc"

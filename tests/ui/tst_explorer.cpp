@@ -1,0 +1,176 @@
+// The window as an explorer, offscreen: the banner that says when the charts no longer show the
+// form's settings, and auto-run, which answers a change of the form with a new run.
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "ui/control_panel.h"
+#include "ui/correction_box.h"
+#include "ui/file_actions.h"
+#include "ui/main_window.h"
+#include "ui/posterior_chart.h"
+#include "ui/stale_banner.h"
+#include "tests/support/gui_test_main.h"
+#include "tests/support/small_runs.h"
+
+using testruns::kRunTimeoutMs;
+using testruns::smallConfig;
+
+class tst_Explorer : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cacheDir.isValid());
+        qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+    }
+
+    // The target is on screen before any run, and follows a change of T, also after a run.
+    void posteriorDrawnAtLaunchAndOnTemperatureChange()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        QElapsedTimer clock;
+        clock.start();
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->hasPosteriorImage(), kRunTimeoutMs);
+        qInfo("posterior of N = %lld drawn %lld ms after launch", static_cast<long long>(window.controls()->config().nData),
+              static_cast<long long>(clock.elapsed()));
+        const QImage atLaunch = window.chart()->posteriorImage().image;
+        window.controls()->dataSizeBox()->setValue(20'000);
+        window.controls()->temperatureBox()->setValue(200.0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->posteriorImage().image != atLaunch, kRunTimeoutMs);
+        const QImage atT200 = window.chart()->posteriorImage().image;
+        // The same image a run of those settings draws.
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRunFromControls());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QCOMPARE(window.chart()->posteriorImage().image, atT200);
+        // Idle after the run: a new T redraws the target at once (the banner says the samples
+        // are the old run's).
+        window.controls()->temperatureBox()->setValue(2000.0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->posteriorImage().image != atT200, kRunTimeoutMs);
+        QVERIFY(window.staleBanner()->isVisible());
+    }
+
+    // Nothing shown, nothing stale: edits before the first run raise no banner and no run.
+    void noBannerBeforeTheFirstRun()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.show();
+        window.controls()->temperatureBox()->setValue(321.0);
+        QTest::qWait(ui::MainWindow::kAutoRunDelayMs * 2);
+        QVERIFY(window.staleBanner()->isHidden());
+        QVERIFY(!window.isRunning());
+    }
+
+    // With auto-run off, a finished run and a changed T and σ: the banner names both settings
+    // with the shown and the form's values, and Run makes it go away.
+    void bannerNamesWhatDiffersUntilTheFormIsRun()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 500)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QVERIFY(window.staleBanner()->isHidden());
+
+        window.controls()->temperatureBox()->setValue(400.0);
+        window.controls()->sigmaBox()->setValue(0.5);
+        QVERIFY(window.staleBanner()->isVisible());
+        const QStringList differences = window.staleBanner()->differences();
+        QCOMPARE(differences.size(), 2);
+        QCOMPARE(differences.at(0), QStringLiteral("T 200 → 400"));
+        QCOMPARE(differences.at(1), QStringLiteral("σ 1 → 0.5"));
+        QVERIFY(window.staleBanner()->text().contains(QStringLiteral("Ctrl+R")));
+        saveScreenshot(window, QStringLiteral("stale-banner.png"));
+        // An export says which run it wrote, and that it is not the form's.
+        QTemporaryDir exports;
+        QVERIFY(window.fileActions()->exportSummary(exports.filePath(QStringLiteral("summary.json"))));
+        QVERIFY2(window.statusText().contains(QStringLiteral("T = 200")), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QStringLiteral("not the form's settings")), qPrintable(window.statusText()));
+        QTest::qWait(ui::MainWindow::kAutoRunDelayMs * 2);
+        QVERIFY(!window.isRunning()); // auto-run is off
+
+        // Putting the values back is as good as running them.
+        window.controls()->temperatureBox()->setValue(200.0);
+        window.controls()->sigmaBox()->setValue(1.0);
+        QVERIFY(window.staleBanner()->isHidden());
+
+        window.controls()->temperatureBox()->setValue(400.0);
+        QVERIFY(window.staleBanner()->isVisible());
+        QVERIFY(window.startRunFromControls());
+        QVERIFY(window.staleBanner()->isHidden());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+        QVERIFY(window.staleBanner()->isHidden());
+        QCOMPARE(window.lastOutcome()->config().temperature, 400.0);
+    }
+
+    // A temperature applied to running chains is what the charts then show: no banner.
+    void liveChangesAreNotStale()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.show();
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+        window.controls()->temperatureBox()->setValue(400.0);
+        QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
+        QVERIFY2(window.staleBanner()->isHidden(), qPrintable(window.staleBanner()->differences().join(", ")));
+        QCOMPARE(window.shownRequest()->config.temperature, 400.0);
+        window.stopRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), kRunTimeoutMs);
+        QVERIFY(window.staleBanner()->isHidden());
+    }
+
+    // Auto-run: after a run, a burst of edits (a slider drag) makes one new run with the last
+    // value, once the editing pauses; Reset leaves nothing shown, so edits then run nothing.
+    void autoRunAnswersABurstOfEditsWithOneRun()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QVERIFY(window.autoRun()); // on by default
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy starting(window.runController(), &ui::RunController::runStarting);
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 500)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+
+        for (double t : {250.0, 300.0, 350.0, 400.0})
+            window.controls()->temperatureBox()->setValue(t);
+        QCOMPARE(starting.count(), 1); // not yet: the editing has not paused
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+        QCOMPARE(starting.count(), 2);
+        QCOMPARE(window.lastOutcome()->config().temperature, 400.0);
+        QVERIFY(window.staleBanner()->isHidden());
+
+        window.resetRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), kRunTimeoutMs);
+        window.controls()->temperatureBox()->setValue(500.0);
+        QTest::qWait(ui::MainWindow::kAutoRunDelayMs * 2);
+        QCOMPARE(starting.count(), 2);
+        QVERIFY(window.staleBanner()->isHidden());
+    }
+
+private:
+    // For a person to look at: MHX_SCREENSHOT_DIR=DIR keeps the window as the test left it.
+    static void saveScreenshot(QWidget &window, const QString &name)
+    {
+        const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
+        if (!directory.isEmpty())
+            QVERIFY(window.grab().save(directory + QLatin1Char('/') + name));
+    }
+
+    QTemporaryDir m_cacheDir;
+};
+
+MHX_GUI_TEST_MAIN(tst_Explorer)
+#include "tst_explorer.moc"
