@@ -55,7 +55,7 @@ AccuracyChart::AccuracyChart(QWidget *parent) : QWidget(parent)
         m_axisX[c]->setRange(10.0, 1e4);
         m_axisY[c]->setRange(c == 0 ? 0.0 : -1.0, c == 0 ? 1.0 : 0.0);
         m_views[c] = new ThemedChartView(chart);
-        m_views[c]->setMinimumSize(420, 200);
+        m_views[c]->setMinimumSize(420, 180); // on a smaller screen the tab scrolls (ResultsView)
         m_views[c]->restyle();
         splitter->addWidget(m_views[c]);
     }

@@ -83,7 +83,7 @@ BatchSizeHistogram::BatchSizeHistogram(QWidget *parent) : ThemedChartView(new QC
     chart()->addAxis(m_axisY, Qt::AlignLeft);
     m_axisX->setRange(10.0, 1e6);
     m_axisY->setRange(kAxisFloor, 1e3);
-    setMinimumSize(280, 200);
+    setMinimumSize(280, 180);
     restyle();
 
     m_flushTimer.setSingleShot(true);
@@ -163,8 +163,10 @@ void BatchSizeHistogram::setCompact(bool compact)
 {
     m_compact = compact;
     m_axisX->setTitleText(compact ? tr("minibatch size b") : tr("minibatch size b (data points read by one test, log scale)"));
-    // "1e+06" is narrower than "1000000" in a small cell.
+    // "1e+06" is narrower than "1000000" in a small cell, and a label every second decade
+    // leaves room for them at 1024 pixels (every decade was elided to "1e…").
     m_axisX->setLabelFormat(compact ? QStringLiteral("%g") : QStringLiteral("%.0f"));
+    m_axisX->setBase(compact ? 100.0 : 10.0);
     m_axisY->setTitleText(compact ? tr("iterations") : tr("iterations per bin (log scale)"));
     chart()->setTitle(compact ? tr("Minibatch sizes (log–log)")
                               : tr("Minibatch sizes per test, log–log (N = %L1)").arg(m_dataSize));
@@ -252,7 +254,8 @@ void BatchSizeHistogram::flush()
             continue;
         }
         s.meanLine->replace(QList<QPointF>{{m, kAxisFloor}, {m, yMax}});
-        s.label->setText(tr("mean %L1").arg(m, 0, 'f', m < 1000 ? 1 : 0));
+        s.label->setText(m_compact && m >= 10'000 ? tr("mean %L1 k").arg(m / 1000.0, 0, 'f', 1)
+                                                  : tr("mean %L1").arg(m, 0, 'f', m < 1000 ? 1 : 0));
         s.label->show();
         // Compact charts keep the legend short; the mean is labelled on the chart anyway.
         s.area->setName(m_compact ? s.name : tr("%1 (mean %L2)").arg(s.name).arg(m, 0, 'f', m < 1000 ? 1 : 0));

@@ -27,13 +27,11 @@
 #include "ui/session.h"
 #include "ui/spin_box_values.h"
 #include "ui/setting_help.h"
+#include "ui/wheel_guard.h"
 
 namespace ui {
 namespace {
 
-// Larger N is possible in the core but would hold gigabytes; the GUI is for exploring.
-constexpr int kMaxGuiData = 50'000'000;
-constexpr int kMaxGuiSamples = 10'000'000;
 // Arrow clicks on T or the step closer together than this make one live change.
 constexpr int kLiveEditDelayMs = 350;
 
@@ -54,6 +52,8 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_correction);
     layout->addWidget(m_compare);
     layout->addStretch(1);
+    // After every box is built: the wheel scrolls the form over boxes without the focus.
+    WheelGuard::guardChildren(this);
 
     connect(m_buttons, &RunButtons::runRequested, this, &ControlPanel::runRequested);
     connect(m_buttons, &RunButtons::stopRequested, this, &ControlPanel::stopRequested);
@@ -92,6 +92,7 @@ void ControlPanel::connectEditSignals()
     connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
     connect(m_dataset, &DatasetBox::settingsChanged, this, edited);
     connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateSharpness);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateModeWidgets);
     connect(m_dataset, &DatasetBox::datasetPicked, this, &ControlPanel::onDatasetPicked);
 
     // During a run, temperature and step go to the running chains. Arrow clicks come in
@@ -139,86 +140,12 @@ void ControlPanel::requestRestart(const QString &setting)
         emit restartSettingChanged(setting);
 }
 
-QWidget *ControlPanel::buildRunGroup()
-{
-    m_method = new QComboBox;
-    const std::pair<core::TestMethod, QString> methods[] = {
-        {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
-        {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
-        {core::TestMethod::AustereNonConservative, tr("austere-nc (AustereMH, per-step design)")},
-        {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
-        {core::TestMethod::Barker, tr("barker (full data)")},
-        {core::TestMethod::Metropolis, tr("mh (full data)")},
-        {core::TestMethod::NaiveBarker, tr("naive-barker (uncorrected)")},
-    };
-    for (const auto &[method, label] : methods)
-        m_method->addItem(label, QString::fromStdString(core::methodName(method)));
-    m_method->setToolTip(withSettingHelp(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
-                            "the baselines AustereMH (conservative: m and ε fixed in advance; non-conservative: "
-                            "designed at every iteration from a full-data pass) and MHSubLhd (Sec. 6.1); "
-                            "the full-data Barker or Metropolis–Hastings test (Sec. 3); or the uncorrected minibatch "
-                            "Barker test whose bias the correction removes (Sec. 3.3)."), "method"));
-
-    m_nData = integerBox(1000, kMaxGuiData, 10'000);
-    m_nData->setToolTip(withSettingHelp(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
-                           "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."), "n_data_requested"));
-    m_temperature = new QDoubleSpinBox;
-    m_temperature->setDecimals(2);
-    m_temperature->setRange(0.01, 1e9);
-    m_temperature->setSingleStep(100.0);
-    m_temperature->setGroupSeparatorShown(true);
-    m_temperature->setToolTip(withSettingHelp(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
-                                 "(Seita et al. Sec. 6.1 uses 10,000). During a run a new T applies from the next "
-                                 "iteration and starts a marked chain segment."), "temperature"));
-    m_step = new QDoubleSpinBox;
-    // Five decimals: the worst case's step 1/√N is 0.001 at N = 10⁶ and smaller beyond.
-    m_step->setDecimals(5);
-    m_step->setRange(0.00001, 10.0);
-    m_step->setSingleStep(0.01);
-    m_step->setToolTip(withSettingHelp(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
-                          "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
-                          "a new step applies from the next iteration and starts a marked chain segment."), "step"));
-    m_samples = integerBox(1, kMaxGuiSamples, 1000);
-    m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
-                             "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
-    m_seed = integerBox(0, std::numeric_limits<int>::max(), 1);
-    m_seed->setToolTip(withSettingHelp(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
-                          "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."), "seed"));
-    m_chains = integerBox(1, 4, 1);
-    m_chains->setToolTip(tr("Chains per method. The diagnostics table shows the split R-hat across them (with one "
-                            "chain, across its two halves; Sec. 6 reports averages over repeated runs)."));
-    m_parallel = new QCheckBox(tr("Run chains in parallel"));
-    m_parallel->setToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core, like "
-                              "the repeated runs Seita et al. Sec. 6 average; per-chain speed figures then share "
-                              "the cores."));
-
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("&Method"), m_method);
-    form->addRow(tr("&Data points N"), m_nData);
-    form->addRow(tr("&Temperature T"), m_temperature);
-    form->addRow(tr("&Proposal step"), m_step);
-    form->addRow(tr("S&amples"), m_samples);
-    form->addRow(tr("S&eed"), m_seed);
-    form->addRow(tr("C&hains"), m_chains);
-    form->addRow(QString(), m_parallel);
-
-    m_sharpness = new QLabel;
-    m_sharpness->setWordWrap(true);
-    m_sharpness->setToolTip(tr("The tempered posterior is as sharp as that of N/T untempered points "
-                               "(Seita et al. Sec. 6.1 uses N/T = 100)."));
-    auto *group = new QGroupBox(tr("Run settings"));
-    auto *groupLayout = new QVBoxLayout(group);
-    groupLayout->addLayout(form);
-    groupLayout->addWidget(m_sharpness);
-    return group;
-}
-
 core::RunConfig ControlPanel::config() const
 {
     core::RunConfig config = m_base;
     config.method = core::parseMethod(m_method->currentData().toString().toStdString());
-    config.nData = keptValue(m_nData, m_base.nData);
+    // For real data the N box shows the training rows; the generated N is kept aside.
+    config.nData = m_showingTrainingRows ? m_generatedN : keptValue(m_nData, m_base.nData);
     config.temperature = keptValue(m_temperature, m_base.temperature);
     config.step = keptValue(m_step, m_base.step);
     config.samples = keptValue(m_samples, m_base.samples);
@@ -241,6 +168,7 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_base = config;
     const int index = m_method->findData(QString::fromStdString(core::methodName(config.method)));
     m_method->setCurrentIndex(std::max(index, 0));
+    m_generatedN = config.nData;
     m_nData->setValue(shownValue(m_nData, config.nData));
     m_temperature->setValue(config.temperature);
     m_step->setValue(config.step);
@@ -327,68 +255,6 @@ void ControlPanel::setRunning(bool running)
 void ControlPanel::setPaused(bool paused)
 {
     m_buttons->setPaused(paused);
-}
-
-void ControlPanel::onDatasetPicked()
-{
-    const std::string dataset = m_dataset->dataset();
-    if (dataset == m_shownDataset)
-        return; // another source or file of the same model keeps T and step
-    // The defaults of the new dataset, as the CLI applies them when T and step are not given.
-    core::RunConfig defaults = config();
-    if (dataset == "gmm") {
-        defaults.temperature = core::RunConfig{}.temperature;
-        defaults.step = core::RunConfig{}.step;
-    } else {
-        core::applyDatasetDefaults(defaults, false, false);
-    }
-    m_shownDataset = dataset;
-    m_base.temperature = defaults.temperature;
-    m_base.step = defaults.step;
-    m_temperature->setValue(defaults.temperature);
-    m_step->setValue(defaults.step);
-    if (dataset == "gmm")
-        m_defaultsNote = tr("Gaussian-mixture defaults set: T = %L1, step %2 (Sec. 6.1).")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step);
-    else if (dataset == "worst-case")
-        m_defaultsNote = tr("Worst-case defaults set: T = %L1, step 1/√N = %2 (Sec. 2.1).")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step, 0, 'g', 3);
-    else
-        m_defaultsNote = tr("Logistic-regression defaults set: T = %L1, step %2 (appendix Table 5).")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step);
-    updateModeWidgets();
-    updateSharpness();
-}
-
-QString ControlPanel::sharpnessText() const
-{
-    return m_sharpness->text();
-}
-
-void ControlPanel::updateSharpness()
-{
-    QString text;
-    if (m_dataset->isGenerated()) {
-        text = tr("Posterior sharpness N/T = %L1").arg(m_nData->value() / m_temperature->value(), 0, 'g', 4);
-    } else if (const qint64 rows = m_dataset->trainingRows(); rows > 0) {
-        text = tr("Posterior sharpness N/T = %L1 (N = %L2 training rows)")
-                   .arg(static_cast<double>(rows) / m_temperature->value(), 0, 'g', 4)
-                   .arg(rows);
-    } else {
-        text = tr("Posterior sharpness N/T: N is the number of training rows, known once the data are checked");
-    }
-    m_sharpness->setText(m_defaultsNote.isEmpty() ? text : m_defaultsNote + QLatin1Char(' ') + text);
-}
-
-void ControlPanel::updateModeWidgets()
-{
-    // In compare mode the ticked methods replace the single method.
-    m_method->setEnabled(!m_compare->isChecked());
-    // Real data have the size they have; N only sizes the generated data sets.
-    m_nData->setEnabled(m_dataset->isGenerated());
 }
 
 } // namespace ui

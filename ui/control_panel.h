@@ -6,6 +6,7 @@
 // The form stays editable during a run. Temperature and step apply to the running chains from
 // their next iteration (a new, marked chain segment: core::LiveTuning); any other change means
 // a different sampler, which the window handles by restarting the run (restartSettingChanged).
+#include <cstdint>
 #include <string>
 
 #include <QWidget>
@@ -29,6 +30,7 @@ namespace ui {
 class CompareBox;
 class DatasetBox;
 class MinibatchBox;
+class SliderSpinBox;
 struct Session;
 
 class ControlPanel : public QWidget {
@@ -109,6 +111,9 @@ private:
 
     QComboBox *m_method = nullptr;
     QSpinBox *m_nData = nullptr;
+    SliderSpinBox *m_nDataSlider = nullptr;
+    std::int64_t m_generatedN = 0;     // the generated data's N while the box shows training rows
+    bool m_showingTrainingRows = false;
     QDoubleSpinBox *m_temperature = nullptr;
     QDoubleSpinBox *m_step = nullptr;
     QSpinBox *m_samples = nullptr;

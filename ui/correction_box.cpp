@@ -5,8 +5,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
+#include <QSlider>
 
 #include "core/experiment/run_config.h"
+#include "ui/slider_spin_box.h"
 #include "ui/spin_box_values.h"
 #include "ui/setting_help.h"
 
@@ -15,6 +18,12 @@ namespace {
 
 // σ must stay below the logistic's standard deviation sqrt(π²/3) ≈ 1.814.
 constexpr double kMinSigma = 0.1, kMaxSigma = 1.8;
+// The correction's L∞ CDF error is at most 1e-3 up to this σ (grid 4000, V = 20; λ = 10 for
+// ridge), measured with `mh-explorer-cli correction --sigma S [--solver ridge]` in steps of
+// 0.01: NNLS 9.3e-4 at 1.43, 1.05e-3 at 1.44 (2.0e-3 at 1.5, 0.021 at 1.8); ridge 9.0e-4 at
+// 1.03, 1.04e-3 at 1.04. tst_control_panel re-solves both ends. Above it the test's acceptance
+// probabilities are visibly off.
+constexpr double kAccurateSigmaNnls = 1.43, kAccurateSigmaRidge = 1.03;
 
 } // namespace
 
@@ -41,13 +50,21 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
     m_solver->setToolTip(withSettingHelp(tr("How C_σ is solved: the paper's ridge regression with negative masses clipped (Sec. 4, "
                             "Eq. 15; L∞ ≈ 9e-4 at σ = 1, appendix Table 3) or non-negative least squares on the "
                             "same grid (L∞ ≈ 1e-7 at σ = 1)."), "solver"));
+    m_sigmaSlider = new SliderSpinBox(m_sigma, tr("σ"), SliderSpinBox::Scale::Linear, kMinSigma, kMaxSigma);
+    m_sigmaWarning = new QLabel;
+    m_sigmaWarning->setWordWrap(true);
+    m_sigmaWarning->setStyleSheet(QStringLiteral("color: #b3261e;"));
+    m_sigmaWarning->hide();
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("&σ (noise sd)"), m_sigma);
-    form->addRow(tr("&λ (ridge)"), m_lambda);
-    form->addRow(tr("S&olver"), m_solver);
+    form->addRow(tr("σ (&noise sd)"), m_sigmaSlider);
+    form->addRow(m_sigmaWarning);
+    form->addRow(tr("λ (ridge &weight)"),
+                 new SliderSpinBox(m_lambda, tr("λ"), SliderSpinBox::Scale::Logarithmic, 0.001, 1000.0));
+    form->addRow(tr("Sol&ver"), m_solver);
 
     connect(m_sigma, &QDoubleSpinBox::valueChanged, this, [this] {
+        updateSigmaWarning();
         if (!m_loading)
             emit edited(tr("σ"));
     });
@@ -57,10 +74,12 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
     });
     connect(m_solver, &QComboBox::currentIndexChanged, this, [this] {
         updateLambda();
+        updateSigmaWarning();
         if (!m_loading)
             emit edited(tr("the solver"));
     });
     updateLambda();
+    updateSigmaWarning();
 }
 
 core::CorrectionParams CorrectionBox::params(const core::CorrectionParams &base) const
@@ -80,12 +99,42 @@ void CorrectionBox::applyParams(const core::CorrectionParams &params)
     m_solver->setCurrentIndex(std::max(m_solver->findData(QString::fromStdString(core::solverName(params.solver))), 0));
     m_loading = false;
     updateLambda();
+    updateSigmaWarning();
 }
 
 void CorrectionBox::updateLambda()
 {
     // NNLS has no ridge weight; greying λ out says so without losing its value.
     m_lambda->setEnabled(m_solver->currentData().toString() == QStringLiteral("ridge"));
+}
+
+double CorrectionBox::accurateSigmaLimit() const
+{
+    return m_solver->currentData().toString() == QStringLiteral("ridge") ? kAccurateSigmaRidge : kAccurateSigmaNnls;
+}
+
+bool CorrectionBox::sigmaWarningShown() const
+{
+    return !m_sigmaWarning->isHidden();
+}
+
+void CorrectionBox::updateSigmaWarning()
+{
+    const double limit = accurateSigmaLimit();
+    m_sigmaSlider->setMarkedRange(kMinSigma, limit);
+    m_sigmaSlider->slider()->setToolTip(
+        wrappedToolTip(tr("σ from %L1 to %L2; the green band, up to σ = %L3 with this solver, is where the correction's "
+                          "L∞ CDF error stays below 1e-3 (Seita et al. Sec. 4, appendix Table 3).")
+                           .arg(kMinSigma)
+                           .arg(kMaxSigma)
+                           .arg(limit)));
+    const double sigma = m_sigma->value();
+    m_sigmaWarning->setText(
+        tr("⚠ σ = %L1 is above %L2: the correction's L∞ CDF error exceeds 1e-3 here, so the test's acceptance "
+           "probabilities are inaccurate (NNLS: L∞ 2e-3 at σ = 1.5, 0.021 at σ = 1.8, where the table's variance collapses to 0).")
+            .arg(sigma)
+            .arg(limit));
+    m_sigmaWarning->setVisible(sigma > limit);
 }
 
 } // namespace ui

@@ -9,9 +9,12 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 QT_END_NAMESPACE
 
 namespace ui {
+
+class SliderSpinBox;
 
 class CorrectionBox : public QGroupBox {
     Q_OBJECT
@@ -27,6 +30,11 @@ public:
     QDoubleSpinBox *sigmaBox() const { return m_sigma; }
     QDoubleSpinBox *lambdaBox() const { return m_lambda; }
     QComboBox *solverBox() const { return m_solver; }
+    SliderSpinBox *sigmaSlider() const { return m_sigmaSlider; }
+    /// The largest σ whose correction, with the chosen solver, has an L∞ CDF error ≤ 1e-3.
+    double accurateSigmaLimit() const;
+    /// Whether the warning beside σ (the correction is inaccurate at this σ) is shown.
+    bool sigmaWarningShown() const;
 
 signals:
     /// The user changed a setting; `setting` names it ("σ", "λ", "the solver").
@@ -34,8 +42,11 @@ signals:
 
 private:
     void updateLambda();
+    void updateSigmaWarning();
 
     QDoubleSpinBox *m_sigma = nullptr;
+    SliderSpinBox *m_sigmaSlider = nullptr;
+    QLabel *m_sigmaWarning = nullptr;
     QDoubleSpinBox *m_lambda = nullptr;
     QComboBox *m_solver = nullptr;
     bool m_loading = false;

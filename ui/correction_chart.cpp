@@ -121,7 +121,8 @@ void CorrectionChart::buildDensityChart()
         series->attachAxis(series == m_correction ? m_massY : m_densityY);
     }
     m_densityView = new ThemedChartView(chart);
-    m_densityView->setMinimumSize(420, 260);
+    // Readable at the minimum; on a smaller screen the tab scrolls (ResultsView).
+    m_densityView->setMinimumSize(420, 240);
     m_densityView->restyle();
 }
 
@@ -153,7 +154,7 @@ void CorrectionChart::buildErrorChart()
     m_linfLabel->setZValue(10.0);
     m_linfLabel->setBrush(seriesColour(1));
     m_errorView = new ThemedChartView(chart);
-    m_errorView->setMinimumSize(420, 180);
+    m_errorView->setMinimumSize(420, 170);
     m_errorView->restyle();
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -15,6 +16,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/install/install_layout.h"
+#include "ui/test_split_row.h"
 
 namespace ui {
 namespace {
@@ -77,7 +79,9 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form = new QFormLayout(this);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->addRow(tr("Data&set"), m_kind);
-    m_form->addRow(tr("Cl&asses"), m_classRow);
+    m_form->addRow(tr("C&lasses"), m_classRow);
+    m_split = new TestSplitRow;
+    m_form->addRow(tr("Test split"), m_split);
     m_form->addRow(QString(), m_choose);
     m_form->addRow(m_status);
 
@@ -85,6 +89,12 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     connect(m_first, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
     connect(m_second, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
     connect(m_choose, &QPushButton::clicked, this, &DatasetBox::chooseFiles);
+    connect(m_split, &TestSplitRow::edited, this, [this] {
+        m_split->fill(m_spec);
+        updateWidgets();
+        emit userEdited();
+        emit settingsChanged();
+    });
     applyConfig(core::RunConfig{});
 }
 
@@ -156,6 +166,7 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     if (!files.isEmpty())
         m_files = files;
     selectKey(keyFor(config));
+    m_split->apply(m_spec);
     fillClasses();
     m_loading = false;
     startCheck();
@@ -284,7 +295,8 @@ void DatasetBox::startCheck()
         m_loading = false;
         updateWidgets();
         emit settingsChanged();
-        emit checked(m_probe.ok, m_probe.ok ? statusText() : m_probe.error);
+        const QString problem = m_probe.ok ? runProblem() : m_probe.error;
+        emit checked(problem.isEmpty(), problem.isEmpty() ? statusText() : problem);
     });
     watcher->setFuture(QtConcurrent::run(std::move(job)));
     updateWidgets();
@@ -326,9 +338,13 @@ qint64 DatasetBox::trainingRows() const
     qint64 rows = m_probe.rows;
     if (!m_probe.labelCounts.isEmpty())
         rows = m_probe.labelCounts.value(m_spec.classes.first) + m_probe.labelCounts.value(m_spec.classes.second);
-    if (!m_probe.hasTestFiles)
-        rows -= m_spec.testSize;
-    return std::max<qint64>(rows, 0);
+    if (m_probe.hasTestFiles)
+        return rows;
+    try {
+        return rows - core::heldOutRows(rows, m_spec.testSize, m_spec.testFraction);
+    } catch (const std::invalid_argument &) {
+        return 0; // fewer than two rows: nothing to train on
+    }
 }
 
 QString DatasetBox::statusText() const
@@ -344,6 +360,8 @@ QString DatasetBox::statusText() const
                   "window.");
     if (!m_probe.ok)
         return tr("Cannot use this data: %1").arg(m_probe.error);
+    if (const QString problem = runProblem(); !problem.isEmpty())
+        return tr("Cannot use this data: %1").arg(problem);
     if (!m_probe.csvClassNames.isEmpty())
         return tr("%1: %L2 rows, %L3 features, labels %4 (0) and %5 (1); %L6 training rows after the test split.")
             .arg(m_files.displayName())
@@ -370,6 +388,12 @@ QString DatasetBox::runProblem() const
     if (m_dataset == "logreg" && currentKey() == kFileKey && !m_files.isComplete())
         return m_files.isEmpty() ? tr("Choose a data file first (Choose files…, or drop it on the window).")
                                  : probeFiles(m_files).error;
+    if (m_dataset == "logreg" && m_probe.ok && trainingRows() == 0 && m_spec.classes.first != m_spec.classes.second)
+        return tr("0 training rows: the data hold %L1 row(s) of the chosen classes, and a test split needs at least "
+                  "2 (one to test, one to train on).")
+            .arg(m_probe.labelCounts.isEmpty() ? m_probe.rows
+                                               : m_probe.labelCounts.value(m_spec.classes.first)
+                                                     + m_probe.labelCounts.value(m_spec.classes.second));
     return {};
 }
 
@@ -380,6 +404,7 @@ void DatasetBox::updateWidgets()
     // Whole rows, so that their labels go too.
     m_form->setRowVisible(m_classRow, logreg && !(file && !m_files.csv.isEmpty()));
     m_form->setRowVisible(m_choose, file);
+    m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));
     const int fileIndex = m_kind->findData(kFileKey);
     m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")
                                                      : tr("Your file: %1").arg(m_files.displayName()));

@@ -6,8 +6,8 @@
 //
 // A selection of real data is checked once on a pool thread, as a run would load it: the box
 // then shows its size and labels, or the loader's message naming the file, and the window
-// stays responsive meanwhile. Settings the box does not show (test size, augmentation, the
-// prior) are kept as last given, and so are the user's files while another dataset is shown.
+// stays responsive meanwhile. Settings the box does not show (augmentation, the prior)
+// are kept as last given, and so are the user's files while another dataset is shown.
 #include <string>
 #include <vector>
 
@@ -26,6 +26,8 @@ class QWidget;
 QT_END_NAMESPACE
 
 namespace ui {
+
+class TestSplitRow;
 
 class DatasetBox : public QGroupBox {
     Q_OBJECT
@@ -60,6 +62,7 @@ public:
     QComboBox *firstClassCombo() const { return m_first; }
     QComboBox *secondClassCombo() const { return m_second; }
     QPushButton *chooseButton() const { return m_choose; }
+    TestSplitRow *testSplitRow() const { return m_split; }
 
 public slots:
     /// Opens the file dialog for "Your file" (CSV, or IDX images and labels).
@@ -94,6 +97,7 @@ private:
     QComboBox *m_first = nullptr;
     QComboBox *m_second = nullptr;
     QWidget *m_classRow = nullptr;
+    TestSplitRow *m_split = nullptr;
     QPushButton *m_choose = nullptr;
     QLabel *m_status = nullptr;
     std::vector<core::ImageSource> m_sources;

@@ -27,6 +27,17 @@ QString count(qint64 value)
     return QStringLiteral("%L1").arg(value);
 }
 
+// "950", "406,100", "34.4 M", "2.15 G": exact below ten million, three digits above.
+QString compactCount(qint64 value)
+{
+    const auto v = static_cast<double>(value);
+    if (value >= 1'000'000'000)
+        return QStringLiteral("%L1 G").arg(v / 1e9, 0, 'f', 2);
+    if (value >= 10'000'000)
+        return QStringLiteral("%L1 M").arg(v / 1e6, 0, 'f', 1);
+    return count(value);
+}
+
 } // namespace
 
 DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
@@ -124,11 +135,17 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         setItem(row, SdBatchColumn, makeCell(number(s.sdBatch, 1)));
         setItem(row, MaxBatchColumn, makeCell(count(s.maxBatch)));
         const qint64 used = s.dataPointsUsed + s.fullScanPoints;
+        // Compact ("2.15 G (2,150 N)"), so that every column fits a 1024-pixel window; the exact
+        // counts are in the tooltip.
         auto *data = makeCell(nData > 0 ? tr("%1 (%L2 N)")
-                                          .arg(count(used))
-                                          .arg(static_cast<double>(used) / static_cast<double>(nData), 0, 'f', 1)
-                                    : count(used));
-        data->setToolTip(tr("%L1 in minibatches, %L2 in full-data passes").arg(s.dataPointsUsed).arg(s.fullScanPoints));
+                                              .arg(compactCount(used))
+                                              .arg(static_cast<double>(used) / static_cast<double>(nData), 0, 'f',
+                                                   used >= 100 * nData ? 0 : 1)
+                                        : compactCount(used));
+        data->setToolTip(tr("%L1 points: %L2 in minibatches, %L3 in full-data passes")
+                             .arg(used)
+                             .arg(s.dataPointsUsed)
+                             .arg(s.fullScanPoints));
         setItem(row, DataUsedColumn, data);
         const auto ess = [&report](std::size_t k) { return k < report.bulkEss.size() ? report.bulkEss[k] : std::nan(""); };
         setItem(row, EssTheta1Column, makeCell(number(ess(0), 0)));

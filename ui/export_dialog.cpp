@@ -45,8 +45,14 @@ ExportDialog::ExportDialog(Target target, const QString &title, const QString &p
     sizeRow->addStretch(1);
 
     auto *form = new QFormLayout;
-    form->addRow(target == Target::File ? tr("&File (.png or .svg)") : tr("&Folder"), pathRow);
-    form->addRow(tr("&Size"), sizeRow);
+    // A row holding a layout gets a label without a buddy, which would show "&" literally:
+    // these labels name the field that takes the focus.
+    auto *pathLabel = new QLabel(target == Target::File ? tr("&File (.png or .svg)") : tr("&Folder"));
+    pathLabel->setBuddy(m_path);
+    auto *sizeLabel = new QLabel(tr("&Size"));
+    sizeLabel->setBuddy(m_width);
+    form->addRow(pathLabel, pathRow);
+    form->addRow(sizeLabel, sizeRow);
     auto *note = new QLabel(target == Target::File
                                 ? tr("The suffix chooses the format. The chart is laid out again at this size.")
                                 : tr("Every chart is written as PNG and SVG, named after the chart."));

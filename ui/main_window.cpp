@@ -17,7 +17,12 @@
 #include <QMenuBar>
 #include <QToolBar>
 #include <QMessageBox>
+#include <QGuiApplication>
+#include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -32,6 +37,8 @@
 #include "ui/presets.h"
 #include "ui/results_view.h"
 #include "ui/run_status_strip.h"
+#include "ui/session.h"
+#include "ui/setting_help.h"
 #include "ui/stale_banner.h"
 #include "ui/trace_chart.h"
 
@@ -49,38 +56,49 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setFixedWidth(m_controls->sizeHint().width() + 24);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_results = new ResultsView;
 
-    auto *central = new QWidget;
-    auto *columns = new QHBoxLayout;
-    auto *left = new QVBoxLayout;
+    auto *panel = new QWidget;
+    auto *left = new QVBoxLayout(panel);
+    left->setContentsMargins(0, 0, 0, 0);
     left->addWidget(scroll, 1);
     left->addWidget(m_controls->runButtons()); // in view however far the form scrolls
-    m_controls->runButtons()->setFixedWidth(scroll->width());
-    columns->addLayout(left);
+    // The charts, under the banner that says when they no longer match the settings.
+    auto *charts = new QWidget;
+    auto *right = new QVBoxLayout(charts);
+    right->setContentsMargins(0, 0, 0, 0);
     m_banner = new StaleBanner;
-    auto *right = new QVBoxLayout;
     right->addWidget(m_banner);
     right->addWidget(m_results, 1);
-    columns->addLayout(right, 1);
+    // The panel and the charts share the width as the user drags the handle between them.
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("panelSplitter"));
+    m_splitter->addWidget(panel);
+    m_splitter->addWidget(charts);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setCollapsible(1, false);
+    auto *central = new QWidget;
     auto *rows = new QVBoxLayout(central);
-    rows->addLayout(columns, 1);
+    rows->addWidget(m_splitter, 1);
     m_strip = new RunStatusStrip;
     rows->addWidget(m_strip);
     setCentralWidget(central);
-    resize(1280, 800);
+    fitToScreen(scroll->verticalScrollBar()->sizeHint().width());
 
     m_runs = new RunController(this);
     connectRunController();
     connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRunFromControls);
     connect(m_controls, &ControlPanel::stopRequested, this, &MainWindow::stopRun);
     connect(m_controls, &ControlPanel::pauseToggled, this, [this](bool paused) {
-        if (paused && m_runs->pause())
+        if (paused && m_runs->pause()) {
+            m_strip->setPaused(true);
             showStatus(tr("Paused: Step (Ctrl+T) runs one iteration, Resume (Ctrl+P) goes on."));
-        else if (!paused && m_runs->resume())
+        } else if (!paused && m_runs->resume()) {
+            m_strip->setPaused(false);
             showStatus(tr("Running."));
+        }
     });
     connect(m_controls, &ControlPanel::stepRequested, m_runs, &RunController::step);
     connect(m_controls, &ControlPanel::resetRequested, this, &MainWindow::resetRun);
@@ -111,6 +129,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_files = new FileActions(this);
     buildRunMenu();
+    wrapToolTips(this);
     onStateChanged(m_runs->state()); // also asks for the posterior of the form's settings
     showStatus(tr("Ready. Choose settings and press Run (Ctrl+R)."));
 }
@@ -126,6 +145,13 @@ void MainWindow::buildRunMenu()
     // The panel's buttons own Ctrl+R and Esc; the menu only names them.
     QAction *run = menu->addAction(tr("Run\tCtrl+R"), this, &MainWindow::startRunFromControls);
     QAction *stop = menu->addAction(tr("Stop\tEsc"), this, &MainWindow::stopRun);
+    // Pause and Step act through the panel's buttons, which own Ctrl+P and Ctrl+T and show
+    // the pause state.
+    QAction *pause = menu->addAction(tr("Pause\tCtrl+P"), this, [this] { m_controls->pauseButton()->click(); });
+    pause->setObjectName(QStringLiteral("pauseAction"));
+    pause->setCheckable(true);
+    QAction *step = menu->addAction(tr("Step\tCtrl+T"), this, [this] { m_controls->stepButton()->click(); });
+    step->setObjectName(QStringLiteral("stepAction"));
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
     menu->addSeparator();
     m_autoRunAction = menu->addAction(tr("&Auto-run after changes"));
@@ -138,10 +164,17 @@ void MainWindow::buildRunMenu()
     toolbar->setObjectName(QStringLiteral("runToolBar"));
     toolbar->setMovable(false);
     toolbar->addAction(m_autoRunAction);
-    connect(menu, &QMenu::aboutToShow, this, [this, run, stop] {
+    connect(menu, &QMenu::aboutToShow, this, [this, run, stop, pause, step] {
         run->setEnabled(!isRunning());
         stop->setEnabled(isRunning());
+        pause->setEnabled(m_controls->pauseButton()->isEnabled());
+        pause->setChecked(m_controls->pauseButton()->isChecked());
+        step->setEnabled(m_controls->stepButton()->isEnabled());
     });
+    menu->addSeparator();
+    QAction *defaults = menu->addAction(tr("Restore &defaults"), this, &MainWindow::restoreDefaults);
+    defaults->setObjectName(QStringLiteral("restoreDefaultsAction"));
+    defaults->setStatusTip(tr("Set every setting to its default (the settings table's, as the command line has them)."));
     menu->addSeparator();
     QMenu *presets = menu->addMenu(tr("&Presets"));
     for (const QString &name : presetNames()) {
@@ -180,6 +213,44 @@ void MainWindow::applySession(const Session &session)
     m_controls->applySession(session);
     m_exportSize = session.exportSize;
     m_results->setCurrentIndex(std::clamp(session.tab, 0, m_results->count() - 1));
+}
+
+void MainWindow::restoreLastSession(const Session &session)
+{
+    applySession(session);
+    const QString note = tr("Restored the last session's settings — Run ▸ Restore defaults starts afresh.");
+    m_strip->showNotice(note);
+    showStatus(note);
+}
+
+void MainWindow::restoreDefaults()
+{
+    Session defaults;
+    defaults.tab = m_results->currentIndex();
+    defaults.exportSize = m_exportSize;
+    m_controls->applySession(defaults);
+    m_strip->showNotice(QString());
+    showStatus(tr("Every setting is back at its default."));
+    scheduleRestart(tr("the default settings")); // only if a run is going
+}
+
+void MainWindow::fitToScreen(int scrollBarWidth)
+{
+    // The panel as wide as its form needs, the charts the rest. The window starts at 1280 × 800
+    // but never larger than the screen's available area (at QT_SCALE_FACTOR = 1.5 a 1366 × 768
+    // screen offers 910 × 512 device-independent pixels).
+    // On a narrow screen the panel starts at its minimum width, so the charts and the
+    // diagnostics table get the rest; the splitter gives it back.
+    const int preferred = m_controls->sizeHint().width() + scrollBarWidth + 4;
+    const int least = std::min(m_controls->minimumSizeHint().width() + scrollBarWidth + 4, preferred);
+    QSize size(1280, 800);
+    if (const QScreen *screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen()) {
+        const QRect available = screen->availableGeometry();
+        size = size.boundedTo(QSize(available.width() * 95 / 100, available.height() * 92 / 100));
+    }
+    resize(size);
+    const int panelWidth = std::min(std::clamp(size.width() * 36 / 100, least, preferred), size.width() / 2);
+    m_splitter->setSizes({panelWidth, size.width() - panelWidth});
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -272,7 +343,22 @@ bool MainWindow::selectDataFiles(const QStringList &paths)
 void MainWindow::showStatus(const QString &message)
 {
     m_statusText = message;
-    statusBar()->showMessage(message);
+    showStatusElided();
+}
+
+void MainWindow::showStatusElided()
+{
+    // QStatusBar clips a long message mid-word: elide it with "…" instead, whole in the tooltip.
+    const int width = std::max(statusBar()->width() - 24, 80);
+    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_statusText, Qt::ElideRight, width));
+    statusBar()->setToolTip(wrappedToolTip(m_statusText));
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    if (!m_statusText.isEmpty() && statusBar()->currentMessage() != QString())
+        showStatusElided();
 }
 
 void MainWindow::reportError(const QString &title, const QString &message)

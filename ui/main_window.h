@@ -11,6 +11,10 @@
 #include <QTimer>
 #include <QVector>
 
+QT_BEGIN_NAMESPACE
+class QSplitter;
+QT_END_NAMESPACE
+
 #include "core/experiment/run_config.h"
 #include "ui/run_controller.h"
 #include "ui/sampler_worker.h"
@@ -103,6 +107,11 @@ public:
     /// Every setting of the window, and restoring them.
     Session session() const;
     void applySession(const Session &session);
+    /// applySession(), and a note in the status strip that the last session came back.
+    void restoreLastSession(const Session &session);
+    /// Every setting back to the settings table's defaults (Run ▸ Restore defaults).
+    void restoreDefaults();
+    QSplitter *splitter() const { return m_splitter; }
     QSize exportSize() const { return m_exportSize; }
     void setExportSize(QSize size) { m_exportSize = size; }
     /// Saves the session to autosaveSessionPath() on close (off by default; the app turns it on).
@@ -129,11 +138,14 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void buildRunMenu();
+    void fitToScreen(int scrollBarWidth);
+    void showStatusElided();
     void connectRunController();
     void reportFailure(const QString &message);
     void shutDownWorker();
@@ -161,6 +173,7 @@ private:
     ResultsView *m_results = nullptr;
     FileActions *m_files = nullptr;
     RunStatusStrip *m_strip = nullptr;
+    QSplitter *m_splitter = nullptr;
 
     RunController *m_runs = nullptr;
     bool m_showErrorDialogs = true;

@@ -301,6 +301,7 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
 void MainWindow::onRunFailed(const QString &message)
 {
     m_results->flushAll();
+    m_strip->failRun(); // not the last count, as if the run had completed
     reportFailure(message);
 }
 

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QSpinBox>
 
+#include "ui/slider_spin_box.h"
 #include "ui/spin_box_values.h"
 #include "ui/setting_help.h"
 
@@ -44,9 +45,10 @@ MinibatchBox::MinibatchBox(QWidget *parent) : QGroupBox(tr("Minibatch test"), pa
                                   "austere-c, at every iteration for austere-nc, which needs it."), "error_bound"));
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("First &batch m"), m_batch);
-    form->addRow(tr("&Growth per look"), m_growth);
-    form->addRow(tr("CLT &bound δ"), m_delta);
+    using Scale = SliderSpinBox::Scale;
+    form->addRow(tr("First &batch m"), new SliderSpinBox(m_batch, tr("m"), Scale::Logarithmic, 2, 1e6));
+    form->addRow(tr("&Growth per look"), new SliderSpinBox(m_growth, tr("The growth per look"), Scale::Logarithmic, 1, 1e6));
+    form->addRow(tr("CLT bound δ"), m_delta);
     form->addRow(tr("AustereMH |ΔP| bound"), m_austereBound);
 
     auto edited = [this] {

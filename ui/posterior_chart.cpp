@@ -122,7 +122,7 @@ PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, pa
     m_sampleMarker = dotMarker(5, sampleColour(), Qt::transparent);
     addSampleChunk();
 
-    setMinimumSize(240, 200);
+    setMinimumSize(240, 180); // on a smaller screen the tab scrolls (ResultsView)
     restyle();
 
     m_flushTimer.setSingleShot(true);

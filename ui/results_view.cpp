@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "ui/accuracy_chart.h"
@@ -37,6 +38,22 @@ QColor channelColour(int methodIndex, int chainIndex)
     }
 }
 
+namespace {
+
+// A chart page inside a scroll area: on a small screen (1366 × 768 at QT_SCALE_FACTOR 1.5
+// leaves 910 × 512) the page scrolls at its charts' minimum sizes instead of squashing them or
+// making the window taller than the screen.
+QWidget *scrolling(QWidget *page)
+{
+    auto *area = new QScrollArea;
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+} // namespace
+
 ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
 {
     m_comparePage = new ComparePage;
@@ -44,10 +61,10 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     m_correction = new CorrectionChart;
     m_traces = new TraceChart;
     m_table = new DiagnosticsTable;
-    addTab(m_comparePage, tr("&Posterior"));
-    addTab(m_histogram, tr("&Minibatch sizes"));
-    addTab(m_correction, tr("&Correction C_σ"));
-    addTab(m_traces, tr("T&races"));
+    addTab(scrolling(m_comparePage), tr("&Posterior"));
+    addTab(scrolling(m_histogram), tr("Minibatch si&zes"));
+    addTab(scrolling(m_correction), tr("&Correction C_σ"));
+    addTab(scrolling(m_traces), tr("&Traces"));
     auto *diagnostics = new QWidget;
     auto *diagnosticsLayout = new QVBoxLayout(diagnostics);
     diagnosticsLayout->setContentsMargins(0, 0, 0, 0);
@@ -63,7 +80,7 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     diagnosticsLayout->addWidget(note);
     addTab(diagnostics, tr("&Diagnostics"));
     m_accuracy = new AccuracyChart;
-    addTab(m_accuracy, tr("&Accuracy"));
+    addTab(scrolling(m_accuracy), tr("Accurac&y"));
     setTabToolTip(PosteriorTab, tr("Samples over the exact tempered posterior; comparing methods, one chart per "
                                    "method and their minibatch sizes side by side."));
     setTabToolTip(HistogramTab, tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4)."));

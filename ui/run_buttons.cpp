@@ -39,7 +39,7 @@ RunButtons::RunButtons(QWidget *parent) : QWidget(parent)
     connect(m_stop, &QPushButton::clicked, this, &RunButtons::stopRequested);
     connect(m_pause, &QPushButton::toggled, this, [this](bool paused) {
         m_step->setEnabled(m_running && paused);
-        m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+        showPauseLabel(paused);
         emit pauseToggled(paused);
     });
     connect(m_step, &QPushButton::clicked, this, &RunButtons::stepRequested);
@@ -62,8 +62,16 @@ void RunButtons::setPaused(bool paused)
 {
     const QSignalBlocker block(m_pause); // reflects state; does not ask for a change
     m_pause->setChecked(paused);
-    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    showPauseLabel(paused);
     m_step->setEnabled(m_running && paused);
+}
+
+void RunButtons::showPauseLabel(bool paused)
+{
+    // QAbstractButton::setText() replaces the shortcut with the text's mnemonic (none here),
+    // which silently dropped Ctrl+P after the first pause: set it again after every relabel.
+    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    m_pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
 }
 
 } // namespace ui

@@ -32,6 +32,8 @@ signals:
     void resetRequested();
 
 private:
+    void showPauseLabel(bool paused);
+
     QPushButton *m_run = nullptr;
     QPushButton *m_stop = nullptr;
     QPushButton *m_pause = nullptr;

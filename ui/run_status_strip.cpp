@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QProgressBar>
 
+#include "core/experiment/run_observer.h"
+
 namespace ui {
 namespace {
 
@@ -15,9 +17,43 @@ constexpr int kProgressSteps = 1000;
 // window past 1280 pixels.
 constexpr int kMaxStatWidth = 400;
 
+/// A label that shows as much of its text as its width allows, elided with "…" (a QLabel
+/// clips mid-word), and asks the layout for little, so that it never widens the window.
+class ElidingLabel : public QLabel {
+public:
+    void setFullText(const QString &text)
+    {
+        m_full = text;
+        showElided();
+        updateGeometry(); // the size hint follows the text
+    }
+    QString fullText() const { return m_full; }
+    QSize minimumSizeHint() const override { return QSize(40, QLabel::minimumSizeHint().height()); }
+    QSize sizeHint() const override
+    {
+        return QSize(std::min(fontMetrics().horizontalAdvance(m_full) + 8, kMaxStatWidth), QLabel::sizeHint().height());
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QLabel::resizeEvent(event);
+        showElided();
+    }
+
+private:
+    void showElided()
+    {
+        const QString shown = fontMetrics().elidedText(m_full, Qt::ElideRight, std::max(width(), 40));
+        if (shown != text())
+            setText(shown);
+    }
+    QString m_full;
+};
+
 QLabel *statLabel(const QString &toolTip)
 {
-    auto *label = new QLabel;
+    auto *label = new ElidingLabel;
     label->setToolTip(toolTip);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
@@ -25,7 +61,7 @@ QLabel *statLabel(const QString &toolTip)
 
 void setStat(QLabel *label, const QString &text)
 {
-    label->setText(label->fontMetrics().elidedText(text, Qt::ElideRight, kMaxStatWidth));
+    static_cast<ElidingLabel *>(label)->setFullText(text);
 }
 
 // "0.404 / 0.512": one value per compared method (first chain of each), in chart order.
@@ -111,9 +147,11 @@ void RunStatusStrip::resetLabels()
     setStat(m_batch, tr("mean batch —"));
     setStat(m_data, tr("data used —"));
     setStat(m_fit, tr("posterior fit: after a complete run"));
-    m_segment->clear();
+    setStat(m_segment, QString());
     m_segment->setToolTip(QString());
     m_sampling.invalidate();
+    m_pausedSince.invalidate();
+    m_pausedMs = 0;
 }
 
 void RunStatusStrip::clear()
@@ -150,6 +188,32 @@ void RunStatusStrip::beginRun()
     m_progress->setRange(0, 0); // busy until the chains report
 }
 
+void RunStatusStrip::setPaused(bool paused)
+{
+    if (paused && !m_pausedSince.isValid())
+        m_pausedSince.start();
+    else if (!paused && m_pausedSince.isValid()) {
+        if (m_sampling.isValid())
+            m_pausedMs += m_pausedSince.elapsed();
+        m_pausedSince.invalidate();
+    }
+}
+
+double RunStatusStrip::samplingSeconds() const
+{
+    if (!m_sampling.isValid())
+        return 0.0;
+    const qint64 paused = m_pausedMs + (m_pausedSince.isValid() ? m_pausedSince.elapsed() : 0);
+    return static_cast<double>(std::max<qint64>(m_sampling.elapsed() - paused, 0)) / 1000.0;
+}
+
+void RunStatusStrip::failRun()
+{
+    m_progress->setRange(0, kProgressSteps);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("failed"));
+}
+
 void RunStatusStrip::endRun()
 {
     if (m_progress->maximum() == 0) {
@@ -158,14 +222,23 @@ void RunStatusStrip::endRun()
     }
 }
 
-void RunStatusStrip::showPreparation(double fraction)
+void RunStatusStrip::showPreparation(double fraction, int stage)
 {
     if (fraction < 0.0) {
         m_progress->setRange(0, 0);
         return;
     }
+    QString label;
+    switch (static_cast<core::RunStage>(stage)) {
+    case core::RunStage::Data: label = tr("data %p%"); break;
+    case core::RunStage::Correction: label = tr("correction %p%"); break;
+    case core::RunStage::AustereDesign: label = tr("AustereMH design %p%"); break;
+    case core::RunStage::AusterePilot: label = tr("AustereMH pilot %p%"); break;
+    case core::RunStage::Sampling: label = tr("sampling %p%"); break;
+    case core::RunStage::Diagnostics: label = tr("diagnostics %p%"); break;
+    }
     m_progress->setRange(0, kProgressSteps);
-    m_progress->setFormat(tr("correction %p%"));
+    m_progress->setFormat(label.isEmpty() ? tr("preparing %p%") : label);
     m_progress->setValue(static_cast<int>(fraction * kProgressSteps));
 }
 
@@ -176,7 +249,7 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     if (total > 0) {
         m_progress->setRange(0, kProgressSteps);
         // The ETA extrapolates the pace since sampling began over all channels.
-        const double elapsed = m_sampling.elapsed() / 1000.0;
+        const double elapsed = samplingSeconds();
         const QString eta = done > 0 && elapsed > 1.0
                                 ? tr(", ETA %1").arg(formatDuration(elapsed * static_cast<double>(total - done) / static_cast<double>(done)))
                                 : QString();

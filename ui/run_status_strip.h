@@ -1,8 +1,9 @@
 #pragma once
 // The strip under the charts: a progress bar and the running figures of the latest snapshot
 // (speed, acceptance, mean minibatch size, data used), then, after a run, one value per
-// compared method and the posterior fit. Labels elide long values rather than widening the
-// window.
+// compared method and the posterior fit. Labels elide long values to the width they get,
+// with "…", rather than widening the window or clipping mid-word; the whole text is in the
+// label's tooltip.
 #include <QElapsedTimer>
 #include <QWidget>
 
@@ -24,8 +25,15 @@ public:
     void beginRun();
     /// The bar after a run ends or fails (keeps what it shows unless it was busy).
     void endRun();
-    /// Preparation progress in [0, 1]; < 0 means busy without a fraction.
-    void showPreparation(double fraction);
+    /// Preparation progress in [0, 1]; < 0 means busy without a fraction. `stage` (a
+    /// core::RunStage) names what is being prepared on the bar.
+    void showPreparation(double fraction, int stage);
+    /// After a failed run: an empty bar that says so, not the last count.
+    void failRun();
+    /// The run was paused or resumed: the ETA counts sampling time only.
+    void setPaused(bool paused);
+    /// Seconds of sampling since the first snapshot, paused time left out; 0 before it.
+    double samplingSeconds() const;
     /// One channel's figures; `done` of `total` iterations over all channels.
     void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
     void showOutcome(const RunOutcome &outcome);
@@ -50,6 +58,8 @@ private:
     QLabel *m_fit = nullptr;
     QLabel *m_segment = nullptr;
     QElapsedTimer m_sampling; // since the first snapshot, for the ETA
+    QElapsedTimer m_pausedSince; // valid while paused
+    qint64 m_pausedMs = 0;       // paused time since the first snapshot
 };
 
 /// "0.25 passes", "6.07 passes", "20,000 passes": fewer decimals as the count grows, never an

@@ -63,8 +63,9 @@ public slots:
 
 signals:
     void statusMessage(const QString &message);
-    /// Progress of the preparation steps before the chains (fraction in [0, 1]; < 0 = busy).
-    void preparationProgress(double fraction);
+    /// Progress of the preparation steps before the chains (fraction in [0, 1]; < 0 = busy);
+    /// `stage` is the core::RunStage it belongs to, as an int.
+    void preparationProgress(double fraction, int stage);
     void posteriorImageReady(const ui::PosteriorImage &image);
     /// Which two θ components the snapshots' samples are (before the first snapshot), named
     /// for axis titles: "θ₁", "θ₂" for the mixture; for logistic regression the two most

@@ -129,6 +129,7 @@ void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
         spec.classes = {classes[0].toInt(), classes[1].toInt()};
     }
     readInteger(json, QStringLiteral("test_size"), spec.testSize);
+    read(json, QStringLiteral("test_fraction"), spec.testFraction);
     readInteger(json, QStringLiteral("split_seed"), spec.splitSeed);
     readInteger(json, QStringLiteral("augment_to"), spec.augmentTo);
     readInteger(json, QStringLiteral("augment_seed"), spec.augmentSeed);

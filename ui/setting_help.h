@@ -6,9 +6,21 @@
 
 #include <QString>
 
+QT_BEGIN_NAMESPACE
+class QWidget;
+QT_END_NAMESPACE
+
 namespace ui {
 
-/// `tooltip`, then a paragraph naming the setting `key`; `tooltip` alone for an unknown key.
+/// `tooltip`, then a paragraph naming the setting `key`; `tooltip` alone for an unknown key. The
+/// result is wrapped as wrappedToolTip() does.
 QString withSettingHelp(const QString &tooltip, std::string_view key);
+
+/// Plain text as a rich-text tooltip, which Qt wraps (at about 80 characters) where a plain one
+/// stays one line as wide as the screen. Line breaks are kept; rich text is returned as it is.
+QString wrappedToolTip(const QString &text);
+
+/// Wraps the plain tooltips of `root` and every widget under it.
+void wrapToolTips(QWidget *root);
 
 } // namespace ui

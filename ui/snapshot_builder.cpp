@@ -72,7 +72,7 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
     shot.meanBatch = last > 0 ? static_cast<double>(m_dataPointsUsed) / static_cast<double>(last) : 0.0;
     shot.dataPointsUsed = m_dataPointsUsed;
     shot.fullDataFallbacks = m_fallbacks;
-    shot.elapsedSeconds = secondsSince(m_start);
+    shot.elapsedSeconds = std::max(0.0, secondsSince(m_start) - result.pausedSeconds); // sampling time only
     shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
     m_emitted = last;
     m_lastEmit = Clock::now();

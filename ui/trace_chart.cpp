@@ -40,7 +40,7 @@ TraceChart::TraceChart(QWidget *parent) : QWidget(parent)
         m_axisX[c]->setRange(0.0, 1.0);
         m_axisY[c]->setRange(-1.0, 1.0);
         m_views[c] = new ThemedChartView(chart);
-        m_views[c]->setMinimumSize(420, 200);
+        m_views[c]->setMinimumSize(420, 180); // on a smaller screen the tab scrolls (ResultsView)
         m_views[c]->restyle();
         splitter->addWidget(m_views[c]);
     }

@@ -21,7 +21,7 @@ void WorkerObserver::stageStarted(core::RunStage stage, const std::string &messa
     const core::RunConfig &config = m_request.config;
     switch (stage) {
     case core::RunStage::Data:
-        emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0);
+        emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
         emitQueued(m_worker, &SamplerWorker::statusMessage, config.dataset == "logreg"
                                         ? SamplerWorker::tr("Loading the logistic-regression data…")
                                         : SamplerWorker::tr("Generating %L1 data points…").arg(config.nData));
@@ -39,7 +39,7 @@ void WorkerObserver::stageStarted(core::RunStage stage, const std::string &messa
                                             .arg(m_request.concurrency()));
         return;
     case core::RunStage::Diagnostics:
-        emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0);
+        emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
         emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Diagnosing the chains…"));
         return;
     default:
@@ -47,15 +47,15 @@ void WorkerObserver::stageStarted(core::RunStage stage, const std::string &messa
         break;
     }
     m_lastProgress = Clock::now();
-    emitQueued(m_worker, &SamplerWorker::preparationProgress, 0.0);
+    emitQueued(m_worker, &SamplerWorker::preparationProgress, 0.0, static_cast<int>(stage));
 }
 
-void WorkerObserver::preparationProgress(core::RunStage, double fraction)
+void WorkerObserver::preparationProgress(core::RunStage stage, double fraction)
 {
     if (fraction >= 0.0 && Clock::now() - m_lastProgress < kProgressInterval)
         return;
     m_lastProgress = Clock::now();
-    emitQueued(m_worker, &SamplerWorker::preparationProgress, fraction);
+    emitQueued(m_worker, &SamplerWorker::preparationProgress, fraction, static_cast<int>(stage));
 }
 
 void WorkerObserver::dataReady(const core::DatasetInstance &dataset, const RunOutcome &outcome)

@@ -28,7 +28,7 @@ public:
     WorkerObserver(SamplerWorker &worker, const RunRequest &request, std::stop_token stop);
 
     void stageStarted(core::RunStage stage, const std::string &message) override;
-    void preparationProgress(core::RunStage, double fraction) override;
+    void preparationProgress(core::RunStage stage, double fraction) override;
     void dataReady(const core::DatasetInstance &dataset, const RunOutcome &outcome) override;
     void chainStarted(int channel, const core::RunConfig &settings) override;
     void chainProgress(int channel, const core::ChainResult &result, std::int64_t, std::int64_t last) override;

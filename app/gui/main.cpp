@@ -276,7 +276,7 @@ int main(int argc, char **argv)
     if (options->restoreSession) {
         QString error;
         if (const auto session = ui::loadSession(ui::autosaveSessionPath(), &error))
-            window.applySession(*session);
+            window.restoreLastSession(*session);
     } else {
         window.controls()->setRequest(options->request);
     }

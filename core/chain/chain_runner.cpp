@@ -76,7 +76,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     const Proposal *mainProposal = &proposal;
     std::unique_ptr<Proposal> retunedProposal; // owns mainProposal after a step change
     std::uint64_t seenTuning = 0;
-    const auto start = std::chrono::steady_clock::now();
+    // Moved on by every pause, so wall and segment times count sampling only.
+    auto start = std::chrono::steady_clock::now();
     // The target segment starts where the burn-in ends: burn-in rows, sampled at T₀, must not
     // enter ESS, R-hat or the posterior metrics.
     if (settings.burnIn > 0) {
@@ -114,8 +115,14 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     auto lastReport = start;
     std::int64_t reportedUpTo = 0;
     for (std::int64_t t = 0; t < settings.samples; ++t) {
-        if (settings.pauseGate)
-            settings.pauseGate->wait(stop);
+        if (settings.pauseGate) {
+            const double paused = settings.pauseGate->wait(stop);
+            if (paused > 0.0) {
+                result.pausedSeconds += paused;
+                start += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(paused));
+            }
+        }
         if (stop.stop_requested()) {
             result.stopped = true;
             break;

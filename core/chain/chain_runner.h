@@ -65,7 +65,8 @@ struct ChainResult {
     std::vector<std::uint8_t> fullDataFallback;///< 0/1
     std::int64_t completed = 0;
     bool stopped = false;
-    double wallSeconds = 0.0;
+    double wallSeconds = 0.0;                  ///< excludes pausedSeconds
+    double pausedSeconds = 0.0;                ///< held by the pause gate so far
     double fullScanSeconds = 0.0;              ///< part of wallSeconds spent in full-data passes
     /// At least one; more when the temperature or step was changed during the run.
     std::vector<ChainSegment> segments;

@@ -1,5 +1,7 @@
 #include "core/chain/pause_gate.h"
 
+#include <chrono>
+
 namespace core {
 
 void PauseGate::pause()
@@ -29,14 +31,16 @@ void PauseGate::step(int iterations)
     m_changed.notify_all();
 }
 
-void PauseGate::wait(std::stop_token stop)
+double PauseGate::wait(std::stop_token stop)
 {
     if (!m_paused.load(std::memory_order_relaxed))
-        return;
+        return 0.0;
+    const auto start = std::chrono::steady_clock::now();
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, stop, [this] { return !m_paused || m_credits > 0; });
     if (m_paused && m_credits > 0)
         --m_credits;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace core

@@ -19,7 +19,9 @@ public:
     bool paused() const { return m_paused.load(std::memory_order_relaxed); }
 
     /// Blocks while paused and no step credit is left; returns at once on a stop request.
-    void wait(std::stop_token stop);
+    /// Returns the seconds it blocked (0 without reading the clock when not paused), so that
+    /// speeds and wall times can leave the paused time out.
+    double wait(std::stop_token stop);
 
 private:
     std::atomic<bool> m_paused{false};

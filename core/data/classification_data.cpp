@@ -93,7 +93,14 @@ ClassificationData selectRows(const ClassificationData &data, std::span<const Da
 TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed)
 {
     const DataIndex n = data.size();
-    if (testSize < 1 || testSize >= n)
+    if (n < 2)
+        throw std::invalid_argument("the data have " + std::to_string(n)
+                                    + " row(s): a test split needs at least 2 (one to test, one to train on)");
+    if (testSize >= n)
+        throw std::invalid_argument("a test split of " + std::to_string(testSize) + " rows would leave 0 training rows of "
+                                    + std::to_string(n) + "; lower test-size (at most " + std::to_string(n - 1)
+                                    + ") or test-fraction");
+    if (testSize < 1)
         throw std::invalid_argument("test size must be in [1, " + std::to_string(n - 1) + "]; got "
                                     + std::to_string(testSize));
     std::vector<DataIndex> order(static_cast<std::size_t>(n));
@@ -117,6 +124,18 @@ TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize
     result.test.description += "; random test split of " + std::to_string(testSize) + " rows" + note;
     result.train.description += "; training rows after a random test split of " + std::to_string(testSize) + note;
     return result;
+}
+
+DataIndex heldOutRows(DataIndex rows, DataIndex testSize, double maxFraction)
+{
+    if (!(maxFraction > 0.0 && maxFraction < 1.0))
+        throw std::invalid_argument("test-fraction must be in (0, 1); got " + std::to_string(maxFraction));
+    if (rows < 2)
+        throw std::invalid_argument("the data have " + std::to_string(rows)
+                                    + " row(s) of the chosen classes: a test split needs at least 2 (one to test, one "
+                                      "to train on)");
+    const auto cap = static_cast<DataIndex>(std::floor(maxFraction * static_cast<double>(rows)));
+    return std::max<DataIndex>(1, std::min(testSize, cap));
 }
 
 std::pair<int, int> parseClassPair(const std::string &text)

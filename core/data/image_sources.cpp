@@ -96,7 +96,7 @@ std::vector<ImageSource> discoverImageSources(const std::vector<std::string> &se
 }
 
 TrainTestSplit loadImageClasses(const ImageSource &source, std::pair<int, int> classes, DataIndex testSize,
-                                std::uint64_t splitSeed)
+                                std::uint64_t splitSeed, double maxTestFraction)
 {
     ClassificationData train = loadPart(source, source.trainImages, source.trainLabels, classes);
     if (!source.testImages.empty()) {
@@ -106,6 +106,8 @@ TrainTestSplit loadImageClasses(const ImageSource &source, std::pair<int, int> c
         split.train = std::move(train);
         return split;
     }
+    if (maxTestFraction < 1.0)
+        testSize = heldOutRows(train.size(), testSize, maxTestFraction);
     return splitTrainTest(train, testSize, splitSeed);
 }
 

@@ -43,9 +43,10 @@ std::vector<ImageSource> discoverImageSources(const std::vector<std::string> &se
 
 /// Loads two classes of a source (pixels / 255, first class → label 0). Uses the source's
 /// test files when it has them, otherwise a seeded random split with `testSize` test rows
-/// (the paper's 1000, 000_…txt Sec. 6.2). Throws std::runtime_error for unreadable or
+/// (the paper's 1000, 000_…txt Sec. 6.2), but at most `maxTestFraction` of the rows (see
+/// heldOutRows(); 1 holds out exactly `testSize`). Throws std::runtime_error for unreadable or
 /// malformed files and std::invalid_argument for a missing class or a bad test size.
 TrainTestSplit loadImageClasses(const ImageSource &source, std::pair<int, int> classes, DataIndex testSize,
-                                std::uint64_t splitSeed);
+                                std::uint64_t splitSeed, double maxTestFraction = 1.0);
 
 } // namespace core

@@ -12,8 +12,10 @@ namespace {
 
 TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 {
-    if (!spec.csv.empty())
-        return splitTrainTest(readCsvDataset(spec.csv), spec.testSize, spec.splitSeed);
+    if (!spec.csv.empty()) {
+        const ClassificationData data = readCsvDataset(spec.csv);
+        return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
+    }
     if (!spec.images.empty() || !spec.labels.empty()) {
         if (spec.images.empty() || spec.labels.empty())
             throw std::invalid_argument("images and labels must be given together");
@@ -22,13 +24,13 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
         source.title = "IDX files";
         source.trainImages = spec.images;
         source.trainLabels = spec.labels;
-        return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed);
+        return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed, spec.testFraction);
     }
     const std::vector<ImageSource> sources = discoverImageSources(spec.searchDirectories);
     std::string names;
     for (const ImageSource &source : sources) {
         if (spec.source == "auto" || spec.source == source.name)
-            return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed);
+            return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed, spec.testFraction);
         names += (names.empty() ? "" : ", ") + source.name;
     }
     throw std::invalid_argument("source '" + spec.source + "' was not found; available: "

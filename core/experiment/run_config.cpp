@@ -117,6 +117,8 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("images and --labels go together (an IDX image file and its label file)");
     if (logreg.testSize < 1 || logreg.testSize > 10'000'000)
         throw std::invalid_argument("test-size must be in [1, 10000000]; got " + std::to_string(logreg.testSize));
+    if (!(logreg.testFraction > 0.0 && logreg.testFraction < 1.0))
+        throw std::invalid_argument("test-fraction must be in (0, 1); got " + std::to_string(logreg.testFraction));
     if (logreg.augmentTo < 0 || logreg.augmentTo > 50'000'000)
         throw std::invalid_argument("augment-to must be in [0, 50000000] (0: no augmentation); got "
                                     + std::to_string(logreg.augmentTo));

@@ -242,8 +242,12 @@ std::vector<SettingSpec> makeTable()
             return std::to_string(c.logreg.classes.first) + "," + std::to_string(c.logreg.classes.second);
         },
         [](RunConfig &c, const std::string &value) { c.logreg.classes = parseClassPair(value); })));
-    table.push_back(logregOnly(integer("test_size", "test-size", "logreg: rows held out for testing [1000]",
+    table.push_back(logregOnly(integer("test_size", "test-size",
+                                       "logreg: rows held out for testing, at most --test-fraction of them [1000]",
                                        [](auto &c) -> auto & { return c.logreg.testSize; })));
+    table.push_back(logregOnly(real("test_fraction", "test-fraction",
+                                    "logreg: hold out at most this share of the rows, in (0, 1) [0.5]",
+                                    [](auto &c) -> auto & { return c.logreg.testFraction; })));
     table.push_back(logregOnly(seed("split_seed", "", "", [](auto &c) -> auto & { return c.logreg.splitSeed; })));
     table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
     table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",

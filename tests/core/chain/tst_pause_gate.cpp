@@ -81,3 +81,28 @@ BOOST_AUTO_TEST_CASE(stopWakesAPausedChain)
     BOOST_TEST(result.completed == std::int64_t(0));
 }
 
+
+// Paused time is not sampling time: the chain's wall seconds (and so its speed) leave it out.
+BOOST_AUTO_TEST_CASE(pausedTimeIsLeftOutOfTheWallTime)
+{
+    const GaussianMeanModel data = model();
+    BarkerTest test;
+    const RandomWalkProposal proposal(0.05);
+    PauseGate gate;
+    gate.pause();
+    ChainSettings settings;
+    settings.samples = 200;
+    settings.pauseGate = &gate;
+    ChainResult result;
+    const auto begin = std::chrono::steady_clock::now();
+    std::thread chain([&] { result = runChain(data, proposal, test, settings); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    gate.resume();
+    chain.join();
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    BOOST_TEST(result.completed == settings.samples);
+    // The gate held the chain for (almost all of) the 400 ms; the wall time is the rest.
+    BOOST_TEST(result.pausedSeconds >= 0.3, result.pausedSeconds);
+    BOOST_TEST(result.wallSeconds <= total - result.pausedSeconds + 1e-3, result.wallSeconds << " of " << total);
+    BOOST_TEST(result.wallSeconds >= 0.0);
+}

@@ -138,3 +138,28 @@ BOOST_AUTO_TEST_CASE(pureShiftsMoveWholeImages)
     BOOST_CHECK_THROW(augmentImages(flat, settings), std::invalid_argument);
 }
 
+
+// A random split holds out the test size, but at most a share of the rows: small data keep rows
+// to train on, while the paper's 1000 of 13,007 MNIST 1s and 7s (Sec. 6.2) stay as they were.
+BOOST_AUTO_TEST_CASE(heldOutRowsCapsTheTestSplit)
+{
+    BOOST_TEST(heldOutRows(13'007, 1000, 0.5) == DataIndex(1000));
+    BOOST_TEST(heldOutRows(2197, 1000, 0.5) == DataIndex(1000));
+    BOOST_TEST(heldOutRows(300, 1000, 0.5) == DataIndex(150));
+    BOOST_TEST(heldOutRows(300, 1000, 0.2) == DataIndex(60));
+    BOOST_TEST(heldOutRows(3, 1000, 0.2) == DataIndex(1)); // at least one test row
+    BOOST_CHECK_THROW(heldOutRows(1, 1000, 0.5), std::invalid_argument);
+    BOOST_CHECK_THROW(heldOutRows(300, 1000, 1.0), std::invalid_argument);
+    BOOST_CHECK_THROW(heldOutRows(300, 1000, 0.0), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(aSplitLeavingNoTrainingRowsSaysSo)
+{
+    const ClassificationData data = bars(10);
+    try {
+        (void)splitTrainTest(data, 10, 1);
+        BOOST_FAIL("a split of every row must throw");
+    } catch (const std::invalid_argument &error) {
+        BOOST_TEST(std::string(error.what()).find("0 training rows") != std::string::npos, error.what());
+    }
+}
