@@ -74,6 +74,7 @@ public:
     QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
     QDoubleSpinBox *lambdaBox() const { return m_correction->lambdaBox(); }
     QComboBox *solverBox() const { return m_correction->solverBox(); }
+    CorrectionBox *correctionBox() const { return m_correction; }
     QSpinBox *chainsBox() const { return m_chains; }
     QCheckBox *parallelBox() const { return m_parallel; }
     CompareBox *compareBox() const { return m_compare; }

@@ -51,6 +51,9 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
                             "Eq. 15; L∞ ≈ 9e-4 at σ = 1, appendix Table 3) or non-negative least squares on the "
                             "same grid (L∞ ≈ 1e-7 at σ = 1)."), "solver"));
     m_sigmaSlider = new SliderSpinBox(m_sigma, tr("σ"), SliderSpinBox::Scale::Linear, kMinSigma, kMaxSigma);
+    // The slider stops where the correction chart solves tables ahead (CorrectionPlotCache::
+    // sliderSigmas(): multiples of 0.05), so a drag draws each new table at once.
+    m_sigmaSlider->setLinearStep(0.05);
     m_sigmaWarning = new QLabel;
     m_sigmaWarning->setWordWrap(true);
     m_sigmaWarning->setStyleSheet(QStringLiteral("color: #b3261e;"));

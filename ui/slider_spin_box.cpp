@@ -144,6 +144,15 @@ QSlider *SliderSpinBox::slider() const
     return m_slider;
 }
 
+void SliderSpinBox::setLinearStep(double step)
+{
+    const int positions = std::max(1, static_cast<int>(std::lround((m_high - m_low) / step)));
+    m_slider->setRange(0, positions);
+    m_slider->setSingleStep(1);
+    m_slider->setPageStep(std::max(1, positions / 10));
+    syncSlider();
+}
+
 int SliderSpinBox::positions() const
 {
     return m_slider->maximum();

@@ -33,6 +33,9 @@ public:
     double value() const;
     void setValue(double value);
 
+    /// A linear slider that stops every `step` (from the slider's minimum) instead of at every
+    /// value the box can show; the box keeps its finer resolution for typed values.
+    void setLinearStep(double step);
     /// Marks [from, to] on the slider's track (a coloured band) and labels it in the tooltip.
     void setMarkedRange(double from, double to);
     /// The slider position (0 … positions()) that shows `value`, clamped to the track.

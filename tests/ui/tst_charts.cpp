@@ -24,6 +24,8 @@
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/results_view.h"
+#include "ui/slider_spin_box.h"
+#include "ui/correction_box.h"
 #include "ui/trace_chart.h"
 
 namespace {
@@ -209,9 +211,16 @@ void tst_Charts::sliderSigmasAreSolvedAheadAndDrawnAtOnce()
     QTRY_VERIFY_WITH_TIMEOUT(correction->plotCache()->find(next) != nullptr, kSolveTimeoutMs);
     const int solves = static_cast<int>(started.count());
 
+    // Every stop of the σ slider is a table the background solves ahead.
+    const ui::SliderSpinBox *slider = window.controls()->correctionBox()->sigmaSlider();
+    const auto &ahead = ui::CorrectionPlotCache::sliderSigmas();
+    for (int position = 0; position <= slider->positions(); ++position)
+        QVERIFY2(std::find(ahead.begin(), ahead.end(), slider->valueForPosition(position)) != ahead.end(),
+                 qPrintable(QString::number(slider->valueForPosition(position), 'g', 17)));
+
     QElapsedTimer latency;
     latency.start();
-    window.controls()->sigmaBox()->setValue(0.9);
+    window.controls()->correctionBox()->sigmaSlider()->slider()->setValue(slider->positionForValue(0.9));
     const qint64 drawnMs = latency.elapsed();
     QCOMPARE(shown.count(), 2); // before the event loop turned
     QCOMPARE(started.count(), solves);
