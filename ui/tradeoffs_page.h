@@ -1,0 +1,116 @@
+#pragma once
+// The Trade-offs tab: sweeps one setting of the form over a range (core::runSweep) with the
+// form's methods and settings, on a thread of its own, and plots each point as it completes
+// (TradeoffsGrid). Clicking a point loads its value into the form. The rows can be saved as
+// the CLI's sweep CSV.
+//
+// Threads: the sweep runs on a std::jthread the page owns. Its observer copies each finished
+// point's rows into a queued call on the page; the page outlives the thread because a new
+// sweep and the destructor request a stop and join it first. Calls still queued from an
+// earlier sweep carry its generation number and are dropped.
+#include <map>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <QString>
+#include <QWidget>
+
+#include "core/experiment/sweep.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class ControlPanel;
+class TradeoffsGrid;
+
+class TradeoffsPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TradeoffsPage(QWidget *parent = nullptr);
+    /// Stops a running sweep and joins its thread.
+    ~TradeoffsPage() override;
+
+    /// The form whose settings and methods a sweep starts from, and into which a clicked point
+    /// is loaded. Without one the page sweeps the default settings.
+    void setForm(ControlPanel *form);
+
+    /// Shows `axis` in the page's controls (setting, from, to, count, log spacing).
+    void setAxis(const core::SweepAxis &axis);
+    /// The axis the controls describe (not validated).
+    core::SweepAxis axis() const;
+    void setSamplesPerPoint(qint64 samples);
+    void setTrials(int trials);
+
+    /// The request a sweep would run now: the form's request with the page's axis, samples per
+    /// point and trials (as chains).
+    core::SweepRequest sweepRequest() const;
+
+    /// Validates and starts a sweep, stopping any running one first. Returns false, with
+    /// sweepFailed(message), when the request is invalid.
+    bool startSweep();
+    /// Asks a running sweep to stop; sweepFinished follows with the completed points.
+    void stopSweep();
+    bool isRunning() const { return m_running; }
+
+    /// The rows received so far (point order), or the sweep's own outcome once it ended.
+    const core::SweepOutcome &outcome() const { return m_outcome; }
+    bool hasRows() const { return !m_outcome.rows.empty(); }
+    TradeoffsGrid *grid() const { return m_grid; }
+    QString progressText() const;
+
+    /// Writes the rows with core's sweep CSV writer. Returns false with `error` set on failure.
+    bool saveCsv(const QString &path, QString *error) const;
+
+public slots:
+    /// Loads `value` of the swept setting (the nearest point of the sweep) into the form.
+    void loadValue(double value);
+
+signals:
+    /// A point's rows arrived and are plotted.
+    void pointArrived(int index, int count);
+    /// The sweep ended; `stopped` when a stop cut it short.
+    void sweepFinished(bool stopped);
+    void sweepFailed(const QString &message);
+    void statusMessage(const QString &message);
+
+private:
+    void onPointFinished(unsigned generation, int index, int count, std::vector<core::SweepRow> rows);
+    void onSweepEnded(unsigned generation, std::optional<core::SweepOutcome> outcome, QString error);
+    void joinSweep();
+    void refreshSettings();
+    void refreshMarker();
+    void updateButtons();
+    void saveCsvFromDialog();
+
+    ControlPanel *m_form = nullptr;
+    QComboBox *m_setting = nullptr;
+    QLineEdit *m_from = nullptr;
+    QLineEdit *m_to = nullptr;
+    QSpinBox *m_count = nullptr;
+    QCheckBox *m_log = nullptr;
+    QSpinBox *m_samples = nullptr;
+    QSpinBox *m_trials = nullptr;
+    QPushButton *m_sweep = nullptr;
+    QPushButton *m_stop = nullptr;
+    QPushButton *m_save = nullptr;
+    QLabel *m_progress = nullptr;
+    TradeoffsGrid *m_grid = nullptr;
+
+    std::jthread m_thread;
+    unsigned m_generation = 0;
+    bool m_running = false;
+    core::SweepOutcome m_outcome;
+    std::map<int, std::vector<core::SweepRow>> m_points; // by point index, as they arrive
+    int m_pointCount = 0;
+};
+
+} // namespace ui
