@@ -54,23 +54,41 @@ QAbstractAxis *makeAxis(bool logarithmic, const QString &title)
     return axis;
 }
 
+// Powers of ten in [low, high].
+int decadeMarks(double low, double high)
+{
+    return static_cast<int>(std::floor(std::log10(high) + 1e-9) - std::ceil(std::log10(low) - 1e-9)) + 1;
+}
+
 void setAxisRange(QAbstractAxis *axis, double low, double high, bool logarithmic)
 {
-    if (logarithmic) {
-        // Keep the lines off the frame, and at least a factor of 10 in view so the axis has labels.
-        low /= 1.25;
-        high *= 1.25;
-        if (high / low < 10.0) {
-            const double centre = std::sqrt(low * high);
-            low = centre / std::sqrt(10.0);
-            high = centre * std::sqrt(10.0);
+    if (auto *log = qobject_cast<QLogValueAxis *>(axis); log && logarithmic) {
+        // QLogValueAxis labels only powers of ten: widen the range, on the side that costs
+        // less, until it holds two of them, so that the axis has labels to read. The margin,
+        // a share of the span, keeps the end markers inside the frame.
+        const double margin = std::max(1.15, std::pow(high / low, 0.06));
+        low /= margin;
+        high *= margin;
+        if (decadeMarks(low, high) < 2) {
+            const double lowDecade = std::pow(10.0, std::floor(std::log10(low)));
+            const double highDecade = std::pow(10.0, std::ceil(std::log10(high)));
+            const bool lowSuffices = decadeMarks(lowDecade, high) >= 2, highSuffices = decadeMarks(low, highDecade) >= 2;
+            if (lowSuffices && (!highSuffices || low / lowDecade <= highDecade / high))
+                low = lowDecade;
+            else if (highSuffices)
+                high = highDecade;
+            else
+                low = lowDecade, high = highDecade;
         }
-    } else {
-        const double pad = high > low ? 0.06 * (high - low) : std::max(0.05 * std::abs(high), 0.01);
-        low -= pad;
-        high += pad;
+        log->setRange(low, high);
+        return;
     }
-    axis->setRange(low, high);
+    const double pad = high > low ? 0.05 * (high - low) : std::max(0.05 * std::abs(high), 0.01);
+    // Figures that cannot be negative keep their axis at or above zero.
+    const double floor = low >= 0.0 ? 0.0 : -std::numeric_limits<double>::infinity();
+    axis->setRange(std::max(low - pad, floor), high + pad);
+    if (auto *linear = qobject_cast<QValueAxis *>(axis))
+        linear->applyNiceNumbers();
 }
 
 } // namespace
