@@ -226,7 +226,7 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
         try {
             options.script.sweep = core::parseSweepAxis(parser.value(sweep).toStdString());
         } catch (const std::exception &error) {
-            fail(QString::fromStdString(error.what()));
+            fail(QStringLiteral("invalid --sweep (%1)").arg(QString::fromStdString(error.what())));
             return std::nullopt;
         }
         options.script.sweep->logSpacing = parser.isSet(logSpacing);

@@ -183,6 +183,10 @@ void tst_Tradeoffs::clickedPointLoadsIntoTheForm()
     emit line->clicked(QPointF(1.47, 10.0));
     QCOMPARE(window.controls()->config().correction.sigma, 1.5);
     QVERIFY2(window.statusText().contains(QStringLiteral("sigma = 1.5")), qPrintable(window.statusText()));
+    // The dashed marker (the chart's last series) follows the form.
+    auto *marker = qobject_cast<QLineSeries *>(page->grid()->view(TradeoffsGrid::Fidelity)->chart()->series().last());
+    QVERIFY(marker && marker->count() == 2);
+    QCOMPARE(marker->at(0).x(), 1.5);
 
     page->loadValue(0.52);
     QCOMPARE(window.controls()->config().correction.sigma, 0.5);
