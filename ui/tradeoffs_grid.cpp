@@ -7,6 +7,7 @@
 
 #include <QChart>
 #include <QGridLayout>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -42,7 +43,7 @@ QAbstractAxis *makeAxis(bool logarithmic, const QString &title)
         axis = log;
     } else {
         auto *linear = new QValueAxis;
-        linear->setLabelFormat(QStringLiteral("%.3g"));
+        linear->setLabelFormat(QStringLiteral("%.4g"));
         linear->setTickCount(5);
         axis = linear;
     }
@@ -66,7 +67,7 @@ void setAxisRange(QAbstractAxis *axis, double low, double high, bool logarithmic
         // QLogValueAxis labels only powers of ten: widen the range, on the side that costs
         // less, until it holds two of them, so that the axis has labels to read. The margin,
         // a share of the span, keeps the end markers inside the frame.
-        const double margin = std::max(1.15, std::pow(high / low, 0.06));
+        const double margin = std::max(1.4, std::pow(high / low, 0.1));
         low /= margin;
         high *= margin;
         if (decadeMarks(low, high) < 2) {
@@ -91,6 +92,14 @@ void setAxisRange(QAbstractAxis *axis, double low, double high, bool logarithmic
         linear->applyNiceNumbers();
 }
 
+// A cell of the grid: no legend of its own on screen (the grid shows one for all), but one in
+// an exported file, which stands alone.
+class TradeoffsChartView : public ThemedChartView {
+public:
+    using ThemedChartView::ThemedChartView;
+    void setExportLayout(bool exporting) override { chart()->legend()->setVisible(exporting); }
+};
+
 } // namespace
 
 TradeoffsGrid::TradeoffsGrid(QWidget *parent) : QWidget(parent)
@@ -98,16 +107,20 @@ TradeoffsGrid::TradeoffsGrid(QWidget *parent) : QWidget(parent)
     m_grid = new QGridLayout(this);
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(2);
+    m_legend = new QLabel;
+    m_legend->setTextFormat(Qt::RichText);
+    m_grid->addWidget(m_legend, 0, 0, 1, 3);
     for (int figure = 0; figure < FigureCount; ++figure) {
         auto *chart = new QChart;
         chart->setMargins(QMargins(2, 2, 2, 2));
-        chart->legend()->setVisible(figure == 0);
+        chart->legend()->setVisible(false);
         chart->legend()->setAlignment(Qt::AlignBottom);
         m_panels[static_cast<std::size_t>(figure)].chart = chart;
-        auto *view = new ThemedChartView(chart);
+        auto *view = new TradeoffsChartView(chart);
         view->setMinimumSize(220, 180);
         m_views[static_cast<std::size_t>(figure)] = view;
-        m_grid->addWidget(view, figure / 3, figure % 3);
+        m_grid->addWidget(view, 1 + figure / 3, figure % 3);
+        m_grid->setRowStretch(1 + figure / 3, 1);
     }
     reset(QStringLiteral("sigma"), 0.4, 1.7, false, {core::TestMethod::Minibatch}, false);
 }
@@ -147,6 +160,13 @@ void TradeoffsGrid::reset(const QString &settingKey, double from, double to, boo
     m_logreg = logreg;
     for (int figure = 0; figure < FigureCount; ++figure)
         buildPanel(figure);
+    QStringList entries;
+    for (std::size_t m = 0; m < methods.size(); ++m)
+        entries.append(QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                           .arg(seriesColour(static_cast<int>(m)).name(),
+                                QString::fromStdString(core::methodName(methods[m])).toHtmlEscaped()));
+    entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1").arg(settingKey.toHtmlEscaped()));
+    m_legend->setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
 }
 
 void TradeoffsGrid::buildPanel(int figure)
@@ -175,7 +195,7 @@ void TradeoffsGrid::buildPanel(int figure)
         pen.setWidthF(2.0);
         line->setPen(pen);
         line->setPointsVisible(true);
-        line->setMarkerSize(7.0);
+        line->setMarkerSize(5.0);
         chart->addSeries(line);
         line->attachAxis(panel.x);
         line->attachAxis(panel.y);

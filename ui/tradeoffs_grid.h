@@ -18,6 +18,7 @@ QT_BEGIN_NAMESPACE
 class QAbstractAxis;
 class QChart;
 class QGridLayout;
+class QLabel;
 class QLineSeries;
 QT_END_NAMESPACE
 
@@ -71,6 +72,7 @@ private:
     std::array<ThemedChartView *, FigureCount> m_views{};
     std::array<Panel, FigureCount> m_panels{};
     QGridLayout *m_grid = nullptr;
+    QLabel *m_legend = nullptr; // the methods' colours, for every chart
     QString m_setting;
     std::vector<core::TestMethod> m_methods;
     bool m_logX = false;
