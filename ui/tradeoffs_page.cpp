@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <functional>
 #include <limits>
 #include <utility>
 #include <variant>
@@ -22,26 +21,11 @@
 #include "core/experiment/settings_table.h"
 #include "core/experiment/sweep_report.h"
 #include "ui/control_panel.h"
-#include "ui/queued_hand_off.h"
+#include "ui/sweep_runner.h"
 #include "ui/tradeoffs_grid.h"
 
 namespace ui {
 namespace {
-
-// Hands each finished point to the page on the GUI thread. Called from the threads that run
-// points, several at once: it only copies and posts.
-class PageObserver : public core::SweepObserver {
-public:
-    using Deliver = std::function<void(int, int, std::vector<core::SweepRow>)>;
-    explicit PageObserver(Deliver deliver) : m_deliver(std::move(deliver)) {}
-    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows) override
-    {
-        m_deliver(index, count, rows);
-    }
-
-private:
-    Deliver m_deliver;
-};
 
 double numeric(const core::SettingValue &value)
 {
@@ -91,6 +75,7 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     m_save = new QPushButton(tr("Save rows as CSV…"));
     m_progress = new QLabel;
     m_grid = new TradeoffsGrid;
+    m_runner = new SweepRunner(this);
 
     auto *axisRow = new QHBoxLayout;
     axisRow->addWidget(new QLabel(tr("Vary")));
@@ -122,6 +107,9 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     connect(m_stop, &QPushButton::clicked, this, &TradeoffsPage::stopSweep);
     connect(m_save, &QPushButton::clicked, this, &TradeoffsPage::saveCsvFromDialog);
     connect(m_grid, &TradeoffsGrid::pointClicked, this, &TradeoffsPage::loadValue);
+    connect(m_runner, &SweepRunner::pointFinished, this, &TradeoffsPage::onPointFinished);
+    connect(m_runner, &SweepRunner::finished, this, &TradeoffsPage::onSweepFinished);
+    connect(m_runner, &SweepRunner::failed, this, &TradeoffsPage::onSweepFailed);
     connect(m_setting, &QComboBox::currentIndexChanged, this, [this] {
         // Sensible bounds for the new setting: σ's useful range, else around the form's value.
         const QString key = m_setting->currentData().toString();
@@ -144,7 +132,7 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
 
 TradeoffsPage::~TradeoffsPage()
 {
-    joinSweep();
+    m_runner->stopAndJoin(); // before any widget the reports would touch is gone
 }
 
 void TradeoffsPage::setForm(ControlPanel *form)
@@ -242,7 +230,7 @@ core::SweepRequest TradeoffsPage::sweepRequest() const
 
 bool TradeoffsPage::startSweep()
 {
-    joinSweep();
+    m_runner->stopAndJoin();
     const core::SweepRequest request = sweepRequest();
     try {
         core::validate(request);
@@ -263,61 +251,29 @@ bool TradeoffsPage::startSweep()
     m_grid->reset(QString::fromStdString(spec.key), request.axis.from, request.axis.to, request.axis.logSpacing,
                   request.base.methods, request.base.config.dataset == "logreg");
     refreshMarker();
-    m_running = true;
-    const unsigned generation = ++m_generation;
     m_progress->setText(tr("point 0 of %1").arg(m_pointCount));
+    m_runner->start(request);
     updateButtons();
-    m_thread = std::jthread([this, request, generation](std::stop_token stop) {
-        PageObserver observer([this, generation](int index, int count, std::vector<core::SweepRow> rows) {
-            auto deliver = [this, generation, index, count, rows = std::move(rows)]() mutable {
-                onPointFinished(generation, index, count, std::move(rows));
-            };
-            [[maybe_unused]] const QueuedHandOff handOff;
-            QMetaObject::invokeMethod(this, std::move(deliver), Qt::QueuedConnection);
-        });
-        std::optional<core::SweepOutcome> outcome;
-        QString error;
-        try {
-            core::RunControls controls;
-            controls.stop = stop;
-            outcome = core::runSweep(request, observer, controls);
-        } catch (const std::exception &problem) {
-            error = QString::fromStdString(problem.what());
-        } catch (...) {
-            error = QStringLiteral("unknown error");
-        }
-        auto ended = [this, generation, outcome = std::move(outcome), error]() mutable {
-            onSweepEnded(generation, std::move(outcome), error);
-        };
-        [[maybe_unused]] const QueuedHandOff handOff;
-        QMetaObject::invokeMethod(this, std::move(ended), Qt::QueuedConnection);
-    });
     emit statusMessage(tr("Sweeping %1 over %2 points…").arg(QString::fromStdString(spec.key)).arg(m_pointCount));
     return true;
 }
 
+bool TradeoffsPage::isRunning() const
+{
+    return m_runner->isRunning();
+}
+
 void TradeoffsPage::stopSweep()
 {
-    if (!m_running)
+    if (!isRunning())
         return;
-    m_thread.request_stop();
+    m_runner->requestStop();
     m_progress->setText(tr("Stopping after %1 of %2 points…").arg(m_points.size()).arg(m_pointCount));
 }
 
-void TradeoffsPage::joinSweep()
+void TradeoffsPage::onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows)
 {
-    if (m_thread.joinable()) {
-        m_thread.request_stop();
-        m_thread.join();
-    }
-    m_running = false;
-}
-
-void TradeoffsPage::onPointFinished(unsigned generation, int index, int count, std::vector<core::SweepRow> rows)
-{
-    if (generation != m_generation)
-        return;
-    m_points[index] = std::move(rows);
+    m_points[index] = rows;
     m_outcome.rows.clear();
     for (const auto &[point, pointRows] : m_points)
         m_outcome.rows.insert(m_outcome.rows.end(), pointRows.begin(), pointRows.end());
@@ -328,24 +284,11 @@ void TradeoffsPage::onPointFinished(unsigned generation, int index, int count, s
     emit pointArrived(index, count);
 }
 
-void TradeoffsPage::onSweepEnded(unsigned generation, std::optional<core::SweepOutcome> outcome, QString error)
+void TradeoffsPage::onSweepFinished(const core::SweepOutcome &outcome)
 {
-    if (generation != m_generation)
-        return;
-    if (m_thread.joinable())
-        m_thread.join(); // it has only to return
-    m_running = false;
-    if (outcome) {
-        m_outcome = std::move(*outcome);
-        m_grid->showRows(m_outcome.rows);
-    } // after a failure the completed points stay as they arrived
+    m_outcome = outcome;
+    m_grid->showRows(m_outcome.rows);
     updateButtons();
-    if (!error.isEmpty()) {
-        m_progress->setText(tr("Failed after %1 of %2 points: %3").arg(m_points.size()).arg(m_pointCount).arg(error));
-        emit statusMessage(tr("Sweep failed: %1").arg(error));
-        emit sweepFailed(error);
-        return;
-    }
     m_progress->setText(progressText());
     emit statusMessage(m_outcome.stopped ? tr("Sweep stopped: %1").arg(progressText())
                                          : tr("Sweep done: %1 points in %2 s")
@@ -354,17 +297,26 @@ void TradeoffsPage::onSweepEnded(unsigned generation, std::optional<core::SweepO
     emit sweepFinished(m_outcome.stopped);
 }
 
+void TradeoffsPage::onSweepFailed(const QString &error)
+{
+    // The points that completed stay as they arrived.
+    updateButtons();
+    m_progress->setText(tr("Failed after %1 of %2 points: %3").arg(m_points.size()).arg(m_pointCount).arg(error));
+    emit statusMessage(tr("Sweep failed: %1").arg(error));
+    emit sweepFailed(error);
+}
+
 QString TradeoffsPage::progressText() const
 {
     QString text = tr("point %1 of %2").arg(m_outcome.pointsCompleted).arg(m_pointCount);
-    if (!m_running && m_outcome.stopped)
+    if (!isRunning() && m_outcome.stopped)
         text += tr(" (stopped)");
     return text;
 }
 
 void TradeoffsPage::updateButtons()
 {
-    m_stop->setEnabled(m_running);
+    m_stop->setEnabled(isRunning());
     m_save->setEnabled(hasRows());
 }
 

@@ -3,14 +3,8 @@
 // form's methods and settings, on a thread of its own, and plots each point as it completes
 // (TradeoffsGrid). Clicking a point loads its value into the form. The rows can be saved as
 // the CLI's sweep CSV.
-//
-// Threads: the sweep runs on a std::jthread the page owns. Its observer copies each finished
-// point's rows into a queued call on the page; the page outlives the thread because a new
-// sweep and the destructor request a stop and join it first. Calls still queued from an
-// earlier sweep carry its generation number and are dropped.
+// The sweep runs on a thread of a SweepRunner the page owns and joins.
 #include <map>
-#include <optional>
-#include <thread>
 #include <vector>
 
 #include <QString>
@@ -30,6 +24,7 @@ QT_END_NAMESPACE
 namespace ui {
 
 class ControlPanel;
+class SweepRunner;
 class TradeoffsGrid;
 
 class TradeoffsPage : public QWidget {
@@ -59,7 +54,7 @@ public:
     bool startSweep();
     /// Asks a running sweep to stop; sweepFinished follows with the completed points.
     void stopSweep();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const;
 
     /// The rows received so far (point order), or the sweep's own outcome once it ended.
     const core::SweepOutcome &outcome() const { return m_outcome; }
@@ -83,9 +78,9 @@ signals:
     void statusMessage(const QString &message);
 
 private:
-    void onPointFinished(unsigned generation, int index, int count, std::vector<core::SweepRow> rows);
-    void onSweepEnded(unsigned generation, std::optional<core::SweepOutcome> outcome, QString error);
-    void joinSweep();
+    void onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows);
+    void onSweepFinished(const core::SweepOutcome &outcome);
+    void onSweepFailed(const QString &error);
     void refreshSettings();
     void refreshMarker();
     void updateButtons();
@@ -105,9 +100,7 @@ private:
     QLabel *m_progress = nullptr;
     TradeoffsGrid *m_grid = nullptr;
 
-    std::jthread m_thread;
-    unsigned m_generation = 0;
-    bool m_running = false;
+    SweepRunner *m_runner = nullptr;
     core::SweepOutcome m_outcome;
     std::map<int, std::vector<core::SweepRow>> m_points; // by point index, as they arrive
     int m_pointCount = 0;
