@@ -40,6 +40,7 @@
 #include "ui/session.h"
 #include "ui/setting_help.h"
 #include "ui/stale_banner.h"
+#include "ui/tradeoffs_page.h"
 #include "ui/trace_chart.h"
 
 namespace ui {
@@ -118,6 +119,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_autoRunDelay->setInterval(kAutoRunDelayMs);
     connect(m_autoRunDelay, &QTimer::timeout, this, &MainWindow::onAutoRunDue);
     m_results->correctionChart()->setParams(m_controls->correctionParams());
+    m_results->tradeoffsPage()->setForm(m_controls);
+    connect(m_results->tradeoffsPage(), &TradeoffsPage::statusMessage, this, &MainWindow::showStatus);
 
     connect(m_controls->datasetBox(), &DatasetBox::checked, this, [this](bool ok, const QString &message) {
         if (ok)

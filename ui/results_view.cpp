@@ -16,6 +16,8 @@
 #include "ui/diagnostics_table.h"
 #include "ui/posterior_chart.h"
 #include "ui/trace_chart.h"
+#include "ui/tradeoffs_grid.h"
+#include "ui/tradeoffs_page.h"
 
 namespace ui {
 namespace {
@@ -81,6 +83,8 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     addTab(diagnostics, tr("&Diagnostics"));
     m_accuracy = new AccuracyChart;
     addTab(scrolling(m_accuracy), tr("Accurac&y"));
+    m_tradeoffs = new TradeoffsPage;
+    addTab(m_tradeoffs, tr("Trad&e-offs"));
     setTabToolTip(PosteriorTab, tr("Samples over the exact tempered posterior; comparing methods, one chart per "
                                    "method and their minibatch sizes side by side."));
     setTabToolTip(HistogramTab, tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4)."));
@@ -89,6 +93,8 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     setTabToolTip(DiagnosticsTab, tr("Per-chain acceptance, minibatch sizes, ESS and R-hat after a run."));
     setTabToolTip(AccuracyTab, tr("Logistic regression: test accuracy and log-likelihood against the data read "
                                   "(Seita et al. Sec. 6.2, Figure 3)."));
+    setTabToolTip(TradeoffsTab, tr("Sweep one setting over a range with the form's methods: minibatch size, "
+                                   "correction error, fidelity and speed against it (Seita et al. Sec. 4–5)."));
     m_comparePage->setUp({tr("Posterior samples over the true tempered log-posterior")}, {}, 0);
     m_histogram->reset({methodLabel(core::RunConfig{}.method)}, core::RunConfig{}.nData);
     m_traces->reset({tr("chain 1")}, {seriesColour(0)}, core::RunConfig{}.samples);
@@ -236,6 +242,13 @@ QList<NamedChart> ResultsView::exportableCharts() const
         charts.append({QStringLiteral("accuracy"), tr("Test accuracy against data read"), m_accuracy->accuracyView()});
         charts.append({QStringLiteral("test-loglik"), tr("Test log-likelihood against data read"),
                        m_accuracy->logLikelihoodView()});
+    }
+    if (m_tradeoffs->hasRows()) {
+        const QString setting = QString::fromStdString(m_tradeoffs->outcome().settingKey);
+        const TradeoffsGrid *grid = m_tradeoffs->grid();
+        for (int figure = 0; figure < TradeoffsGrid::FigureCount; ++figure)
+            charts.append({QStringLiteral("tradeoffs-%1-%2").arg(setting, TradeoffsGrid::figureStem(figure)),
+                           tr("%1 against %2").arg(grid->figureTitle(figure), setting), grid->view(figure)});
     }
     return charts;
 }

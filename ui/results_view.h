@@ -1,7 +1,8 @@
 #pragma once
 // The tabbed chart area of the main window: posterior (one chart per compared method, on the
 // same θ window), minibatch-size histogram, correction distribution, traces, the
-// diagnostics table and, for logistic regression, test accuracy against data read. It routes each channel's snapshots to the charts of that channel's
+// diagnostics table, for logistic regression test accuracy against data read, and the
+// trade-offs of a sweep of one setting. It routes each channel's snapshots to the charts of that channel's
 // method and chain; charts batch their own redraws.
 #include <QList>
 #include <QString>
@@ -19,6 +20,7 @@ class DiagnosticsTable;
 class PosteriorChart;
 class ThemedChartView;
 class TraceChart;
+class TradeoffsPage;
 
 /// One exportable chart: a file-name stem ("posterior-minibatch") and its view.
 struct NamedChart {
@@ -30,7 +32,7 @@ struct NamedChart {
 class ResultsView : public QTabWidget {
     Q_OBJECT
 public:
-    enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab, AccuracyTab };
+    enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab, AccuracyTab, TradeoffsTab };
 
     explicit ResultsView(QWidget *parent = nullptr);
 
@@ -59,6 +61,8 @@ public:
     TraceChart *traceChart() const { return m_traces; }
     DiagnosticsTable *diagnosticsTable() const { return m_table; }
     AccuracyChart *accuracyChart() const { return m_accuracy; }
+    /// The sweep of one setting (its own runs, not the run's).
+    TradeoffsPage *tradeoffsPage() const { return m_tradeoffs; }
     /// Σ samples drawn by the posterior charts.
     qsizetype plottedSampleCount() const;
     /// Every chart that can be exported, in tab order.
@@ -71,6 +75,7 @@ private:
     TraceChart *m_traces = nullptr;
     DiagnosticsTable *m_table = nullptr;
     AccuracyChart *m_accuracy = nullptr;
+    TradeoffsPage *m_tradeoffs = nullptr;
     RunRequest m_request;
     int m_dimension = 2; // of θ in the current run
 };

@@ -18,6 +18,8 @@
 #include "ui/main_window.h"
 #include "ui/results_view.h"
 #include "ui/run_export.h"
+#include "ui/tradeoffs_page.h"
+#include "core/experiment/sweep_report.h"
 
 namespace ui {
 namespace {
@@ -62,6 +64,10 @@ ScriptedRun::ScriptedRun(MainWindow *window, ScriptOptions options, QObject *par
 
 void ScriptedRun::start()
 {
+    if (m_options.sweep) {
+        QTimer::singleShot(0, this, &ScriptedRun::startSweep);
+        return;
+    }
     QTimer::singleShot(0, this, [this] {
         if (!m_window->startRequest(m_options.request))
             finish(1); // runFailed has already said why
@@ -91,6 +97,40 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
                 .arg(fit));
     }
     finishWhenCorrectionReady();
+}
+
+void ScriptedRun::startSweep()
+{
+    m_window->results()->setCurrentIndex(ResultsView::TradeoffsTab);
+    TradeoffsPage *page = m_window->results()->tradeoffsPage();
+    connect(page, &TradeoffsPage::sweepFinished, this, &ScriptedRun::onSweepFinished);
+    connect(page, &TradeoffsPage::sweepFailed, this, [this](const QString &message) {
+        say(tr("sweep failed: %1").arg(message));
+        finish(1);
+    });
+    connect(page, &TradeoffsPage::pointArrived, this, [](int index, int count) {
+        say(tr("sweep point %1 of %2 done").arg(index + 1).arg(count));
+    });
+    page->setAxis(*m_options.sweep);
+    if (m_options.sweepSamples > 0)
+        page->setSamplesPerPoint(m_options.sweepSamples);
+    if (m_options.sweepTrials > 0)
+        page->setTrials(m_options.sweepTrials);
+    page->startSweep(); // a refusal comes back as sweepFailed
+}
+
+void ScriptedRun::onSweepFinished(bool stopped)
+{
+    m_stopped = m_stopped || stopped;
+    const core::SweepOutcome &outcome = m_window->results()->tradeoffsPage()->outcome();
+    std::fputs(core::sweepTableText(outcome).c_str(), stderr);
+    say(tr("sweep of %1 %2: %3 points, %4 rows in %5 s")
+            .arg(QString::fromStdString(outcome.settingKey), stopped ? tr("stopped") : tr("finished"))
+            .arg(outcome.pointsCompleted)
+            .arg(outcome.rows.size())
+            .arg(outcome.wallSeconds, 0, 'f', 1));
+    // One more turn of the event loop lets the last chart updates lay out.
+    QTimer::singleShot(0, this, &ScriptedRun::writeOutputs);
 }
 
 void ScriptedRun::finishWhenCorrectionReady()

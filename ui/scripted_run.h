@@ -3,11 +3,14 @@
 // chart, then exports every chart (PNG and SVG) plus the run summary into a folder and/or
 // saves a screenshot, and reports an exit code. With QT_QPA_PLATFORM=offscreen this is how
 // scripts and CI make the figures: mh-explorer --run-preset gmm-compare --export-plots DIR
-// --quit-when-done.
+// --quit-when-done. With a sweep axis it runs a sweep on the Trade-offs tab instead of a run.
+#include <optional>
+
 #include <QObject>
 #include <QSize>
 #include <QString>
 
+#include "core/experiment/sweep.h"
 #include "ui/sampler_worker.h"
 
 namespace ui {
@@ -27,6 +30,11 @@ struct ScriptOptions {
     /// > 0: once the first chain is half done, change the temperature of the running chains to
     /// this (a live change, as the T box does during a run: a new, marked chain segment).
     double midRunTemperature = 0.0;
+    /// Set: sweep this axis on the Trade-offs tab from the form's settings instead of running.
+    std::optional<core::SweepAxis> sweep;
+    /// > 0: the sweep's samples per point and trials instead of the page's defaults.
+    qint64 sweepSamples = 0;
+    int sweepTrials = 0;
 };
 
 class ScriptedRun : public QObject {
@@ -43,6 +51,8 @@ signals:
 
 private:
     void onRunFinished(const ui::RunOutcome &outcome);
+    void startSweep();
+    void onSweepFinished(bool stopped);
     void finishWhenCorrectionReady();
     void writeOutputs();
     void finish(int exitCode);

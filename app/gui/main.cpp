@@ -7,6 +7,8 @@
 //   --screenshot PATH                 after the run, the window as PNG
 //   --screenshot-midrun PATH          the window as PNG once the first chain is half done
 //   --midrun-temperature T            at half way, change T of the running chains (a new segment)
+//   --sweep NAME=FROM:TO:COUNT [--log]  instead of a run, sweep a setting on the Trade-offs tab
+//                                     (--samples and --chains: samples per point and trials)
 //   --quit-when-done                  exit when done: 0 if the run finished and files were written
 //   --help, --version                 print and exit 0, also without a display
 #include <cstdio>
@@ -23,6 +25,7 @@
 
 #include "core/experiment/run_config.h"
 #include "core/experiment/settings_table.h"
+#include "core/experiment/sweep.h"
 #include "ui/app_identity.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
@@ -112,9 +115,14 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     const auto midRunTemperature = option("midrun-temperature", "At half way, change the temperature of the running "
                                                                 "chains (a new, marked chain segment).", "value");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
-    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy.", "name");
+    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy, "
+                                   "tradeoffs.", "name");
+    const auto sweep = option("sweep", "Sweep a setting on the Trade-offs tab instead of a run, e.g. sigma=0.4:1.7:8 "
+                                       "(with --quit-when-done: then the files, then exit).", "NAME=FROM:TO:COUNT");
+    const auto logSpacing = option("log", "With --sweep: geometric spacing of the points.");
     parser.addOptions({preset, methods, chains, parallel, session, noRestore, quitWhenDone, quitAfterRun, exportPlots,
-                       exportSize, exportSamples, screenshot, midRunShot, midRunTemperature, dark, tab});
+                       exportSize, exportSamples, screenshot, midRunShot, midRunTemperature, dark, tab, sweep,
+                       logSpacing});
     for (const auto &[spec, opt] : settingOptions)
         parser.addOption(opt);
     parser.process(app);
@@ -206,22 +214,39 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     }
     if (parser.isSet(tab)) {
         const QStringList tabs = {QStringLiteral("posterior"), QStringLiteral("sizes"), QStringLiteral("correction"),
-                                  QStringLiteral("traces"), QStringLiteral("diagnostics"), QStringLiteral("accuracy")};
+                                  QStringLiteral("traces"), QStringLiteral("diagnostics"), QStringLiteral("accuracy"),
+                                  QStringLiteral("tradeoffs")};
         options.tab = static_cast<int>(tabs.indexOf(parser.value(tab)));
         if (options.tab < 0) {
             fail(QStringLiteral("unknown --tab '%1'; choose one of %2").arg(parser.value(tab), tabs.join(QStringLiteral(", "))));
             return std::nullopt;
         }
     }
+    if (parser.isSet(sweep)) {
+        try {
+            options.script.sweep = core::parseSweepAxis(parser.value(sweep).toStdString());
+        } catch (const std::exception &error) {
+            fail(QStringLiteral("invalid --sweep (%1)").arg(QString::fromStdString(error.what())));
+            return std::nullopt;
+        }
+        options.script.sweep->logSpacing = parser.isSet(logSpacing);
+        if (isSet("samples"))
+            options.script.sweepSamples = config.samples;
+        if (parser.isSet(chains))
+            options.script.sweepTrials = request.chains;
+    } else if (parser.isSet(logSpacing)) {
+        fail(QStringLiteral("--log needs --sweep"));
+        return std::nullopt;
+    }
     options.quitWhenDone = parser.isSet(quitWhenDone) || parser.isSet(quitAfterRun);
     options.script.exportDirectory = parser.value(exportPlots);
     options.script.screenshotPath = parser.value(screenshot);
     options.script.samplesPath = parser.value(exportSamples);
     options.script.midRunScreenshotPath = parser.value(midRunShot);
-    options.runNow = options.quitWhenDone || parser.isSet(preset);
+    options.runNow = options.quitWhenDone || parser.isSet(preset) || parser.isSet(sweep);
     options.dark = parser.isSet(dark);
     // Settings on the command line (or a script) replace the restored session.
-    for (const auto *opt : {&methods, &chains, &parallel, &session})
+    for (const auto *opt : {&methods, &chains, &parallel, &session, &sweep})
         anyRunOption = anyRunOption || parser.isSet(*opt);
     options.restoreSession = !parser.isSet(noRestore) && !options.runNow && !anyRunOption;
     if (!options.runNow && (!options.script.exportDirectory.isEmpty() || !options.script.screenshotPath.isEmpty()
