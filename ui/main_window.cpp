@@ -157,6 +157,14 @@ void MainWindow::buildRunMenu()
     step->setObjectName(QStringLiteral("stepAction"));
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
     menu->addSeparator();
+    QAction *pin = menu->addAction(tr("Pin the shown samples"), this, [this] {
+        m_results->pinPosteriorSamples();
+        showStatus(tr("Pinned %1: its samples stay as a faint layer under the next runs' (Run ▸ Clear the pin).")
+                       .arg(shownRunLabel().isEmpty() ? tr("the shown samples") : shownRunLabel()));
+    });
+    pin->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    menu->addAction(tr("Clear the pin"), this, [this] { m_results->clearPin(); });
+    menu->addSeparator();
     m_autoRunAction = menu->addAction(tr("&Auto-run after changes"));
     m_autoRunAction->setCheckable(true);
     m_autoRunAction->setChecked(m_autoRun);

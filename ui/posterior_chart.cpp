@@ -16,6 +16,7 @@
 #include <QValueAxis>
 
 #include "core/diagnostics/gmm_posterior.h"
+#include "ui/pinned_samples.h"
 
 namespace ui {
 namespace {
@@ -87,6 +88,9 @@ PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, pa
     m_heatMap = new QGraphicsPixmapItem(m_chart);
     m_heatMap->setZValue(0.5);
     m_heatMap->hide();
+    m_pinLayer = new QGraphicsPixmapItem(m_chart);
+    m_pinLayer->setZValue(0.6);
+    m_pinLayer->hide();
     m_chart->setTitle(tr("Posterior samples over the true tempered log-posterior"));
     m_chart->legend()->setAlignment(Qt::AlignBottom);
 
@@ -129,6 +133,40 @@ PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, pa
     m_flushTimer.setInterval(kFlushIntervalMs);
     connect(&m_flushTimer, &QTimer::timeout, this, &PosteriorChart::flush);
     connect(m_chart, &QChart::plotAreaChanged, this, &PosteriorChart::updatePlotBackground);
+    connect(m_chart, &QChart::plotAreaChanged, this, &PosteriorChart::updatePinLayer);
+    for (QValueAxis *axis : {m_axisX, m_axisY})
+        connect(axis, &QValueAxis::rangeChanged, this, &PosteriorChart::updatePinLayer);
+}
+
+QVector<QPointF> PosteriorChart::drawnSamples()
+{
+    flush();
+    QVector<QPointF> points;
+    points.reserve(m_plotted);
+    for (const QLineSeries *series : std::as_const(m_sampleChunks))
+        points.append(series->points());
+    return points;
+}
+
+void PosteriorChart::setPinnedSamples(const QVector<QPointF> &points)
+{
+    m_pinned = points;
+    updatePinLayer();
+}
+
+void PosteriorChart::updatePinLayer()
+{
+    const QRectF plotArea = m_chart->plotArea();
+    if (m_pinned.isEmpty() || plotArea.isEmpty()) {
+        m_pinLayer->hide();
+        return;
+    }
+    // Grey-violet, faint: apart from the samples' colour and the heat map's blue.
+    const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
+    m_pinLayer->setPixmap(QPixmap::fromImage(
+        renderPinnedSamples(m_pinned, window, plotArea.size().toSize(), QColor(150, 90, 190, 110))));
+    m_pinLayer->setPos(plotArea.topLeft());
+    m_pinLayer->show();
 }
 
 QLineSeries *PosteriorChart::addSampleChunk()

@@ -53,6 +53,13 @@ public:
     void appendSamples(const QVector<QPointF> &points, QPointF current);
     /// Pushes queued samples to the series now, e.g. before a screenshot.
     void flush();
+    /// The samples drawn now (queued ones flushed first), e.g. to pin them.
+    QVector<QPointF> drawnSamples();
+    /// Shows `points` as a faint layer under the samples (a before/after of one change); an
+    /// empty list removes it. clear() leaves it.
+    void setPinnedSamples(const QVector<QPointF> &points);
+    /// Samples in the pinned layer (0 without a pin).
+    qsizetype pinnedSampleCount() const { return m_pinned.size(); }
     /// Samples flushed to the chart so far (queued ones not included); samples outside the θ
     /// window count but are not drawn.
     qsizetype plottedSampleCount() const;
@@ -77,6 +84,7 @@ public:
 private:
     QLineSeries *addSampleChunk();
     void updatePlotBackground();
+    void updatePinLayer();
     QColor sampleColour() const;
 
     QChart *m_chart = nullptr;
@@ -96,6 +104,8 @@ private:
     QTimer m_flushTimer;
     PosteriorImage m_image;
     QGraphicsPixmapItem *m_heatMap = nullptr;
+    QGraphicsPixmapItem *m_pinLayer = nullptr; // over the heat map, under grid and samples
+    QVector<QPointF> m_pinned;
     bool m_free = false;          // axes follow the samples (no exact posterior)
     int m_dimension = 2;
     bool m_hasRange = false;

@@ -139,6 +139,7 @@ void ResultsView::beginRun(const RunRequest &request)
     // Real data have their own N, known once loaded (the first snapshot brings it).
     const qint64 nData = request.config.dataset == "logreg" ? 0 : request.config.nData;
     m_comparePage->setUp(posteriorTitles, methods, nData);
+    applyPins();
     const qint64 perChart = std::min<qint64>(request.config.samples, SamplerWorker::kMaxPlottedSamples) * request.chains;
     for (PosteriorChart *chart : m_comparePage->charts()) {
         chart->setExpectedSampleCount(perChart);
@@ -190,6 +191,30 @@ void ResultsView::flushAll()
         overview->flush();
     m_traces->flush();
     m_accuracy->flush();
+}
+
+void ResultsView::pinPosteriorSamples()
+{
+    m_pins.clear();
+    for (PosteriorChart *chart : m_comparePage->charts()) {
+        m_pins.append(chart->drawnSamples());
+        chart->setPinnedSamples(m_pins.back());
+    }
+}
+
+void ResultsView::clearPin()
+{
+    m_pins.clear();
+    for (PosteriorChart *chart : m_comparePage->charts())
+        chart->setPinnedSamples({});
+}
+
+void ResultsView::applyPins()
+{
+    // Each run builds new posterior charts: chart k shows the pin of the chart k that was pinned.
+    const QList<PosteriorChart *> &charts = m_comparePage->charts();
+    for (qsizetype k = 0; k < charts.size() && k < m_pins.size(); ++k)
+        charts[k]->setPinnedSamples(m_pins[k]);
 }
 
 void ResultsView::flushVisible()

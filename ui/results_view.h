@@ -5,6 +5,8 @@
 // trade-offs of a sweep of one setting. It routes each channel's snapshots to the charts of that channel's
 // method and chain; charts batch their own redraws.
 #include <QList>
+#include <QPointF>
+#include <QVector>
 #include <QString>
 #include <QTabWidget>
 
@@ -49,6 +51,11 @@ public:
     void finishRun(const RunOutcome &outcome);
     /// Draws everything still queued (after a failure, before an export).
     void flushAll();
+    /// Pins the posterior charts' samples as a faint layer under later runs (see
+    /// PosteriorChart::pinSamples), or removes the pin.
+    void pinPosteriorSamples();
+    void clearPin();
+    bool hasPin() const { return !m_pins.isEmpty(); }
     /// Draws what is queued for the visible tab only: what the charts' own timers do.
     void flushVisible();
 
@@ -69,6 +76,8 @@ public:
     QList<NamedChart> exportableCharts() const;
 
 private:
+    void applyPins();
+    QList<QVector<QPointF>> m_pins; // per posterior chart, as pinned
     ComparePage *m_comparePage = nullptr;
     BatchSizeHistogram *m_histogram = nullptr;
     CorrectionChart *m_correction = nullptr;

@@ -10,6 +10,7 @@
 #include "ui/file_actions.h"
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
+#include "ui/results_view.h"
 #include "ui/stale_banner.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
@@ -158,6 +159,35 @@ private slots:
         QTest::qWait(ui::MainWindow::kAutoRunDelayMs * 2);
         QCOMPARE(starting.count(), 2);
         QVERIFY(window.staleBanner()->isHidden());
+    }
+
+    // Pin: the shown run's samples stay, faint, under the next run's; Clear removes them.
+    void pinnedSamplesStayUnderTheNextRun()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.resize(1280, 800);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        core::RunConfig config = smallConfig(core::TestMethod::Minibatch, 2000);
+        config.temperature = 2000.0; // a wide cloud …
+        QVERIFY(window.startRun(config));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QCOMPARE(window.chart()->pinnedSampleCount(), 0);
+        window.results()->pinPosteriorSamples();
+        const qsizetype pinned = window.chart()->pinnedSampleCount();
+        QCOMPARE(pinned, window.chart()->plottedSampleCount());
+        QVERIFY(pinned > 1000);
+
+        config.temperature = 100.0; // … then a sharp one over it
+        QVERIFY(window.startRun(config));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+        QCOMPARE(window.chart()->pinnedSampleCount(), pinned); // on the new run's chart
+        QVERIFY(window.chart()->plottedSampleCount() > 1000);
+        saveScreenshot(window, QStringLiteral("pinned-run.png"));
+        window.results()->clearPin();
+        QCOMPARE(window.chart()->pinnedSampleCount(), 0);
     }
 
     // The paper's mixture (N = 10^6): from the last edit of T to the new run's first drawn
