@@ -292,6 +292,15 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
                        .arg(outcome.correctionFromCache ? tr(" (cached)") : QString());
     if (fallbacks > 0)
         message += tr(" %L1 tests fell back to the full data.").arg(fallbacks);
+    // A regime where the tests read all N anyway (a minibatch fallback, or a sequential test that
+    // grew to N): say so where it stays in view.
+    qint64 allData = 0;
+    for (const ChainReport &chain : outcome.chains)
+        allData += std::max(chain.summary.allDataIterations, chain.summary.fullDataFallbacks);
+    if (iterations > 0 && 2 * allData > iterations)
+        m_strip->showNotice(tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller "
+                               "step, a larger T or (for the minibatch test) a larger σ lets more tests stop early.")
+                                .arg(100.0 * static_cast<double>(allData) / static_cast<double>(iterations), 0, 'f', 0));
     if (!outcome.austereNote.empty())
         message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.austereNote));
     showStatus(message);

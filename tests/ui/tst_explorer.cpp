@@ -11,6 +11,7 @@
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
 #include "ui/results_view.h"
+#include "ui/run_status_strip.h"
 #include "ui/stale_banner.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
@@ -188,6 +189,32 @@ private slots:
         saveScreenshot(window, QStringLiteral("pinned-run.png"));
         window.results()->clearPin();
         QCOMPARE(window.chart()->pinnedSampleCount(), 0);
+    }
+
+    // Where most tests read all N anyway (MHSubLhd on the worst case, Lemma 1), the strip says so.
+    void mostlyFullDataRunsAreFlagged()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        core::RunConfig config;
+        config.dataset = "worst-case";
+        config.nData = 5000;
+        applyDatasetDefaults(config, false, false);
+        config.method = core::TestMethod::SubLhd;
+        config.samples = 300;
+        QVERIFY(window.startRun(config));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        const auto &chain = window.lastOutcome()->chains.front().summary;
+        QVERIFY2(2 * chain.allDataIterations > chain.iterations, "the regime this test needs");
+        QVERIFY2(window.statusStrip()->notice().contains(QStringLiteral("read all N data points")),
+                 qPrintable(window.statusStrip()->notice()));
+        // The paper's mixture with the minibatch test: no such notice.
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, 300)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+        QVERIFY(!window.statusStrip()->notice().contains(QStringLiteral("read all N")));
     }
 
     // The paper's mixture (N = 10^6): from the last edit of T to the new run's first drawn
