@@ -1,5 +1,6 @@
 #include "ui/session.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -126,7 +127,12 @@ void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
         if (!json[QStringLiteral("classes")].isArray() || classes.size() != 2 || !classes[0].isDouble()
             || !classes[1].isDouble())
             badValue(QStringLiteral("logreg.classes"), QStringLiteral("an array of two class numbers"));
-        spec.classes = {classes[0].toInt(), classes[1].toInt()};
+        spec.classes = {classes[0].toInt(-1), classes[1].toInt(-1)};
+        // The rule the settings table holds version 2 files to, so that every session this
+        // reader accepts is saved in a form it reads back.
+        const auto [first, second] = spec.classes;
+        if (first == second || std::min(first, second) < 0 || std::max(first, second) > 255)
+            badValue(QStringLiteral("logreg.classes"), QStringLiteral("two different class numbers in [0, 255]"));
     }
     readInteger(json, QStringLiteral("test_size"), spec.testSize);
     read(json, QStringLiteral("test_fraction"), spec.testFraction);

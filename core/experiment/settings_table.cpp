@@ -1,5 +1,6 @@
 #include "core/experiment/settings_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -33,6 +34,14 @@ std::int64_t parseInteger(const std::string &name, const std::string &text)
     for (char c : text)
         if (c != '_')
             digits += c;
+    // Plain digits are read exactly: through a double, whole numbers above 2^53 would change
+    // (a session saved and read back would not be the same session).
+    const std::size_t signs = !digits.empty() && (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
+    if (digits.size() > signs
+        && std::all_of(digits.begin() + static_cast<std::ptrdiff_t>(signs), digits.end(),
+                       [](char c) { return c >= '0' && c <= '9'; }))
+        return parseWhole(name, digits, "a whole number",
+                          [](const std::string &t, std::size_t *used) { return std::int64_t{std::stoll(t, used)}; });
     const double value = parseWhole(name, digits, "a whole number",
                                     [](const std::string &t, std::size_t *used) { return std::stod(t, used); });
     if (value != static_cast<double>(static_cast<std::int64_t>(value)) || std::abs(value) > 9.0e18)

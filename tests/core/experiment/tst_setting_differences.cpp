@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -63,4 +64,20 @@ BOOST_AUTO_TEST_CASE(settingsOfAnotherDatasetCountWhenEitherSideUsesThem)
     const auto changed = keys(settingDifferences(shown, wanted));
     BOOST_TEST(changed.front() == "dataset");
     BOOST_TEST((std::find(changed.begin(), changed.end(), "test_size") != changed.end()));
+}
+
+// Whole numbers are read exactly, beyond the 2^53 a double holds, so that a setting written and
+// read back is the same setting (a session file round trip depends on it).
+BOOST_AUTO_TEST_CASE(wholeNumbersAreReadExactly)
+{
+    const SettingSpec *spec = findSettingByKey("trace_every");
+    BOOST_TEST_REQUIRE(spec != nullptr);
+    RunConfig config;
+    spec->set(config, "trace_every", "10888888888888881");
+    BOOST_TEST(settingText(spec->get(config)) == "10888888888888881");
+    spec->set(config, "trace_every", "1e6"); // as people write them, still
+    BOOST_TEST(settingText(spec->get(config)) == "1000000");
+    spec->set(config, "trace_every", "1_000");
+    BOOST_TEST(settingText(spec->get(config)) == "1000");
+    BOOST_CHECK_THROW(spec->set(config, "trace_every", "99999999999999999999"), std::invalid_argument);
 }
