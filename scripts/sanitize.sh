@@ -4,8 +4,8 @@
 #   bash scripts/sanitize.sh [address|thread] [CTEST_REGEX | core]
 #
 # `core` builds and runs only the core library's suites and the CLI's (tests/core, tests/app,
-# the GUI's own --help test aside): the subset CI runs, since an instrumented build of the GUI
-# and its suites takes longer than CI's budget on two cores.
+# the GUI's own --help and --sweep tests aside): the subset CI runs, since an instrumented GUI
+# and its suites take longer than CI's budget on two cores.
 #
 # address: AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer, into build-asan/;
 #          runs every suite unless a regex is given.
@@ -32,7 +32,7 @@ regex="${2:-}"
 targets=()
 if [ "$regex" = core ]; then
   mapfile -t suites < <(find tests/core tests/app -name 'tst_*.cpp' -exec basename {} .cpp \; \
-                          | grep -vx tst_program_info | sort)
+                          | grep -vx -e tst_program_info -e tst_gui_sweep | sort)
   targets=(--target mh-explorer-cli "${suites[@]}")
   regex="^($(IFS='|'; echo "${suites[*]}"))\$"
 fi
