@@ -19,6 +19,8 @@ struct MinibatchSettings {
     /// mean has variance s²/b, the form of Seita et al.'s Algorithm 1. Either way s²_Δ* is the
     /// variance of the Δ* actually used, so X_nc makes up exactly the rest of σ².
     bool finitePopulationCorrection = true;
+
+    bool operator==(const MinibatchSettings &) const = default;
 };
 
 /// Throws std::invalid_argument naming the setting and its allowed range.

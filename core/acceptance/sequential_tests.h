@@ -21,6 +21,8 @@ namespace core {
 struct AustereSettings {
     DataIndex batch = 100;     ///< m: initial size and increment, ≥ 2
     double epsilon = 0.005;    ///< per-look p-value threshold ε ∈ (0, 0.5)
+
+    bool operator==(const AustereSettings &) const = default;
 };
 void validate(const AustereSettings &settings);
 
@@ -56,6 +58,8 @@ struct SubLhdSettings {
     double delta = 0.01;     ///< total error budget δ ∈ (0, 1)
     /// Use the model's closed-form bound on max_i |l_i| when it has one, instead of a pass.
     bool useModelBound = false;
+
+    bool operator==(const SubLhdSettings &) const = default;
 };
 void validate(const SubLhdSettings &settings);
 

@@ -39,6 +39,8 @@ void validate(const ChainSettings &settings)
         throw std::invalid_argument("samples must be >= 1; got " + std::to_string(settings.samples));
     if (!(settings.temperature > 0.0) || !std::isfinite(settings.temperature))
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(settings.temperature));
+    if (settings.maxSeconds < 0.0 || !std::isfinite(settings.maxSeconds))
+        throw std::invalid_argument("the time limit must be finite and >= 0 seconds; got " + std::to_string(settings.maxSeconds));
     if (settings.burnIn < 0)
         throw std::invalid_argument("burn-in must be >= 0; got " + std::to_string(settings.burnIn));
     if (settings.burnIn >= settings.samples && settings.burnIn > 0)
@@ -64,6 +66,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         throw std::invalid_argument("initial theta lies outside the prior's support");
 
     ChainResult result;
+    result.firstIteration = settings.firstIteration;
     const auto total = static_cast<std::size_t>(settings.samples);
     result.samples.resize(settings.samples, dim);
     result.batchSize.resize(total);
@@ -114,7 +117,23 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     Rng rng(settings.seed);
     auto lastReport = start;
     std::int64_t reportedUpTo = 0;
+    // Pacing (PauseGate::setPace): the time the next iteration may start. Falling behind the
+    // pace (a slow iteration) does not earn a burst of catch-up iterations.
+    std::chrono::steady_clock::time_point nextSlot = settings.pacedFrom;
     for (std::int64_t t = 0; t < settings.samples; ++t) {
+        if (settings.pauseGate && settings.pauseGate->pace() > 0.0) {
+            auto now = std::chrono::steady_clock::now();
+            if (nextSlot > now) {
+                settings.pauseGate->sleepUntil(nextSlot, stop);
+                now = std::chrono::steady_clock::now();
+                nextSlot = std::min(nextSlot, now); // woken early by a new pace: it applies now
+            }
+            const double pace = settings.pauseGate->pace();
+            if (pace > 0.0)
+                nextSlot = std::max(nextSlot, now)
+                           + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(1.0 / pace));
+        }
         if (settings.pauseGate) {
             const double paused = settings.pauseGate->wait(stop);
             if (paused > 0.0) {
@@ -159,6 +178,10 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         result.completed = t + 1;
 
         const bool stepping = settings.pauseGate && settings.pauseGate->paused();
+        const bool pacing = settings.pauseGate && settings.pauseGate->pace() > 0.0;
+        if (settings.maxSeconds > 0.0 && ((t & 63) == 63 || pacing || stepping)
+            && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= settings.maxSeconds)
+            break; // timed out: the result is complete up to here, not stopped
         if (onProgress && ((t & 63) == 63 || stepping)) {
             const auto now = std::chrono::steady_clock::now();
             if (stepping || now - lastReport >= settings.progressInterval) {
@@ -169,6 +192,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         }
     }
     result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.nextPacedIteration = nextSlot;
     if (onProgress && reportedUpTo < result.completed)
         onProgress(result, reportedUpTo, result.completed);
     return result;

@@ -37,6 +37,16 @@ struct ChainSettings {
     /// iteration, each starting a new ChainSegment. Requests made before the chain starts
     /// apply from its first iteration (they replace the first segment's settings).
     const LiveTuning *tuning = nullptr;
+    /// The iteration number of the first row: > 0 for the later laps of a run until stopped
+    /// (continuous_chain.h), whose results number their rows from 0 all the same.
+    std::int64_t firstIteration = 0;
+    /// > 0: the chain also ends (not stopped) once it has sampled this many seconds, pauses
+    /// aside; `samples` is then the most it runs. The laps of a run until stopped are timed.
+    double maxSeconds = 0.0;
+    /// With a pace (PauseGate::setPace): the first iteration waits until then. A run until
+    /// stopped passes each lap's ChainResult::nextPacedIteration on, so the pace holds across
+    /// laps.
+    std::chrono::steady_clock::time_point pacedFrom{};
 };
 
 /// Throws std::invalid_argument naming the setting and its range.
@@ -53,6 +63,8 @@ struct ChainSegment {
     /// first segment); a change made during a burn-in is timed when the burn-in ends.
     double startSeconds = 0.0;
     bool burnIn = false;      ///< rows sampled at the annealing schedule's T₀, not the target
+    /// The acceptance test changed here (a run until stopped, core/experiment/live_kernel.h).
+    bool kernelChanged = false;
 };
 
 /// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after
@@ -64,10 +76,15 @@ struct ChainResult {
     std::vector<std::uint8_t> accepted;        ///< 0/1
     std::vector<std::uint8_t> fullDataFallback;///< 0/1
     std::int64_t completed = 0;
+    /// The iteration number of row 0. 0 for a whole chain; for a lap or the moving window of a
+    /// run until stopped, the iterations before it (row t is iteration firstIteration + t).
+    std::int64_t firstIteration = 0;
     bool stopped = false;
     double wallSeconds = 0.0;                  ///< excludes pausedSeconds
     double pausedSeconds = 0.0;                ///< held by the pause gate so far
     double fullScanSeconds = 0.0;              ///< part of wallSeconds spent in full-data passes
+    /// With a pace: when the next iteration (the next lap's first) may start.
+    std::chrono::steady_clock::time_point nextPacedIteration{};
     /// At least one; more when the temperature or step was changed during the run.
     std::vector<ChainSegment> segments;
 

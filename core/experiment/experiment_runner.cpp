@@ -20,6 +20,10 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.burnInProposal = &burnInProposal;
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
+    settings.initialTheta = inputs.initialTheta;
+    settings.firstIteration = inputs.firstIteration;
+    settings.maxSeconds = inputs.maxSeconds;
+    settings.pacedFrom = inputs.pacedFrom;
     return runChain(*dataset.model, proposal, *test, settings, inputs.stop, inputs.onProgress);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 /// One chain of a configured run on a prepared dataset: the primitive the run service
 /// (run_service.h) runs once per channel.
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -20,6 +21,12 @@ struct ChainInputs {
     ChainProgressCallback onProgress;
     PauseGate *pauseGate = nullptr;
     const LiveTuning *tuning = nullptr;
+    /// Where the chain starts (empty: the model's initial θ) and the iteration number of its
+    /// first row: the laps of a run until stopped go on from the previous lap.
+    Vector initialTheta;
+    std::int64_t firstIteration = 0;
+    double maxSeconds = 0.0; ///< see ChainSettings::maxSeconds
+    std::chrono::steady_clock::time_point pacedFrom{}; ///< see ChainSettings::pacedFrom
 };
 
 /// Runs `config.method` on `dataset` with seed `config.seed`, the annealing burn-in and the

@@ -12,6 +12,7 @@
 #include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
 #include "core/experiment/datasets.h"
+#include "core/experiment/live_kernel.h"
 #include "core/experiment/run_outcome.h"
 
 namespace core {
@@ -48,6 +49,12 @@ public:
     /// Channel `report.channel` is done and its figures are computed (R-hat and the posterior
     /// metrics come later, with the outcome). `report.result` is the whole chain.
     virtual void chainFinished(const ChainReport & /*report*/) {}
+    /// A run until stopped ends a lap of channel `channel` (continuous_chain.h): rows of `lap`
+    /// not yet taken must be taken now; the lap is discarded after the call.
+    virtual void chainLapEnded(int /*channel*/, const ChainResult & /*lap*/) {}
+    /// A run until stopped could not switch channel `channel` to the requested acceptance test
+    /// (LiveKernel); it goes on with its current one. `problem` says why.
+    virtual void kernelChangeRefused(int /*channel*/, const std::string & /*problem*/) {}
 };
 
 /// How a caller steers a running request. All optional.
@@ -55,6 +62,7 @@ struct RunControls {
     std::stop_token stop;                ///< ends the preparation or the chains; the outcome says stopped
     PauseGate *pauseGate = nullptr;      ///< pause, resume and single-step every chain
     const LiveTuning *tuning = nullptr;  ///< temperature and step changes during the run
+    const LiveKernel *kernel = nullptr;  ///< acceptance-test changes, for a run until stopped
 };
 
 } // namespace core

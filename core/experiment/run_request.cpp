@@ -27,6 +27,8 @@ RunConfig RunRequest::channelConfig(int channel) const
 
 int RunRequest::concurrency() const
 {
+    if (untilStopped)
+        return std::max(1, channelCount()); // a chain that never ends cannot wait for a turn
     if (!parallel)
         return 1;
     const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -44,6 +46,10 @@ void validate(const RunRequest &request)
     if (request.chains < 1 || request.chains > RunRequest::kMaxChains)
         throw std::invalid_argument("chains must be in [1, " + std::to_string(RunRequest::kMaxChains) + "]; got "
                                     + std::to_string(request.chains));
+    if (request.untilStopped && request.channelCount() > RunRequest::kMaxContinuousChannels)
+        throw std::invalid_argument("a run until stopped runs every chain at once: at most "
+                                    + std::to_string(RunRequest::kMaxContinuousChannels) + " chains in all; got "
+                                    + std::to_string(request.channelCount()));
     if (request.threads < 0 || request.threads > 1024)
         throw std::invalid_argument("threads must be in [0, 1024] (0: one per core); got "
                                     + std::to_string(request.threads));

@@ -33,6 +33,12 @@ struct RunRequest {
     /// Take the correction table from the on-disk cache and store a solved one there (the
     /// CLI's --no-cache turns it off). It changes where the table comes from, not the table.
     bool useCorrectionCache = true;
+    /// Run until stopped (continuous_chain.h): every channel runs at once, on until the stop,
+    /// and `config.samples` is the moving window of most recent samples that each chain keeps
+    /// and its figures describe. The outcome of such a run is the normal end of a stop.
+    bool untilStopped = false;
+    /// Most channels of a run until stopped: each needs a thread of its own.
+    static constexpr int kMaxContinuousChannels = 16;
 
     /// One method, one chain.
     static RunRequest single(const RunConfig &config);

@@ -11,6 +11,7 @@
 #include "core/correction/correction_cache.h"
 #include "core/diagnostics/chain_convergence.h"
 #include "core/experiment/austere_setup.h"
+#include "core/experiment/continuous_chain.h"
 #include "core/experiment/experiment_runner.h"
 #include "core/experiment/posterior_references.h"
 #include "core/install/install_layout.h"
@@ -228,11 +229,13 @@ private:
         inputs.onProgress = [this, channel](const ChainResult &result, std::int64_t first, std::int64_t last) {
             m_observer.chainProgress(channel, result, first, last);
         };
-        ChainResult chain = runConfiguredChain(settings, m_dataset, inputs);
+        RunConfig ended = settings;
+        ChainResult chain = request.untilStopped ? runContinuously(channel, settings, std::move(inputs), ended)
+                                                 : runConfiguredChain(settings, m_dataset, inputs);
 
         ChainReport &report = m_reports[static_cast<std::size_t>(channel)];
         report.channel = channel;
-        report.method = settings.method;
+        report.method = ended.method;
         report.chainIndex = request.chainIndexOf(channel);
         report.seed = settings.seed;
         report.summary = summarize(chain, m_dataset.model->dataSize());
@@ -241,7 +244,8 @@ private:
         addClassifierFigures(m_dataset, chain, report);
         // A stopped chain skips the comparison: the reference grid takes about a second and
         // cannot be cancelled.
-        if (m_references && !chain.stopped && !m_controls.stop.stop_requested())
+        // A run until stopped ends by a stop: its window is measured all the same.
+        if (m_references && (request.untilStopped || (!chain.stopped && !m_controls.stop.stop_requested())))
             if (const auto metrics = m_references->measureFinalSegment(chain)) {
                 report.posterior = *metrics;
                 report.hasPosteriorMetrics = true;
@@ -249,6 +253,49 @@ private:
         report.result = request.keepSamples ? std::make_shared<const ChainResult>(std::move(chain))
                                             : withoutRows(std::move(chain));
         m_observer.chainFinished(report);
+    }
+
+    ChainResult runContinuously(int channel, const RunConfig &settings, ChainInputs inputs, RunConfig &ended)
+    {
+        ContinuousChainHooks hooks;
+        hooks.kernel = m_controls.kernel;
+        hooks.methodMayChange = m_outcome.request.methods.size() == 1;
+        hooks.prepareKernel = [this](RunConfig &kernel, ChainInputs &prepared) { prepareKernel(kernel, prepared); };
+        hooks.lapEnded = [this, channel](const ChainResult &lap) { m_observer.chainLapEnded(channel, lap); };
+        hooks.kernelRefused = [this, channel](const std::string &problem) {
+            m_observer.kernelChangeRefused(channel, problem);
+        };
+        return runUntilStopped(settings, m_dataset, std::move(inputs), hooks, &ended);
+    }
+
+    // The correction table and AustereMH design of a new kernel, between two laps. Channels
+    // take turns, so parallel chains that switch together solve a new σ once.
+    void prepareKernel(RunConfig &kernel, ChainInputs &inputs)
+    {
+        const std::lock_guard lock(m_kernelMutex);
+        try {
+            const std::stop_token stop = m_chainsStop.get_token();
+            if (needsCorrection(kernel.method)
+                && (!inputs.correction || inputs.correction->params() != kernel.correction)) {
+                const auto known = std::find_if(m_corrections.begin(), m_corrections.end(), [&](const auto &table) {
+                    return table->params() == kernel.correction;
+                });
+                if (known != m_corrections.end()) {
+                    inputs.correction = *known;
+                } else {
+                    inputs.correction = std::make_shared<const CorrectionDistribution>(
+                        m_outcome.request.useCorrectionCache ? loadOrSolveCorrection(kernel.correction, {}, stop)
+                                                             : CorrectionDistribution::solve(kernel.correction, {}, stop));
+                    m_corrections.push_back(inputs.correction);
+                }
+            }
+            if (needsAustereDesign(kernel)) {
+                m_designer = core::prepareAustere(kernel, m_dataset, {}, stop, m_designer ? m_designer : inputs.designer).designer;
+                inputs.designer = m_designer;
+            }
+        } catch (const Cancelled &) {
+            throw std::invalid_argument("the run stopped while the new acceptance test was prepared");
+        }
     }
 
     RunOutcome &m_outcome;
@@ -261,6 +308,9 @@ private:
     std::stop_source m_chainsStop;
     const std::stop_callback<std::function<void()>> m_forwardStop;
     std::atomic<int> m_next{0};
+    std::mutex m_kernelMutex; // guards the two below
+    std::vector<std::shared_ptr<const CorrectionDistribution>> m_corrections;
+    std::shared_ptr<const AustereDesigner> m_designer;
     std::mutex m_failureMutex;
     std::exception_ptr m_failure;
 };
@@ -340,7 +390,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         observer.stageStarted(RunStage::Diagnostics, "Diagnosing the chains");
         if (outcome.request.keepSamples)
             addSplitRhat(outcome);
-        if (references && !outcome.stopped)
+        if (references && (!outcome.stopped || outcome.request.untilStopped))
             outcome.posterior = references->at(config.temperature);
     } catch (const Cancelled &) {
         outcome.stopped = true; // a stop during a preparation step: nothing more to report

@@ -1,0 +1,266 @@
+// Runs until stopped (core/experiment/continuous_chain.h): one chain made of timed laps. Each
+// lap goes on from the last θ with its own stream, so the chain as a whole must still sample
+// the exact posterior; the window keeps the last K rows; the pace holds across laps; and a new
+// acceptance test (LiveKernel) continues the chain as a new segment.
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+#include <vector>
+
+#include <boost/math/distributions/normal.hpp>
+
+#include "core/chain/pause_gate.h"
+#include "core/experiment/continuous_chain.h"
+#include "core/experiment/run_service.h"
+#include "core/models/gaussian_mean_model.h"
+#include "tests/support/small_runs.h"
+#include "tests/support/statistics.h"
+
+using namespace core;
+
+namespace {
+
+constexpr double kTemperature = 20.0;
+
+// The worst-case data (x ~ N(0.5, 1), flat prior) at N/T = 1000: the posterior of θ is
+// N(x̄, T/N), known exactly.
+RunConfig worstCase(TestMethod method, std::int64_t window)
+{
+    RunConfig config;
+    config.dataset = "worst-case";
+    config.method = method;
+    config.nData = 20'000;
+    config.temperature = kTemperature;
+    config.step = std::sqrt(kTemperature / 20'000.0); // about the posterior sd
+    config.samples = window;
+    config.seed = 99;
+    config.correction.grid = 2000;
+    return config;
+}
+
+struct Continuous {
+    DatasetInstance dataset;
+    ChainInputs inputs;
+    std::stop_source stop;
+    std::vector<std::int64_t> lapStarts; ///< firstIteration of each lap, in order
+    std::vector<std::int64_t> lapRows;
+    ChainResult firstLap;
+
+    explicit Continuous(const RunConfig &config) : dataset(makeDataset(config, false))
+    {
+        if (needsCorrection(config.method))
+            inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(config.correction));
+        inputs.stop = stop.get_token();
+    }
+
+    // Runs until at least `iterations` iterations are done, then stops.
+    ChainResult runFor(const RunConfig &config, std::int64_t iterations, ContinuousChainHooks hooks = {},
+                       RunConfig *ended = nullptr)
+    {
+        std::int64_t done = 0;
+        hooks.lapEnded = [&](const ChainResult &lap) {
+            if (lapStarts.empty())
+                firstLap = lap;
+            lapStarts.push_back(lap.firstIteration);
+            lapRows.push_back(lap.completed);
+            done += lap.completed;
+            if (done >= iterations)
+                stop.request_stop();
+        };
+        return runUntilStopped(config, dataset, inputs, hooks, ended);
+    }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(lapsFormOneChainThatSamplesTheExactPosterior)
+{
+    const RunConfig config = worstCase(TestMethod::Minibatch, 61'000);
+    Continuous run(config);
+    const ChainResult window = run.runFor(config, 80'000);
+
+    // The laps number their rows one after the other, and the window holds the last K.
+    BOOST_TEST_REQUIRE(run.lapStarts.size() >= std::size_t(2));
+    for (std::size_t k = 1; k < run.lapStarts.size(); ++k)
+        BOOST_TEST(run.lapStarts[k] == run.lapStarts[k - 1] + run.lapRows[k - 1]);
+    const std::int64_t total = run.lapStarts.back() + run.lapRows.back();
+    BOOST_TEST(window.completed == config.samples);
+    BOOST_TEST(window.firstIteration == total - config.samples);
+    BOOST_TEST(window.stopped);
+    BOOST_TEST_REQUIRE(window.segments.size() == std::size_t(1)); // no change: one segment
+    BOOST_TEST(window.segments[0].start == std::int64_t(0));
+
+    // Thinned by 30: about 2000 nearly independent draws of N(x̄, T/N).
+    const auto &model = dynamic_cast<const GaussianMeanModel &>(*run.dataset.model);
+    const double mean = model.posteriorMean(kTemperature);
+    const double sd = std::sqrt(model.posteriorVariance(kTemperature));
+    std::vector<double> thinned;
+    for (std::int64_t t = 0; t < window.completed; t += 30)
+        thinned.push_back(window.samples(t, 0));
+    const double n = static_cast<double>(thinned.size());
+    const Eigen::Map<const Eigen::ArrayXd> values(thinned.data(), static_cast<Eigen::Index>(thinned.size()));
+    const double sampleMean = values.mean();
+    const double sampleVariance = (values - sampleMean).square().sum() / (n - 1.0);
+    const double alpha = 1e-4;
+    BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(alpha) * sd / std::sqrt(n),
+               "mean " << sampleMean << " vs " << mean);
+    const double ratio = sampleVariance / (sd * sd) * (n - 1.0);
+    BOOST_TEST((ratio > teststats::chiSquaredLower(n - 1.0, alpha / 2) && ratio < teststats::chiSquaredUpper(n - 1.0, alpha / 2)),
+               "variance " << sampleVariance << " vs " << sd * sd);
+    const boost::math::normal posterior(mean, sd);
+    const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
+    BOOST_TEST(teststats::ksPValue(d, thinned.size()) > alpha, "KS D = " << d);
+}
+
+BOOST_AUTO_TEST_CASE(firstLapIsTheFixedLengthChainsStart)
+{
+    RunConfig config = worstCase(TestMethod::Barker, 5000);
+    Continuous run(config);
+    run.runFor(config, 3000);
+    BOOST_TEST_REQUIRE(run.firstLap.completed > 0);
+    config.samples = run.firstLap.completed;
+    const ChainResult fixed = runConfiguredChain(config, run.dataset, ChainInputs{});
+    BOOST_TEST((fixed.samples == run.firstLap.samples.topRows(run.firstLap.completed)));
+    // Later laps draw other streams.
+    BOOST_TEST(lapSeed(config.seed, 0) == config.seed);
+    BOOST_TEST(lapSeed(config.seed, 1) != lapSeed(config.seed, 2));
+    BOOST_TEST(lapSeed(config.seed, 1) != lapSeed(config.seed + 1, 1));
+}
+
+BOOST_AUTO_TEST_CASE(aSmallWindowKeepsTheLatestRows)
+{
+    const RunConfig config = worstCase(TestMethod::Barker, 300);
+    Continuous run(config);
+    const ChainResult window = run.runFor(config, 5000);
+    const std::int64_t total = run.lapStarts.back() + run.lapRows.back();
+    BOOST_TEST(window.completed == std::int64_t(300));
+    BOOST_TEST(window.firstIteration == total - 300);
+    BOOST_TEST(window.batchSize.size() == std::size_t(300));
+    BOOST_TEST(window.samples.rows() == 300);
+}
+
+BOOST_AUTO_TEST_CASE(thePaceHoldsAcrossLaps)
+{
+    const RunConfig config = worstCase(TestMethod::Barker, 1000);
+    Continuous run(config);
+    PauseGate gate;
+    gate.setPace(200.0); // 0.2 s per lap-time: every lap is 20 iterations or fewer
+    run.inputs.pauseGate = &gate;
+    const auto start = std::chrono::steady_clock::now();
+    std::jthread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        run.stop.request_stop();
+    });
+    const ChainResult window = run.runFor(config, 1'000'000);
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::int64_t total = window.firstIteration + window.completed;
+    BOOST_TEST(run.lapStarts.size() >= std::size_t(3));
+    // At most one iteration per 1/200 s, the first at once; never a burst at a lap's start.
+    BOOST_TEST(total <= static_cast<std::int64_t>(200.0 * elapsed) + 1, total << " iterations in " << elapsed << " s");
+    BOOST_TEST(total >= 1);
+}
+
+BOOST_AUTO_TEST_CASE(aNewAcceptanceTestContinuesTheChainAsASegment)
+{
+    const RunConfig config = worstCase(TestMethod::Minibatch, 100'000);
+    Continuous run(config);
+    LiveKernel kernel;
+    RunConfig wanted = config;
+    wanted.correction.sigma = 1.2;
+    std::atomic<int> prepared{0};
+    ContinuousChainHooks hooks;
+    hooks.kernel = &kernel;
+    hooks.prepareKernel = [&](RunConfig &next, ChainInputs &inputs) {
+        ++prepared;
+        inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(next.correction));
+    };
+    // The change is asked for during the first lap and applies from the second.
+    std::int64_t changedAt = -1;
+    auto lapEnded = [&](const ChainResult &lap) {
+        if (changedAt < 0) {
+            changedAt = lap.firstIteration + lap.completed;
+            kernel.set(wanted);
+        }
+    };
+    std::int64_t done = 0;
+    hooks.lapEnded = [&](const ChainResult &lap) {
+        lapEnded(lap);
+        done += lap.completed;
+        if (done >= 20'000)
+            run.stop.request_stop();
+    };
+    RunConfig ended;
+    const ChainResult window = runUntilStopped(config, run.dataset, run.inputs, hooks, &ended);
+    BOOST_TEST(prepared.load() == 1);
+    BOOST_TEST(ended.correction.sigma == 1.2);
+    BOOST_TEST_REQUIRE(window.segments.size() == std::size_t(2));
+    BOOST_TEST(!window.segments[0].kernelChanged);
+    BOOST_TEST(window.segments[1].kernelChanged);
+    BOOST_TEST(window.segments[1].start == changedAt);
+    BOOST_TEST(window.finalSegmentStart() == changedAt);
+}
+
+// Through the run service, as the GUI runs it: every chain of a request runs at once; the
+// observer sees laps; a method change shows in the report; the window is measured against
+// the exact posterior even though the run ended by a stop.
+BOOST_AUTO_TEST_CASE(theRunServiceRunsEveryChainUntilStopped)
+{
+    RunRequest request;
+    request.config = testruns::smallConfig(TestMethod::Minibatch, 2000);
+    request.config.correction.grid = 1000;
+    request.methods = {TestMethod::Minibatch};
+    request.chains = 2;
+    request.untilStopped = true;
+    BOOST_TEST(request.concurrency() == 2);
+
+    struct LapCounter : RunObserver {
+        std::mutex mutex;
+        std::map<int, std::int64_t> rows;
+        LiveKernel *kernel = nullptr;
+        RunConfig wanted;
+        std::stop_source *stop = nullptr;
+        void chainLapEnded(int channel, const ChainResult &lap) override
+        {
+            const std::lock_guard lock(mutex);
+            rows[channel] += lap.completed;
+            if (rows[channel] > 3000 && rows[channel] - lap.completed <= 3000)
+                kernel->set(wanted);
+            if (rows[0] > 12'000 && rows[1] > 12'000)
+                stop->request_stop();
+        }
+    } observer;
+    LiveKernel kernel;
+    std::stop_source stop;
+    observer.kernel = &kernel;
+    observer.wanted = request.config;
+    observer.wanted.method = TestMethod::Metropolis;
+    observer.stop = &stop;
+    RunControls controls;
+    controls.stop = stop.get_token();
+    controls.kernel = &kernel;
+    const RunOutcome outcome = runRequest(request, observer, controls);
+    BOOST_TEST(outcome.stopped);
+    BOOST_TEST_REQUIRE(outcome.chains.size() == std::size_t(2));
+    for (const ChainReport &chain : outcome.chains) {
+        BOOST_TEST((chain.method == TestMethod::Metropolis));
+        BOOST_TEST(chain.result->completed == std::int64_t(2000));
+        BOOST_TEST(chain.result->firstIteration > 0);
+        BOOST_TEST(chain.hasPosteriorMetrics);
+    }
+    BOOST_TEST(outcome.posterior != nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsTooManyChannels)
+{
+    RunRequest request;
+    request.config = testruns::smallConfig(TestMethod::Barker, 100);
+    request.methods = {TestMethod::Barker};
+    request.chains = RunRequest::kMaxContinuousChannels + 1;
+    request.untilStopped = true;
+    BOOST_CHECK_THROW(validate(request), std::invalid_argument);
+}
