@@ -26,7 +26,7 @@ case "$mode" in
   thread) build=build-tsan ;;
   *) echo "usage: $0 [address|thread] [ctest regex]; got mode '$mode'" >&2; exit 2 ;;
 esac
-threaded_suites='^tst_(live_tuning|pause_gate|austere_design_cache|correction_distribution|main_window|austere_runs|live_changes|charts)$'
+threaded_suites='^tst_(live_tuning|pause_gate|continuous_chain|continuous_mode|austere_design_cache|correction_distribution|main_window|austere_runs|live_changes|charts)$'
 regex="${2:-}"
 [ -z "$regex" ] && [ "$mode" = thread ] && regex="$threaded_suites"
 targets=()

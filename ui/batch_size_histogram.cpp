@@ -110,6 +110,7 @@ void BatchSizeHistogram::reset(const QStringList &names, qint64 dataSize)
     removeSeries();
     m_edges.clear();
     m_dataSize = dataSize;
+    m_window = 0;
     setCompact(m_compact);
     for (int k = 0; k < names.size(); ++k) {
         Series s;
@@ -189,8 +190,18 @@ void BatchSizeHistogram::appendBatchSizes(int series, const QVector<int> &sizes)
     for (int size : sizes) {
         ++s.counts[size];
         s.sum += size;
+        if (m_window > 0)
+            s.recent.push_back(size);
     }
     s.total += sizes.size();
+    while (m_window > 0 && static_cast<qint64>(s.recent.size()) > m_window) {
+        const int old = s.recent.front();
+        s.recent.pop_front();
+        if (const auto entry = s.counts.find(old); entry != s.counts.end() && --entry->second == 0)
+            s.counts.erase(entry);
+        s.sum -= old;
+        --s.total;
+    }
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
 }

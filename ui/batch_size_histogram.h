@@ -12,6 +12,8 @@
 // Exact counts per distinct size are kept (sizes take few distinct values), so bins can be
 // recomputed at every redraw and the mean is exact; redraws are batched like the posterior
 // chart's and cost microseconds.
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -50,6 +52,9 @@ public:
     qint64 dataSize() const { return m_dataSize; }
     /// Counts the sizes into `series` and schedules a redraw.
     void appendBatchSizes(int series, const QVector<int> &sizes);
+    /// A run until stopped: count only each series' latest `iterations` sizes (a moving
+    /// window); 0 counts them all (the default). Call after reset().
+    void setWindow(qint64 iterations) { m_window = std::max<qint64>(iterations, 0); }
     /// Redraws now, e.g. before an export.
     void flush();
     /// Short titles for a small cell next to other charts.
@@ -59,7 +64,8 @@ public:
     int seriesCount() const { return static_cast<int>(m_series.size()); }
     /// Bins drawn at the last redraw (shared by all series).
     int binCount() const { return m_edges.empty() ? 0 : static_cast<int>(m_edges.size()) - 1; }
-    /// Iterations counted in `series`, and their exact mean size (NaN when none).
+    /// Iterations counted in `series` (with a window, its latest ones), and their exact mean
+    /// size (NaN when none).
     qint64 count(int series) const;
     double mean(int series) const;
     /// The text of the mean's label on the chart ("" before the first redraw).
@@ -73,6 +79,7 @@ private:
     struct Series {
         QString name;
         std::map<int, qint64> counts; // size -> iterations
+        std::deque<int> recent;       // with a window: the sizes counted, oldest first
         qint64 total = 0;
         double sum = 0.0;
         QLineSeries *upper = nullptr;  // owned by the area
@@ -90,6 +97,7 @@ private:
     std::vector<Series> m_series;
     std::vector<double> m_edges;
     qint64 m_dataSize = 0;
+    qint64 m_window = 0;
     bool m_compact = false;
     QTimer m_flushTimer;
 };

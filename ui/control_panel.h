@@ -56,6 +56,8 @@ public:
     /// Tells the form a run is in progress (which buttons are enabled, and whether edits are
     /// live changes).
     void setRunning(bool running);
+    /// Continuous mode: the Samples box sizes the moving window (its label and tooltip say so).
+    void setUntilStopped(bool on);
 
     /// Run, Stop, Pause, Step and Reset. Not in the panel's own layout: the window keeps them
     /// below the scrolling form, always in view.
@@ -111,6 +113,7 @@ private:
     void onDatasetPicked();
 
     QComboBox *m_method = nullptr;
+    QLabel *m_samplesLabel = nullptr;
     QSpinBox *m_nData = nullptr;
     SliderSpinBox *m_nDataSlider = nullptr;
     std::int64_t m_generatedN = 0;     // the generated data's N while the box shows training rows

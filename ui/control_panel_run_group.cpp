@@ -94,7 +94,9 @@ QWidget *ControlPanel::buildRunGroup()
     form->addRow(tr("Data po&ints N"), m_nDataSlider);
     form->addRow(tr("Temperat&ure T"), new SliderSpinBox(m_temperature, tr("T"), Scale::Logarithmic, 0.1, 1e7));
     form->addRow(tr("Pr&oposal step"), new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0));
-    form->addRow(tr("S&amples"), m_samples);
+    m_samplesLabel = new QLabel(tr("S&amples"));
+    m_samplesLabel->setBuddy(m_samples);
+    form->addRow(m_samplesLabel, m_samples);
     form->addRow(tr("S&eed"), m_seed);
     form->addRow(tr("C&hains"), new SliderSpinBox(m_chains, tr("Chains"), Scale::Linear, 1, 4));
     form->addRow(QString(), m_parallel);
@@ -108,6 +110,18 @@ QWidget *ControlPanel::buildRunGroup()
     groupLayout->addLayout(form);
     groupLayout->addWidget(m_sharpness);
     return group;
+}
+
+void ControlPanel::setUntilStopped(bool on)
+{
+    // Until stopped, the box sizes the moving window the charts and figures describe.
+    m_samplesLabel->setText(on ? tr("S&amples shown") : tr("S&amples"));
+    m_samples->setToolTip(withSettingHelp(
+        on ? tr("Continuous mode: the charts, acceptance and mean batch show the latest this many iterations of each "
+                "chain (a moving window); the run goes on until Stop.")
+           : tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each (Seita et al. Sec. 6.1 "
+                "draws 3000)."),
+        "samples"));
 }
 
 void ControlPanel::onDatasetPicked()

@@ -27,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include "ui/compare_box.h"
+#include "ui/continuous_controls.h"
 #include "ui/control_panel.h"
 #include "ui/correction_chart.h"
 #include "ui/data_files.h"
@@ -175,6 +176,13 @@ void MainWindow::buildRunMenu()
     toolbar->setObjectName(QStringLiteral("runToolBar"));
     toolbar->setMovable(false);
     toolbar->addAction(m_autoRunAction);
+    m_continuous = new ContinuousControls(this);
+    menu->addAction(m_continuous->untilStoppedAction());
+    toolbar->addSeparator();
+    toolbar->addAction(m_continuous->untilStoppedAction());
+    toolbar->addWidget(m_continuous);
+    connect(m_continuous, &ContinuousControls::untilStoppedToggled, this, &MainWindow::setUntilStopped);
+    connect(m_continuous, &ContinuousControls::paceChanged, this, [this](double pace) { worker()->setPace(pace); });
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop, pause, step] {
         run->setEnabled(!isRunning());
         stop->setEnabled(isRunning());

@@ -26,6 +26,7 @@ QT_END_NAMESPACE
 
 namespace ui {
 
+class ContinuousControls;
 class ControlPanel;
 class FileActions;
 class PosteriorChart;
@@ -58,8 +59,14 @@ public:
     bool applyLiveTemperature(double temperature);
     bool applyLiveStep(double step);
     /// During a run: restarts it with the panel's settings because `setting` changed (after a
-    /// short delay that lets several edits make one restart).
+    /// short delay that lets several edits make one restart). A run until stopped whose form
+    /// differs only in the acceptance test switches to it instead (applyLiveKernel()).
     void scheduleRestart(const QString &setting);
+    /// During a run until stopped: when the form differs from the running settings only in the
+    /// acceptance test (method, σ, λ, solver, m, growth, δ, the baselines' settings) and the live
+    /// T and step, the chains switch to the form's test at their next lap, as a new segment.
+    /// Returns false when there is no such run or other settings differ.
+    bool applyLiveKernel(const QString &setting);
     /// Runs started by scheduleRestart() so far.
     int restartCount() const { return m_runs->restartCount(); }
     /// True while a run is going or ending (any state but Idle).
@@ -101,6 +108,11 @@ public:
     /// run after a short pause in the editing, so that dragging a slider shows a stream of runs.
     void setAutoRun(bool on);
     bool autoRun() const { return m_autoRun; }
+    /// Continuous mode (Run ▸ Run until stopped): runs sample until stopped, showing a moving
+    /// window of the latest samples (the Samples box), and kernel changes continue the chain.
+    void setUntilStopped(bool on);
+    bool untilStopped() const { return m_untilStopped; }
+    ContinuousControls *continuousControls() const { return m_continuous; }
     /// Milliseconds auto-run waits after the last edit.
     static constexpr int kAutoRunDelayMs = 300;
 
@@ -129,7 +141,8 @@ public:
 
 signals:
     void snapshotApplied(qint64 completed);
-    /// A chain segment with start > 0 reached the charts (T or step changed during the run).
+    /// A chain segment with start > 0 reached the charts (T, the step or, until stopped, the
+    /// acceptance test changed during the run).
     void segmentStarted(int channel, const core::ChainSegment &segment);
     /// Reset finished: the charts are empty.
     void resetDone();
@@ -190,6 +203,8 @@ private:
     bool m_autoRun = true;
     QTimer *m_autoRunDelay = nullptr;
     QAction *m_autoRunAction = nullptr;
+    bool m_untilStopped = false;
+    ContinuousControls *m_continuous = nullptr;
 };
 
 } // namespace ui

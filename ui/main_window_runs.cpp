@@ -8,7 +8,10 @@
 #include <exception>
 #include <functional>
 
+#include "core/experiment/live_kernel.h"
+#include "core/experiment/settings_table.h"
 #include "ui/compare_box.h"
+#include "ui/continuous_controls.h"
 #include "ui/control_panel.h"
 #include "ui/dataset_box.h"
 #include "ui/posterior_preview.h"
@@ -63,7 +66,53 @@ bool MainWindow::startRunFromControls()
         reportFailure(problem);
         return false;
     }
-    return startRequest(m_controls->request());
+    RunRequest request = m_controls->request();
+    request.untilStopped = m_untilStopped;
+    return startRequest(request);
+}
+
+void MainWindow::setUntilStopped(bool on)
+{
+    m_untilStopped = on;
+    if (m_continuous->untilStoppedAction()->isChecked() != on)
+        m_continuous->untilStoppedAction()->setChecked(on);
+    m_controls->setUntilStopped(on);
+    showStatus(on ? tr("Continuous mode: Run samples until Stop, showing the latest %L1 samples per chain (the Samples "
+                       "box). Drag T, the step or σ and watch the chain follow.")
+                        .arg(m_controls->request().config.samples)
+                  : tr("Runs of fixed length: Run samples the number of samples set."));
+}
+
+bool MainWindow::applyLiveKernel(const QString &setting)
+{
+    if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || !m_shownRequest
+        || !m_runs->request().untilStopped)
+        return false;
+    const RunRequest form = m_controls->request();
+    const RunRequest &running = *m_shownRequest;
+    // A compare keeps its methods: each channel is one of them.
+    if (form.chains != running.chains || form.methods.size() != running.methods.size()
+        || (running.methods.size() > 1 && form.methods != running.methods))
+        return false;
+    core::RunConfig kernel = running.config;
+    core::copyKernelSettings(form.config, kernel);
+    kernel.temperature = form.config.temperature; // these two go live on their own
+    kernel.step = form.config.step;
+    if (!core::settingDifferences(kernel, form.config).empty())
+        return false; // the data, N, a seed or the window: a new run
+    try {
+        worker()->setLiveKernel(form.config);
+    } catch (const std::exception &error) {
+        reportError(tr("Not applied"), QString::fromStdString(error.what()));
+        return true; // nothing to restart either: the form cannot run
+    }
+    core::copyKernelSettings(form.config, m_shownRequest->config);
+    m_shownRequest->methods = form.methods;
+    showStatus(tr("%1 changed: the chains switch to the new acceptance test within a tenth of a second and go on from "
+                  "where they are, as a new segment (dashed line on the traces).")
+                   .arg(setting));
+    compareShownWithForm();
+    return true;
 }
 
 bool MainWindow::startRun(const core::RunConfig &config)
@@ -182,6 +231,8 @@ bool MainWindow::applyLiveStep(double step)
 
 void MainWindow::scheduleRestart(const QString &setting)
 {
+    if (applyLiveKernel(setting))
+        return;
     if (m_runs->scheduleRestart(setting))
         showStatus(tr("%1 changed: the run will restart with the new settings (a different sampler cannot "
                       "continue this chain).")
@@ -283,7 +334,14 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
     const qint64 iterations = outcome.totalIterations();
     const double wall = outcome.longestWallSeconds();
     const qint64 fallbacks = outcome.totalFullDataFallbacks();
-    QString message = outcome.stopped
+    QString message = outcome.request.untilStopped && iterations == 0
+                          ? tr("Stopped before any sample was drawn.")
+                      : outcome.request.untilStopped
+                          ? tr("Stopped after %L1 iterations in %L2 s; the figures describe the latest %L3 of each chain.")
+                                .arg(iterations)
+                                .arg(wall, 0, 'f', 1)
+                                .arg(outcome.config().samples)
+                      : outcome.stopped
                           ? tr("Stopped after %L1 of %L2 samples.").arg(iterations).arg(requested)
                           : tr("Finished %L1 samples; sampling took %L2 s.").arg(iterations).arg(wall, 0, 'f', 2);
     if (outcome.usedCorrection)
@@ -297,10 +355,13 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
     qint64 allData = 0;
     for (const ChainReport &chain : outcome.chains)
         allData += std::max(chain.summary.allDataIterations, chain.summary.fullDataFallbacks);
-    if (iterations > 0 && 2 * allData > iterations)
+    qint64 described = 0; // the iterations the summaries cover (a run until stopped: the window)
+    for (const ChainReport &chain : outcome.chains)
+        described += chain.summary.iterations;
+    if (described > 0 && 2 * allData > described)
         m_strip->showNotice(tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller "
                                "step, a larger T or (for the minibatch test) a larger σ lets more tests stop early.")
-                                .arg(100.0 * static_cast<double>(allData) / static_cast<double>(iterations), 0, 'f', 0));
+                                .arg(100.0 * static_cast<double>(allData) / static_cast<double>(described), 0, 'f', 0));
     if (!outcome.austereNote.empty())
         message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.austereNote));
     showStatus(message);

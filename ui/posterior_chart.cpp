@@ -202,6 +202,7 @@ void PosteriorChart::clear()
     m_flushTimer.stop();
     m_pending.clear();
     m_openChunk.clear();
+    m_windowPoints.clear();
     m_plotted = 0;
     m_hasLatest = false;
     while (m_sampleChunks.size() > 1) {
@@ -317,9 +318,66 @@ void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF curre
         m_flushTimer.start();
 }
 
+void PosteriorChart::setWindow(qsizetype points)
+{
+    m_windowSize = std::max<qsizetype>(points, 0);
+}
+
+void PosteriorChart::flushWindow()
+{
+    m_windowPoints += m_pending;
+    if (m_windowPoints.size() > m_windowSize)
+        m_windowPoints.remove(0, m_windowPoints.size() - m_windowSize);
+    if (m_free && !m_windowPoints.isEmpty()) {
+        // The axes follow the window: a chain that moves on leaves its old range behind.
+        m_low = m_high = m_windowPoints.front();
+        for (const QPointF &point : std::as_const(m_windowPoints)) {
+            m_low = QPointF(std::min(m_low.x(), point.x()), std::min(m_low.y(), point.y()));
+            m_high = QPointF(std::max(m_high.x(), point.x()), std::max(m_high.y(), point.y()));
+        }
+        m_hasRange = true;
+        setFreeRange();
+    }
+    const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
+    QVector<QPointF> inside;
+    inside.reserve(m_windowPoints.size());
+    for (const QPointF &point : std::as_const(m_windowPoints))
+        if (window.contains(point))
+            inside.append(point);
+    // Every chunk is refilled: a sliding window changes them all.
+    const qsizetype chunks = std::max<qsizetype>(1, (inside.size() + kChunkSize - 1) / kChunkSize);
+    while (m_sampleChunks.size() < chunks)
+        addSampleChunk();
+    for (qsizetype k = 0; k < m_sampleChunks.size(); ++k)
+        m_sampleChunks[k]->replace(k < chunks ? inside.mid(k * kChunkSize, kChunkSize) : QList<QPointF>{});
+    m_plotted += m_pending.size();
+    m_pending.clear();
+    if (m_hasLatest)
+        m_current->replace(m_free || window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
+}
+
+void PosteriorChart::setFreeRange()
+{
+    // 5% of the spread on each side, and never a zero-width axis (a chain that has not moved).
+    const auto margin = [](double low, double high) {
+        return std::max(0.05 * (high - low), 1e-6 * std::max(1.0, std::abs(low + high)));
+    };
+    const double mx = margin(m_low.x(), m_high.x()), my = margin(m_low.y(), m_high.y());
+    m_axisX->setRange(m_low.x() - mx, m_high.x() + mx);
+    m_axisX->applyNiceNumbers();
+    if (m_dimension > 1) {
+        m_axisY->setRange(m_low.y() - my, m_high.y() + my);
+        m_axisY->applyNiceNumbers();
+    }
+}
+
 void PosteriorChart::flush()
 {
     m_flushTimer.stop();
+    if (m_windowSize > 0) {
+        flushWindow();
+        return;
+    }
     if (m_free && !m_pending.isEmpty()) {
         // The axes grow to hold every sample, so nothing is filtered below.
         for (const QPointF &point : std::as_const(m_pending)) {
@@ -329,17 +387,7 @@ void PosteriorChart::flush()
             m_high = QPointF(std::max(m_high.x(), point.x()), std::max(m_high.y(), point.y()));
             m_hasRange = true;
         }
-        // 5% of the spread on each side, and never a zero-width axis (a chain that has not moved).
-        const auto margin = [](double low, double high) {
-            return std::max(0.05 * (high - low), 1e-6 * std::max(1.0, std::abs(low + high)));
-        };
-        const double mx = margin(m_low.x(), m_high.x()), my = margin(m_low.y(), m_high.y());
-        m_axisX->setRange(m_low.x() - mx, m_high.x() + mx);
-        m_axisX->applyNiceNumbers();
-        if (m_dimension > 1) {
-            m_axisY->setRange(m_low.y() - my, m_high.y() + my);
-            m_axisY->applyNiceNumbers();
-        }
+        setFreeRange();
     }
     // Samples outside the θ window are counted but not added: the screen would clip them,
     // but the SVG writer does not, and they would be drawn outside the plot.

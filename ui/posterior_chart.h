@@ -51,6 +51,9 @@ public:
     void setExpectedSampleCount(qint64 count);
     /// Queues samples (and the chain's latest state) for the next batched series update.
     void appendSamples(const QVector<QPointF> &points, QPointF current);
+    /// A run until stopped: show only the latest `points` samples (a moving window), with free
+    /// axes following the window; 0 keeps every sample (the default).
+    void setWindow(qsizetype points);
     /// Pushes queued samples to the series now, e.g. before a screenshot.
     void flush();
     /// The samples drawn now (queued ones flushed first), e.g. to pin them.
@@ -83,6 +86,8 @@ public:
 
 private:
     QLineSeries *addSampleChunk();
+    void flushWindow();
+    void setFreeRange();
     void updatePlotBackground();
     void updatePinLayer();
     QColor sampleColour() const;
@@ -98,6 +103,8 @@ private:
     QColorAxis *m_colorAxis = nullptr;
     QVector<QPointF> m_openChunk;        // the points of m_sampleChunks.back()
     qsizetype m_plotted = 0;
+    qsizetype m_windowSize = 0;          // > 0: only the latest samples are drawn
+    QVector<QPointF> m_windowPoints;     // those samples, oldest first
     QVector<QPointF> m_pending;
     QPointF m_latest;
     bool m_hasLatest = false;

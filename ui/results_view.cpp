@@ -149,6 +149,17 @@ void ResultsView::beginRun(const RunRequest &request)
     m_histogram->reset(methods, nData);
     m_traces->reset(channels, colours, request.config.samples);
     m_traces->setDimension(m_dimension);
+    if (request.untilStopped) {
+        // A moving window of the latest `samples` iterations per chain.
+        const qint64 window = request.config.samples;
+        const qint64 stride = (window + SamplerWorker::kMaxPlottedSamples - 1) / SamplerWorker::kMaxPlottedSamples;
+        for (PosteriorChart *chart : m_comparePage->charts())
+            chart->setWindow(window / std::max<qint64>(stride, 1) * request.chains);
+        m_histogram->setWindow(window * request.chains);
+        if (BatchSizeHistogram *overview = m_comparePage->histogram())
+            overview->setWindow(window * request.chains);
+        m_traces->setWindow(window);
+    }
     m_accuracy->reset(channels, colours, request.config.dataset == "logreg");
     m_table->clearRows();
 }

@@ -44,10 +44,13 @@ struct RunSnapshot {
     QPointF current;                 ///< θ after the latest iteration
     qint64 first = 0;                ///< iteration of newBatchSizes[0]
     qint64 completed = 0;            ///< iterations done so far on this channel
-    qint64 total = 0;                ///< iterations requested on this channel
+    qint64 total = 0;                ///< iterations requested on this channel (0: until stopped)
+    /// A run until stopped: the moving window of iterations that acceptanceRate, meanBatch and
+    /// the charts show (0 for a run of fixed length).
+    qint64 window = 0;
     int sampleStride = 1;
-    double acceptanceRate = 0.0;     ///< over all completed iterations
-    double meanBatch = 0.0;          ///< mean points used per test so far
+    double acceptanceRate = 0.0;     ///< over all completed iterations, or the window
+    double meanBatch = 0.0;          ///< mean points used per test so far, or in the window
     qint64 dataPointsUsed = 0;       ///< Σ points used by the tests so far
     qint64 fullDataFallbacks = 0;    ///< minibatch tests that had to use all N points
     double elapsedSeconds = 0.0;     ///< since the chain started

@@ -246,7 +246,11 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
 {
     if (!m_sampling.isValid())
         m_sampling.start();
-    if (total > 0) {
+    if (snapshot.window > 0) {
+        // Until stopped: no end to show, only how far the chains have come.
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(tr("%L1 iterations").arg(done));
+    } else if (total > 0) {
         m_progress->setRange(0, kProgressSteps);
         // The ETA extrapolates the pace since sampling began over all channels.
         const double elapsed = samplingSeconds();
@@ -269,8 +273,10 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
                          .arg(prefix)
                          .arg(snapshot.iterationsPerSecond, 0, 'f', 0)
                          .arg(formatRate(pointsPerSecond)));
-    setStat(m_acceptance, tr("acceptance %L1").arg(snapshot.acceptanceRate, 0, 'f', 3));
-    setStat(m_batch, tr("mean batch %L1").arg(snapshot.meanBatch, 0, 'f', 1));
+    // Until stopped, acceptance and batch describe the latest window: they follow a change.
+    const QString over = snapshot.window > 0 ? tr(" (latest %L1)").arg(snapshot.window) : QString();
+    setStat(m_acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(over));
+    setStat(m_batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(over));
     setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
                         .arg(snapshot.dataPointsUsed)
                         .arg(formatPasses(snapshot.dataPointsUsed, snapshot.dataSize))

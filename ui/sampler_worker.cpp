@@ -35,6 +35,7 @@ void SamplerWorker::discardStopRequests()
     const std::lock_guard lock(m_stopMutex);
     m_stop = std::stop_source();
     m_tuning.clear();
+    m_kernel.clear();
 }
 
 double SamplerWorker::liveTemperature(double configured) const
@@ -68,6 +69,7 @@ void SamplerWorker::startRequest(const ui::RunRequest &request)
     }
     controls.pauseGate = &m_pause;
     controls.tuning = &m_tuning;
+    controls.kernel = &m_kernel;
     try {
         // The window validates too, but the worker is a public entry point of its own.
         validateInWindow(request);

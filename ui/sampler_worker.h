@@ -17,6 +17,7 @@
 
 #include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
+#include "core/experiment/live_kernel.h"
 #include "ui/live_heat_map.h"
 #include "ui/run_messages.h"
 
@@ -49,6 +50,13 @@ public:
     /// std::invalid_argument for values that are not finite and > 0.
     void setLiveTemperature(double temperature);
     void setLiveStep(double step);
+    /// Thread-safe: a run until stopped switches to the acceptance test of `config` (method,
+    /// σ, λ, m, …) at its chains' next lap, as a new segment (core::LiveKernel). Throws
+    /// std::invalid_argument for invalid settings.
+    void setLiveKernel(const core::RunConfig &config) { m_kernel.set(config); }
+    /// Thread-safe: at most `iterationsPerSecond` iterations per second per chain (0: full
+    /// speed), for the current run and the next ones.
+    void setPace(double iterationsPerSecond) { m_pause.setPace(iterationsPerSecond); }
     /// Thread-safe. Forgets earlier stop and live-tuning requests. The owner calls it just
     /// before queuing a start(), so that a stop meant for a run that has just finished (its
     /// finished() still on the way) cannot cancel the new one.
@@ -84,6 +92,7 @@ private:
     std::mutex m_stopMutex;
     core::PauseGate m_pause;
     core::LiveTuning m_tuning;
+    core::LiveKernel m_kernel;
     std::stop_source m_stop;
     LiveHeatMap m_heatMap; // re-renders after a live temperature change
 };

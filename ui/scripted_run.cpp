@@ -69,14 +69,19 @@ void ScriptedRun::start()
         return;
     }
     QTimer::singleShot(0, this, [this] {
-        if (!m_window->startRequest(m_options.request))
+        if (!m_window->startRequest(m_options.request)) {
             finish(1); // runFailed has already said why
+            return;
+        }
+        if (m_options.request.untilStopped && m_options.stopAfterSeconds > 0.0)
+            QTimer::singleShot(static_cast<int>(m_options.stopAfterSeconds * 1000.0), m_window, &MainWindow::stopRun);
     });
 }
 
 void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
 {
-    m_stopped = m_stopped || outcome.stopped;
+    // A run until stopped ends by its stop: that is its normal end.
+    m_stopped = m_stopped || (outcome.stopped && !outcome.request.untilStopped);
     for (const ChainReport &report : outcome.chains) {
         const core::ChainSummary &s = report.summary;
         QString fit = report.hasPosteriorMetrics ? tr(", posterior TV %1").arg(report.posterior.totalVariation, 0, 'f', 4)
@@ -87,11 +92,14 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
                       .arg(report.meanThetaAccuracy, 0, 'f', 4)
                       .arg(report.classifierEvaluations)
                       .arg(report.classifierSeconds * 1e3, 0, 'f', 1);
+        const qint64 ran = s.iterations + report.result->firstIteration;
+        if (outcome.request.untilStopped)
+            fit += tr(", %L1 it/s; figures over the latest %L2").arg(s.iterationsPerSecond, 0, 'f', 0).arg(s.iterations);
         say(tr("%1 chain %2: %3 after %4 samples, acceptance %5, mean batch %6%7")
                 .arg(QString::fromStdString(core::methodName(report.method)))
                 .arg(report.chainIndex + 1)
                 .arg(outcome.stopped ? tr("stopped") : tr("finished"))
-                .arg(s.iterations)
+                .arg(ran)
                 .arg(s.acceptanceRate, 0, 'f', 3)
                 .arg(s.meanBatch, 0, 'f', 1)
                 .arg(fit));

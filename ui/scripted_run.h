@@ -35,6 +35,8 @@ struct ScriptOptions {
     /// > 0: the sweep's samples per point and trials instead of the page's defaults.
     qint64 sweepSamples = 0;
     int sweepTrials = 0;
+    /// > 0: a run until stopped (request.untilStopped) is stopped after this many seconds.
+    double stopAfterSeconds = 0.0;
 };
 
 class ScriptedRun : public QObject {

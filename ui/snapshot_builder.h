@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
@@ -31,18 +32,28 @@ public:
     };
 
     /// `total` iterations on data of `dataSize` rows, θ of `dimension`; snapshots are due
-    /// every `interval`. A classifier without model is not evaluated.
+    /// every `interval`. A classifier without model is not evaluated. A run until stopped
+    /// (`untilStopped`) has no total: `total` is its window, the iterations that acceptance,
+    /// mean batch and speed describe, and its rows come in laps (ChainResult::firstIteration).
     SnapshotBuilder(int channel, qint64 total, qint64 dataSize, int dimension, std::chrono::milliseconds interval,
-                    Classifier classifier, Components plotted = {0, 1});
+                    Classifier classifier, Components plotted = {0, 1}, bool untilStopped = false);
 
     /// The evaluation stride for a run: traceStride, or longer so that a chain gets at most
     /// SamplerWorker::kMaxClassifierPoints evaluations.
     static std::int64_t classifierStride(std::int64_t traceStride, std::int64_t total);
 
-    bool due(std::int64_t last) const { return last == m_total || Clock::now() - m_lastEmit >= m_interval; }
-    bool pending(std::int64_t last) const { return last > m_emitted; }
-    /// The rows [emitted, last) of `result` as a snapshot.
-    RunSnapshot take(const core::ChainResult &result, std::int64_t last);
+    /// Whether a snapshot is due and has something to show, with `result`'s rows [0, lastRow)
+    /// done (row r is iteration result.firstIteration + r).
+    bool due(const core::ChainResult & /*result*/, std::int64_t lastRow) const
+    {
+        return (m_window == 0 && lastRow == m_total) || Clock::now() - m_lastEmit >= m_interval;
+    }
+    bool pending(const core::ChainResult &result, std::int64_t lastRow) const
+    {
+        return result.firstIteration + lastRow > m_emitted;
+    }
+    /// The iterations not yet sent up to row `lastRow` of `result`, as a snapshot.
+    RunSnapshot take(const core::ChainResult &result, std::int64_t lastRow);
 
     qint64 classifierEvaluations() const { return m_evaluations; }
     double classifierSeconds() const { return m_evaluationSeconds; }
@@ -56,8 +67,25 @@ private:
     int m_stride;
     Classifier m_classifier;
     Components m_plotted;
-    std::int64_t m_emitted = 0;
-    std::size_t m_segmentsSent = 0;
+    void countInWindow(std::int64_t t, std::uint8_t accepted, std::int32_t batch);
+    double recentSpeed(std::int64_t last, double fallback);
+
+    std::int64_t m_emitted = 0;   ///< iterations sent
+    std::size_t m_segmentsSent = 0; ///< of the current lap's segments
+    // A run until stopped: the lap being read, the figures over the last m_window iterations
+    // (rings indexed by iteration mod m_window), the pause time of finished laps, and the
+    // speed over the last half second or so.
+    qint64 m_window = 0;
+    std::int64_t m_lapStart = 0;
+    double m_lapPaused = 0.0, m_pausedBefore = 0.0;
+    std::vector<std::uint8_t> m_recentAccepted;
+    std::vector<std::int32_t> m_recentBatch;
+    qint64 m_windowAccepted = 0, m_windowPoints = 0;
+    core::ChainSegment m_lastSegment;
+    bool m_sentSegment = false;
+    Clock::time_point m_speedMark = Clock::now();
+    std::int64_t m_speedMarkIteration = 0;
+    double m_recentSpeed = 0.0;
     qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0, m_allPointsRead = 0;
     qint64 m_evaluations = 0;
     double m_evaluationSeconds = 0.0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QChart>
 #include <QLegend>
@@ -78,7 +79,7 @@ void TraceChart::addSegmentMark(qint64 iteration)
     for (int c = 0; c < kComponents; ++c) {
         QChart *chart = m_views[c]->chart();
         auto *series = new QLineSeries;
-        series->setName(tr("new segment (T or step changed)"));
+        series->setName(tr("new segment (settings changed)"));
         QPen pen(palette().color(QPalette::WindowText), 1.0, Qt::DashLine);
         series->setPen(pen);
         chart->addSeries(series);
@@ -108,6 +109,8 @@ void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, q
     m_flushTimer.stop();
     removeLines();
     m_hasRange = false;
+    m_window = 0;
+    m_latest = 0.0;
     m_lines.resize(static_cast<std::size_t>(names.size()));
     for (int k = 0; k < names.size(); ++k) {
         Line &line = m_lines[static_cast<std::size_t>(k)];
@@ -179,8 +182,57 @@ void TraceChart::appendSamples(int channel, const QVector<QPointF> &samples, qin
         }
     }
     line.dirty = true;
+    if (!samples.isEmpty())
+        m_latest = std::max(m_latest, static_cast<double>(start + (samples.size() - 1) * stride));
+    if (m_window > 0)
+        dropBeforeWindow();
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
+}
+
+void TraceChart::dropBeforeWindow()
+{
+    const double from = m_latest - static_cast<double>(m_window);
+    bool any = false;
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double low[kComponents] = {inf, inf}, high[kComponents] = {-inf, -inf};
+    for (Line &line : m_lines) {
+        const auto kept = std::find_if(line.points[0].begin(), line.points[0].end(),
+                                       [from](const QPointF &p) { return p.x() >= from; });
+        const qsizetype dropped = kept - line.points[0].begin();
+        if (dropped > 0) {
+            for (auto &points : line.points)
+                points.remove(0, dropped);
+            line.dirty = true;
+        }
+        for (int c = 0; c < kComponents; ++c)
+            for (const QPointF &p : std::as_const(line.points[c])) {
+                low[c] = std::min(low[c], p.y());
+                high[c] = std::max(high[c], p.y());
+            }
+        any = any || !line.points[0].isEmpty();
+    }
+    // The y range follows what is left.
+    if (any)
+        for (int c = 0; c < kComponents; ++c) {
+            m_low[c] = low[c];
+            m_high[c] = high[c];
+        }
+    m_hasRange = any;
+    // Marks that scrolled out go, so new segments can still be marked.
+    for (auto mark = m_marks.begin(); mark != m_marks.end();) {
+        if (mark->iteration >= from) {
+            ++mark;
+            continue;
+        }
+        for (int c = 0; c < kComponents; ++c) {
+            m_views[c]->chart()->removeSeries(mark->series[c]);
+            delete mark->series[c];
+        }
+        mark = m_marks.erase(mark);
+    }
+    for (int c = 0; c < kComponents; ++c)
+        m_axisX[c]->setRange(std::max(0.0, from), std::max(static_cast<double>(m_window), m_latest));
 }
 
 void TraceChart::flushIfVisible()

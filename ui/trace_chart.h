@@ -6,6 +6,7 @@
 // always an evenly thinned view of the whole chain and one replace() costs at most ~5k points.
 // Only lines that received samples are replaced at a redraw, and none while the traces tab is
 // hidden: they catch up when it is shown (or when flush() is called for an export).
+#include <algorithm>
 #include <vector>
 
 #include <QColor>
@@ -39,6 +40,9 @@ public:
     /// Shows the θ₂ chart only for models with two or more parameters.
     void setDimension(int dimension);
     int dimension() const { return m_dimension; }
+    /// A run until stopped: show only the latest `iterations` iterations, the x axis moving
+    /// with them; 0 shows the whole run (the default). Call after reset().
+    void setWindow(qint64 iterations) { m_window = std::max<qint64>(iterations, 0); }
     /// Adds samples of `channel`: samples[j] is θ after iteration firstIteration + j·stride.
     void appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride);
     /// Draws a dashed vertical line at `iteration` in both charts: a chain segment begins there
@@ -71,6 +75,7 @@ private:
     };
 
     void removeLines();
+    void dropBeforeWindow();
     void flushIfVisible();
     void stretchMarks(int component);
 
@@ -86,6 +91,8 @@ private:
     double m_low[kComponents] = {0.0, 0.0};
     double m_high[kComponents] = {0.0, 0.0};
     bool m_hasRange = false;
+    qint64 m_window = 0;          // > 0: only the latest iterations are shown
+    double m_latest = 0.0;        // the latest iteration received
     int m_dimension = kComponents;
     std::vector<Line> m_lines;
     QTimer m_flushTimer;

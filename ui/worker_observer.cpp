@@ -77,7 +77,7 @@ void WorkerObserver::dataReady(const core::DatasetInstance &dataset, const RunOu
     const auto interval = kProgressInterval * m_request.concurrency();
     for (int channel = 0; channel < m_request.channelCount(); ++channel)
         m_builders.emplace_back(channel, m_request.config.samples, outcome.dataSize, outcome.dimension, interval,
-                                classifier, plotted);
+                                classifier, plotted, m_request.untilStopped);
 
     // The heat map exists for the Gaussian mixture only.
     const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
@@ -107,14 +107,30 @@ void WorkerObserver::chainStarted(int channel, const core::RunConfig &settings)
 void WorkerObserver::chainProgress(int channel, const core::ChainResult &result, std::int64_t, std::int64_t last)
 {
     SnapshotBuilder &builder = m_builders[static_cast<std::size_t>(channel)];
-    if (builder.pending(last) && builder.due(last))
+    if (builder.pending(result, last) && builder.due(result, last))
         emitQueued(m_worker, &SamplerWorker::snapshot, builder.take(result, last));
+}
+
+void WorkerObserver::chainLapEnded(int channel, const core::ChainResult &lap)
+{
+    SnapshotBuilder &builder = m_builders[static_cast<std::size_t>(channel)];
+    if (builder.pending(lap, lap.completed))
+        emitQueued(m_worker, &SamplerWorker::snapshot, builder.take(lap, lap.completed));
+}
+
+void WorkerObserver::kernelChangeRefused(int channel, const std::string &problem)
+{
+    emitQueued(m_worker, &SamplerWorker::statusMessage,
+               SamplerWorker::tr("Chain %1 keeps its acceptance test: %2").arg(channel + 1).arg(QString::fromStdString(problem)));
 }
 
 void WorkerObserver::chainFinished(const ChainReport &report)
 {
+    // A run until stopped has sent its laps; its report's rows are the window, already shown.
+    if (m_request.untilStopped)
+        return;
     SnapshotBuilder &builder = m_builders[static_cast<std::size_t>(report.channel)];
-    if (builder.pending(report.result->completed))
+    if (builder.pending(*report.result, report.result->completed))
         emitQueued(m_worker, &SamplerWorker::snapshot, builder.take(*report.result, report.result->completed));
 }
 

@@ -33,6 +33,8 @@ public:
     void chainStarted(int channel, const core::RunConfig &settings) override;
     void chainProgress(int channel, const core::ChainResult &result, std::int64_t, std::int64_t last) override;
     void chainFinished(const ChainReport &report) override;
+    void chainLapEnded(int channel, const core::ChainResult &lap) override;
+    void kernelChangeRefused(int channel, const std::string &problem) override;
     /// The live classifier evaluations the snapshots made, into the outcome's reports.
     void addClassifierCounts(RunOutcome &outcome) const;
 

@@ -28,6 +28,7 @@
 #include "core/experiment/sweep.h"
 #include "ui/app_identity.h"
 #include "ui/control_panel.h"
+#include "ui/continuous_controls.h"
 #include "ui/main_window.h"
 #include "ui/presets.h"
 #include "ui/results_view.h"
@@ -43,6 +44,8 @@ struct GuiOptions {
     bool restoreSession = true;  // no settings given on the command line
     bool dark = false;
     int tab = -1;
+    bool untilStopped = false;   // continuous mode from the start
+    double speed = 0.0;          // iterations per second per chain; 0: no limit
     ui::ScriptOptions script;
 };
 
@@ -120,9 +123,15 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     const auto sweep = option("sweep", "Sweep a setting on the Trade-offs tab instead of a run, e.g. sigma=0.4:1.7:8 "
                                        "(with --quit-when-done: then the files, then exit).", "NAME=FROM:TO:COUNT");
     const auto logSpacing = option("log", "With --sweep: geometric spacing of the points.");
+    const auto untilStopped = option("until-stopped", "Continuous mode: runs sample until stopped, the charts showing "
+                                                      "the latest --samples of each chain.");
+    const auto stopAfter = option("stop-after", "With --until-stopped and --quit-when-done: stop the run after this "
+                                                "many seconds, then write the files.", "seconds");
+    const auto speed = option("speed", "Speed limit in iterations per second per chain (0: none), as the toolbar's "
+                                       "Speed slider sets it.", "it/s");
     parser.addOptions({preset, methods, chains, parallel, session, noRestore, quitWhenDone, quitAfterRun, exportPlots,
                        exportSize, exportSamples, screenshot, midRunShot, midRunTemperature, dark, tab, sweep,
-                       logSpacing});
+                       logSpacing, untilStopped, stopAfter, speed});
     for (const auto &[spec, opt] : settingOptions)
         parser.addOption(opt);
     parser.process(app);
@@ -197,6 +206,19 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     }
     if (parser.isSet(parallel))
         request.parallel = true;
+    if (!read(stopAfter, options.script.stopAfterSeconds, toReal) || !read(speed, options.speed, toReal))
+        return std::nullopt;
+    options.untilStopped = parser.isSet(untilStopped);
+    request.untilStopped = options.untilStopped;
+    if (parser.isSet(stopAfter) && !(options.untilStopped && options.script.stopAfterSeconds > 0.0)) {
+        fail(QStringLiteral("--stop-after needs --until-stopped and a number of seconds > 0; got '%1'")
+                 .arg(parser.value(stopAfter)));
+        return std::nullopt;
+    }
+    if (!(options.speed >= 0.0)) {
+        fail(QStringLiteral("--speed must be >= 0 iterations per second (0: no limit); got '%1'").arg(parser.value(speed)));
+        return std::nullopt;
+    }
     // A dataset's own T and step unless given, as the CLI does.
     if (isSet("dataset") || isSet("csv")) {
         if (isSet("csv") && !isSet("dataset"))
@@ -239,6 +261,10 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
         return std::nullopt;
     }
     options.quitWhenDone = parser.isSet(quitWhenDone) || parser.isSet(quitAfterRun);
+    if (options.quitWhenDone && options.untilStopped && !parser.isSet(stopAfter)) {
+        fail(QStringLiteral("--quit-when-done with --until-stopped needs --stop-after SECONDS: the run never ends by itself"));
+        return std::nullopt;
+    }
     options.script.exportDirectory = parser.value(exportPlots);
     options.script.screenshotPath = parser.value(screenshot);
     options.script.samplesPath = parser.value(exportSamples);
@@ -305,6 +331,10 @@ int main(int argc, char **argv)
     } else {
         window.controls()->setRequest(options->request);
     }
+    if (options->untilStopped)
+        window.setUntilStopped(true);
+    if (options->speed > 0.0)
+        window.continuousControls()->setPace(options->speed);
     window.setAutosaveSession(!options->runNow);
     if (options->tab >= 0)
         window.results()->setCurrentIndex(options->tab);

@@ -88,6 +88,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         result.segments.push_back({0, settings.burnInTemperature, burnInStep.step(), 0.0, true});
     }
     result.segments.push_back({settings.burnIn, mainTemperature, proposal.step(), 0.0});
+    result.segments.back().kernelChanged = settings.newKernel;
     auto applyTuning = [&](std::int64_t t) {
         const LiveTuning::Request request = settings.tuning->latest();
         seenTuning = request.version;
@@ -107,11 +108,13 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         const double seconds = t < settings.burnIn
                                    ? 0.0 // set when the burn-in ends
                                    : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const ChainSegment segment{begins, mainTemperature, mainProposal->step(), seconds};
-        if (result.segments.back().start >= begins)
+        ChainSegment segment{begins, mainTemperature, mainProposal->step(), seconds};
+        if (result.segments.back().start >= begins) {
+            segment.kernelChanged = result.segments.back().kernelChanged;
             result.segments.back() = segment; // nothing ran with the previous settings
-        else
+        } else {
             result.segments.push_back(segment);
+        }
     };
 
     Rng rng(settings.seed);

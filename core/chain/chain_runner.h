@@ -47,6 +47,9 @@ struct ChainSettings {
     /// stopped passes each lap's ChainResult::nextPacedIteration on, so the pace holds across
     /// laps.
     std::chrono::steady_clock::time_point pacedFrom{};
+    /// The lap of a run until stopped that first uses a new acceptance test: its first target
+    /// segment is marked ChainSegment::kernelChanged.
+    bool newKernel = false;
 };
 
 /// Throws std::invalid_argument naming the setting and its range.

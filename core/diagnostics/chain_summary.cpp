@@ -31,7 +31,9 @@ ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
     summary.acceptanceRate = static_cast<double>(accepted) / static_cast<double>(n);
     summary.meanBatch = mean;
     summary.sdBatch = n > 1 ? std::sqrt(sumSquares / static_cast<double>(n - 1)) : 0.0;
-    summary.iterationsPerSecond = result.wallSeconds > 0.0 ? static_cast<double>(n) / result.wallSeconds : 0.0;
+    // The wall time covers every iteration run, also those before a run until stopped's window.
+    summary.iterationsPerSecond =
+        result.wallSeconds > 0.0 ? static_cast<double>(result.firstIteration + n) / result.wallSeconds : 0.0;
     return summary;
 }
 

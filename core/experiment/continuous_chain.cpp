@@ -154,6 +154,7 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
         lapConfig.burnIn = lap == 0 ? config.burnIn : 0; // an annealing schedule runs once
         lapConfig.samples = lapLength + lapConfig.burnIn;
         inputs.firstIteration = done;
+        inputs.newKernel = kernelChanged;
         // Timed, so that a kernel change, or a slower pace, waits a tenth of a second at most.
         inputs.maxSeconds = lap == 0 && config.burnIn > 0 ? 0.0 : kContinuousLapSeconds;
         ChainResult lapResult = runConfiguredChain(lapConfig, dataset, inputs);
@@ -167,7 +168,7 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
             // A lap that goes on with the previous lap's settings is no new segment.
             if (k == 0 && !kernelChanged && !segments.empty() && sameSettings(segments.back(), segment))
                 continue;
-            segment.kernelChanged = k == 0 && kernelChanged;
+
             if (!segments.empty() && segments.back().start >= segment.start)
                 segments.back() = segment;
             else

@@ -24,6 +24,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.firstIteration = inputs.firstIteration;
     settings.maxSeconds = inputs.maxSeconds;
     settings.pacedFrom = inputs.pacedFrom;
+    settings.newKernel = inputs.newKernel;
     return runChain(*dataset.model, proposal, *test, settings, inputs.stop, inputs.onProgress);
 }
 

@@ -27,6 +27,7 @@ struct ChainInputs {
     std::int64_t firstIteration = 0;
     double maxSeconds = 0.0; ///< see ChainSettings::maxSeconds
     std::chrono::steady_clock::time_point pacedFrom{}; ///< see ChainSettings::pacedFrom
+    bool newKernel = false;                             ///< see ChainSettings::newKernel
 };
 
 /// Runs `config.method` on `dataset` with seed `config.seed`, the annealing burn-in and the

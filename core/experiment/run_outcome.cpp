@@ -8,7 +8,7 @@ std::int64_t RunOutcome::totalIterations() const
 {
     std::int64_t total = 0;
     for (const ChainReport &report : chains)
-        total += report.summary.iterations;
+        total += report.summary.iterations + (report.result ? report.result->firstIteration : 0);
     return total;
 }
 

@@ -106,7 +106,8 @@ struct RunOutcome {
     std::shared_ptr<const ClassificationData> testSet;
 
     const RunConfig &config() const { return request.config; }
-    /// Σ iterations over all reported chains.
+    /// Σ iterations over all reported chains (for a run until stopped, all it ran, not only the
+    /// window its figures describe).
     std::int64_t totalIterations() const;
     /// The longest chain's wall time: the run's sampling time when chains ran in parallel.
     double longestWallSeconds() const;
