@@ -192,7 +192,7 @@ BOOST_AUTO_TEST_CASE(plainBurnInRunsAtTheTarget)
 }
 
 // A chain started 400 posterior sd from the mode spends its first thousand or so iterations
-// walking in. Counted, those rows move the sample mean by hundreds of Monte Carlo standard
+// walking in. Counted, those rows move the sample mean by tens of Monte Carlo standard
 // errors; with a burn-in at the target they are dropped, and the target rows pass the same
 // mean and KS checks the annealed chain passes. The summary's acceptance and batch figures
 // describe the target rows too.
@@ -222,7 +222,7 @@ BOOST_AUTO_TEST_CASE(burnInAtTheTargetRemovesAFarStart)
         return std::abs(total / static_cast<double>(draws.size()) - mean) / mcse;
     };
     BOOST_TEST(meanError(chain.burnInRows()) < 4.5);
-    BOOST_TEST(meanError(0) > 50.0); // what counting the walk-in would do
+    BOOST_TEST(meanError(0) > 10.0); // what counting the walk-in would do: the check above fails
 
     const boost::math::normal posterior(mean, sd);
     const auto cdf = [&](double v) { return boost::math::cdf(posterior, v); };

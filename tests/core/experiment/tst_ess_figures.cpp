@@ -148,7 +148,7 @@ BOOST_AUTO_TEST_CASE(pooledFiguresCoverEveryChainOfAMethod)
         for (std::size_t m = 0; m < 2; ++m) {
             const PooledEss &pooled = outcome.pooled[m];
             const ChainReport &first = outcome.chains[2 * m], &second = outcome.chains[2 * m + 1];
-            BOOST_TEST((pooled.method) == (request.methods[m]));
+            BOOST_TEST((pooled.method == request.methods[m]));
             BOOST_TEST((pooled.chains) == (2));
             BOOST_TEST_REQUIRE((pooled.bulkEss.size()) == (std::size_t{2}));
             for (int k = 0; k < 2; ++k)
