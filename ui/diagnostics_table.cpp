@@ -38,12 +38,22 @@ QString compactCount(qint64 value)
     return count(value);
 }
 
+// The speed figures per effective sample, after the columns the header names.
+enum SpeedColumn {
+    EssMinColumn = DiagnosticsTable::ColumnCount,
+    EssMedianColumn,
+    PointsPerEssColumn,
+    PooledEssColumn,
+    PooledEssPerSecondColumn,
+    AllColumnCount
+};
+
 } // namespace
 
-DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
+DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnCount, parent)
 {
     struct Header {
-        Column column;
+        int column;
         const char *title;
         const char *toolTip;
     };
@@ -65,8 +75,9 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCoun
         {EssTheta2Column, QT_TR_NOOP("ESS θ₂"),
          QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₂ over this chain.")},
         {EssPerSecondColumn, QT_TR_NOOP("ESS / s"),
-         QT_TR_NOOP("The smaller of the two bulk ESS divided by the wall-clock seconds they took (the final chain "
-                    "segment's, if T or the step changed during the run).")},
+         QT_TR_NOOP("The smaller of the two bulk ESS divided by the chain's whole wall-clock time, burn-in included "
+                    "and pauses left out. The ESS counts the final segment only (after any burn-in, or the last "
+                    "change of T or the step), but the chain took all of that time to get it.")},
         {RhatColumn, QT_TR_NOOP("Split R̂"),
          QT_TR_NOOP("Rank-normalised split R-hat over all chains of this method (one chain: its two halves), "
                     "the larger of the bulk and the folded value (Vehtari et al. 2021), worst θ component. "
@@ -74,6 +85,18 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, ColumnCoun
         {PosteriorTvColumn, QT_TR_NOOP("TV"),
          QT_TR_NOOP("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 cells "
                     "(Seita et al. Sec. 6.1); complete runs only.")},
+        {EssMinColumn, QT_TR_NOOP("Min ESS"), QT_TR_NOOP("The smaller of the two bulk ESS: the one ESS / s uses.")},
+        {EssMedianColumn, QT_TR_NOOP("Median ESS"),
+         QT_TR_NOOP("Median bulk ESS of the plotted components.")},
+        {PointsPerEssColumn, QT_TR_NOOP("Points / ESS"),
+         QT_TR_NOOP("Data points the chain read (minibatches and full-data passes, burn-in included) per effective "
+                    "sample (min ESS): the cost of one effective sample in data, whatever the machine.")},
+        {PooledEssColumn, QT_TR_NOOP("Pooled ESS"),
+         QT_TR_NOOP("Several chains per method: the smaller of the two multi-chain bulk ESS over all of this "
+                    "method's chains together (Vehtari et al. 2021), each cut to the shortest chain.")},
+        {PooledEssPerSecondColumn, QT_TR_NOOP("Pooled ESS / s"),
+         QT_TR_NOOP("Pooled ESS divided by the time the method's chains took: the longest chain's wall time when "
+                    "they ran at once, their total when they ran one after the other.")},
     };
     for (const Header &header : headers) {
         auto *cell = new QTableWidgetItem(tr(header.title));
@@ -154,6 +177,21 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         setItem(row, RhatColumn, makeCell(number(report.splitRhat, 3)));
         setItem(row, PosteriorTvColumn,
                 makeCell(report.hasPosteriorMetrics ? number(report.posterior.totalVariation, 3) : QStringLiteral("—")));
+        setItem(row, EssMinColumn, makeCell(number(report.essBulkMin, 0)));
+        setItem(row, EssMedianColumn, makeCell(number(report.essBulkMedian, 0)));
+        setItem(row, PointsPerEssColumn, makeCell(number(report.dataPointsPerEss, 0)));
+        // The same pooled figures on every row of the method, as split R-hat is.
+        const auto pooled = static_cast<std::size_t>(methodIndex) < outcome.pooled.size()
+                                ? &outcome.pooled[static_cast<std::size_t>(methodIndex)]
+                                : nullptr;
+        setItem(row, PooledEssColumn, makeCell(pooled ? number(pooled->essBulkMin, 0) : QStringLiteral("—")));
+        auto *pooledSpeed = makeCell(pooled ? number(pooled->essPerSecond, 0) : QStringLiteral("—"));
+        if (pooled)
+            pooledSpeed->setToolTip(tr("%L1 chains over %L2 s; %L3 data points per pooled ESS")
+                                        .arg(pooled->chains)
+                                        .arg(pooled->wallSeconds, 0, 'f', 2)
+                                        .arg(pooled->dataPointsPerEss, 0, 'f', 0));
+        setItem(row, PooledEssPerSecondColumn, pooledSpeed);
     }
 }
 

@@ -1,6 +1,7 @@
 // `mh-explorer-cli bench`: minibatch versus full-data tests on the same data in one run.
 // Prints iterations/s and data points/s; the ratio is the figure to quote.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "app/cli/commands.h"
@@ -17,6 +18,7 @@ namespace {
 struct Timing {
     core::ChainSummary summary;
     double pointsPerSecond = 0.0;
+    double essBulkMin = 0.0, essBulkMedian = 0.0, essPerSecond = 0.0, dataPointsPerEss = 0.0;
 };
 
 // The chains go through the run service like any run: `methods` on the request's data, each for
@@ -41,6 +43,10 @@ std::vector<Timing> timeChains(core::RunConfig config, const std::vector<core::T
         Timing timing;
         timing.summary = chain.summary;
         timing.pointsPerSecond = static_cast<double>(chain.summary.dataPointsUsed) / chain.summary.wallSeconds;
+        timing.essBulkMin = chain.essBulkMin;
+        timing.essBulkMedian = chain.essBulkMedian;
+        timing.essPerSecond = chain.essPerSecond;
+        timing.dataPointsPerEss = chain.dataPointsPerEss;
         timings.push_back(timing);
     }
     return timings;
@@ -109,9 +115,10 @@ int benchCommand(int argc, char **argv)
     const double kernel = kernelPointsPerSecond(model, config.minibatch.initialBatch, config.seed);
 
     auto line = [](const char *name, const Timing &t) {
-        std::printf("  %-22s %10lld it  %12.1f it/s  %10.3g points/s  mean batch %.1f\n", name,
-                    static_cast<long long>(t.summary.iterations), t.summary.iterationsPerSecond, t.pointsPerSecond,
-                    t.summary.meanBatch);
+        std::printf("  %-22s %10lld it  %12.1f it/s  %10.3g points/s  mean batch %.1f  min ESS %.0f (median %.0f)  "
+                    "%.4g ESS/s  %.4g points/ESS\n",
+                    name, static_cast<long long>(t.summary.iterations), t.summary.iterationsPerSecond, t.pointsPerSecond,
+                    t.summary.meanBatch, t.essBulkMin, t.essBulkMedian, t.essPerSecond, t.dataPointsPerEss);
     };
     line("minibatch (MHminibatch)", minibatch);
     line("full-data Metropolis", metropolis);
@@ -122,6 +129,14 @@ int benchCommand(int argc, char **argv)
                 kernel);
 
     if (!summaryPath.empty()) {
+        // NaN (too few iterations for an ESS) is null, as in every summary.
+        auto figure = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+        auto ess = [&](const Timing &t) {
+            return nlohmann::ordered_json{{"ess_bulk_min", figure(t.essBulkMin)},
+                                          {"ess_bulk_median", figure(t.essBulkMedian)},
+                                          {"ess_per_second", figure(t.essPerSecond)},
+                                          {"data_points_per_ess", figure(t.dataPointsPerEss)}};
+        };
         const nlohmann::ordered_json json = {{"dataset", config.dataset},
                                              {"n_data", model.dataSize()},
                                              {"temperature", config.temperature},
@@ -133,7 +148,10 @@ int benchCommand(int argc, char **argv)
                                              {"metropolis_points_per_second", metropolis.pointsPerSecond},
                                              {"barker_iterations_per_second", barker.summary.iterationsPerSecond},
                                              {"speedup_vs_metropolis", speedup},
-                                             {"kernel_points_per_second", kernel}};
+                                             {"kernel_points_per_second", kernel},
+                                             {"minibatch_ess", ess(minibatch)},
+                                             {"metropolis_ess", ess(metropolis)},
+                                             {"barker_ess", ess(barker)}};
         core::writeJsonFile(summaryPath, json);
     }
     return 0;

@@ -43,11 +43,16 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
                     "  log-likelihood       %.4f per training point, %.4f per test point (posterior mean)\n",
                     chain.testAccuracy, chain.meanThetaAccuracy, chain.meanThetaTrainLogLikelihood,
                     chain.meanThetaTestLogLikelihood);
+    if (summary.burnInIterations > 0)
+        std::printf("  burn-in              %lld iterations, %lld data points read (in the time and data per ESS only)\n",
+                    static_cast<long long>(summary.burnInIterations), static_cast<long long>(summary.burnInPointsRead));
     std::printf("  bulk ESS             ");
     for (std::size_t k = 0; k < chain.bulkEss.size(); ++k)
         std::printf("%s%s %.0f", k ? ", " : "", outcome.componentNames[k].c_str(), chain.bulkEss[k]);
-    std::printf("%s  (%.3g per second, %.3g data points read per ESS), split R-hat %.4f\n",
-                chain.bulkEss.empty() ? "n/a" : "", chain.essPerSecond, chain.dataPointsPerEss, chain.splitRhat);
+    std::printf("%s  (min %.0f, median %.0f), split R-hat %.4f\n", chain.bulkEss.empty() ? "n/a" : "",
+                chain.essBulkMin, chain.essBulkMedian, chain.splitRhat);
+    std::printf("  min ESS per second   %.4g over the whole run; %.4g data points read per ESS\n", chain.essPerSecond,
+                chain.dataPointsPerEss);
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
 }
 
@@ -140,6 +145,11 @@ int runCommand(int argc, char **argv)
                     config.correction.lambda, outcome.correctionFromCache ? ", cached" : "");
     for (const core::ChainReport &chain : outcome.chains)
         printChain(outcome, chain);
+    for (const core::PooledEss &pooled : outcome.pooled)
+        std::printf("pooled over %d chains: bulk ESS min %.0f, median %.0f; %.4g per second over %.2f s; %.4g data "
+                    "points read per ESS\n",
+                    pooled.chains, pooled.essBulkMin, pooled.essBulkMedian, pooled.essPerSecond, pooled.wallSeconds,
+                    pooled.dataPointsPerEss);
     for (const std::string &path : written)
         std::printf("  samples written to   %s\n", path.c_str());
     if (!tracePath.empty())

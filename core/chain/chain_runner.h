@@ -1,6 +1,7 @@
 #pragma once
 /// The Metropolis–Hastings loop: propose, test, record. Runs on whatever thread calls it,
 /// stops early on request, and reports progress through a callback on that same thread.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -24,9 +25,11 @@ struct ChainSettings {
     Vector initialTheta;
     /// The progress callback fires at most this often (and at the end).
     std::chrono::milliseconds progressInterval{40};
-    /// Annealing (Seita et al., 003_…txt Sec. 6.2, Fig. 3 right): the first `burnIn`
-    /// iterations run at `burnInTemperature` (> 0) with `burnInProposal` (if set), then the
-    /// chain continues at `temperature` with the main proposal. burnIn = 0: no schedule.
+    /// Burn-in: the first `burnIn` iterations run at `burnInTemperature` (> 0) with
+    /// `burnInProposal` (if set), then the chain continues at `temperature` with the main
+    /// proposal. burnIn = 0: no burn-in. With burnInTemperature = temperature it is a plain
+    /// warm-up at the target; above it, annealing (Seita et al., 003_…txt Sec. 6.2, Fig. 3
+    /// right). Either way its rows form a segment of their own, marked `burnIn`.
     std::int64_t burnIn = 0;
     double burnInTemperature = 0.0;
     const Proposal *burnInProposal = nullptr;
@@ -100,6 +103,12 @@ struct ChainResult {
     /// first one (a chain started after a change) that differs from the configured values.
     bool retuned(double configuredTemperature, double configuredStep) const;
     bool hasBurnIn() const { return !segments.empty() && segments.front().burnIn; }
+    /// Completed rows of the burn-in segment (0 without one): rows [0, burnInRows()) never
+    /// describe the target.
+    std::int64_t burnInRows() const
+    {
+        return hasBurnIn() && segments.size() > 1 ? std::min(segments[1].start, completed) : 0;
+    }
     /// Segments that target the posterior (the burn-in aside).
     std::size_t targetSegmentCount() const;
 };

@@ -8,14 +8,26 @@ namespace core {
 ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
 {
     ChainSummary summary;
-    const std::int64_t n = result.completed;
+    const std::int64_t first = result.burnInRows();
+    const std::int64_t n = result.completed - first;
     summary.iterations = n;
+    summary.burnInIterations = first;
+    for (std::int64_t t = 0; t < first; ++t) {
+        const auto row = static_cast<std::size_t>(t);
+        summary.burnInPointsRead += result.batchSize[row] + result.fullScanPoints[row];
+    }
     summary.wallSeconds = result.wallSeconds;
+    // The wall time covers every iteration run: a burn-in, and what ran before the window of a
+    // run until stopped.
+    summary.iterationsPerSecond =
+        result.wallSeconds > 0.0 ? static_cast<double>(result.firstIteration + result.completed) / result.wallSeconds
+                                 : 0.0;
     if (n == 0)
         return summary;
     std::int64_t accepted = 0;
     double mean = 0.0, sumSquares = 0.0; // Welford: exact for the huge totals of full-data runs
-    for (std::int64_t t = 0; t < n; ++t) {
+    for (std::int64_t k = 0; k < n; ++k) {
+        const std::int64_t t = first + k;
         const auto row = static_cast<std::size_t>(t);
         accepted += result.accepted[row];
         summary.fullDataFallbacks += result.fullDataFallback[row];
@@ -25,15 +37,12 @@ ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
         summary.allDataIterations += dataSize > 0 && result.batchSize[row] >= dataSize;
         const double x = result.batchSize[row];
         const double shift = x - mean;
-        mean += shift / static_cast<double>(t + 1);
+        mean += shift / static_cast<double>(k + 1);
         sumSquares += shift * (x - mean);
     }
     summary.acceptanceRate = static_cast<double>(accepted) / static_cast<double>(n);
     summary.meanBatch = mean;
     summary.sdBatch = n > 1 ? std::sqrt(sumSquares / static_cast<double>(n - 1)) : 0.0;
-    // The wall time covers every iteration run, also those before a run until stopped's window.
-    summary.iterationsPerSecond =
-        result.wallSeconds > 0.0 ? static_cast<double>(result.firstIteration + n) / result.wallSeconds : 0.0;
     return summary;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-/// Per-chain totals: acceptance rate, minibatch-size statistics and data consumed.
+/// Per-chain totals: acceptance rate, minibatch-size statistics and data consumed. They describe
+/// the rows that target the posterior: a burn-in's rows are counted apart, in burnIn*.
 #include <cstdint>
 
 #include "core/chain/chain_runner.h"
@@ -7,7 +8,7 @@
 namespace core {
 
 struct ChainSummary {
-    std::int64_t iterations = 0;
+    std::int64_t iterations = 0;     ///< completed iterations after the burn-in
     double acceptanceRate = 0.0;
     double meanBatch = 0.0;          ///< mean points used per test
     double sdBatch = 0.0;            ///< standard deviation of points used per test
@@ -17,8 +18,13 @@ struct ChainSummary {
     std::int64_t fullScanPoints = 0;     ///< Σ points read by extra full-data passes
     /// Iterations whose test read all N points (minibatch data only; 0 when N is unknown).
     std::int64_t allDataIterations = 0;
-    double wallSeconds = 0.0;
-    double iterationsPerSecond = 0.0;
+    /// The burn-in (ChainResult::burnInRows): its completed iterations and every data point
+    /// they read, minibatches and full-data passes together. They cost time and data, so the
+    /// speed figures per effective sample count them (ChainReport::essPerSecond).
+    std::int64_t burnInIterations = 0;
+    std::int64_t burnInPointsRead = 0;
+    double wallSeconds = 0.0;          ///< the whole chain's, burn-in included, pauses excluded
+    double iterationsPerSecond = 0.0;  ///< every completed iteration, burn-in included, per wall second
 };
 
 /// Summarises the completed iterations of a chain. `dataSize` (N) enables allDataIterations.

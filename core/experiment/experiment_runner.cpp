@@ -16,7 +16,8 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.seed = config.seed;
     settings.temperature = config.temperature;
     settings.burnIn = config.burnIn;
-    settings.burnInTemperature = config.annealFrom;
+    // Without annealing the burn-in is a warm-up at the target itself.
+    settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
     settings.burnInProposal = &burnInProposal;
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;

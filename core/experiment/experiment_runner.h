@@ -30,8 +30,8 @@ struct ChainInputs {
     bool newKernel = false;                             ///< see ChainSettings::newKernel
 };
 
-/// Runs `config.method` on `dataset` with seed `config.seed`, the annealing burn-in and the
-/// step of `config`. Throws std::invalid_argument for invalid settings.
+/// Runs `config.method` on `dataset` with seed `config.seed`, the burn-in (annealed from
+/// config.annealFrom, or at config.temperature when that is 0) and the step of `config`. Throws std::invalid_argument for invalid settings.
 ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs);
 
 struct ExperimentOutcome {

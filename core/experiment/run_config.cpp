@@ -87,8 +87,8 @@ void validate(const RunConfig &config)
     if (config.burnIn < 0 || (config.burnIn > 0 && config.burnIn >= config.samples))
         throw std::invalid_argument("burn-in must be in [0, samples) so that some samples target the posterior; got "
                                     + std::to_string(config.burnIn));
-    if (config.burnIn > 0 && (!(config.annealFrom > 0.0) || !std::isfinite(config.annealFrom)))
-        throw std::invalid_argument("anneal-from must be finite and > 0 when burn-in is set; got "
+    if (!(config.annealFrom >= 0.0) || !std::isfinite(config.annealFrom))
+        throw std::invalid_argument("anneal-from must be finite and >= 0 (0: the burn-in runs at --temperature); got "
                                     + std::to_string(config.annealFrom));
     if (!(config.burnInStep >= 0.0) || !std::isfinite(config.burnInStep))
         throw std::invalid_argument("burn-in-step must be finite and >= 0; got " + std::to_string(config.burnInStep));

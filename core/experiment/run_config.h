@@ -39,8 +39,11 @@ struct RunConfig {
     std::uint64_t dataSeed = 1;    ///< the generated data set; fixed across chains and methods
     double temperature = 10'000.0;
     double step = 0.15;            ///< proposal standard deviation per coordinate (see RandomWalkProposal)
-    /// Annealing: the first `burnIn` samples at `annealFrom` with step `burnInStep` (0: `step`),
-    /// then `temperature` and `step` (003_…txt Sec. 6.2: 100 → 1 after 400 samples).
+    /// Burn-in: the first `burnIn` of the `samples` iterations run with step `burnInStep`
+    /// (0: `step`) at `annealFrom`, or at `temperature` when annealFrom is 0 (a plain warm-up),
+    /// then `temperature` and `step`. Annealing is the paper's schedule (003_…txt Sec. 6.2:
+    /// 100 → 1 after 400 samples). Burn-in rows never count as draws of the target; a plain
+    /// warm-up's rows are not even written to samples files (see writeRunSamples).
     std::int64_t burnIn = 0;
     double annealFrom = 0.0;
     double burnInStep = 0.0;
@@ -70,6 +73,10 @@ struct RunConfig {
         return params;
     }
 };
+
+/// True when the burn-in runs at the target temperature (burnIn > 0, no annealFrom): its rows
+/// are dropped from samples files, not only from the figures.
+inline bool plainBurnIn(const RunConfig &config) { return config.burnIn > 0 && !(config.annealFrom > 0.0); }
 
 /// Checks every field; throws std::invalid_argument whose message starts with the setting's
 /// CLI name and gives its allowed range, e.g. "sigma must be in (0, 1.8138); got 2".

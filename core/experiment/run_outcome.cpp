@@ -8,7 +8,8 @@ std::int64_t RunOutcome::totalIterations() const
 {
     std::int64_t total = 0;
     for (const ChainReport &report : chains)
-        total += report.summary.iterations + (report.result ? report.result->firstIteration : 0);
+        total += report.summary.iterations + report.summary.burnInIterations
+                 + (report.result ? report.result->firstIteration : 0);
     return total;
 }
 
@@ -32,7 +33,7 @@ std::int64_t RunOutcome::totalPointsRead() const
 {
     std::int64_t used = 0;
     for (const ChainReport &report : chains)
-        used += report.summary.dataPointsUsed + report.summary.fullScanPoints;
+        used += report.summary.dataPointsUsed + report.summary.fullScanPoints + report.summary.burnInPointsRead;
     return used;
 }
 

@@ -35,18 +35,22 @@ struct ChainReport {
     /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
     /// kMinDiagnosticDraws rows in the final segment.
     std::vector<double> bulkEss;
-    /// Median of bulkEss (over the plotted components only: every θ component of the 1- and
-    /// 2-D targets, two weights of a classifier). NaN when bulkEss is empty.
+    /// Min and median of bulkEss (over the plotted components only: every θ component of the
+    /// 1- and 2-D targets, two weights of a classifier). NaN when bulkEss is empty.
+    double essBulkMin = std::nan("");
     double essBulkMedian = std::nan("");
-    /// Speed per effective sample, with the least-mixed plotted component's bulk ESS as the
-    /// effective sample count. Both figures cover the final segment, the span the ESS is
-    /// measured over (after any burn-in or live change), so they agree with each other; with
-    /// no burn-in and no live change that is the whole run.
-    /// essPerSecond: min bulk ESS / the final segment's wall seconds.
+    /// Speed per effective sample, with essBulkMin as the effective sample count. The ESS
+    /// counts the final segment's rows only, but what it cost is the whole chain's: a user
+    /// waits for the burn-in (annealed or not) and any earlier segment too (design.md Sec. 9).
+    /// essPerSecond: essBulkMin / the chain's whole sampling wall time (ChainResult::
+    /// wallSeconds: burn-in included, paused time excluded).
     double essPerSecond = std::nan("");
-    /// Data points read in the final segment (minibatches and full-data passes together) /
-    /// min bulk ESS: the cost of one effective sample in data, independent of the machine.
+    /// Every data point the chain read (minibatches and full-data passes, burn-in included) /
+    /// essBulkMin: the cost of one effective sample in data, independent of the machine.
     double dataPointsPerEss = std::nan("");
+    /// The plotted components' final-segment rows, one vector per component, held only until
+    /// the run service has pooled them over chains (RunOutcome::pooled); empty afterwards.
+    std::vector<std::vector<double>> plottedDraws;
     /// Rank-normalised split R-hat (Vehtari et al. 2021) over this method's chains, a single
     /// chain's halves when it has one; max over every θ component. NaN when samples are not kept.
     double splitRhat = std::nan("");
@@ -66,10 +70,30 @@ struct ChainReport {
     std::shared_ptr<const ChainResult> result;
 };
 
+/// The figures of one method's chains taken together, for requests with several chains per
+/// method: the multi-chain bulk ESS (bulkEffectiveSampleSize over every chain's final segment,
+/// each cut to the last rows of the shortest) per plotted component.
+struct PooledEss {
+    TestMethod method = TestMethod::Minibatch;
+    int chains = 0;
+    std::vector<double> bulkEss;            ///< per plotted component; empty when not measurable
+    double essBulkMin = std::nan("");
+    double essBulkMedian = std::nan("");
+    /// The time the pooled ESS took: the longest chain's wall time when the method's chains ran
+    /// at once, Σ wall / threads (at least the longest) when more chains than threads shared
+    /// them, Σ wall when they ran one after the other. That is the wait a user has for this
+    /// ESS; a sum over parallel chains would charge the cores, not the wait.
+    double wallSeconds = 0.0;
+    double essPerSecond = std::nan("");     ///< essBulkMin / wallSeconds
+    double dataPointsPerEss = std::nan(""); ///< every point the chains read, burn-in included / essBulkMin
+};
+
 /// The end of a request: complete, or stopped on request (failures are exceptions).
 struct RunOutcome {
     RunRequest request;               ///< as run: AustereMH(c)'s designed (m, ε) written into config
     std::vector<ChainReport> chains;  ///< in channel order; channels never started are absent
+    /// One per method when chains > 1 (in method order); empty for one chain per method.
+    std::vector<PooledEss> pooled;
     bool stopped = false;
 
     /// The data: N (training rows for logistic regression), θ's dimension, a one-line
@@ -106,13 +130,14 @@ struct RunOutcome {
     std::shared_ptr<const ClassificationData> testSet;
 
     const RunConfig &config() const { return request.config; }
-    /// Σ iterations over all reported chains (for a run until stopped, all it ran, not only the
-    /// window its figures describe).
+    /// Σ iterations over all reported chains, burn-in included (for a run until stopped, all it
+    /// ran, not only the window its figures describe).
     std::int64_t totalIterations() const;
     /// The longest chain's wall time: the run's sampling time when chains ran in parallel.
     double longestWallSeconds() const;
     std::int64_t totalFullDataFallbacks() const;
-    /// Σ data points read over all chains, minibatches and full-data passes together.
+    /// Σ data points read over all chains, minibatches and full-data passes together, burn-in
+    /// included.
     std::int64_t totalPointsRead() const;
     /// The settings chain `report` ran with (its method, its seed, the designed AustereMH).
     RunConfig chainConfig(const ChainReport &report) const { return request.channelConfig(report.channel); }

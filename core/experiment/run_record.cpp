@@ -1,5 +1,6 @@
 #include "core/experiment/run_record.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/io/atomic_file.h"
@@ -48,17 +49,22 @@ void addTo(nlohmann::ordered_json &json, const RunSettings &settings)
         std::visit([&](const auto &v) { json[setting.first] = v; }, setting.second);
 }
 
-void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned)
+void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned,
+                        std::int64_t firstRow)
 {
-    const bool segmented = chain.hasBurnIn() || chain.retuned(config.temperature, config.step);
-    if (segmented)
-        for (std::size_t k = 0; k < chain.segments.size(); ++k) {
-            const ChainSegment &segment = chain.segments[k];
-            metadata.emplace_back("segment." + std::to_string(k + 1),
-                                  "start=" + std::to_string(segment.start) + " temperature="
-                                      + formatRoundTrip(segment.temperature) + " step=" + formatRoundTrip(segment.step)
-                                      + (segment.burnIn ? " burn_in=1" : ""));
+    const bool burnInWritten = chain.hasBurnIn() && firstRow == 0;
+    const bool segmented = burnInWritten || chain.retuned(config.temperature, config.step);
+    if (segmented) {
+        std::size_t listed = 0;
+        for (const ChainSegment &segment : chain.segments) {
+            if (segment.burnIn && !burnInWritten)
+                continue;
+            metadata.emplace_back("segment." + std::to_string(++listed),
+                                  "start=" + std::to_string(std::max<std::int64_t>(segment.start - firstRow, 0))
+                                      + " temperature=" + formatRoundTrip(segment.temperature)
+                                      + " step=" + formatRoundTrip(segment.step) + (segment.burnIn ? " burn_in=1" : ""));
         }
+    }
     std::string meaning = binned ? "tempered log posterior (unnormalised, binned-data evaluation)"
                                  : "tempered log posterior log p0 + sum of log p(x_i|theta) / T over all N (unnormalised)";
     if (segmented)

@@ -32,6 +32,30 @@ nlohmann::ordered_json number(double value)
     return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
+// The first row a chain's samples file holds: after a plain burn-in (at the target) that the
+// file leaves out, else 0 (an annealing burn-in is written, marked as segment 1).
+std::int64_t firstWrittenRow(const RunOutcome &outcome, const ChainReport &chain)
+{
+    return plainBurnIn(outcome.chainConfig(chain)) ? chain.result->burnInRows() : 0;
+}
+
+nlohmann::ordered_json pooledJson(const PooledEss &pooled)
+{
+    nlohmann::ordered_json entry;
+    entry["method"] = methodName(pooled.method);
+    entry["chains"] = pooled.chains;
+    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
+    for (double value : pooled.bulkEss)
+        ess.push_back(number(value));
+    entry["ess_bulk"] = ess;
+    entry["ess_bulk_min"] = number(pooled.essBulkMin);
+    entry["ess_bulk_median"] = number(pooled.essBulkMedian);
+    entry["ess_per_second"] = number(pooled.essPerSecond);
+    entry["data_points_per_ess"] = number(pooled.dataPointsPerEss);
+    entry["wall_seconds"] = number(pooled.wallSeconds);
+    return entry;
+}
+
 nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &chain)
 {
     const ChainSummary &s = chain.summary;
@@ -51,6 +75,8 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["all_data_iterations"] = s.allDataIterations;
     entry["data_points_used"] = s.dataPointsUsed;
     entry["full_scan_points"] = s.fullScanPoints;
+    entry["burn_in_iterations"] = s.burnInIterations;
+    entry["burn_in_points_read"] = s.burnInPointsRead;
     entry["wall_seconds"] = number(s.wallSeconds);
     entry["full_scan_seconds"] = number(result.fullScanSeconds);
     entry["iterations_per_second"] = number(s.iterationsPerSecond);
@@ -58,6 +84,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     for (double value : chain.bulkEss)
         ess.push_back(number(value));
     entry["ess_bulk"] = ess;
+    entry["ess_bulk_min"] = number(chain.essBulkMin);
     entry["ess_bulk_median"] = number(chain.essBulkMedian);
     entry["ess_per_second"] = number(chain.essPerSecond);
     entry["data_points_per_ess"] = number(chain.dataPointsPerEss);
@@ -109,13 +136,14 @@ struct Spread {
 struct MethodRow {
     TestMethod method;
     Spread meanBatch, allDataFraction, fullScanPerIteration, acceptance, tv, chi2, eq39, wall, scanShare;
+    Spread essMin, essMedian, essPerSecond, pointsPerEss;
 };
 
 std::vector<MethodRow> compareRows(const RunOutcome &outcome)
 {
     std::vector<MethodRow> rows;
     for (TestMethod method : outcome.request.methods)
-        rows.push_back(MethodRow{method, {}, {}, {}, {}, {}, {}, {}, {}, {}});
+        rows.push_back(MethodRow{method, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}});
     for (const ChainReport &chain : outcome.chains) {
         MethodRow &row = rows[static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel))];
         const ChainSummary &s = chain.summary;
@@ -126,6 +154,10 @@ std::vector<MethodRow> compareRows(const RunOutcome &outcome)
         row.acceptance.values.push_back(s.acceptanceRate);
         row.wall.values.push_back(s.wallSeconds);
         row.scanShare.values.push_back(s.wallSeconds > 0 ? chain.result->fullScanSeconds / s.wallSeconds : 0.0);
+        row.essMin.values.push_back(chain.essBulkMin);
+        row.essMedian.values.push_back(chain.essBulkMedian);
+        row.essPerSecond.values.push_back(chain.essPerSecond);
+        row.pointsPerEss.values.push_back(chain.dataPointsPerEss);
         if (chain.hasPosteriorMetrics) {
             row.tv.values.push_back(chain.posterior.totalVariation);
             row.chi2.values.push_back(chain.posterior.chiSquared);
@@ -159,9 +191,12 @@ CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &cha
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
+    const std::int64_t first = firstWrittenRow(outcome, chain);
+    if (first > 0)
+        meta.emplace_back("first_iteration", std::to_string(first)); // the burn-in's rows are left out
     // Burn-in and live changes: where each segment starts and its settings, and what lp__ is.
     if (outcome.posterior || outcome.model)
-        addSegmentMetadata(meta, result, config, outcome.posterior != nullptr);
+        addSegmentMetadata(meta, result, config, outcome.posterior != nullptr, first);
     if (outcome.usedCorrection && needsCorrection(config.method))
         meta.emplace_back("correction_linf", formatRoundTrip(outcome.correctionLinf));
     return meta;
@@ -198,7 +233,8 @@ std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::s
             throw std::invalid_argument("the run kept no samples to write");
         const std::vector<double> lp = logPosteriorOf(outcome, chain, stop);
         const std::string file = chainSamplesPath(outcome, chain, path);
-        writeSamplesCsv(file, samplesCsvMetadata(outcome, chain, program), *chain.result, lp);
+        writeSamplesCsv(file, samplesCsvMetadata(outcome, chain, program), *chain.result, lp,
+                        firstWrittenRow(outcome, chain));
         written.push_back(file);
     }
     return written;
@@ -233,6 +269,12 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
     for (const ChainReport &chain : outcome.chains)
         chains.push_back(chainJson(outcome, chain));
     json["chains"] = chains;
+    if (!outcome.pooled.empty()) {
+        nlohmann::ordered_json pooled = nlohmann::ordered_json::array();
+        for (const PooledEss &entry : outcome.pooled)
+            pooled.push_back(pooledJson(entry));
+        json["pooled"] = pooled;
+    }
     return json;
 }
 
@@ -283,14 +325,16 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
           << config.minibatch.batchGrowth << ".\n\n"
           << "Values are mean ± sd over trials. *Minibatch size* counts the points each test read from "
              "minibatches; *full-scan points* counts the extra full-data passes some methods make every iteration "
-             "(MHSubLhd's range bound C), which the minibatch size leaves out.\n\n";
+             "(MHSubLhd's range bound C), which the minibatch size leaves out. *Min ESS* is the smallest bulk ESS "
+             "of the plotted components; *ESS/s* divides it by the chain's whole wall time and *points / ESS* "
+             "divides every data point the chain read into it, burn-in included.\n\n";
     table << "| method | minibatch size | iterations reading all N | full-scan points / iteration | acceptance |";
     if (withPosterior)
         table << " posterior TV | chi-squared | Eq. 39 |";
-    table << " wall s | full-scan share of wall |\n|---|---|---|---|---|";
+    table << " wall s | full-scan share of wall | min ESS | ESS/s | points / ESS |\n|---|---|---|---|---|";
     if (withPosterior)
         table << "---|---|---|";
-    table << "---|---|\n";
+    table << "---|---|---|---|---|\n";
     for (const MethodRow &row : rows) {
         table << "| " << methodName(row.method) << " | " << plusMinus(row.meanBatch, "%.1f") << " | "
               << plusMinus(row.allDataFraction, "%.4f") << " | " << plusMinus(row.fullScanPerIteration, "%.0f") << " | "
@@ -300,7 +344,19 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
                   << plusMinus(row.eq39, "%.0f") << " |";
         char share[32];
         std::snprintf(share, sizeof share, "%.0f%%", 100.0 * row.scanShare.mean());
-        table << " " << plusMinus(row.wall, "%.2f") << " | " << share << " |\n";
+        table << " " << plusMinus(row.wall, "%.2f") << " | " << share << " | " << plusMinus(row.essMin, "%.0f")
+              << " | " << plusMinus(row.essPerSecond, "%.1f") << " | " << plusMinus(row.pointsPerEss, "%.3g") << " |\n";
+    }
+    if (!outcome.pooled.empty()) {
+        table << "\nPooled over each method's " << trials << " trials (one multi-chain bulk ESS; ESS/s over the time the "
+              << (outcome.request.concurrency() > 1 ? "trials running at once" : "trials, one after the other,")
+              << " took):\n\n| method | pooled min ESS | pooled median ESS | ESS/s | points / ESS |\n|---|---|---|---|---|\n";
+        for (const PooledEss &pooled : outcome.pooled) {
+            char line[200];
+            std::snprintf(line, sizeof line, "| %s | %.0f | %.0f | %.1f | %.3g |\n", methodName(pooled.method).c_str(),
+                          pooled.essBulkMin, pooled.essBulkMedian, pooled.essPerSecond, pooled.dataPointsPerEss);
+            table << line;
+        }
     }
     return table.str();
 }
@@ -314,7 +370,8 @@ void writeCompareCsv(const RunOutcome &outcome, const std::string &path)
             << formatRoundTrip(config.temperature) << "\n# samples = " << config.samples << "\n# trials = "
             << outcome.request.chains
             << "\nmethod,trial,mean_batch,all_data_fraction,full_scan_per_iteration,acceptance_rate,"
-               "posterior_tv,posterior_chi2,posterior_poisson_loglik,wall_seconds,full_scan_share\n";
+               "posterior_tv,posterior_chi2,posterior_poisson_loglik,wall_seconds,full_scan_share,"
+               "ess_bulk_min,ess_bulk_median,ess_per_second,data_points_per_ess\n";
         for (const MethodRow &row : rows)
             for (std::size_t t = 0; t < row.meanBatch.values.size(); ++t) {
                 auto at = [&](const Spread &s) {
@@ -322,7 +379,9 @@ void writeCompareCsv(const RunOutcome &outcome, const std::string &path)
                 };
                 out << methodName(row.method) << ',' << t << ',' << at(row.meanBatch) << ',' << at(row.allDataFraction)
                     << ',' << at(row.fullScanPerIteration) << ',' << at(row.acceptance) << ',' << at(row.tv) << ','
-                    << at(row.chi2) << ',' << at(row.eq39) << ',' << at(row.wall) << ',' << at(row.scanShare) << '\n';
+                    << at(row.chi2) << ',' << at(row.eq39) << ',' << at(row.wall) << ',' << at(row.scanShare) << ','
+                    << at(row.essMin) << ',' << at(row.essMedian) << ',' << at(row.essPerSecond) << ','
+                    << at(row.pointsPerEss) << '\n';
             }
     });
 }

@@ -12,6 +12,7 @@
 #include "core/diagnostics/chain_convergence.h"
 #include "core/experiment/austere_setup.h"
 #include "core/experiment/continuous_chain.h"
+#include "core/experiment/ess_figures.h"
 #include "core/experiment/experiment_runner.h"
 #include "core/experiment/posterior_references.h"
 #include "core/install/install_layout.h"
@@ -140,26 +141,6 @@ void addClassifierFigures(const DatasetInstance &dataset, const ChainResult &cha
     report.meanThetaTestLogLikelihood = model.meanLogLikelihood(mean, test);
 }
 
-// ESS per second and data points per ESS: the ESS is the final segment's, so are the time
-// and the data it took.
-void addEssFigures(const ChainResult &chain, ChainReport &report)
-{
-    if (report.bulkEss.empty())
-        return;
-    std::vector<double> ess = report.bulkEss;
-    std::sort(ess.begin(), ess.end());
-    const std::size_t middle = ess.size() / 2;
-    report.essBulkMedian = ess.size() % 2 == 1 ? ess[middle] : 0.5 * (ess[middle - 1] + ess[middle]);
-    const double minEss = ess.front();
-    if (!chain.segments.empty() && report.summary.wallSeconds > 0.0)
-        report.essPerSecond = minEss / std::max(report.summary.wallSeconds - chain.segments.back().startSeconds, 1e-9);
-    std::int64_t pointsRead = 0;
-    for (auto t = static_cast<std::size_t>(chain.finalSegmentStart()); t < static_cast<std::size_t>(chain.completed); ++t)
-        pointsRead += chain.batchSize[t] + chain.fullScanPoints[t];
-    if (minEss > 0.0)
-        report.dataPointsPerEss = static_cast<double>(pointsRead) / minEss;
-}
-
 // A chain's totals and segments without its rows, for requests that do not keep samples.
 std::shared_ptr<const ChainResult> withoutRows(ChainResult &&chain)
 {
@@ -240,7 +221,7 @@ private:
         report.seed = settings.seed;
         report.summary = summarize(chain, m_dataset.model->dataSize());
         report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
-        addEssFigures(chain, report);
+        addEssFigures(chain, report, m_outcome.components);
         addClassifierFigures(m_dataset, chain, report);
         // A stopped chain skips the comparison: the reference grid takes about a second and
         // cannot be cancelled.
@@ -383,6 +364,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
                                           : "Sampling " + std::to_string(channels) + " chain"
                                                 + (channels > 1 ? "s" : ""));
         ChainScheduler(outcome, dataset, observer, controls, shared, references ? &*references : nullptr).run();
+        addPooledFigures(outcome);
 
         outcome.stopped = stop.stop_requested() || static_cast<int>(outcome.chains.size()) < channels
                           || std::any_of(outcome.chains.begin(), outcome.chains.end(),

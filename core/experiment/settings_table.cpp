@@ -181,9 +181,9 @@ std::vector<SettingSpec> makeTable()
         [](RunConfig &, const std::string &) {}); // a note for readers
     meaning.noteOnly = true;
     table.push_back(meaning);
-    table.push_back(integer("burn_in", "burn-in", "first B iterations at --anneal-from, excluded from diagnostics [0]",
+    table.push_back(integer("burn_in", "burn-in", "first B of the samples are a burn-in at --temperature (or --anneal-from): not written, not counted [0]",
                             [](auto &c) -> auto & { return c.burnIn; }));
-    table.push_back(real("anneal_from", "anneal-from", "burn-in temperature T0 > 0",
+    table.push_back(real("anneal_from", "anneal-from", "anneal the burn-in from temperature T0 > 0 [0: burn-in at --temperature]",
                          [](auto &c) -> auto & { return c.annealFrom; }));
     table.push_back(real("burn_in_step", "burn-in-step", "burn-in proposal sd [0: --step]",
                          [](auto &c) -> auto & { return c.burnInStep; }));

@@ -227,6 +227,7 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
             row.posteriorTv = chain.posterior.totalVariation;
         if (!chain.bulkEss.empty())
             row.essBulkMin = *std::min_element(chain.bulkEss.begin(), chain.bulkEss.end());
+        row.essBulkMedian = chain.essBulkMedian;
         row.essPerSecond = chain.essPerSecond;
         row.dataPointsPerEss = chain.dataPointsPerEss;
         row.testAccuracy = chain.testAccuracy;
@@ -252,6 +253,7 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
     const int threads = request.threads > 0 ? request.threads : cores;
 
     std::vector<std::vector<SweepRow>> rowsByPoint(static_cast<std::size_t>(count));
+    std::vector<std::vector<PooledEss>> pooledByPoint(static_cast<std::size_t>(count));
     std::vector<char> completed(static_cast<std::size_t>(count), 0);
     std::stop_source pointsStop;
     const std::stop_callback forwardStop(controls.stop, [&pointsStop] { pointsStop.request_stop(); });
@@ -274,6 +276,7 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
                 return; // cut short: its figures would describe shorter chains
             auto &rows = rowsByPoint[static_cast<std::size_t>(index)];
             rows = sweepRows(spec.key, value, result);
+            pooledByPoint[static_cast<std::size_t>(index)] = result.pooled;
             completed[static_cast<std::size_t>(index)] = 1;
             observer.pointFinished(index, count, rows);
         } catch (...) {
@@ -310,6 +313,8 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
             ++outcome.pointsCompleted;
             auto &rows = rowsByPoint[static_cast<std::size_t>(index)];
             outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+            for (const PooledEss &pooled : pooledByPoint[static_cast<std::size_t>(index)])
+                outcome.pooled.push_back({outcome.values[static_cast<std::size_t>(index)], pooled});
         }
     outcome.stopped = outcome.pointsCompleted < count;
     outcome.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -55,10 +55,17 @@ struct SweepRow {
     /// Total variation to the binned exact posterior: the mixture and the worst case only.
     double posteriorTv = std::nan("");
     double essBulkMin = std::nan(""); ///< over the plotted components (ChainReport::bulkEss)
+    double essBulkMedian = std::nan(""); ///< ChainReport::essBulkMedian (the JSON's rows only)
     double essPerSecond = std::nan(""); ///< ChainReport::essPerSecond
     double dataPointsPerEss = std::nan(""); ///< ChainReport::dataPointsPerEss
     double testAccuracy = std::nan(""); ///< logistic regression only, at the last sample
     double wallSeconds = 0.0;      ///< the chain's
+};
+
+/// One method's trials at one point pooled (RunOutcome::pooled), for sweeps with trials > 1.
+struct SweepPooled {
+    double value = 0.0; ///< the point, as run
+    PooledEss figures;
 };
 
 struct SweepOutcome {
@@ -66,6 +73,7 @@ struct SweepOutcome {
     std::string settingKey;           ///< the table key the axis names
     std::vector<double> values;       ///< the points, as run
     std::vector<SweepRow> rows;       ///< point by point, then method, then trial
+    std::vector<SweepPooled> pooled;  ///< point by point, then method; empty when trials = 1
     int pointsCompleted = 0;
     /// A stop was requested: the rows are those of the points that completed.
     bool stopped = false;

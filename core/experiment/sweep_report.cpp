@@ -137,6 +137,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
         entry["correction_linf"] = jsonNumber(row.correctionLinf);
         entry["posterior_tv"] = jsonNumber(row.posteriorTv);
         entry["ess_bulk_min"] = jsonNumber(row.essBulkMin);
+        entry["ess_bulk_median"] = jsonNumber(row.essBulkMedian);
         entry["ess_per_second"] = jsonNumber(row.essPerSecond);
         entry["data_points_per_ess"] = jsonNumber(row.dataPointsPerEss);
         entry["test_accuracy"] = jsonNumber(row.testAccuracy);
@@ -144,6 +145,23 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
         rows.push_back(std::move(entry));
     }
     json["rows"] = rows;
+    if (!outcome.pooled.empty()) {
+        nlohmann::ordered_json pooled = nlohmann::ordered_json::array();
+        for (const SweepPooled &point : outcome.pooled) {
+            const PooledEss &p = point.figures;
+            nlohmann::ordered_json entry;
+            entry["value"] = point.value;
+            entry["method"] = methodName(p.method);
+            entry["chains"] = p.chains;
+            entry["ess_bulk_min"] = jsonNumber(p.essBulkMin);
+            entry["ess_bulk_median"] = jsonNumber(p.essBulkMedian);
+            entry["ess_per_second"] = jsonNumber(p.essPerSecond);
+            entry["data_points_per_ess"] = jsonNumber(p.dataPointsPerEss);
+            entry["wall_seconds"] = jsonNumber(p.wallSeconds);
+            pooled.push_back(std::move(entry));
+        }
+        json["pooled"] = pooled;
+    }
     return json;
 }
 

@@ -25,7 +25,8 @@ void writeSweepCsv(const SweepOutcome &outcome, const std::string &path);
 std::string sweepTableText(const SweepOutcome &outcome);
 
 /// The base settings (but the varied one, whose base value no point ran), the axis, the methods, trials and
-/// points, the total wall time and the rows (NaN as null).
+/// points, the total wall time, the rows (NaN as null; with ess_bulk_median besides the CSV's
+/// figures) and, with trials > 1, `pooled`: each point's methods with their trials pooled.
 nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::string &program);
 void writeSweepSummary(const SweepOutcome &outcome, const std::string &path, const std::string &program);
 

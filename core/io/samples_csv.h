@@ -14,10 +14,12 @@ namespace core {
 
 using CsvMetadata = std::vector<std::pair<std::string, std::string>>;
 
-/// Writes the completed rows of `chain` atomically. `logPosterior` (one value per completed
-/// row) fills lp__; when it is empty the lp__ column is left out. Throws std::runtime_error
-/// naming the path on any failure; no partial file remains.
+/// Writes the completed rows of `chain` from `firstRow` on (rows before it, such as a burn-in's,
+/// are left out) atomically. `logPosterior` (one value per completed row, the left-out ones
+/// included) fills lp__; when it is empty the lp__ column is left out. Throws
+/// std::invalid_argument for a firstRow outside [0, completed], std::runtime_error naming the
+/// path on any failure; no partial file remains.
 void writeSamplesCsv(const std::string &path, const CsvMetadata &metadata, const ChainResult &chain,
-                     const std::vector<double> &logPosterior = {});
+                     const std::vector<double> &logPosterior = {}, std::int64_t firstRow = 0);
 
 } // namespace core

@@ -124,6 +124,38 @@ private slots:
             QCOMPARE(chain["r_hat"].toDouble(), chains.at(0)["r_hat"].toDouble());
         }
         QCOMPARE(seeds, (QSet<int>{3, 4, 5}));
+        // The three chains pooled: one multi-chain bulk ESS and its speed figures.
+        const QJsonArray pooled = readJson(json)["pooled"].toArray();
+        QCOMPARE(pooled.size(), 1);
+        for (const char *key : {"method", "chains", "ess_bulk", "ess_bulk_min", "ess_bulk_median", "ess_per_second",
+                                "data_points_per_ess", "wall_seconds"})
+            QVERIFY2(pooled.at(0).toObject().contains(key), key);
+        QCOMPARE(pooled.at(0)["chains"].toInt(), 3);
+        QVERIFY(pooled.at(0)["ess_bulk_min"].toDouble() > 0.0);
+    }
+
+    // --burn-in B on its own warms up at the target: accepted without --anneal-from, its rows
+    // are not written (the file has samples − B rows) and the summary counts them apart.
+    void burnInOnItsOwn()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/s.csv", json = dir.path() + "/s.json";
+        const Result result = runCli(QStringList(kSmallRun) << "--burn-in" << "100" << "--out" << csv << "--summary" << json);
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+        int comments = 0;
+        while (lines[comments].startsWith('#'))
+            ++comments;
+        QCOMPARE(lines.size() - comments - 1, 400 - 100);
+        QVERIFY(lines.contains("# first_iteration = 100"));
+        const QJsonObject chain = readJson(json)["chains"].toArray().at(0).toObject();
+        QCOMPARE(chain["samples_completed"].toInt(), 400);
+        QCOMPARE(chain["burn_in_iterations"].toInt(), 100);
+        for (const char *key : {"ess_bulk_min", "ess_bulk_median", "ess_per_second", "data_points_per_ess"})
+            QVERIFY2(chain[key].toDouble() > 0.0, key);
+        QCOMPARE(readJson(json)["anneal_from"].toDouble(), 0.0);
     }
 
     void smallRunWritesCsvAndSummary()
@@ -224,7 +256,11 @@ private slots:
                                                "test_accuracy,wall_seconds"));
         QCOMPARE(lines.size(), 1 + 3 * 2 * 2); // header + points × methods × trials
         QVERIFY2(lines[1].startsWith("sigma,0.5,minibatch,0,"), qPrintable(lines[1]));
-        QCOMPARE(readJson(summary)["rows"].toArray().size(), 12);
+        const QJsonObject sweep = readJson(summary);
+        QCOMPARE(sweep["rows"].toArray().size(), 12);
+        QVERIFY(sweep["rows"].toArray().at(0).toObject().contains("ess_bulk_median"));
+        QCOMPARE(sweep["pooled"].toArray().size(), 3 * 2); // points × methods, two trials pooled each
+        QVERIFY(sweep["pooled"].toArray().at(0).toObject().contains("ess_per_second"));
     }
 
     void sweepRejectsBadAxes_data()

@@ -25,6 +25,10 @@ void dropTimings(nlohmann::ordered_json &json)
         for (const char *key : {"wall_seconds", "full_scan_seconds", "iterations_per_second", "ess_per_second",
                                 "classifier_evaluations", "classifier_seconds"})
             chain.erase(key);
+    if (json.contains("pooled"))
+        for (auto &pooled : json["pooled"])
+            for (const char *key : {"wall_seconds", "ess_per_second"})
+                pooled.erase(key);
 }
 
 } // namespace

@@ -291,34 +291,3 @@ BOOST_AUTO_TEST_CASE(summaryHasOneEntryPerChain)
         BOOST_TEST((chain["posterior_tv"].get<double>()) == (outcome.chains[k].posterior.totalVariation));
     }
 }
-
-// The speed figures per effective sample cover the final segment, the span the ESS is measured
-// over: after an annealing burn-in, the burn-in's data reads are not charged to the ESS.
-BOOST_AUTO_TEST_CASE(essFiguresCoverTheFinalSegment)
-{
-    RunRequest request = RunRequest::single(testruns::smallConfig(TestMethod::Minibatch, 1500));
-    request.config.correction.grid = 1000;
-    request.config.burnIn = 500;
-    request.config.annealFrom = 20'000.0;
-    const RunOutcome outcome = runRequest(request);
-    const ChainReport &chain = outcome.chains.front();
-    const ChainResult &result = *chain.result;
-    BOOST_TEST_REQUIRE((chain.bulkEss.size()) == (std::size_t{2}));
-    std::int64_t finalSegmentPoints = 0, allPoints = 0;
-    for (std::size_t t = 0; t < static_cast<std::size_t>(result.completed); ++t) {
-        const std::int64_t points = result.batchSize[t] + result.fullScanPoints[t];
-        allPoints += points;
-        if (t >= 500)
-            finalSegmentPoints += points;
-    }
-    BOOST_TEST(finalSegmentPoints < allPoints);
-    const double minEss = std::min(chain.bulkEss[0], chain.bulkEss[1]);
-    BOOST_TEST((chain.dataPointsPerEss) == (static_cast<double>(finalSegmentPoints) / minEss),
-               boost::test_tools::tolerance(1e-12));
-    BOOST_TEST((chain.essBulkMedian) == (0.5 * (chain.bulkEss[0] + chain.bulkEss[1])),
-               boost::test_tools::tolerance(1e-12));
-    BOOST_TEST(chain.essPerSecond > 0.0);
-    const nlohmann::ordered_json json = runSummaryJson(outcome, "test")["chains"][0];
-    BOOST_TEST((json["data_points_per_ess"].get<double>()) == (chain.dataPointsPerEss));
-    BOOST_TEST((json["ess_bulk_median"].get<double>()) == (chain.essBulkMedian));
-}
