@@ -101,26 +101,22 @@ BOOST_AUTO_TEST_CASE(runsOnTheSameDataShareTheModelAndReference)
 {
     RunRequest request = RunRequest::single(testruns::smallConfig(TestMethod::Metropolis, 200));
     RunInputCache cache;
-    ModelObserver first, second, hotter, alone;
+    ModelObserver first, second, hotter;
     const RunOutcome a = runRequest(request, first, {}, &cache);
     request.config.step = 0.3; // a kernel setting: same data, same target
     request.config.seed = 8;
     const RunOutcome b = runRequest(request, second, {}, &cache);
     request.config.temperature = 400.0; // same data, another target
     const RunOutcome c = runRequest(request, hotter, {}, &cache);
-    const RunOutcome d = runRequest(request, alone); // no cache: its own
 
-    BOOST_TEST_REQUIRE((first.model && second.model && hotter.model && alone.model));
+    BOOST_TEST_REQUIRE((first.model && second.model && hotter.model));
     BOOST_TEST((first.model.get()) == (second.model.get()));
     BOOST_TEST((first.model.get()) == (hotter.model.get()));
-    BOOST_TEST((alone.model.get()) != (first.model.get()));
-    BOOST_TEST_REQUIRE((a.posterior && b.posterior && c.posterior && d.posterior));
+    BOOST_TEST_REQUIRE((a.posterior && b.posterior && c.posterior));
     BOOST_TEST((a.posterior.get()) == (b.posterior.get()));
     BOOST_TEST((c.posterior.get()) != (a.posterior.get()));
     BOOST_TEST((a.posterior->temperature()) == (200.0));
     BOOST_TEST((c.posterior->temperature()) == (400.0));
-    BOOST_TEST((d.posterior.get()) != (c.posterior.get()));
-    BOOST_TEST((c.chains[0].posterior.totalVariation) == (d.chains[0].posterior.totalVariation));
 }
 
 // The key is what makeDataset reads: a change in the data's size or seed makes new data; a
