@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
     SweepRequest request = mixtureSweep("step", 0.05, 0.45, 3);
     request.base.methods = {TestMethod::Minibatch, TestMethod::Barker};
     request.base.chains = 2;
-    request.base.config.samples = 600;
+    request.base.config.samples = 300;
     RecordingSweepObserver sequentialObserver(3), parallelObserver(3);
     const SweepOutcome sequential = runSweep(request, sequentialObserver);
     request.threads = 2;
