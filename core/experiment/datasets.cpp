@@ -9,6 +9,19 @@
 
 namespace core {
 
+DataSettings dataSettings(const RunConfig &config)
+{
+    DataSettings settings;
+    settings.dataset = config.dataset;
+    if (config.dataset == "logreg") {
+        settings.logreg = config.logreg;
+    } else {
+        settings.nData = config.nData;
+        settings.dataSeed = config.dataSeed;
+    }
+    return settings;
+}
+
 DatasetInstance makeDataset(const RunConfig &config, bool withPosterior, const std::function<void(double)> &progress,
                             std::stop_token stop)
 {

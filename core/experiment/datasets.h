@@ -1,6 +1,7 @@
 #pragma once
 /// Turns a RunConfig's dataset name into data, a model and, where the posterior is known,
 /// the reference it is measured against.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stop_token>
@@ -24,6 +25,21 @@ struct DatasetInstance {
     std::shared_ptr<const ClassificationData> testSet;
     bool augmented = false;
 };
+
+/// The settings makeDataset reads: configurations with equal DataSettings get the same data
+/// and model, whatever their kernel or temperature. Fields a dataset does not read are left at
+/// their defaults, so that they do not tell equal data apart.
+struct DataSettings {
+    std::string dataset;
+    std::int64_t nData = 0;     ///< generated data (gmm, worst-case)
+    std::uint64_t dataSeed = 0; ///< generated data (gmm, worst-case)
+    LogisticDataSpec logreg;    ///< logreg
+
+    bool operator==(const DataSettings &) const = default;
+};
+
+/// The DataSettings of `config`.
+DataSettings dataSettings(const RunConfig &config);
 
 /// Generates or loads the data of `config.dataset` and builds its model. withPosterior also
 /// builds the gmm reference posterior at `config.temperature` (~1 s). Throws

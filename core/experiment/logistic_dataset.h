@@ -36,6 +36,9 @@ struct LogisticDataSpec {
     std::uint64_t augmentSeed = 1;
     LogisticRegressionOptions model; ///< bias off and flat prior by default, as in the paper
     std::vector<std::string> searchDirectories; ///< where to look for data (see image_sources.h)
+
+    /// Field by field: equal specs give the same data and model (RunInputCache's key).
+    bool operator==(const LogisticDataSpec &) const = default;
 };
 
 struct LogisticDataset {

@@ -6,19 +6,30 @@ PosteriorReferences::PosteriorReferences(const Eigen::VectorXd &data,
                                          std::shared_ptr<const GaussianMixturePosterior> known)
     : m_data(data)
 {
-    if (known)
-        m_byTemperature[known->temperature()] = std::move(known);
+    if (known) {
+        auto slot = std::make_shared<Slot>();
+        const double temperature = known->temperature();
+        slot->posterior = std::move(known);
+        m_byTemperature[temperature] = std::move(slot);
+    }
 }
 
 std::shared_ptr<const GaussianMixturePosterior> PosteriorReferences::at(double temperature)
 {
-    // One lock for the build too: two chains finishing together must not build the same
-    // second-long grid twice.
-    const std::lock_guard lock(m_mutex);
-    auto &slot = m_byTemperature[temperature];
-    if (!slot)
-        slot = std::make_shared<const GaussianMixturePosterior>(m_data, temperature);
-    return slot;
+    std::shared_ptr<Slot> slot;
+    {
+        const std::lock_guard lock(m_mutex);
+        auto &entry = m_byTemperature[temperature];
+        if (!entry)
+            entry = std::make_shared<Slot>();
+        slot = entry;
+    }
+    // Two chains finishing together must not build the same second-long grid twice, but the
+    // points of a temperature sweep running at once each build their own without waiting.
+    const std::lock_guard build(slot->build);
+    if (!slot->posterior)
+        slot->posterior = std::make_shared<const GaussianMixturePosterior>(m_data, temperature);
+    return slot->posterior;
 }
 
 std::optional<PosteriorMetrics> PosteriorReferences::measureFinalSegment(const ChainResult &chain)

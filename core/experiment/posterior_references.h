@@ -1,6 +1,7 @@
 #pragma once
 /// The binned exact posteriors of the mixture's data, one per temperature, built when first
-/// asked for (about a second each) and shared by the chains of a request. A chain is measured
+/// asked for (about a second each) and shared by the chains of a request, or by the requests
+/// of a sweep on the same data (RunInputCache, run_input_cache.h). A chain is measured
 /// over its final segment against the posterior at that segment's temperature: after a live
 /// temperature change or an annealing burn-in, that is the target the chain was sampling.
 #include <cstdint>
@@ -22,6 +23,8 @@ public:
                                  std::shared_ptr<const GaussianMixturePosterior> known = nullptr);
 
     /// Thread-safe; builds the posterior at `temperature` on the calling thread the first time.
+    /// Callers asking for the same temperature meanwhile wait for that build; other
+    /// temperatures build at the same time on their own threads.
     std::shared_ptr<const GaussianMixturePosterior> at(double temperature);
 
     /// The final segment's completed rows against the posterior at its temperature; empty when
@@ -29,9 +32,14 @@ public:
     std::optional<PosteriorMetrics> measureFinalSegment(const ChainResult &chain);
 
 private:
+    struct Slot {
+        std::mutex build; // held while this temperature's posterior is made
+        std::shared_ptr<const GaussianMixturePosterior> posterior;
+    };
+
     const Eigen::VectorXd &m_data;
-    std::mutex m_mutex;
-    std::map<double, std::shared_ptr<const GaussianMixturePosterior>> m_byTemperature;
+    std::mutex m_mutex; // guards the map, not the builds
+    std::map<double, std::shared_ptr<Slot>> m_byTemperature;
 };
 
 } // namespace core

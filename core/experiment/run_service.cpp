@@ -16,7 +16,6 @@
 #include "core/experiment/experiment_runner.h"
 #include "core/experiment/posterior_references.h"
 #include "core/install/install_layout.h"
-#include "core/models/gaussian_mixture_model.h"
 
 namespace core {
 namespace {
@@ -313,7 +312,8 @@ void addSplitRhat(RunOutcome &outcome)
 
 } // namespace
 
-RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const RunControls &controls)
+RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const RunControls &controls,
+                      RunInputCache *inputs)
 {
     validate(request);
     RunOutcome outcome;
@@ -329,8 +329,10 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
                                                   : "Generating " + std::to_string(config.nData) + " " + config.dataset
                                                         + " points (data seed " + std::to_string(config.dataSeed) + ")");
         observer.preparationProgress(RunStage::Data, -1.0);
-        const DatasetInstance dataset = makeDataset(
-            config, false, [&observer](double f) { observer.preparationProgress(RunStage::Data, f); }, stop);
+        const auto dataProgress = [&observer](double f) { observer.preparationProgress(RunStage::Data, f); };
+        const std::shared_ptr<const PreparedData> prepared = inputs ? inputs->data(config, dataProgress, stop)
+                                                                    : prepareData(config, dataProgress, stop);
+        const DatasetInstance &dataset = prepared->dataset;
         if (stop.stop_requested())
             throw Cancelled();
         outcome.dataSize = dataset.model->dataSize();
@@ -349,11 +351,8 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         shared.correction = prepareCorrection(outcome.request, observer, stop, outcome);
         shared.designer = prepareAustere(outcome, dataset, observer, stop);
 
-        const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(dataset.model.get());
-        std::optional<PosteriorReferences> references;
-        if (mixture)
-            references.emplace(mixture->data());
-        else
+        PosteriorReferences *references = prepared->references.get(); // the mixture's only
+        if (!references)
             outcome.model = dataset.model; // lp__ from full-data passes, when written
 
         const int channels = outcome.request.channelCount();
@@ -363,7 +362,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
                                                 + std::to_string(threads) + " at a time"
                                           : "Sampling " + std::to_string(channels) + " chain"
                                                 + (channels > 1 ? "s" : ""));
-        ChainScheduler(outcome, dataset, observer, controls, shared, references ? &*references : nullptr).run();
+        ChainScheduler(outcome, dataset, observer, controls, shared, references).run();
         addPooledFigures(outcome);
 
         outcome.stopped = stop.stop_requested() || static_cast<int>(outcome.chains.size()) < channels

@@ -9,6 +9,7 @@
 /// pilot (when a method needs them; Korattikara et al. 001_…txt Sec. D), the chains (parallel
 /// where asked), then per chain the summary, bulk ESS, the posterior metrics (mixture) or the
 /// classifier figures (logistic regression), and per method the split R-hat.
+#include "core/experiment/run_input_cache.h"
 #include "core/experiment/run_observer.h"
 #include "core/experiment/run_outcome.h"
 #include "core/experiment/run_request.h"
@@ -20,7 +21,13 @@ namespace core {
 /// Throws std::invalid_argument for invalid settings (before any work), std::runtime_error
 /// for unreadable data files (naming the file), and rethrows the first chain's failure after
 /// stopping the others.
-RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const RunControls &controls = {});
+///
+/// `inputs` (optional, owned by the caller) supplies the data and the mixture's exact
+/// posteriors when an earlier request on the same data settings made them, and keeps those
+/// this request makes for the next; the figures are the same either way. Null: the request
+/// makes its own and drops them when it returns.
+RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const RunControls &controls = {},
+                      RunInputCache *inputs = nullptr);
 
 /// The same without an observer.
 RunOutcome runRequest(const RunRequest &request, const RunControls &controls = {});

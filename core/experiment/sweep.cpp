@@ -259,6 +259,10 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
     const std::stop_callback forwardStop(controls.stop, [&pointsStop] { pointsStop.request_stop(); });
     std::mutex failureMutex;
     std::exception_ptr failure;
+    // Points that differ in a kernel or target setting run on the same data: the first makes
+    // it (and the exact posterior at its temperature), the others reuse it. A sweep over the
+    // data's size keeps one data set at a time.
+    RunInputCache inputs;
 
     auto runPoint = [&](int index, int pointThreads) {
         try {
@@ -271,7 +275,7 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
             RunControls pointControls;
             pointControls.stop = pointsStop.get_token();
             pointControls.pauseGate = controls.pauseGate;
-            const RunOutcome result = runRequest(point, progress, pointControls);
+            const RunOutcome result = runRequest(point, progress, pointControls, &inputs);
             if (result.stopped)
                 return; // cut short: its figures would describe shorter chains
             auto &rows = rowsByPoint[static_cast<std::size_t>(index)];

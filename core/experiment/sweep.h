@@ -129,7 +129,10 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
 /// Scheme: the first point runs alone with every thread over its chains, so that the tables it
 /// solves and caches on disk (the correction, AustereMH's design grid) are read, not solved
 /// again, by points that share them; the other points then run up to `threads` at a time, each
-/// on its share of the threads. Rows do not depend on the scheme: only timings do.
+/// on its share of the threads. Points with the same data settings (every axis but n_data)
+/// share one data set, and points at the same temperature one exact posterior
+/// (RunInputCache): the first point makes them. Rows do not depend on the scheme or the
+/// sharing: only timings do.
 /// controls.stop ends the sweep (the outcome says stopped, with the completed points' rows);
 /// controls.pauseGate pauses every chain; controls.tuning is not used (a sweep fixes settings).
 /// Throws as runRequest does; the first point failure stops the others and is rethrown.

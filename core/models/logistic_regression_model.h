@@ -35,6 +35,8 @@ struct LogisticRegressionOptions {
     /// Standard deviation s of a Gaussian prior N(0, s²I) on θ; 0 selects the paper's flat
     /// (improper, uniform) prior. Must be 0 or finite and > 0.
     double priorSd = 0.0;
+
+    bool operator==(const LogisticRegressionOptions &) const = default;
 };
 
 /// Test-set figures of one θ (Seita et al. 000_…txt Sec. 6.2, Figure 3).
