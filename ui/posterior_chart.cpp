@@ -321,6 +321,8 @@ void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF curre
 void PosteriorChart::setWindow(qsizetype points)
 {
     m_windowSize = std::max<qsizetype>(points, 0);
+    // Each redraw of a window lays out all its points again: ten a second are enough to watch.
+    m_flushTimer.setInterval(m_windowSize > 0 ? kWindowFlushIntervalMs : kFlushIntervalMs);
 }
 
 void PosteriorChart::flushWindow()

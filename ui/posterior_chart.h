@@ -35,6 +35,8 @@ class PosteriorChart : public ThemedChartView {
 public:
     /// Shortest gap between two series updates (≈ 25 updates a second).
     static constexpr int kFlushIntervalMs = 40;
+    /// The same with a moving window (setWindow), which is laid out whole at every update.
+    static constexpr int kWindowFlushIntervalMs = 100;
     /// Points per sample series; only the last, still-growing chunk is ever replaced.
     static constexpr qsizetype kChunkSize = 2500;
 

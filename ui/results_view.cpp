@@ -152,7 +152,7 @@ void ResultsView::beginRun(const RunRequest &request)
     if (request.untilStopped) {
         // A moving window of the latest `samples` iterations per chain.
         const qint64 window = request.config.samples;
-        const qint64 stride = (window + SamplerWorker::kMaxPlottedSamples - 1) / SamplerWorker::kMaxPlottedSamples;
+        const qint64 stride = (window + SamplerWorker::kMaxWindowPoints - 1) / SamplerWorker::kMaxWindowPoints;
         for (PosteriorChart *chart : m_comparePage->charts())
             chart->setWindow(window / std::max<qint64>(stride, 1) * request.chains);
         m_histogram->setWindow(window * request.chains);

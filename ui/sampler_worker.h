@@ -28,6 +28,13 @@ class SamplerWorker : public QObject {
 public:
     /// Plotted samples per chain at most; longer runs are thinned evenly (see RunSnapshot).
     static constexpr qint64 kMaxPlottedSamples = 50'000;
+    /// A run until stopped: plotted samples per second per chain at most; a faster chain is
+    /// thinned (its statistics still count every iteration).
+    static constexpr qint64 kMaxPlottedPerSecond = 20'000;
+    /// A run until stopped: plotted samples in a chain's moving window at most. The whole
+    /// window is laid out again at every redraw, so it is kept small; a larger window is
+    /// thinned evenly.
+    static constexpr qint64 kMaxWindowPoints = 5'000;
     /// Classifier evaluations per chain at most: the evaluation stride is traceStride or,
     /// for longer runs, samples / kMaxClassifierPoints.
     static constexpr qint64 kMaxClassifierPoints = 2000;

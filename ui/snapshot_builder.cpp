@@ -1,6 +1,7 @@
 #include "ui/snapshot_builder.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ui {
 namespace {
@@ -19,7 +20,11 @@ SnapshotBuilder::SnapshotBuilder(int channel, qint64 total, qint64 dataSize, int
       m_stride(static_cast<int>((total + SamplerWorker::kMaxPlottedSamples - 1) / SamplerWorker::kMaxPlottedSamples)),
       m_classifier(classifier), m_plotted(plotted), m_window(untilStopped ? std::max<qint64>(total, 1) : 0)
 {
+    m_windowStride = m_stride;
     if (m_window > 0) {
+        m_windowStride = static_cast<int>(std::max<qint64>(
+            1, (m_window + SamplerWorker::kMaxWindowPoints - 1) / SamplerWorker::kMaxWindowPoints));
+        m_stride = m_windowStride;
         m_recentAccepted.assign(static_cast<std::size_t>(m_window), 0);
         m_recentBatch.assign(static_cast<std::size_t>(m_window), 0);
     }
@@ -134,8 +139,14 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
     m_lapPaused = result.pausedSeconds;
     shot.elapsedSeconds = std::max(0.0, secondsSince(m_start) - m_pausedBefore - m_lapPaused); // sampling time only
     shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
-    if (m_window > 0)
+    if (m_window > 0) {
         shot.iterationsPerSecond = recentSpeed(last, shot.iterationsPerSecond);
+        // Until stopped, the window is redrawn many times a second and a fast chain refills it
+        // within a few frames: plotting more than kMaxPlottedPerSecond samples a second would
+        // only load the GUI thread (and take the core the chain needs on a small machine).
+        const double perSecond = static_cast<double>(SamplerWorker::kMaxPlottedPerSecond);
+        m_stride = std::max<int>(m_windowStride, static_cast<int>(std::ceil(shot.iterationsPerSecond / perSecond)));
+    }
     m_emitted = last;
     m_lastEmit = Clock::now();
     return shot;

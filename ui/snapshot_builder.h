@@ -76,6 +76,7 @@ private:
     // (rings indexed by iteration mod m_window), the pause time of finished laps, and the
     // speed over the last half second or so.
     qint64 m_window = 0;
+    int m_windowStride = 1; // the stride the window's size asks for (the speed may ask more)
     std::int64_t m_lapStart = 0;
     double m_lapPaused = 0.0, m_pausedBefore = 0.0;
     std::vector<std::uint8_t> m_recentAccepted;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 namespace core {
@@ -124,6 +125,7 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
     bool kernelChanged = false;
     std::int64_t done = 0, lapLength = kFirstLap;
     double wall = 0.0, paused = 0.0, fullScan = 0.0;
+    std::unique_ptr<AcceptanceTest> test; // one per kernel, shared by its laps
     for (std::int64_t lap = 0;; ++lap) {
         if (hooks.kernel && hooks.kernel->version() != seenKernel) {
             seenKernel = hooks.kernel->version();
@@ -140,6 +142,7 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
                             hooks.prepareKernel(next, prepared);
                         inputs = std::move(prepared);
                         lapConfig = next;
+                        test.reset();
                         kernelChanged = true;
                     } catch (const std::invalid_argument &error) {
                         if (hooks.kernelRefused)
@@ -155,6 +158,9 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
         lapConfig.samples = lapLength + lapConfig.burnIn;
         inputs.firstIteration = done;
         inputs.newKernel = kernelChanged;
+        if (!test)
+            test = makeAcceptanceTest(lapConfig, inputs.correction, inputs.designer);
+        inputs.test = test.get();
         // Timed, so that a kernel change, or a slower pace, waits a tenth of a second at most.
         inputs.maxSeconds = lap == 0 && config.burnIn > 0 ? 0.0 : kContinuousLapSeconds;
         ChainResult lapResult = runConfiguredChain(lapConfig, dataset, inputs);
@@ -163,6 +169,8 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
 
         for (std::size_t k = 0; k < lapResult.segments.size(); ++k) {
             ChainSegment segment = lapResult.segments[k];
+            if (segment.start >= lapResult.completed)
+                break; // nothing ran with it (a lap stopped before its first iteration, say)
             segment.start += done;
             segment.startSeconds += wall;
             // A lap that goes on with the previous lap's settings is no new segment.

@@ -8,7 +8,10 @@ namespace core {
 ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs)
 {
     validate(config);
-    auto test = makeAcceptanceTest(config, inputs.correction, inputs.designer);
+    std::unique_ptr<AcceptanceTest> built;
+    if (!inputs.test)
+        built = makeAcceptanceTest(config, inputs.correction, inputs.designer);
+    AcceptanceTest &test = inputs.test ? *inputs.test : *built;
     const RandomWalkProposal proposal(config.step);
     const RandomWalkProposal burnInProposal(config.burnInStep > 0.0 ? config.burnInStep : config.step);
     ChainSettings settings;
@@ -26,7 +29,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.maxSeconds = inputs.maxSeconds;
     settings.pacedFrom = inputs.pacedFrom;
     settings.newKernel = inputs.newKernel;
-    return runChain(*dataset.model, proposal, *test, settings, inputs.stop, inputs.onProgress);
+    return runChain(*dataset.model, proposal, test, settings, inputs.stop, inputs.onProgress);
 }
 
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
