@@ -289,10 +289,20 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
     const qint64 iterations = outcome.totalIterations();
     const double wall = outcome.longestWallSeconds();
     const qint64 used = outcome.totalPointsRead();
+    // Until stopped, the summaries (and the data they count) cover the window only, while the
+    // wall time covers the whole run: the rate of points comes from the window's points per
+    // iteration.
+    const bool untilStopped = outcome.request.untilStopped;
+    qint64 described = 0;
+    for (const ChainReport &chain : outcome.chains)
+        described += chain.summary.iterations + chain.summary.burnInIterations;
+    const double pointsPerIteration = described > 0 ? static_cast<double>(used) / static_cast<double>(described) : 0.0;
     if (iterations > 0) {
+        const double itPerSecond = wall > 0 ? static_cast<double>(iterations) / wall : 0.0;
         setStat(m_speed, tr("%L1 it/s, %2 points/s")
-                             .arg(wall > 0 ? static_cast<double>(iterations) / wall : 0.0, 0, 'f', 0)
-                             .arg(formatRate(wall > 0 ? static_cast<double>(used) / wall : 0.0)));
+                             .arg(itPerSecond, 0, 'f', 0)
+                             .arg(formatRate(untilStopped ? pointsPerIteration * itPerSecond
+                                                          : (wall > 0 ? static_cast<double>(used) / wall : 0.0))));
         setStat(m_acceptance, tr("acceptance %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.summary.acceptanceRate, 0, 'f', 3);
         })));
@@ -301,14 +311,20 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
             return single ? QStringLiteral("%L1 (sd %L2)").arg(r.summary.meanBatch, 0, 'f', 1).arg(r.summary.sdBatch, 0, 'f', 1)
                           : QStringLiteral("%L1").arg(r.summary.meanBatch, 0, 'f', 0);
         })));
-        setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
+        setStat(m_data, (untilStopped ? tr("data used in the window %L1 (%2), full-data fallbacks %L3")
+                                      : tr("data used %L1 (%2), full-data fallbacks %L3"))
                             .arg(used)
                             .arg(formatPasses(used, outcome.dataSize))
                             .arg(outcome.totalFullDataFallbacks()));
     }
     m_progress->setRange(0, kProgressSteps);
-    m_progress->setFormat(tr("%L1 / %L2 samples").arg(iterations).arg(requested));
-    m_progress->setValue(requested > 0 ? static_cast<int>(kProgressSteps * iterations / requested) : 0);
+    if (untilStopped) {
+        m_progress->setFormat(tr("%L1 iterations (latest %L2 shown)").arg(iterations).arg(outcome.config().samples));
+        m_progress->setValue(kProgressSteps);
+    } else {
+        m_progress->setFormat(tr("%L1 / %L2 samples").arg(iterations).arg(requested));
+        m_progress->setValue(requested > 0 ? static_cast<int>(kProgressSteps * iterations / requested) : 0);
+    }
     if (!outcome.chains.empty() && outcome.chains.front().hasPosteriorMetrics) {
         setStat(m_fit, tr("posterior TV %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.posterior.totalVariation, 0, 'f', 3);
