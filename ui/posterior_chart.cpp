@@ -332,20 +332,11 @@ void PosteriorChart::flushWindow()
         m_windowPoints.remove(0, m_windowPoints.size() - m_windowSize);
     if (m_free && !m_windowPoints.isEmpty()) {
         // The axes follow the window: a chain that moves on leaves its old range behind.
-        m_low = m_high = m_windowPoints.front();
-        for (const QPointF &point : std::as_const(m_windowPoints)) {
-            m_low = QPointF(std::min(m_low.x(), point.x()), std::min(m_low.y(), point.y()));
-            m_high = QPointF(std::max(m_high.x(), point.x()), std::max(m_high.y(), point.y()));
-        }
-        m_hasRange = true;
-        setFreeRange();
+        m_hasRange = false;
+        growFreeRange(m_windowPoints);
     }
-    const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
-    QVector<QPointF> inside;
-    inside.reserve(m_windowPoints.size());
-    for (const QPointF &point : std::as_const(m_windowPoints))
-        if (window.contains(point))
-            inside.append(point);
+    const QRectF window = plotWindow();
+    const QVector<QPointF> inside = insidePlot(m_windowPoints, window);
     // Every chunk is refilled: a sliding window changes them all.
     const qsizetype chunks = std::max<qsizetype>(1, (inside.size() + kChunkSize - 1) / kChunkSize);
     while (m_sampleChunks.size() < chunks)
@@ -356,6 +347,35 @@ void PosteriorChart::flushWindow()
     m_pending.clear();
     if (m_hasLatest)
         m_current->replace(m_free || window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
+}
+
+QRectF PosteriorChart::plotWindow() const
+{
+    return QRectF(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
+}
+
+QVector<QPointF> PosteriorChart::insidePlot(const QVector<QPointF> &points, const QRectF &window)
+{
+    // Samples outside the θ window are counted but not added: the screen would clip them,
+    // but the SVG writer does not, and they would be drawn outside the plot.
+    QVector<QPointF> inside;
+    inside.reserve(points.size());
+    for (const QPointF &point : points)
+        if (window.contains(point))
+            inside.append(point);
+    return inside;
+}
+
+void PosteriorChart::growFreeRange(const QVector<QPointF> &points)
+{
+    for (const QPointF &point : points) {
+        if (!m_hasRange)
+            m_low = m_high = point;
+        m_low = QPointF(std::min(m_low.x(), point.x()), std::min(m_low.y(), point.y()));
+        m_high = QPointF(std::max(m_high.x(), point.x()), std::max(m_high.y(), point.y()));
+        m_hasRange = true;
+    }
+    setFreeRange();
 }
 
 void PosteriorChart::setFreeRange()
@@ -380,25 +400,10 @@ void PosteriorChart::flush()
         flushWindow();
         return;
     }
-    if (m_free && !m_pending.isEmpty()) {
-        // The axes grow to hold every sample, so nothing is filtered below.
-        for (const QPointF &point : std::as_const(m_pending)) {
-            if (!m_hasRange)
-                m_low = m_high = point;
-            m_low = QPointF(std::min(m_low.x(), point.x()), std::min(m_low.y(), point.y()));
-            m_high = QPointF(std::max(m_high.x(), point.x()), std::max(m_high.y(), point.y()));
-            m_hasRange = true;
-        }
-        setFreeRange();
-    }
-    // Samples outside the θ window are counted but not added: the screen would clip them,
-    // but the SVG writer does not, and they would be drawn outside the plot.
-    const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
-    QVector<QPointF> inside;
-    inside.reserve(m_pending.size());
-    for (const QPointF &point : std::as_const(m_pending))
-        if (window.contains(point))
-            inside.append(point);
+    if (m_free && !m_pending.isEmpty())
+        growFreeRange(m_pending); // the axes grow to hold every sample, so nothing is filtered below
+    const QRectF window = plotWindow();
+    const QVector<QPointF> inside = insidePlot(m_pending, window);
     qsizetype taken = 0;
     while (taken < inside.size()) {
         if (m_openChunk.size() == kChunkSize) {

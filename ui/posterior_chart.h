@@ -89,7 +89,11 @@ public:
 private:
     QLineSeries *addSampleChunk();
     void flushWindow();
+    /// Free axes: widens the range to hold `points` (from scratch when m_hasRange is false).
+    void growFreeRange(const QVector<QPointF> &points);
     void setFreeRange();
+    QRectF plotWindow() const;
+    static QVector<QPointF> insidePlot(const QVector<QPointF> &points, const QRectF &window);
     void updatePlotBackground();
     void updatePinLayer();
     QColor sampleColour() const;
