@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ ninja-build libeigen3-dev libboost-dev libboost-test-dev zlib1g-dev nlohmann-json3-dev libcli11-dev)
+packages=(cmake g++ ninja-build ccache libeigen3-dev libboost-dev libboost-test-dev zlib1g-dev nlohmann-json3-dev libcli11-dev)
 source scripts/install_packages.sh
 install_missing_packages "${packages[@]}"
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # qt6-charts-dev's CMake package needs Qt6OpenGL's (libqt6opengl6-dev), and Qt6Gui's looks for
 # XKB (libxkbcommon-dev); neither comes with --no-install-recommends. Offscreen rendering (the
 # tests, screenshots, PNG/SVG export) needs at least one font.
-packages=(cmake g++ ninja-build pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
+packages=(cmake g++ ninja-build ccache pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
           libgl-dev libxkbcommon-dev fonts-dejavu-core libeigen3-dev libboost-dev libboost-test-dev zlib1g-dev
           nlohmann-json3-dev libcli11-dev)
 source scripts/install_packages.sh
