@@ -14,6 +14,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 
+#include "ui/pinned_samples.h"
+
 namespace ui {
 namespace {
 
@@ -33,6 +35,45 @@ double decadeAbove(double value)
 double decadeBelow(double value)
 {
     return std::pow(10.0, std::floor(std::log10(std::max(value, 1e-300)) + 1e-9));
+}
+
+// Iterations per bin [e_k, e_{k+1}) of `edges`, times `scale`.
+std::vector<double> binnedCounts(const std::map<int, qint64> &counts, const std::vector<double> &edges, double scale)
+{
+    const std::size_t bins = edges.size() - 1;
+    std::vector<double> binned(bins, 0.0);
+    for (const auto &[size, count] : counts) {
+        // The bin whose upper edge is the first one above the size.
+        const auto upper = std::upper_bound(edges.begin(), edges.end(), static_cast<double>(size));
+        const auto bin = static_cast<std::size_t>(
+            std::clamp<std::ptrdiff_t>(upper - edges.begin() - 1, 0, static_cast<std::ptrdiff_t>(bins) - 1));
+        binned[bin] += static_cast<double>(count) * scale;
+    }
+    return binned;
+}
+
+// A step outline over the non-empty bins (first to last): up and down at every edge, along the
+// top of every bin, on the floor where a bin is empty. `highest` grows to the tallest bin.
+QList<QPointF> stepOutline(const std::vector<double> &edges, const std::vector<double> &binned, double &highest)
+{
+    std::size_t firstBin = 0, lastBin = binned.size();
+    while (firstBin < lastBin && binned[firstBin] <= 0.0)
+        ++firstBin;
+    while (lastBin > firstBin && binned[lastBin - 1] <= 0.0)
+        --lastBin;
+    QList<QPointF> outline;
+    if (firstBin == lastBin)
+        return outline;
+    outline.reserve(static_cast<qsizetype>(2 * (lastBin - firstBin) + 2));
+    outline.append(QPointF(edges[firstBin], kFloorCount));
+    for (std::size_t b = firstBin; b < lastBin; ++b) {
+        const double height = binned[b] > 0.0 ? std::max(binned[b], kFloorCount) : kFloorCount;
+        outline.append(QPointF(edges[b], height));
+        outline.append(QPointF(edges[b + 1], height));
+        highest = std::max(highest, binned[b]);
+    }
+    outline.append(QPointF(edges[lastBin], kFloorCount));
+    return outline;
 }
 
 } // namespace
@@ -213,44 +254,28 @@ void BatchSizeHistogram::flush()
     for (const Series &s : m_series)
         for (const auto &entry : s.counts)
             distinct.insert(entry.first);
+    for (const SizeCounts &pinned : m_pinned)
+        for (const auto &entry : pinned)
+            distinct.insert(entry.first);
     m_edges = logBinEdges(std::vector<int>(distinct.begin(), distinct.end()));
     if (m_edges.empty())
         return;
-    const std::size_t bins = m_edges.size() - 1;
-    qint64 highest = 1;
+    double highest = 1.0;
     for (Series &s : m_series) {
-        std::vector<qint64> counts(bins, 0);
-        for (const auto &[size, count] : s.counts) {
-            // The bin whose upper edge is the first one above the size.
-            const auto upper = std::upper_bound(m_edges.begin(), m_edges.end(), static_cast<double>(size));
-            const auto bin = static_cast<std::size_t>(std::clamp<std::ptrdiff_t>(upper - m_edges.begin() - 1, 0,
-                                                                                 static_cast<std::ptrdiff_t>(bins) - 1));
-            counts[bin] += count;
-        }
-        // A step outline over the series' own bins (first to last non-empty one): up and down
-        // at every edge, along the top of every bin, on the floor where a bin is empty.
-        std::size_t firstBin = 0, lastBin = bins;
-        while (firstBin < bins && counts[firstBin] == 0)
-            ++firstBin;
-        while (lastBin > firstBin && counts[lastBin - 1] == 0)
-            --lastBin;
-        QList<QPointF> outline;
-        if (firstBin < lastBin) {
-            outline.reserve(static_cast<qsizetype>(2 * (lastBin - firstBin) + 2));
-            outline.append(QPointF(m_edges[firstBin], kFloorCount));
-            for (std::size_t b = firstBin; b < lastBin; ++b) {
-                const double height = counts[b] > 0 ? static_cast<double>(counts[b]) : kFloorCount;
-                outline.append(QPointF(m_edges[b], height));
-                outline.append(QPointF(m_edges[b + 1], height));
-                highest = std::max(highest, counts[b]);
-            }
-            outline.append(QPointF(m_edges[lastBin], kFloorCount));
-        }
+        const QList<QPointF> outline = stepOutline(m_edges, binnedCounts(s.counts, m_edges, 1.0), highest);
         s.upper->replace(outline);
         s.floorLine->replace(outline.isEmpty() ? QList<QPointF>{}
                                                : QList<QPointF>{outline.front(), outline.back()});
     }
-    const double yMax = decadeAbove(static_cast<double>(highest) * 1.5);
+    for (std::size_t k = 0; k < m_pinned.size(); ++k) {
+        qint64 pinnedTotal = 0;
+        for (const auto &entry : m_pinned[k])
+            pinnedTotal += entry.second;
+        const qint64 shownTotal = k < m_series.size() ? m_series[k].total : 0;
+        const double scale = shownTotal > 0 && pinnedTotal > 0 ? static_cast<double>(shownTotal) / pinnedTotal : 1.0;
+        m_pinnedLines[k]->replace(stepOutline(m_edges, binnedCounts(m_pinned[k], m_edges, scale), highest));
+    }
+    const double yMax = decadeAbove(highest * 1.5);
     m_axisY->setRange(kAxisFloor, yMax);
     // Up to N (the most a test can read) or the last bin's edge, without a mostly empty
     // extra decade when the last bin just passes a power of ten.
@@ -295,6 +320,38 @@ void BatchSizeHistogram::placeLabels()
             x = top.x() - 4.0 - box.width();
         s.label->setPos(x, plot.top() + 4.0 + static_cast<double>(k) * lineHeight);
     }
+}
+
+std::vector<BatchSizeHistogram::SizeCounts> BatchSizeHistogram::pinnableCounts() const
+{
+    std::vector<SizeCounts> counts;
+    for (const Series &s : m_series)
+        counts.push_back(s.counts);
+    return counts;
+}
+
+void BatchSizeHistogram::setPinnedCounts(std::vector<SizeCounts> pinned)
+{
+    for (QLineSeries *line : m_pinnedLines) {
+        chart()->removeSeries(line);
+        delete line;
+    }
+    m_pinnedLines.clear();
+    m_pinned = std::move(pinned);
+    for (std::size_t k = 0; k < m_pinned.size(); ++k) {
+        auto *line = new QLineSeries;
+        line->setName(tr("pinned run"));
+        line->setPen(QPen(pinnedColour(200), 1.4));
+        chart()->addSeries(line);
+        line->attachAxis(m_axisX);
+        line->attachAxis(m_axisY);
+        // One legend entry names the pin, however many methods it has.
+        for (QLegendMarker *marker : chart()->legend()->markers(line))
+            marker->setVisible(k == 0);
+        m_pinnedLines.push_back(line);
+    }
+    restyle();
+    flush();
 }
 
 qint64 BatchSizeHistogram::count(int series) const

@@ -57,6 +57,16 @@ public:
     void setWindow(qint64 iterations) { m_window = std::max<qint64>(iterations, 0); }
     /// Redraws now, e.g. before an export.
     void flush();
+
+    /// Iterations per minibatch size of one series.
+    using SizeCounts = std::map<int, qint64>;
+    /// Each series' counts (with a window, of its latest iterations), to pin them.
+    std::vector<SizeCounts> pinnableCounts() const;
+    /// A pinned run: pinned[k] is drawn as a faint outline over series k, scaled to series k's
+    /// iterations so that the two shapes compare while a run is still growing (unscaled while
+    /// series k is empty). Kept across reset(); an empty list removes the pin.
+    void setPinnedCounts(std::vector<SizeCounts> pinned);
+    int pinnedSeriesCount() const { return static_cast<int>(m_pinned.size()); }
     /// Short titles for a small cell next to other charts.
     void setCompact(bool compact);
     void setExportLayout(bool exporting) override;
@@ -99,6 +109,8 @@ private:
     qint64 m_dataSize = 0;
     qint64 m_window = 0;
     bool m_compact = false;
+    std::vector<SizeCounts> m_pinned;
+    std::vector<QLineSeries *> m_pinnedLines; // one per pinned series, owned by the chart
     QTimer m_flushTimer;
 };
 

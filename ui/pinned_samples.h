@@ -12,6 +12,10 @@
 
 namespace ui {
 
+/// The pinned run's colour in every chart: a faint violet no method's colour uses. Dots get
+/// `alpha` 110 (dense clouds stay see-through); lines need more to be seen at one pixel.
+inline QColor pinnedColour(int alpha = 110) { return QColor(150, 90, 190, alpha); }
+
 /// The pinned points drawn as small dots of `colour` on a transparent image of `size` pixels
 /// that shows the θ window `window` (x = θ₁, y = θ₂ with θ₂ = max at the top); points outside
 /// the window are left out.

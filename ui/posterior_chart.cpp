@@ -164,7 +164,7 @@ void PosteriorChart::updatePinLayer()
     // Grey-violet, faint: apart from the samples' colour and the heat map's blue.
     const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
     m_pinLayer->setPixmap(QPixmap::fromImage(
-        renderPinnedSamples(m_pinned, window, plotArea.size().toSize(), QColor(150, 90, 190, 110))));
+        renderPinnedSamples(m_pinned, window, plotArea.size().toSize(), pinnedColour())));
     m_pinLayer->setPos(plotArea.topLeft());
     m_pinLayer->show();
 }

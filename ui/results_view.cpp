@@ -206,16 +206,21 @@ void ResultsView::flushAll()
 
 void ResultsView::pinPosteriorSamples()
 {
+    flushAll(); // pin what is queued too, not only what was drawn last
     m_pins.clear();
-    for (PosteriorChart *chart : m_comparePage->charts()) {
+    for (PosteriorChart *chart : m_comparePage->charts())
         m_pins.append(chart->drawnSamples());
-        chart->setPinnedSamples(m_pins.back());
-    }
+    m_pinnedCounts = m_histogram->pinnableCounts();
+    m_pinnedTraces = m_traces->pinnableLines();
+    applyPins();
 }
 
 void ResultsView::clearPin()
 {
     m_pins.clear();
+    m_pinnedCounts.clear();
+    m_pinnedTraces.clear();
+    applyPins();
     for (PosteriorChart *chart : m_comparePage->charts())
         chart->setPinnedSamples({});
 }
@@ -226,6 +231,10 @@ void ResultsView::applyPins()
     const QList<PosteriorChart *> &charts = m_comparePage->charts();
     for (qsizetype k = 0; k < charts.size() && k < m_pins.size(); ++k)
         charts[k]->setPinnedSamples(m_pins[k]);
+    m_histogram->setPinnedCounts(m_pinnedCounts);
+    if (BatchSizeHistogram *overview = m_comparePage->histogram())
+        overview->setPinnedCounts(m_pinnedCounts);
+    m_traces->setPinnedLines(m_pinnedTraces);
 }
 
 void ResultsView::flushVisible()

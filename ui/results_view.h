@@ -10,7 +10,9 @@
 #include <QString>
 #include <QTabWidget>
 
+#include "ui/batch_size_histogram.h"
 #include "ui/sampler_worker.h"
+#include "ui/trace_chart.h"
 
 namespace ui {
 
@@ -51,8 +53,9 @@ public:
     void finishRun(const RunOutcome &outcome);
     /// Draws everything still queued (after a failure, before an export).
     void flushAll();
-    /// Pins the posterior charts' samples as a faint layer under later runs (see
-    /// PosteriorChart::pinSamples), or removes the pin.
+    /// Pins the shown run as a faint layer under later runs: the posterior charts' samples,
+    /// the minibatch-size histograms' counts and the traces (see their setPinned… calls).
+    /// clearPin removes it.
     void pinPosteriorSamples();
     void clearPin();
     bool hasPin() const { return !m_pins.isEmpty(); }
@@ -78,6 +81,8 @@ public:
 private:
     void applyPins();
     QList<QVector<QPointF>> m_pins; // per posterior chart, as pinned
+    std::vector<BatchSizeHistogram::SizeCounts> m_pinnedCounts; // per method
+    std::vector<TraceChart::PinnedLine> m_pinnedTraces;          // per channel
     ComparePage *m_comparePage = nullptr;
     BatchSizeHistogram *m_histogram = nullptr;
     CorrectionChart *m_correction = nullptr;

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ui/chart_style.h"
+#include "ui/pinned_samples.h"
 
 namespace ui {
 namespace {
@@ -127,10 +128,12 @@ void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, q
     for (int c = 0; c < kComponents; ++c) {
         m_axisX[c]->setRange(0.0, static_cast<double>(std::max<qint64>(iterations, 1)));
         m_axisY[c]->setRange(-1.0, 1.0);
-        // A single line needs no legend; several are told apart by it.
-        m_views[c]->chart()->legend()->setVisible(names.size() > 1);
+        // A single line needs no legend; several, or one and a pin, are told apart by it.
+        m_views[c]->chart()->legend()->setVisible(names.size() > 1 || !m_pinned.empty());
         m_views[c]->restyle();
     }
+    m_pinnedPlacedAt = -1.0;
+    placePinnedLines();
 }
 
 void TraceChart::setComponentNames(const QStringList &names)
@@ -259,14 +262,87 @@ void TraceChart::flush()
             line.series[c]->replace(line.points[c]);
         line.dirty = false;
     }
-    if (!m_hasRange)
+    placePinnedLines();
+    if (!m_hasRange && m_pinned.empty())
         return;
     for (int c = 0; c < kComponents; ++c) {
-        const double margin = std::max(0.05 * (m_high[c] - m_low[c]), 1e-3);
-        m_axisY[c]->setRange(m_low[c] - margin, m_high[c] + margin);
+        // The pinned lines count towards the y range, so they stay in view.
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        double low = m_hasRange ? m_low[c] : inf, high = m_hasRange ? m_high[c] : -inf;
+        for (const PinnedLine &line : m_pinned)
+            for (const QPointF &p : line[c]) {
+                low = std::min(low, p.y());
+                high = std::max(high, p.y());
+            }
+        if (!(low <= high))
+            continue;
+        const double margin = std::max(0.05 * (high - low), 1e-3);
+        m_axisY[c]->setRange(low - margin, high + margin);
         m_axisY[c]->applyNiceNumbers();
         stretchMarks(c);
     }
+}
+
+std::vector<TraceChart::PinnedLine> TraceChart::pinnableLines() const
+{
+    const double from = m_axisX[0]->min();
+    std::vector<PinnedLine> lines;
+    for (const Line &line : m_lines) {
+        PinnedLine pinned;
+        for (int c = 0; c < kComponents; ++c) {
+            pinned[c].reserve(line.points[c].size());
+            for (const QPointF &p : line.points[c])
+                pinned[c].append(QPointF(p.x() - from, p.y()));
+        }
+        lines.push_back(std::move(pinned));
+    }
+    return lines;
+}
+
+void TraceChart::setPinnedLines(std::vector<PinnedLine> lines)
+{
+    for (auto &series : m_pinnedSeries)
+        for (int c = 0; c < kComponents; ++c) {
+            m_views[c]->chart()->removeSeries(series[c]);
+            delete series[c];
+        }
+    m_pinnedSeries.clear();
+    m_pinned = std::move(lines);
+    for (std::size_t k = 0; k < m_pinned.size(); ++k) {
+        std::array<QLineSeries *, kComponents> series{};
+        for (int c = 0; c < kComponents; ++c) {
+            QChart *chart = m_views[c]->chart();
+            series[c] = new QLineSeries;
+            series[c]->setName(tr("pinned run"));
+            series[c]->setPen(QPen(pinnedColour(170), 1.0));
+            chart->addSeries(series[c]);
+            series[c]->attachAxis(m_axisX[c]);
+            series[c]->attachAxis(m_axisY[c]);
+            for (QLegendMarker *marker : chart->legend()->markers(series[c]))
+                marker->setVisible(k == 0);
+        }
+        m_pinnedSeries.push_back(series);
+    }
+    for (int c = 0; c < kComponents; ++c)
+        m_views[c]->chart()->legend()->setVisible(m_lines.size() > 1 || !m_marks.empty() || !m_pinned.empty());
+    m_pinnedPlacedAt = -1.0;
+    flush();
+}
+
+void TraceChart::placePinnedLines()
+{
+    const double from = m_axisX[0]->min();
+    if (m_pinned.empty() || from == m_pinnedPlacedAt)
+        return;
+    for (std::size_t k = 0; k < m_pinned.size(); ++k)
+        for (int c = 0; c < kComponents; ++c) {
+            QList<QPointF> shifted;
+            shifted.reserve(m_pinned[k][c].size());
+            for (const QPointF &p : m_pinned[k][c])
+                shifted.append(QPointF(p.x() + from, p.y()));
+            m_pinnedSeries[k][c]->replace(shifted);
+        }
+    m_pinnedPlacedAt = from;
 }
 
 qsizetype TraceChart::pointCount(int channel) const

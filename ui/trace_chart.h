@@ -7,6 +7,7 @@
 // Only lines that received samples are replaced at a redraw, and none while the traces tab is
 // hidden: they catch up when it is shown (or when flush() is called for an export).
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include <QColor>
@@ -56,6 +57,16 @@ public:
     /// Redraws now, e.g. before an export.
     void flush();
 
+    /// One chain's drawn trace in each chart, x counted from the first iteration shown.
+    using PinnedLine = std::array<QList<QPointF>, kComponents>;
+    /// The drawn lines, to pin them.
+    std::vector<PinnedLine> pinnableLines() const;
+    /// A pinned run: its lines drawn faintly from the left end of the x axis, so that the
+    /// pinned and the current run line up iteration for iteration (a moving window's pin moves
+    /// with it). Kept across reset(); an empty list removes the pin.
+    void setPinnedLines(std::vector<PinnedLine> lines);
+    int pinnedLineCount() const { return static_cast<int>(m_pinned.size()); }
+
     int channelCount() const { return static_cast<int>(m_lines.size()); }
     /// Points drawn by the channel's line in each chart.
     qsizetype pointCount(int channel) const;
@@ -78,6 +89,7 @@ private:
     void dropBeforeWindow();
     void flushIfVisible();
     void stretchMarks(int component);
+    void placePinnedLines();
 
     struct Mark {
         double iteration = 0.0;
@@ -95,6 +107,9 @@ private:
     double m_latest = 0.0;        // the latest iteration received
     int m_dimension = kComponents;
     std::vector<Line> m_lines;
+    std::vector<PinnedLine> m_pinned;
+    std::vector<std::array<QLineSeries *, kComponents>> m_pinnedSeries; // owned by the charts
+    double m_pinnedPlacedAt = -1.0; // the x axis' left end the pinned lines were drawn from
     QTimer m_flushTimer;
 };
 

@@ -1,10 +1,14 @@
 // The window as an explorer, offscreen: the banner that says when the charts no longer show the
 // form's settings, and auto-run, which answers a change of the form with a new run.
+#include <QAreaSeries>
+#include <QChart>
 #include <QDoubleSpinBox>
+#include <QLineSeries>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "ui/batch_size_histogram.h"
 #include "ui/control_panel.h"
 #include "ui/correction_box.h"
 #include "ui/file_actions.h"
@@ -13,6 +17,8 @@
 #include "ui/results_view.h"
 #include "ui/run_status_strip.h"
 #include "ui/stale_banner.h"
+#include "ui/chart_style.h"
+#include "ui/trace_chart.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 
@@ -187,8 +193,36 @@ private slots:
         QCOMPARE(window.chart()->pinnedSampleCount(), pinned); // on the new run's chart
         QVERIFY(window.chart()->plottedSampleCount() > 1000);
         saveScreenshot(window, QStringLiteral("pinned-run.png"));
+
+        // The histogram and the traces carry the same pin: the wide run's batch sizes and
+        // path under the sharp run's.
+        ui::ResultsView *results = window.results();
+        QCOMPARE(results->histogram()->pinnedSeriesCount(), 1);
+        QCOMPARE(results->traceChart()->pinnedLineCount(), 1);
+        results->setCurrentIndex(ui::ResultsView::HistogramTab);
+        results->flushAll();
+        const QList<QPointF> pinnedOutline = pinnedPoints(results->histogram()->chart());
+        QVERIFY(pinnedOutline.size() >= 4);
+        saveScreenshot(window, QStringLiteral("pinned-run-histogram.png"));
+        results->setCurrentIndex(ui::ResultsView::TraceTab);
+        results->flushAll();
+        const QList<QPointF> pinnedTrace = pinnedPoints(results->traceChart()->view(0)->chart());
+        QVERIFY(pinnedTrace.size() > 100);
+        QVERIFY(pinnedTrace.front().x() >= 0.0 && pinnedTrace.back().x() <= 2000.0); // same iterations
+        saveScreenshot(window, QStringLiteral("pinned-run-traces.png"));
+        // The sharp run reads other batch sizes than the wide one: two different outlines.
+        const auto areas = results->histogram()->chart()->series();
+        const auto shown = std::find_if(areas.begin(), areas.end(), [](QAbstractSeries *series) {
+            return series->type() == QAbstractSeries::SeriesTypeArea;
+        });
+        QVERIFY(shown != areas.end());
+        QVERIFY(static_cast<QAreaSeries *>(*shown)->upperSeries()->points() != pinnedOutline);
+
         window.results()->clearPin();
         QCOMPARE(window.chart()->pinnedSampleCount(), 0);
+        QCOMPARE(results->histogram()->pinnedSeriesCount(), 0);
+        QCOMPARE(results->traceChart()->pinnedLineCount(), 0);
+        QVERIFY(pinnedPoints(results->histogram()->chart()).isEmpty());
     }
 
     // Where most tests read all N anyway (MHSubLhd on the worst case, Lemma 1), the strip says so.
@@ -243,6 +277,15 @@ private slots:
 
 private:
     // For a person to look at: MHX_SCREENSHOT_DIR=DIR keeps the window as the test left it.
+    // The points of a chart's "pinned run" line (the first, if several).
+    static QList<QPointF> pinnedPoints(QChart *chart)
+    {
+        for (QAbstractSeries *series : chart->series())
+            if (series->name() == QStringLiteral("pinned run"))
+                return static_cast<QLineSeries *>(series)->points();
+        return {};
+    }
+
     static void saveScreenshot(QWidget &window, const QString &name)
     {
         const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
