@@ -212,6 +212,9 @@ BOOST_AUTO_TEST_CASE(theRunServiceRunsEveryChainUntilStopped)
 {
     RunRequest request;
     request.config = testruns::smallConfig(TestMethod::Minibatch, 2000);
+    // N/T = 100 on 4 000 points: the exact posterior measured at the end costs less.
+    request.config.nData = 4000;
+    request.config.temperature = 40.0;
     request.config.correction.grid = 1000;
     request.methods = {TestMethod::Minibatch};
     request.chains = 2;
