@@ -19,6 +19,7 @@
 
 #include "core/experiment/run_config.h"
 #include "ui/chart_style.h"
+#include "ui/queued_hand_off.h"
 
 namespace ui {
 namespace {
@@ -247,7 +248,7 @@ void CorrectionChart::startSolve()
     m_watchers.append(watcher);
     connect(watcher, &QFutureWatcherBase::finished, this,
             [this, ticket, watcher] { onSolveFinished(ticket, watcher); });
-    watcher->setFuture(QtConcurrent::run([params, stop, progress] {
+    watcher->setFuture(runOnPool([params, stop, progress] {
         CorrectionSolveResult result;
         try {
             result.plot = computeCorrectionPlot(

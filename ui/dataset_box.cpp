@@ -1,4 +1,5 @@
 #include "ui/dataset_box.h"
+#include "ui/queued_hand_off.h"
 
 #include <algorithm>
 #include <functional>
@@ -298,7 +299,7 @@ void DatasetBox::startCheck()
         const QString problem = m_probe.ok ? runProblem() : m_probe.error;
         emit checked(problem.isEmpty(), problem.isEmpty() ? statusText() : problem);
     });
-    watcher->setFuture(QtConcurrent::run(std::move(job)));
+    watcher->setFuture(runOnPool(std::move(job)));
     updateWidgets();
 }
 

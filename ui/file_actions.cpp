@@ -19,6 +19,7 @@
 #include "ui/results_view.h"
 #include "ui/run_export.h"
 #include "ui/session.h"
+#include "ui/queued_hand_off.h"
 
 namespace ui {
 namespace {
@@ -182,7 +183,7 @@ bool FileActions::exportSamples(const QString &path)
         m_window->showStatus(message);
         emit exportFinished(true, message);
     });
-    m_samplesWatcher->setFuture(QtConcurrent::run([run = *outcome, path] {
+    m_samplesWatcher->setFuture(runOnPool([run = *outcome, path] {
         QPair<QStringList, QString> result;
         try {
             result.first = writeRunSamples(run, path);

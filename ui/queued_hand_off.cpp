@@ -31,12 +31,17 @@ QueuedHandOff::~QueuedHandOff()
     __tsan_ignore_thread_end();
 }
 
+void acquireHandOffs()
+{
+    __tsan_acquire(&g_handOffToken);
+}
+
 bool HandOffApplication::notify(QObject *receiver, QEvent *event)
 {
     // Queued signals and QMetaObject::invokeMethod calls arrive as MetaCall events; the copied
     // arguments and the event itself were written by the sender before the post.
     if (event->type() == QEvent::MetaCall)
-        __tsan_acquire(&g_handOffToken);
+        acquireHandOffs();
     return QApplication::notify(receiver, event);
 }
 

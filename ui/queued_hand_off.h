@@ -33,6 +33,7 @@
 #include <utility>
 
 #include <QApplication>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QThread>
 
 #if defined(__SANITIZE_THREAD__)
@@ -64,6 +65,10 @@ public:
     bool notify(QObject *receiver, QEvent *event) override;
 };
 
+/// Called first by a task handed to Qt's thread pool (runOnPool): the pool's queue, like the
+/// posted-event queue, orders the submission before the task but is invisible to TSan.
+void acquireHandOffs();
+
 /// Starts `thread` and returns once it runs its event loop's dispatcher, with that start
 /// ordered before the caller's next hand-off to it (see queued_hand_off.cpp).
 void startThreadForHandOffs(QThread &thread);
@@ -71,6 +76,7 @@ void startThreadForHandOffs(QThread &thread);
 #else
 
 class QueuedHandOff {};
+inline void acquireHandOffs() {}
 using HandOffApplication = QApplication;
 inline void startThreadForHandOffs(QThread &thread) { thread.start(); }
 
@@ -88,6 +94,20 @@ void emitQueued(Sender &sender, void (Sender::*signal)(Params...), Args &&...arg
     [[maybe_unused]] const QueuedHandOff handOff;
     std::tuple<Args...> values(std::forward<Args>(args)...);
     std::apply([&](auto &...value) { emit(sender.*signal)(value...); }, values);
+}
+
+/// QtConcurrent::run(task) on the global thread pool, with the hand-off to the pool thread
+/// annotated like a queued emit: the submitting thread releases and does not record the
+/// pool's own bookkeeping (the QRunnable, the queue's pages, the copied task), which the pool
+/// thread later frees; the task acquires before it runs.
+template <typename Task>
+auto runOnPool(Task &&task)
+{
+    [[maybe_unused]] const QueuedHandOff handOff;
+    return QtConcurrent::run([task = std::forward<Task>(task)]() mutable {
+        acquireHandOffs();
+        return task();
+    });
 }
 
 } // namespace ui
