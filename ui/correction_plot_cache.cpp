@@ -8,6 +8,7 @@
 #include <QThread>
 
 #include "core/correction/cancelled.h"
+#include "ui/queued_hand_off.h"
 
 namespace ui {
 
@@ -92,6 +93,7 @@ void CorrectionPlotCache::prewarm(const core::CorrectionParams &around)
                 CorrectionPlot plot = computeCorrectionPlot(params, {}, stop);
                 // `this` outlives the thread (its destructor waits), and insert() runs on the
                 // GUI thread, which owns the cache.
+                [[maybe_unused]] const QueuedHandOff handOff;
                 QMetaObject::invokeMethod(this, [this, plot = std::move(plot)] {
                     insert(plot);
                     emit prewarmed(plot.params);

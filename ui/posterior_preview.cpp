@@ -8,6 +8,7 @@
 #include "core/experiment/datasets.h"
 #include "core/models/gaussian_mixture_model.h"
 #include "ui/live_heat_map.h"
+#include "ui/queued_hand_off.h"
 
 namespace ui {
 
@@ -41,12 +42,13 @@ void PosteriorPreview::request(const core::RunConfig &config)
     m_stop = std::stop_source();
     std::erase_if(m_jobs, [](const QFuture<void> &job) { return job.isFinished(); });
     const LatestJob::Ticket ticket = m_latest.begin();
-    m_jobs.push_back(QtConcurrent::run([this, config, ticket, stop = m_stop.get_token()] {
+    m_jobs.push_back(runOnPool([this, config, ticket, stop = m_stop.get_token()] {
         try {
             const auto data = dataFor(config, stop);
             PosteriorImage image = LiveHeatMap::render(*data, config.temperature, stop);
             // `this` outlives the job (the destructor waits), and the queued call runs on the
             // GUI thread, where tickets are checked.
+            [[maybe_unused]] const QueuedHandOff handOff;
             QMetaObject::invokeMethod(this, [this, ticket, image = std::move(image)] {
                 if (m_latest.isLatest(ticket))
                     emit imageReady(image);
