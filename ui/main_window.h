@@ -59,12 +59,13 @@ public:
     bool applyLiveTemperature(double temperature);
     bool applyLiveStep(double step);
     /// During a run: restarts it with the panel's settings because `setting` changed (after a
-    /// short delay that lets several edits make one restart). A run until stopped whose form
-    /// differs only in the acceptance test switches to it instead (applyLiveKernel()).
+    /// short delay that lets several edits make one restart). A run whose form differs only in
+    /// the acceptance test switches to it instead (applyLiveKernel()).
     void scheduleRestart(const QString &setting);
-    /// During a run until stopped: when the form differs from the running settings only in the
-    /// acceptance test (method, σ, λ, solver, m, growth, δ, the baselines' settings) and the live
-    /// T and step, the chains switch to the form's test at their next lap, as a new segment.
+    /// During a run: when the form differs from the running settings only in the acceptance test
+    /// (method, σ, λ, solver, m, growth, δ, the baselines' settings) and the live T and step,
+    /// the chains switch to the form's test as a new segment (a run until stopped at its next
+    /// lap, a fixed-length run within 64 iterations) and keep their iteration count.
     /// Returns false when there is no such run or other settings differ.
     bool applyLiveKernel(const QString &setting);
     /// Runs started by scheduleRestart() so far.

@@ -85,8 +85,10 @@ void MainWindow::setUntilStopped(bool on)
 
 bool MainWindow::applyLiveKernel(const QString &setting)
 {
-    if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || !m_shownRequest
-        || !m_runs->request().untilStopped)
+    if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || !m_shownRequest)
+        return false;
+    // A form that cannot run goes the restart's way, which says why and keeps the run going.
+    if (!controlsProblem().isEmpty())
         return false;
     const RunRequest form = m_controls->request();
     const RunRequest &running = *m_shownRequest;
@@ -100,6 +102,8 @@ bool MainWindow::applyLiveKernel(const QString &setting)
     kernel.step = form.config.step;
     if (!core::settingDifferences(kernel, form.config).empty())
         return false; // the data, N, a seed or the window: a new run
+    if (core::sameKernel(kernel, running.config) && form.methods == running.methods)
+        return false; // no new acceptance test: whatever asked for a restart needs one
     try {
         worker()->setLiveKernel(form.config);
     } catch (const std::exception &error) {
@@ -108,9 +112,10 @@ bool MainWindow::applyLiveKernel(const QString &setting)
     }
     core::copyKernelSettings(form.config, m_shownRequest->config);
     m_shownRequest->methods = form.methods;
-    showStatus(tr("%1 changed: the chains switch to the new acceptance test within a tenth of a second and go on from "
-                  "where they are, as a new segment (dashed line on the traces).")
-                   .arg(setting));
+    showStatus(tr("%1 changed: the chains switch to the new acceptance test %2 and go on from where they are, as a new "
+                  "segment (dashed line on the traces).")
+                   .arg(setting, m_runs->request().untilStopped ? tr("within a tenth of a second")
+                                                                : tr("within 64 iterations")));
     compareShownWithForm();
     return true;
 }

@@ -185,6 +185,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         if (settings.maxSeconds > 0.0 && ((t & 63) == 63 || pacing || stepping)
             && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= settings.maxSeconds)
             break; // timed out: the result is complete up to here, not stopped
+        if (settings.yieldRequested && (t & 63) == 63 && result.completed < settings.samples && settings.yieldRequested())
+            break; // the same: the caller goes on in another lap
         if (onProgress && ((t & 63) == 63 || stepping)) {
             const auto now = std::chrono::steady_clock::now();
             if (stepping || now - lastReport >= settings.progressInterval) {

@@ -53,6 +53,10 @@ struct ChainSettings {
     /// The lap of a run until stopped that first uses a new acceptance test: its first target
     /// segment is marked ChainSegment::kernelChanged.
     bool newKernel = false;
+    /// Optional: asked every 64 iterations; true ends the chain there (not stopped), as a timed
+    /// lap ends. A run of fixed length whose acceptance test is changed from another thread
+    /// ends its lap this way and goes on in the next with the new test (continuous_chain.h).
+    std::function<bool()> yieldRequested;
 };
 
 /// Throws std::invalid_argument naming the setting and its range.

@@ -114,10 +114,16 @@ std::uint64_t lapSeed(std::uint64_t seed, std::int64_t lap)
     return z ^ (z >> 31);
 }
 
-ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
-                            const ContinuousChainHooks &hooks, RunConfig *finalKernel)
+namespace {
+
+// The laps of a run until stopped (total = 0: timed laps, a moving window of config.samples
+// rows) or of a run of `total` iterations that follows kernel changes (laps end only where a
+// change applies; without one it is a single lap, the fixed-length chain itself).
+ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
+                    const ContinuousChainHooks &hooks, RunConfig *finalKernel, std::int64_t total)
 {
     validate(config);
+    const bool fixedLength = total > 0;
     RowWindow window(config.samples, dataset.model->dimension());
     std::vector<ChainSegment> segments;
     RunConfig lapConfig = config;
@@ -125,6 +131,7 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
     bool kernelChanged = false;
     std::int64_t done = 0, lapLength = kFirstLap;
     double wall = 0.0, paused = 0.0, fullScan = 0.0;
+    bool stopped = !fixedLength; // a run until stopped ends by a stop
     std::unique_ptr<AcceptanceTest> test; // one per kernel, shared by its laps
     for (std::int64_t lap = 0;; ++lap) {
         if (hooks.kernel && hooks.kernel->version() != seenKernel) {
@@ -151,21 +158,40 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
                 }
             }
         }
-        if (inputs.stop.stop_requested())
+        if (inputs.stop.stop_requested() || (fixedLength && done >= total))
             break;
         lapConfig.seed = lapSeed(config.seed, lap);
-        lapConfig.burnIn = lap == 0 ? config.burnIn : 0; // an annealing schedule runs once
-        lapConfig.samples = lapLength + lapConfig.burnIn;
+        if (fixedLength) {
+            // What is left of the run, and of its burn-in.
+            lapConfig.burnIn = std::max<std::int64_t>(0, config.burnIn - done);
+            lapConfig.samples = total - done;
+        } else {
+            lapConfig.burnIn = lap == 0 ? config.burnIn : 0; // an annealing schedule runs once
+            lapConfig.samples = lapLength + lapConfig.burnIn;
+        }
         inputs.firstIteration = done;
         inputs.newKernel = kernelChanged;
         if (!test)
             test = makeAcceptanceTest(lapConfig, inputs.correction, inputs.designer);
         inputs.test = test.get();
-        // Timed, so that a kernel change, or a slower pace, waits a tenth of a second at most.
-        inputs.maxSeconds = lap == 0 && config.burnIn > 0 ? 0.0 : kContinuousLapSeconds;
+        if (fixedLength) {
+            // A fixed-length lap ends early only where a kernel change asks for it.
+            inputs.maxSeconds = 0.0;
+            if (hooks.kernel)
+                inputs.yieldRequested = [&kernel = *hooks.kernel, seen = seenKernel] { return kernel.version() != seen; };
+        } else {
+            // Timed, so that a kernel change, or a slower pace, waits a tenth of a second at most.
+            inputs.maxSeconds = lap == 0 && config.burnIn > 0 ? 0.0 : kContinuousLapSeconds;
+        }
         ChainResult lapResult = runConfiguredChain(lapConfig, dataset, inputs);
         if (hooks.lapEnded)
             hooks.lapEnded(lapResult);
+        if (fixedLength && lap == 0 && (lapResult.completed == total || lapResult.stopped)) {
+            // No change came: the chain is the fixed-length chain itself, kept without a copy.
+            if (finalKernel)
+                *finalKernel = lapConfig;
+            return lapResult;
+        }
 
         for (std::size_t k = 0; k < lapResult.segments.size(); ++k) {
             ChainSegment segment = lapResult.segments[k];
@@ -192,8 +218,12 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
         inputs.pacedFrom = lapResult.nextPacedIteration;
         if (lapResult.completed > 0)
             inputs.initialTheta = lapResult.samples.row(lapResult.completed - 1).transpose();
-        if (lapResult.stopped)
+        if (lapResult.stopped) {
+            stopped = true;
             break;
+        }
+        if (fixedLength)
+            continue;
         // Room for twice the iterations the last lap ran per lap-time: a lap ends on time, not
         // on space, unless the chain speeds up (a faster pace) by more than that.
         const double seconds = std::max(lapResult.wallSeconds, 1e-6);
@@ -212,7 +242,7 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
     result.fullDataFallback.resize(rows);
     result.completed = held;
     result.firstIteration = done - held;
-    result.stopped = true;
+    result.stopped = stopped || inputs.stop.stop_requested();
     result.wallSeconds = wall;
     result.pausedSeconds = paused;
     result.fullScanSeconds = fullScan;
@@ -222,6 +252,20 @@ ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &data
     if (finalKernel)
         *finalKernel = lapConfig;
     return result;
+}
+
+} // namespace
+
+ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
+                            const ContinuousChainHooks &hooks, RunConfig *finalKernel)
+{
+    return runLaps(config, dataset, std::move(inputs), hooks, finalKernel, 0);
+}
+
+ChainResult runFollowingKernelChanges(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
+                                      const ContinuousChainHooks &hooks, RunConfig *finalKernel)
+{
+    return runLaps(config, dataset, std::move(inputs), hooks, finalKernel, config.samples);
 }
 
 } // namespace core

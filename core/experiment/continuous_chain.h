@@ -9,6 +9,11 @@
 /// acceptance test (LiveKernel: method, σ, λ, m, …) applies at the next lap, as a new segment.
 /// Only the most recent `config.samples` rows are kept: the moving window that the figures of
 /// the final report describe.
+///
+/// A run of fixed length in the desktop app follows kernel changes the same way
+/// (runFollowingKernelChanges): its chain runs in one lap, ended early only where a new
+/// acceptance test applies, so that σ, λ, m or the method change the chain's next iterations
+/// rather than restart it.
 #include <cstdint>
 #include <functional>
 
@@ -48,6 +53,14 @@ inline constexpr double kContinuousLapSeconds = 0.1;
 /// test propagate.
 ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
                             const ContinuousChainHooks &hooks = {}, RunConfig *finalKernel = nullptr);
+
+/// Runs `config.samples` iterations as runConfiguredChain does, bit for bit while no kernel
+/// change comes; a change (hooks.kernel) ends the lap within 64 iterations and the chain goes
+/// on from its last θ with the new acceptance test (its own random stream, lapSeed), as a new
+/// segment marked kernelChanged. Returns every row (firstIteration 0); `stopped` only when
+/// inputs.stop ended it. `finalKernel` as for runUntilStopped.
+ChainResult runFollowingKernelChanges(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
+                                      const ContinuousChainHooks &hooks = {}, RunConfig *finalKernel = nullptr);
 
 /// The seed of lap `lap` of a chain seeded `seed`: the seed itself for the first lap (so a run
 /// until stopped starts exactly as a run of fixed length does), then unrelated streams.

@@ -29,6 +29,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.maxSeconds = inputs.maxSeconds;
     settings.pacedFrom = inputs.pacedFrom;
     settings.newKernel = inputs.newKernel;
+    settings.yieldRequested = inputs.yieldRequested;
     return runChain(*dataset.model, proposal, test, settings, inputs.stop, inputs.onProgress);
 }
 

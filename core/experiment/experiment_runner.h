@@ -28,6 +28,7 @@ struct ChainInputs {
     double maxSeconds = 0.0; ///< see ChainSettings::maxSeconds
     std::chrono::steady_clock::time_point pacedFrom{}; ///< see ChainSettings::pacedFrom
     bool newKernel = false;                             ///< see ChainSettings::newKernel
+    std::function<bool()> yieldRequested;               ///< see ChainSettings::yieldRequested
     /// Set: the acceptance test to use, built for this config (makeAcceptanceTest), instead of
     /// a new one. The laps of a run until stopped share one: building a test allocates and
     /// clears buffers of N entries, which at N = 10⁶ would cost a lap a good part of its time.

@@ -1,6 +1,6 @@
 #pragma once
-/// Changing the acceptance test of a run until stopped (continuous_chain.h) from another
-/// thread: the method, the correction's σ, λ and solver, the minibatch test's m, growth and δ,
+/// Changing the acceptance test of a running chain (continuous_chain.h: a run until stopped,
+/// or a run of fixed length in the desktop app) from another thread: the method, the correction's σ, λ and solver, the minibatch test's m, growth and δ,
 /// and the baselines' settings.
 ///
 /// Why the chain may go on rather than restart: every one of these kernels leaves the same

@@ -49,10 +49,11 @@ public:
     /// Channel `report.channel` is done and its figures are computed (R-hat and the posterior
     /// metrics come later, with the outcome). `report.result` is the whole chain.
     virtual void chainFinished(const ChainReport & /*report*/) {}
-    /// A run until stopped ends a lap of channel `channel` (continuous_chain.h): rows of `lap`
-    /// not yet taken must be taken now; the lap is discarded after the call.
+    /// A chain run in laps ends one (continuous_chain.h: a run until stopped, or a run with
+    /// kernel controls): rows of `lap` not yet taken must be taken now; a run until stopped
+    /// discards the lap after the call.
     virtual void chainLapEnded(int /*channel*/, const ChainResult & /*lap*/) {}
-    /// A run until stopped could not switch channel `channel` to the requested acceptance test
+    /// A running chain could not switch channel `channel` to the requested acceptance test
     /// (LiveKernel); it goes on with its current one. `problem` says why.
     virtual void kernelChangeRefused(int /*channel*/, const std::string & /*problem*/) {}
 };
@@ -62,7 +63,9 @@ struct RunControls {
     std::stop_token stop;                ///< ends the preparation or the chains; the outcome says stopped
     PauseGate *pauseGate = nullptr;      ///< pause, resume and single-step every chain
     const LiveTuning *tuning = nullptr;  ///< temperature and step changes during the run
-    const LiveKernel *kernel = nullptr;  ///< acceptance-test changes, for a run until stopped
+    /// Acceptance-test changes (method, σ, λ, m, …): a chain goes on with the new test as a new
+    /// segment. Set, a fixed-length chain runs in laps that end only where a change applies.
+    const LiveKernel *kernel = nullptr;
 };
 
 } // namespace core

@@ -210,8 +210,10 @@ private:
             m_observer.chainProgress(channel, result, first, last);
         };
         RunConfig ended = settings;
-        ChainResult chain = request.untilStopped ? runContinuously(channel, settings, std::move(inputs), ended)
-                                                 : runConfiguredChain(settings, m_dataset, inputs);
+        // With kernel controls (the desktop app) a fixed-length chain follows kernel changes too.
+        ChainResult chain = request.untilStopped || m_controls.kernel
+                                ? runInLaps(channel, settings, std::move(inputs), ended)
+                                : runConfiguredChain(settings, m_dataset, inputs);
 
         ChainReport &report = m_reports[static_cast<std::size_t>(channel)];
         report.channel = channel;
@@ -235,7 +237,7 @@ private:
         m_observer.chainFinished(report);
     }
 
-    ChainResult runContinuously(int channel, const RunConfig &settings, ChainInputs inputs, RunConfig &ended)
+    ChainResult runInLaps(int channel, const RunConfig &settings, ChainInputs inputs, RunConfig &ended)
     {
         ContinuousChainHooks hooks;
         hooks.kernel = m_controls.kernel;
@@ -245,7 +247,8 @@ private:
         hooks.kernelRefused = [this, channel](const std::string &problem) {
             m_observer.kernelChangeRefused(channel, problem);
         };
-        return runUntilStopped(settings, m_dataset, std::move(inputs), hooks, &ended);
+        return m_outcome.request.untilStopped ? runUntilStopped(settings, m_dataset, std::move(inputs), hooks, &ended)
+                                              : runFollowingKernelChanges(settings, m_dataset, std::move(inputs), hooks, &ended);
     }
 
     // The correction table and AustereMH design of a new kernel, between two laps. Channels

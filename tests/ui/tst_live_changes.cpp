@@ -1,5 +1,7 @@
-// Changing settings during a run, offscreen: temperature and step apply to the running chain
-// as new, marked segments; any other setting restarts the run; Reset clears everything.
+// Changing settings during a run, offscreen: temperature, step and the acceptance test (σ,
+// method, …) apply to the running chain as new, marked segments; the data restart the run;
+// Reset clears everything.
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QPushButton>
@@ -177,6 +179,48 @@ private slots:
         QCOMPARE(chain.segments[1].temperature, 500.0);
         QCOMPARE(window.controls()->temperatureBox()->value(), 500.0);
         QCOMPARE(window.results()->traceChart()->segmentMarkCount(), 1);
+    }
+
+    // σ and the method change the acceptance test, not the target: a fixed-length run goes on
+    // from where it is as a new segment, keeps its iteration count, and its report names the
+    // test it ended with.
+    void kernelChangesContinueAFixedLengthRun()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
+        const std::int64_t samples = 400'000;
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, samples)));
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
+
+        window.controls()->sigmaBox()->setValue(0.6);
+        QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
+        const auto sigmaSegment = segments.at(0).at(1).value<core::ChainSegment>();
+        QVERIFY(sigmaSegment.kernelChanged);
+        QVERIFY2(window.statusText().contains(QStringLiteral("within 64 iterations")), qPrintable(window.statusText()));
+        window.controls()->methodBox()->setCurrentIndex(window.controls()->methodBox()->findData(QStringLiteral("barker")));
+        QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 2, kRunTimeoutMs);
+        QCOMPARE(window.restartCount(), 0);
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+
+        const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+        const ui::ChainReport &report = outcome.chains.front();
+        QVERIFY((report.method == core::TestMethod::Barker));
+        const core::ChainResult &chain = *report.result;
+        QCOMPARE(chain.firstIteration, std::int64_t(0));
+        QVERIFY(chain.completed > sigmaSegment.start && chain.completed < samples);
+        QCOMPARE(chain.segments.size(), std::size_t(3));
+        QCOMPARE(chain.segments[1].start, sigmaSegment.start);
+        QVERIFY(chain.segments[1].kernelChanged && chain.segments[2].kernelChanged);
+        // The iterations before the change read minibatches; those after the switch to the
+        // exact Barker test read all 20,000 points each.
+        QVERIFY(chain.batchSize.front() < 20'000);
+        QCOMPARE(chain.batchSize[static_cast<std::size_t>(chain.completed - 1)], 20'000);
+        QCOMPARE(window.results()->traceChart()->segmentMarkCount(), 2);
     }
 
     void otherSettingsRestart()

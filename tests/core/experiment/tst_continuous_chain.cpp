@@ -8,6 +8,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <stop_token>
 #include <thread>
 #include <vector>
@@ -203,6 +204,70 @@ BOOST_AUTO_TEST_CASE(aNewAcceptanceTestContinuesTheChainAsASegment)
     BOOST_TEST(window.segments[1].kernelChanged);
     BOOST_TEST(window.segments[1].start == changedAt);
     BOOST_TEST(window.finalSegmentStart() == changedAt);
+}
+
+// A fixed-length run that follows kernel changes is the fixed-length chain itself while none
+// comes, row for row.
+BOOST_AUTO_TEST_CASE(aFixedLengthRunWithoutAChangeIsTheChainItself)
+{
+    const RunConfig config = worstCase(TestMethod::Minibatch, 3000);
+    Continuous run(config);
+    LiveKernel kernel;
+    ContinuousChainHooks hooks;
+    hooks.kernel = &kernel;
+    const ChainResult followed = runFollowingKernelChanges(config, run.dataset, run.inputs, hooks);
+    const ChainResult fixed = runConfiguredChain(config, run.dataset, run.inputs);
+    BOOST_TEST(followed.completed == config.samples);
+    BOOST_TEST(!followed.stopped);
+    BOOST_TEST((followed.samples == fixed.samples));
+    BOOST_TEST((followed.batchSize == fixed.batchSize));
+    BOOST_TEST(followed.segments.size() == std::size_t(1));
+}
+
+// A change asked for during a fixed-length run applies within 64 iterations; the run still
+// makes exactly its iterations, numbered from 0, the rest as a marked segment with the new test.
+// The run starts with the exact Barker test (every iteration reads all N: slow enough that a
+// progress report comes long before the end) and is switched to the minibatch test.
+BOOST_AUTO_TEST_CASE(aFixedLengthRunGoesOnWithANewTest)
+{
+    const RunConfig config = worstCase(TestMethod::Barker, 20'000);
+    Continuous run(config);
+    LiveKernel kernel;
+    RunConfig wanted = config;
+    wanted.method = TestMethod::Minibatch;
+    std::int64_t askedAt = -1;
+    run.inputs.onProgress = [&](const ChainResult &result, std::int64_t, std::int64_t last) {
+        if (askedAt < 0) {
+            askedAt = result.firstIteration + last;
+            kernel.set(wanted);
+        }
+    };
+    ContinuousChainHooks hooks;
+    hooks.kernel = &kernel;
+    hooks.prepareKernel = [](RunConfig &next, ChainInputs &inputs) {
+        inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(next.correction));
+    };
+    int laps = 0;
+    hooks.lapEnded = [&](const ChainResult &) { ++laps; };
+    RunConfig ended;
+    const ChainResult chain = runFollowingKernelChanges(config, run.dataset, run.inputs, hooks, &ended);
+    BOOST_TEST_REQUIRE((askedAt > 0 && askedAt + 64 < config.samples), "first report at " << askedAt);
+    BOOST_TEST((ended.method == TestMethod::Minibatch));
+    BOOST_TEST(laps == 2);
+    BOOST_TEST(chain.completed == config.samples);
+    BOOST_TEST(chain.firstIteration == std::int64_t(0));
+    BOOST_TEST(!chain.stopped);
+    BOOST_TEST_REQUIRE(chain.segments.size() == std::size_t(2));
+    const std::int64_t changed = chain.segments[1].start;
+    BOOST_TEST(chain.segments[1].kernelChanged);
+    BOOST_TEST((changed >= askedAt && changed <= askedAt + 64), "asked at " << askedAt << ", changed at " << changed);
+    // The whole data before (Barker's exact test reads all N), minibatches after.
+    BOOST_TEST(chain.batchSize[static_cast<std::size_t>(changed - 1)] == 20'000);
+    const auto after = chain.batchSize.begin() + changed;
+    const double meanAfter = std::accumulate(after, chain.batchSize.end(), 0.0) / static_cast<double>(chain.completed - changed);
+    BOOST_TEST(meanAfter < 10'000.0);
+    // The chain goes on from where it was: the first new row is one transition from the last old.
+    BOOST_TEST(std::abs(chain.samples(changed, 0) - chain.samples(changed - 1, 0)) < 10.0 * config.step);
 }
 
 // Through the run service, as the GUI runs it: every chain of a request runs at once; the
