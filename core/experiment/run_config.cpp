@@ -165,6 +165,11 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
     return std::make_unique<RandomWalkProposal>(step);
 }
 
+std::int64_t proposalPointsPerIteration(const RunConfig &config)
+{
+    return config.proposal == ProposalKind::Langevin ? 2 * static_cast<std::int64_t>(config.gradBatch) : 0;
+}
+
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
                                                    std::shared_ptr<const CorrectionDistribution> correction,
                                                    std::shared_ptr<const AustereDesigner> designer)

@@ -111,6 +111,10 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
 /// the model's N.
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step);
 
+/// Data rows the proposal reads per iteration: 2 · grad-batch for the Langevin proposal (its
+/// gradient at θ and at θ' over the same rows), 0 for the random walk.
+std::int64_t proposalPointsPerIteration(const RunConfig &config);
+
 /// True when the method needs the AustereMH design grid.
 bool needsAustereDesign(const RunConfig &config);
 

@@ -307,6 +307,8 @@ BOOST_AUTO_TEST_CASE(configuredRunUsesTheProposal)
     BOOST_REQUIRE(model);
     const ExperimentOutcome outcome = runExperiment(config, dataset, Suite::correction);
     BOOST_TEST(outcome.chain.completed == 20000);
+    // The gradients' rows are data read: B at θ and B at θ' every iteration, burn-in included.
+    BOOST_TEST(outcome.summary.proposalPointsRead == 2 * 500 * 20000);
     std::vector<double> thinned;
     for (std::int64_t t = config.burnIn; t < outcome.chain.completed; t += 10)
         thinned.push_back(outcome.chain.samples(t, 0));
