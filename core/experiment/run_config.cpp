@@ -119,7 +119,8 @@ void validate(const RunConfig &config)
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if (config.proposal == ProposalKind::Langevin
         && (config.gradBatch < 1 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
-        throw std::invalid_argument("grad-batch must be in [1, N = " + std::to_string(config.nData)
+        throw std::invalid_argument("grad-batch must be in [1, N"
+                                    + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
                                     + "] (rows of the Langevin gradient's minibatch); got "
                                     + std::to_string(config.gradBatch));
     validate(config.minibatch);
