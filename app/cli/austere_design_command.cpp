@@ -50,8 +50,8 @@ int austereDesignCommand(int argc, char **argv)
     const core::AustereDesigner &designer = *designerHandle;
     bar.finish();
     const double gridSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const core::RandomWalkProposal proposal(config.step);
-    const auto pilot = core::collectPilot(*dataset.model, proposal, dataset.model->initialTheta(), config.temperature,
+    const auto proposal = core::makeProposal(config, *dataset.model, config.step);
+    const auto pilot = core::collectPilot(*dataset.model, *proposal, dataset.model->initialTheta(), config.temperature,
                                           config.austerePilot, config.seed, {}, interruptToken());
     std::size_t best = 0;
     const auto candidates = designer.evaluate(pilot, config.austereErrorBound, best);

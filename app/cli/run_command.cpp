@@ -35,6 +35,9 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
         std::printf("  full-data scans      %lld points (%.3g per iteration), not counted in the minibatch sizes\n",
                     static_cast<long long>(summary.fullScanPoints),
                     static_cast<double>(summary.fullScanPoints) / static_cast<double>(summary.iterations));
+    if (summary.proposalPointsRead > 0)
+        std::printf("  proposal gradients   %lld points, not counted in the minibatch sizes\n",
+                    static_cast<long long>(summary.proposalPointsRead));
     if (chain.hasPosteriorMetrics)
         std::printf("  posterior            TV %.4f  chi2 %.1f (%d cells)  Eq.39 %.1f\n", chain.posterior.totalVariation,
                     chain.posterior.chiSquared, chain.posterior.chiSquaredCells, chain.posterior.poissonLogLikelihood);

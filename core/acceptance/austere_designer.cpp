@@ -162,7 +162,7 @@ std::vector<ProposalMoments> collectPilot(const Model &model, const Proposal &pr
     for (int k = 0; k < count; ++k) {
         if (stop.stop_requested())
             throw Cancelled("pilot cancelled");
-        proposal.propose(current, candidate, rng);
+        proposal.propose(current, candidate, temperature, rng);
         const double logPrior = model.logPrior(candidate) - model.logPrior(current);
         if (!std::isfinite(logPrior))
             continue;

@@ -157,7 +157,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         const bool burningIn = t < settings.burnIn;
         const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : *mainProposal;
         const double temperature = burningIn ? settings.burnInTemperature : mainTemperature;
-        step.propose(current, candidate, rng);
+        step.propose(current, candidate, temperature, rng);
         const double candidateLogPrior = model.logPrior(candidate);
         bool accepted = false;
         Decision decision;

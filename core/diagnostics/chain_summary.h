@@ -23,6 +23,10 @@ struct ChainSummary {
     /// speed figures per effective sample count them (ChainReport::essPerSecond).
     std::int64_t burnInIterations = 0;
     std::int64_t burnInPointsRead = 0;
+    /// Rows the proposal read for its gradients (LangevinProposal), burn-in included. The run
+    /// fills it in (proposalPointsPerIteration × completed iterations): summarize() does not
+    /// know the proposal. The speed figures per effective sample count them.
+    std::int64_t proposalPointsRead = 0;
     double wallSeconds = 0.0;          ///< the whole chain's, burn-in included, pauses excluded
     double iterationsPerSecond = 0.0;  ///< every completed iteration, burn-in included, per wall second
 };

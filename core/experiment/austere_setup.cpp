@@ -1,7 +1,6 @@
 #include "core/experiment/austere_setup.h"
 
 #include "core/acceptance/austere_design_cache.h"
-#include "core/proposals/random_walk_proposal.h"
 
 namespace core {
 
@@ -16,8 +15,9 @@ AustereSetup prepareAustere(RunConfig &config, const DatasetInstance &dataset, c
                                                            &setup.designFromCache);
     if (config.method != TestMethod::AustereConservative)
         return setup;
-    const RandomWalkProposal proposal(config.step);
-    const auto pilot = collectPilot(*dataset.model, proposal, dataset.model->initialTheta(), config.temperature,
+    // The pilot meets the proposals the chain will make.
+    const auto proposal = makeProposal(config, *dataset.model, config.step);
+    const auto pilot = collectPilot(*dataset.model, *proposal, dataset.model->initialTheta(), config.temperature,
                                     config.austerePilot, config.seed, progress.pilot, stop);
     std::size_t best = 0;
     const auto candidates = setup.designer->evaluate(pilot, config.austereErrorBound, best);

@@ -17,10 +17,11 @@ double median(std::vector<double> values)
     return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
-// Every data point a chain read: minibatches and full-data passes, burn-in included.
+// Every data point a chain read: minibatches, full-data passes and the proposal's gradients,
+// burn-in included.
 std::int64_t allPointsRead(const ChainSummary &summary)
 {
-    return summary.dataPointsUsed + summary.fullScanPoints + summary.burnInPointsRead;
+    return summary.dataPointsUsed + summary.fullScanPoints + summary.burnInPointsRead + summary.proposalPointsRead;
 }
 
 } // namespace

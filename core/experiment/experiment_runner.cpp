@@ -12,8 +12,11 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     if (!inputs.test)
         built = makeAcceptanceTest(config, inputs.correction, inputs.designer);
     AcceptanceTest &test = inputs.test ? *inputs.test : *built;
-    const RandomWalkProposal proposal(config.step);
-    const RandomWalkProposal burnInProposal(config.burnInStep > 0.0 ? config.burnInStep : config.step);
+    // Built per chain: a Langevin proposal holds the chain's gradient workspace.
+    const auto proposal = makeProposal(config, *dataset.model, config.step);
+    const auto burnInProposal =
+        config.burnIn > 0 ? makeProposal(config, *dataset.model, config.burnInStep > 0.0 ? config.burnInStep : config.step)
+                          : nullptr;
     ChainSettings settings;
     settings.samples = config.samples;
     settings.seed = config.seed;
@@ -21,7 +24,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.burnIn = config.burnIn;
     // Without annealing the burn-in is a warm-up at the target itself.
     settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
-    settings.burnInProposal = &burnInProposal;
+    settings.burnInProposal = burnInProposal.get();
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
     settings.initialTheta = inputs.initialTheta;
@@ -30,7 +33,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.pacedFrom = inputs.pacedFrom;
     settings.newKernel = inputs.newKernel;
     settings.yieldRequested = inputs.yieldRequested;
-    return runChain(*dataset.model, proposal, test, settings, inputs.stop, inputs.onProgress);
+    return runChain(*dataset.model, *proposal, test, settings, inputs.stop, inputs.onProgress);
 }
 
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
@@ -44,6 +47,7 @@ ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &
     ExperimentOutcome outcome;
     outcome.chain = runConfiguredChain(config, dataset, inputs);
     outcome.summary = summarize(outcome.chain, dataset.model->dataSize());
+    outcome.summary.proposalPointsRead = proposalPointsPerIteration(config) * outcome.chain.completed;
     const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(dataset.model.get());
     if (dataset.gmmPosterior && mixture) {
         PosteriorReferences references(mixture->data(), dataset.gmmPosterior);

@@ -44,6 +44,20 @@ TestMethod parseMethod(const std::string &name)
     throw std::invalid_argument("method must be one of " + names + "; got '" + name + "'");
 }
 
+std::string proposalName(ProposalKind kind)
+{
+    return kind == ProposalKind::Langevin ? "langevin" : "rw";
+}
+
+ProposalKind parseProposal(const std::string &name)
+{
+    if (name == "rw")
+        return ProposalKind::RandomWalk;
+    if (name == "langevin")
+        return ProposalKind::Langevin;
+    throw std::invalid_argument("proposal must be one of rw, langevin; got '" + name + "'");
+}
+
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
 {
     if (config.dataset == "logreg") {
@@ -102,6 +116,13 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(config.temperature));
     if (!(config.step > 0.0) || !std::isfinite(config.step))
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
+    // The logistic data's N is known only once they are loaded: makeProposal checks it then.
+    if (config.proposal == ProposalKind::Langevin
+        && (config.gradBatch < 1 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
+        throw std::invalid_argument("grad-batch must be in [1, N"
+                                    + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
+                                    + "] (rows of the Langevin gradient's minibatch); got "
+                                    + std::to_string(config.gradBatch));
     validate(config.minibatch);
     validate(config.correction);
     validate(config.austere);
@@ -136,6 +157,18 @@ bool needsAustereDesign(const RunConfig &config)
 {
     return config.method == TestMethod::AustereNonConservative
            || (config.method == TestMethod::AustereConservative && config.austereErrorBound > 0.0);
+}
+
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step)
+{
+    if (config.proposal == ProposalKind::Langevin)
+        return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
+    return std::make_unique<RandomWalkProposal>(step);
+}
+
+std::int64_t proposalPointsPerIteration(const RunConfig &config)
+{
+    return config.proposal == ProposalKind::Langevin ? 2 * static_cast<std::int64_t>(config.gradBatch) : 0;
 }
 
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,

@@ -13,6 +13,7 @@
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/logistic_dataset.h"
+#include "core/proposals/langevin_proposal.h"
 #include "core/proposals/random_walk_proposal.h"
 
 namespace core {
@@ -27,6 +28,14 @@ std::string methodName(TestMethod method);
 TestMethod parseMethod(const std::string &name);
 std::string solverName(CorrectionSolver solver);
 CorrectionSolver parseSolver(const std::string &name);
+
+/// How candidates are drawn: the paper's Gaussian random walk, or a Langevin step along a
+/// minibatch gradient of the tempered log-posterior (LangevinProposal).
+enum class ProposalKind { RandomWalk, Langevin };
+/// CLI spelling: "rw", "langevin".
+std::string proposalName(ProposalKind kind);
+/// Throws std::invalid_argument listing the allowed names.
+ProposalKind parseProposal(const std::string &name);
 
 /// Defaults are the paper's Gaussian-mixture settings (000_…txt Sec. 6.1, 003_…txt Sec. 6.1,
 /// appendix 002_…txt C.1): N = 10⁶, T = 10⁴, m = 100 growing by 100, σ = 1, 3000 samples.
@@ -47,6 +56,9 @@ struct RunConfig {
     std::int64_t burnIn = 0;
     double annealFrom = 0.0;
     double burnInStep = 0.0;
+    ProposalKind proposal = ProposalKind::RandomWalk;
+    /// Langevin proposal: rows B of the minibatch S its gradient averages, in [1, N].
+    DataIndex gradBatch = 100;
     /// The logistic-regression data (dataset "logreg").
     LogisticDataSpec logreg;
     /// Test accuracy is evaluated every traceStride samples.
@@ -92,6 +104,16 @@ void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiv
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
                                                    std::shared_ptr<const CorrectionDistribution> correction,
                                                    std::shared_ptr<const AustereDesigner> designer = nullptr);
+
+/// Builds the configured proposal with scale `step` (config.step, or the burn-in's step) for
+/// `model`, which a Langevin proposal keeps a reference to. One per chain: a Langevin proposal
+/// carries the chain's gradient workspace. Throws std::invalid_argument when grad-batch exceeds
+/// the model's N.
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step);
+
+/// Data rows the proposal reads per iteration: 2 · grad-batch for the Langevin proposal (its
+/// gradient at θ and at θ' over the same rows), 0 for the random walk.
+std::int64_t proposalPointsPerIteration(const RunConfig &config);
 
 /// True when the method needs the AustereMH design grid.
 bool needsAustereDesign(const RunConfig &config);

@@ -136,8 +136,8 @@ struct RunOutcome {
     /// The longest chain's wall time: the run's sampling time when chains ran in parallel.
     double longestWallSeconds() const;
     std::int64_t totalFullDataFallbacks() const;
-    /// Σ data points read over all chains, minibatches and full-data passes together, burn-in
-    /// included.
+    /// Σ data points read over all chains, minibatches, full-data passes and the proposal's
+    /// gradients together, burn-in included.
     std::int64_t totalPointsRead() const;
     /// The settings chain `report` ran with (its method, its seed, the designed AustereMH).
     RunConfig chainConfig(const ChainReport &report) const { return request.channelConfig(report.channel); }

@@ -77,6 +77,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["full_scan_points"] = s.fullScanPoints;
     entry["burn_in_iterations"] = s.burnInIterations;
     entry["burn_in_points_read"] = s.burnInPointsRead;
+    entry["proposal_points_read"] = s.proposalPointsRead;
     entry["wall_seconds"] = number(s.wallSeconds);
     entry["full_scan_seconds"] = number(result.fullScanSeconds);
     entry["iterations_per_second"] = number(s.iterationsPerSecond);

@@ -221,6 +221,7 @@ private:
         report.chainIndex = request.chainIndexOf(channel);
         report.seed = settings.seed;
         report.summary = summarize(chain, m_dataset.model->dataSize());
+        report.summary.proposalPointsRead = proposalPointsPerIteration(settings) * chain.completed;
         report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
         addEssFigures(chain, report, m_outcome.components);
         addClassifierFigures(m_dataset, chain, report);

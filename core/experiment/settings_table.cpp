@@ -174,10 +174,15 @@ std::vector<SettingSpec> makeTable()
     table.push_back(dataSeed);
     table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case 1, logreg 100]",
                          [](auto &c) -> auto & { return c.temperature; }));
-    table.push_back(real("step", "step", "proposal standard deviation per coordinate [0.15; worst-case 1/sqrt(N), logreg 0.05]",
+    table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin: its noise sd h) [0.15; worst-case 1/sqrt(N), logreg 0.05]",
                          [](auto &c) -> auto & { return c.step; }));
     SettingSpec meaning = named(
-        "step_meaning", "", "", [](const RunConfig &) { return std::string("proposal standard deviation per coordinate"); },
+        "step_meaning", "", "",
+        [](const RunConfig &c) {
+            return std::string(c.proposal == ProposalKind::Langevin
+                                   ? "Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)"
+                                   : "proposal standard deviation per coordinate");
+        },
         [](RunConfig &, const std::string &) {}); // a note for readers
     meaning.noteOnly = true;
     table.push_back(meaning);
@@ -187,6 +192,13 @@ std::vector<SettingSpec> makeTable()
                          [](auto &c) -> auto & { return c.annealFrom; }));
     table.push_back(real("burn_in_step", "burn-in-step", "burn-in proposal sd [0: --step]",
                          [](auto &c) -> auto & { return c.burnInStep; }));
+    table.push_back(named(
+        "proposal", "proposal",
+        "rw (Gaussian random walk) or langevin (minibatch-gradient Langevin, see --grad-batch) [rw]",
+        [](const RunConfig &c) { return proposalName(c.proposal); },
+        [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
+    table.push_back(integer("grad_batch", "grad-batch", "langevin: rows of the gradient's minibatch, in [1, N] [100]",
+                            [](auto &c) -> auto & { return c.gradBatch; }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
     // sublhd_batch come later in the table).
     SettingSpec batch = integer("batch", "batch", "initial minibatch m >= 2, for every method [100]",

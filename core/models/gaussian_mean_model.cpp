@@ -66,6 +66,23 @@ double GaussianMeanModel::logLikelihoodSum(const Vector &theta) const
            - 0.5 * (m_data.array() - theta[0]).square().sum() / m_noiseVariance;
 }
 
+void GaussianMeanModel::gradLogPrior(const Vector &theta, Vector &out) const
+{
+    out.resize(1);
+    out[0] = std::isinf(m_priorVariance) ? 0.0 : -(theta[0] - m_priorMean) / m_priorVariance;
+}
+
+void GaussianMeanModel::sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const
+{
+    // The score is linear in x: only the sum of the rows is needed.
+    const double *x = m_data.data();
+    double sum = 0.0;
+    for (const DataIndex row : rows)
+        sum += x[row];
+    out.resize(1);
+    out[0] = (sum - static_cast<double>(rows.size()) * theta[0]) / m_noiseVariance;
+}
+
 Vector GaussianMeanModel::initialTheta() const
 {
     return Vector::Constant(1, m_dataMean);

@@ -27,6 +27,11 @@ public:
                                   std::span<double> out) const override;
     double logLikelihoodSum(const Vector &theta) const override;
     Vector initialTheta() const override;
+    bool hasGradient() const override { return true; }
+    /// 0 for the flat prior; −(μ − m₀)/v₀ otherwise.
+    void gradLogPrior(const Vector &theta, Vector &out) const override;
+    /// Σ_k (x_{rows[k]} − μ) / s².
+    void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override;
     /// |θ' − θ| / s² · max_i |x_i − (θ + θ')/2|, exact, from the data's stored extremes.
     std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override;
 

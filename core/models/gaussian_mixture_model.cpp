@@ -1,5 +1,6 @@
 #include "core/models/gaussian_mixture_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -58,6 +59,41 @@ void GaussianMixtureModel::logLikelihoodRatiosRange(const Vector &from, const Ve
     Eigen::Map<Eigen::ArrayXd> values(out.data(), static_cast<Eigen::Index>(out.size()));
     values = m_data.segment(first, values.size()).array();
     ratiosInPlace(values, from, to);
+}
+
+void GaussianMixtureModel::gradLogPrior(const Vector &theta, Vector &out) const
+{
+    out.resize(2);
+    out[0] = -theta[0] / kPriorVariance1;
+    out[1] = -theta[1] / kPriorVariance2;
+}
+
+void GaussianMixtureModel::sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows,
+                                                Vector &out) const
+{
+    constexpr DataIndex kBlock = 64;
+    const double theta1 = theta[0], theta2 = theta[1];
+    const double *x = m_data.data();
+    const auto total = static_cast<DataIndex>(rows.size());
+    double sum1 = 0.0, sum2 = 0.0;
+    for (DataIndex first = 0; first < total; first += kBlock) {
+        const DataIndex count = std::min(kBlock, total - first);
+        alignas(64) double buffer[kBlock];
+        for (DataIndex k = 0; k < count; ++k)
+            buffer[k] = x[rows[static_cast<std::size_t>(first + k)]];
+        Eigen::Map<Eigen::ArrayXd, Eigen::Aligned64> centred(buffer, count);
+        centred -= theta1;
+        // log N(x; θ₁) − log N(x; θ₁ + θ₂) = θ₂ (θ₂ − 2(x − θ₁)) / (2σx²): linear in x, and
+        // r = 1 / (1 + e^that) saturates cleanly to 0 or 1 when the exponent overflows.
+        alignas(64) double share[kBlock];
+        Eigen::Map<Eigen::ArrayXd, Eigen::Aligned64> responsibility(share, count);
+        responsibility = ((theta2 * (theta2 - 2.0 * centred) / (2.0 * kNoiseVariance)).exp() + 1.0).inverse();
+        sum1 += (centred - responsibility * theta2).sum();
+        sum2 += (responsibility * (centred - theta2)).sum();
+    }
+    out.resize(2);
+    out[0] = sum1 / kNoiseVariance;
+    out[1] = sum2 / kNoiseVariance;
 }
 
 double GaussianMixtureModel::pointLogLikelihood(double x, double theta1, double theta2)

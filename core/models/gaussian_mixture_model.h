@@ -30,6 +30,13 @@ public:
     double logLikelihoodSum(const Vector &theta) const override;
     /// The prior mean (0, 0): between the posterior's two modes, so burn-in is visible.
     Vector initialTheta() const override { return Vector::Zero(2); }
+    bool hasGradient() const override { return true; }
+    /// (−θ₁/σ₁², −θ₂/σ₂²).
+    void gradLogPrior(const Vector &theta, Vector &out) const override;
+    /// With r(x) the responsibility of the component at θ₁ + θ₂,
+    /// ∂/∂θ₁ log p(x|θ) = (x − θ₁ − r θ₂)/σx² and ∂/∂θ₂ log p(x|θ) = r (x − θ₁ − θ₂)/σx²,
+    /// summed over the rows in stack blocks of 64 with Eigen's vectorised exp.
+    void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override;
 
     const Eigen::VectorXd &data() const { return m_data; }
 

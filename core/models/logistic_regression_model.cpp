@@ -72,6 +72,22 @@ inline void accumulateDots(const float *x, const std::array<const double *, K> &
     }
 }
 
+// out[j] += c · x[j] over the float row x, widened to double in registers.
+inline void addScaledRow(const float *x, double c, Eigen::Index n, double *out)
+{
+    Eigen::Index j = 0;
+    for (; j + 8 <= n; j += 8) {
+        Float8 narrow;
+        std::memcpy(&narrow, x + j, sizeof narrow);
+        Double8 sum;
+        std::memcpy(&sum, out + j, sizeof sum);
+        sum += __builtin_convertvector(narrow, Double8) * c;
+        std::memcpy(out + j, &sum, sizeof sum);
+    }
+    for (; j < n; ++j)
+        out[j] += c * static_cast<double>(x[j]);
+}
+
 // z[j][k] = x_{rowOf(first + k)} · w_j + bias_j and s[k] = ±1 (label 1 / 0) for k < count.
 // `total` is the number of rows of the whole call, so the next block's first row is
 // prefetched too. Only random rows are prefetched by hand: on contiguous rows the hardware
@@ -188,6 +204,38 @@ double LogisticRegressionModel::logPrior(const Vector &theta) const
     if (m_options.priorSd == 0.0)
         return 0.0;
     return -0.5 * theta.squaredNorm() / (m_options.priorSd * m_options.priorSd);
+}
+
+void LogisticRegressionModel::gradLogPrior(const Vector &theta, Vector &out) const
+{
+    if (m_options.priorSd == 0.0)
+        out.setZero(dimension());
+    else
+        out = -theta / (m_options.priorSd * m_options.priorSd);
+}
+
+void LogisticRegressionModel::sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows,
+                                                   Vector &out) const
+{
+    out.setZero(dimension());
+    const Eigen::Index d = m_features;
+    const float *base = m_data->features.data();
+    const Margins margins = marginsOf(theta, m_features, m_options.bias);
+    double biasSum = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const float *row = base + static_cast<Eigen::Index>(rows[k]) * d;
+        if (k + 1 < rows.size())
+            prefetchRow(base + static_cast<Eigen::Index>(rows[k + 1]) * d, d);
+        std::array<double, 1> z = {margins.bias};
+        accumulateDots<1>(row, {margins.weights}, d, z);
+        const double s = m_data->labels[static_cast<std::size_t>(rows[k])] != 0 ? 1.0 : -1.0;
+        // d/dz log σ(s z) = s σ(−s z) = s / (1 + e^{s z}); e^{s z} = ∞ gives the exact limit 0.
+        const double weight = s / (1.0 + std::exp(s * z[0]));
+        addScaledRow(row, weight, d, out.data());
+        biasSum += weight;
+    }
+    if (m_options.bias)
+        out[m_features] = biasSum;
 }
 
 void LogisticRegressionModel::logLikelihoodRatios(const Vector &from, const Vector &to,

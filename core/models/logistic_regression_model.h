@@ -66,6 +66,12 @@ public:
     double logLikelihoodSum(const Vector &theta) const override;
     /// θ = 0: every point has probability ½.
     Vector initialTheta() const override { return Vector::Zero(dimension()); }
+    bool hasGradient() const override { return true; }
+    /// 0 for the flat prior; −θ/s² for N(0, s²I).
+    void gradLogPrior(const Vector &theta, Vector &out) const override;
+    /// Σ_k s_k σ(−s_k z_k) (x_k, 1): each row is read once, its margin formed as in the ratio
+    /// kernel and the row added, scaled, to the sum in double precision while still in L1.
+    void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override;
     /// max_i |l_i| ≤ max_i |z'_i − z_i| ≤ R ‖w' − w‖₂ + |b' − b|, R = max_i ‖x_i‖₂ (log σ is
     /// 1-Lipschitz): the symbolic bound for MHSubLhd, which 003_…txt Sec. 6.2 found too loose
     /// to help on MNIST; offered for comparison. No pass over the data.

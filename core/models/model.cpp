@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 
 namespace core {
 
@@ -48,6 +49,16 @@ double Model::maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) con
         largest = std::max(largest, values.abs().maxCoeff());
     });
     return largest;
+}
+
+void Model::gradLogPrior(const Vector &, Vector &) const
+{
+    throw std::logic_error("the model '" + name() + "' has no gradient");
+}
+
+void Model::sumGradLogLikelihood(const Vector &, std::span<const DataIndex>, Vector &) const
+{
+    throw std::logic_error("the model '" + name() + "' has no gradient");
 }
 
 } // namespace core

@@ -59,6 +59,22 @@ public:
     /// merged chunk by chunk in double precision.
     std::pair<double, double> logLikelihoodRatioMoments(const Vector &from, const Vector &to) const;
 
+    /// Whether the model implements gradLogPrior and sumGradLogLikelihood (gradient-informed
+    /// proposals need both). The models of core/models all do.
+    virtual bool hasGradient() const { return false; }
+
+    /// ∇θ log p0(θ) into `out`, untempered. `out` is resized to dimension() when its size
+    /// differs (so a caller that keeps one vector allocates nothing). Throws std::logic_error
+    /// when hasGradient() is false.
+    virtual void gradLogPrior(const Vector &theta, Vector &out) const;
+
+    /// Σ_k ∇θ log p(x_{rows[k]} | θ) into `out` (overwritten, resized as in gradLogPrior),
+    /// untempered: the caller scales it by N / (T·|rows|) for a minibatch estimate of the
+    /// tempered log-likelihood's gradient. Vectorised like logLikelihoodRatios, allocates
+    /// nothing and keeps no state, so threads may share the model. Throws std::logic_error when
+    /// hasGradient() is false.
+    virtual void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const;
+
     /// A closed-form upper bound on max_i |l_i(from, to)| that needs no pass over the data,
     /// when the model has one; std::nullopt otherwise.
     virtual std::optional<double> logLikelihoodRatioBound(const Vector &, const Vector &) const

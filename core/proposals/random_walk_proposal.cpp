@@ -12,7 +12,7 @@ RandomWalkProposal::RandomWalkProposal(double step) : m_step(step)
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(step));
 }
 
-void RandomWalkProposal::propose(const Vector &from, Vector &to, Rng &rng) const
+void RandomWalkProposal::propose(const Vector &from, Vector &to, double, Rng &rng) const
 {
     for (Eigen::Index k = 0; k < from.size(); ++k)
         to[k] = from[k] + m_step * rng.normal();

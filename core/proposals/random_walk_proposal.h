@@ -16,9 +16,14 @@ namespace core {
 class Proposal {
 public:
     virtual ~Proposal() = default;
-    /// Writes a candidate into `to` (resized by the caller to θ's dimension). Allocates nothing.
-    virtual void propose(const Vector &from, Vector &to, Rng &rng) const = 0;
-    /// log q(from | to) − log q(to | from): the proposal's share of the acceptance ratio.
+    /// Writes a candidate into `to` (resized by the caller to θ's dimension) for the target at
+    /// temperature T (the posterior with its log-likelihood divided by T; a gradient-informed
+    /// proposal follows that target's gradient). Allocates nothing.
+    virtual void propose(const Vector &from, Vector &to, double temperature, Rng &rng) const = 0;
+    /// log q(from | to) − log q(to | from): the proposal's share of the acceptance ratio, for the
+    /// candidate `to` that the latest propose(from, to, …) call drew. A proposal that drew
+    /// random auxiliary choices with its candidate (the gradient minibatch of
+    /// LangevinProposal) evaluates both directions with those same choices.
     virtual double logProposalRatio(const Vector &from, const Vector &to) const = 0;
     /// The proposal's scale (for a random walk, the per-coordinate standard deviation).
     virtual double step() const = 0;
@@ -32,7 +37,7 @@ public:
     /// Throws std::invalid_argument unless step is finite and > 0.
     explicit RandomWalkProposal(double step);
 
-    void propose(const Vector &from, Vector &to, Rng &rng) const override;
+    void propose(const Vector &from, Vector &to, double temperature, Rng &rng) const override;
     double logProposalRatio(const Vector &, const Vector &) const override { return 0.0; }
     double step() const override { return m_step; }
     std::unique_ptr<Proposal> withStep(double step) const override;
