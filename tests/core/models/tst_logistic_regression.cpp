@@ -14,6 +14,7 @@
 #include "core/chain/chain_runner.h"
 #include "core/models/logistic_regression_model.h"
 #include "tests/support/nearly_equal.h"
+#include "tests/support/random_classification.h"
 
 using namespace core;
 namespace data = boost::unit_test::data;
@@ -22,17 +23,7 @@ namespace {
 
 std::shared_ptr<ClassificationData> randomData(DataIndex n, int d, std::uint64_t seed)
 {
-    Rng rng(seed);
-    auto data = std::make_shared<ClassificationData>();
-    data->features.resize(n, d);
-    data->labels.resize(static_cast<std::size_t>(n));
-    for (DataIndex i = 0; i < n; ++i) {
-        for (int j = 0; j < d; ++j)
-            data->features(i, j) = static_cast<float>(rng.uniform01());
-        data->labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(rng.uniformIndex(2));
-    }
-    data->description = "uniform random features";
-    return data;
+    return testdata::randomClassification(n, d, seed);
 }
 
 // Two Gaussian blobs, label 1 around (+2, +1.5) and label 0 around (−2, −1.5): separable.

@@ -21,6 +21,7 @@
 #include "core/models/gaussian_mixture_model.h"
 #include "core/models/logistic_regression_model.h"
 #include "core/random/rng.h"
+#include "tests/support/random_classification.h"
 
 using namespace core;
 namespace data = boost::unit_test::data;
@@ -74,16 +75,7 @@ void checkGradients(const Model &model, const Vector &theta, const std::vector<D
 
 std::shared_ptr<ClassificationData> randomData(DataIndex n, int d, std::uint64_t seed)
 {
-    Rng rng(seed);
-    auto data = std::make_shared<ClassificationData>();
-    data->features.resize(n, d);
-    data->labels.resize(static_cast<std::size_t>(n));
-    for (DataIndex i = 0; i < n; ++i) {
-        for (int j = 0; j < d; ++j)
-            data->features(i, j) = static_cast<float>(rng.uniform01() - 0.3);
-        data->labels[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(rng.uniformIndex(2));
-    }
-    return data;
+    return testdata::randomClassification(n, d, seed, -0.3); // features of both signs
 }
 
 } // namespace
