@@ -17,6 +17,10 @@ PosteriorPreview::~PosteriorPreview()
     m_stop.request_stop();
     for (QFuture<void> &job : m_jobs)
         job.waitForFinished();
+    // The jobs set the cached data under the mutex; releasing it under the mutex too orders
+    // their last write before this release by a lock TSan sees, not only by Qt's wait.
+    const std::lock_guard lock(m_dataMutex);
+    m_data.reset();
 }
 
 void PosteriorPreview::drawnByRun(const core::RunConfig &config)
