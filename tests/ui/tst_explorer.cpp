@@ -241,7 +241,8 @@ private slots:
         config.samples = 300;
         QVERIFY(window.startRun(config));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
-        const auto &chain = window.lastOutcome()->chains.front().summary;
+        // A copy: lastOutcome() returns the outcome by value, so a reference into it would dangle.
+        const auto chain = window.lastOutcome()->chains.front().summary;
         QVERIFY2(2 * chain.allDataIterations > chain.iterations, "the regime this test needs");
         QVERIFY2(window.statusStrip()->notice().contains(QStringLiteral("read all N data points")),
                  qPrintable(window.statusStrip()->notice()));
