@@ -281,6 +281,7 @@ void BatchSizeHistogram::flush()
     // extra decade when the last bin just passes a power of ten.
     m_axisX->setRange(std::min(10.0, decadeBelow(m_edges.front())),
                       std::max(m_edges.back(), decadeAbove(static_cast<double>(m_dataSize))));
+    const bool shortLegend = m_compact || !fullLegendFits();
     for (Series &s : m_series) {
         const double m = mean(static_cast<int>(&s - m_series.data()));
         if (std::isnan(m)) {
@@ -293,11 +294,32 @@ void BatchSizeHistogram::flush()
         s.label->setText(m_compact && m >= 10'000 ? tr("mean %L1 k").arg(m / 1000.0, 0, 'f', 1)
                                                   : tr("mean %L1").arg(m, 0, 'f', m < 1000 ? 1 : 0));
         s.label->show();
-        // Compact charts keep the legend short; the mean is labelled on the chart anyway.
-        s.area->setName(m_compact ? s.name : tr("%1 (mean %L2)").arg(s.name).arg(m, 0, 'f', m < 1000 ? 1 : 0));
+        // Compact or narrow charts keep the legend short (a narrow legend would cut every entry
+        // mid-word); the mean is labelled on the chart anyway.
+        s.area->setName(shortLegend ? s.name : tr("%1 (mean %L2)").arg(s.name).arg(m, 0, 'f', m < 1000 ? 1 : 0));
     }
     placeLabels();
     emit redrawn();
+}
+
+bool BatchSizeHistogram::fullLegendFits() const
+{
+    // Each entry is its text, a marker and spacing; "(mean 17,217.0)" is the widest a mean gets
+    // below 10⁶ with one decimal.
+    const QFontMetrics metrics(chart()->legend()->font());
+    const int perEntry = metrics.horizontalAdvance(QStringLiteral(" (mean 17,217.0)")) + 3 * metrics.height();
+    int needed = 0;
+    for (const Series &s : m_series)
+        needed += metrics.horizontalAdvance(s.name) + perEntry;
+    return needed <= width() - 2 * metrics.height();
+}
+
+void BatchSizeHistogram::resizeEvent(QResizeEvent *event)
+{
+    ThemedChartView::resizeEvent(event);
+    // The legend's entries follow the width (fullLegendFits); redraw at the flush's pace.
+    if (!m_series.empty() && !m_flushTimer.isActive())
+        m_flushTimer.start();
 }
 
 void BatchSizeHistogram::placeLabels()

@@ -85,6 +85,9 @@ signals:
     /// After each redraw.
     void redrawn();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     struct Series {
         QString name;
@@ -101,6 +104,8 @@ private:
 
     void removeSeries();
     void placeLabels();
+    /// Whether the legend has room for every entry with its mean ("minibatch (mean 198.6)").
+    bool fullLegendFits() const;
 
     QLogValueAxis *m_axisX = nullptr;
     QLogValueAxis *m_axisY = nullptr;

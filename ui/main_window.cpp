@@ -55,6 +55,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_controls = new ControlPanel;
     // The panel scrolls rather than forcing the window taller than small screens.
     auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("formScroll"));
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -268,6 +269,9 @@ void MainWindow::fitToScreen(int scrollBarWidth)
         size = size.boundedTo(QSize(available.width() * 95 / 100, available.height() * 92 / 100));
     }
     resize(size);
+    // Never narrower than the form's minimum: below it the boxes would be cut and scroll
+    // sideways, and the charts' pages scroll instead.
+    m_splitter->widget(0)->setMinimumWidth(least);
     const int panelWidth = std::min(std::clamp(size.width() * 36 / 100, least, preferred), size.width() / 2);
     m_splitter->setSizes({panelWidth, size.width() - panelWidth});
 }

@@ -84,7 +84,7 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     m_accuracy = new AccuracyChart;
     addTab(scrolling(m_accuracy), tr("Accurac&y"));
     m_tradeoffs = new TradeoffsPage;
-    addTab(m_tradeoffs, tr("Trade-offs")); // every letter is some other control's Alt key
+    addTab(scrolling(m_tradeoffs), tr("Trade-offs")); // every letter is some other control's Alt key
     setTabToolTip(PosteriorTab, tr("Samples over the exact tempered posterior; comparing methods, one chart per "
                                    "method and their minibatch sizes side by side."));
     setTabToolTip(HistogramTab, tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4)."));

@@ -8,6 +8,8 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -51,6 +53,7 @@ private slots:
     void compareLayoutKeepsCellsSquare_data();
     void compareLayoutKeepsCellsSquare();
     void histogramHasBinsAndMeanAfterRun();
+    void narrowHistogramLegendDropsTheMeans();
     void correctionChartResolvesAfterSigmaChange();
     void sliderSigmasAreSolvedAheadAndDrawnAtOnce();
     void traceIsThinnedEvenly();
@@ -142,6 +145,37 @@ void tst_Charts::histogramHasBinsAndMeanAfterRun()
         QVERIFY(!axis->titleText().isEmpty());
     }
     QVERIFY(!histogram->chart()->title().isEmpty());
+}
+
+// Three methods' legend entries with their means need about 600 pixels; in a narrower chart
+// (the panel beside it on a 1024-pixel screen) every entry was cut mid-word. There the legend
+// names the methods only, and the means stay labelled on their lines.
+void tst_Charts::narrowHistogramLegendDropsTheMeans()
+{
+    ui::BatchSizeHistogram histogram;
+    histogram.reset({QStringLiteral("minibatch"), QStringLiteral("austere-c"), QStringLiteral("sublhd")}, 1'000'000);
+    for (int series = 0; series < 3; ++series)
+        histogram.appendBatchSizes(series, QVector<int>{100, 200, 400 * (series + 1)});
+    const auto legendTexts = [&] {
+        QStringList texts;
+        for (QLegendMarker *marker : histogram.chart()->legend()->markers())
+            if (marker->isVisible())
+                texts << marker->label();
+        return texts.join(QStringLiteral(" | "));
+    };
+    histogram.resize(1400, 600);
+    histogram.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&histogram));
+    histogram.flush();
+    QVERIFY2(legendTexts().count(QStringLiteral("(mean ")) == 3, qPrintable(legendTexts()));
+
+    histogram.resize(480, 600);
+    QTRY_VERIFY2(!legendTexts().contains(QStringLiteral("(mean")), qPrintable(legendTexts()));
+    QVERIFY(legendTexts().contains(QStringLiteral("austere-c")));
+    QVERIFY(histogram.meanLabel(1).startsWith(QStringLiteral("mean ")));
+
+    histogram.resize(1400, 600); // and back when there is room again
+    QTRY_VERIFY2(legendTexts().count(QStringLiteral("(mean ")) == 3, qPrintable(legendTexts()));
 }
 
 void tst_Charts::correctionChartResolvesAfterSigmaChange()
