@@ -17,6 +17,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/install/install_layout.h"
+#include "ui/data_selection_text.h"
 #include "ui/test_split_row.h"
 
 namespace ui {
@@ -332,70 +333,24 @@ void DatasetBox::fillClasses()
     m_second->setCurrentIndex(m_second->findData(m_spec.classes.second));
 }
 
+DataSelection DatasetBox::selection() const
+{
+    return {m_dataset, currentKey() == kFileKey, m_files, m_probe, m_spec, isChecking()};
+}
+
 qint64 DatasetBox::trainingRows() const
 {
-    if (m_dataset != "logreg" || !m_probe.ok)
-        return 0;
-    qint64 rows = m_probe.rows;
-    if (!m_probe.labelCounts.isEmpty())
-        rows = m_probe.labelCounts.value(m_spec.classes.first) + m_probe.labelCounts.value(m_spec.classes.second);
-    if (m_probe.hasTestFiles)
-        return rows;
-    try {
-        return rows - core::heldOutRows(rows, m_spec.testSize, m_spec.testFraction);
-    } catch (const std::invalid_argument &) {
-        return 0; // fewer than two rows: nothing to train on
-    }
+    return selectionTrainingRows(selection());
 }
 
 QString DatasetBox::statusText() const
 {
-    if (m_dataset == "gmm")
-        return tr("N points generated from the data seed: x ~ ½ N(θ₁, 2) + ½ N(θ₁ + θ₂, 2) (Sec. 6.1).");
-    if (m_dataset == "worst-case")
-        return tr("N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1).");
-    if (isChecking())
-        return tr("Checking the data…");
-    if (currentKey() == kFileKey && m_files.isEmpty())
-        return tr("No file chosen: press Choose files…, or drop a CSV file or an IDX image and label file on the "
-                  "window.");
-    if (!m_probe.ok)
-        return tr("Cannot use this data: %1").arg(m_probe.error);
-    if (const QString problem = runProblem(); !problem.isEmpty())
-        return tr("Cannot use this data: %1").arg(problem);
-    if (!m_probe.csvClassNames.isEmpty())
-        return tr("%1: %L2 rows, %L3 features, labels %4 (0) and %5 (1); %L6 training rows after the test split.")
-            .arg(m_files.displayName())
-            .arg(m_probe.rows)
-            .arg(m_probe.features)
-            .arg(m_probe.csvClassNames.value(0), m_probe.csvClassNames.value(1))
-            .arg(trainingRows());
-    const qint64 a = m_probe.labelCounts.value(m_spec.classes.first), b = m_probe.labelCounts.value(m_spec.classes.second);
-    if (m_spec.classes.first == m_spec.classes.second)
-        return tr("Choose two different classes.");
-    if (a == 0 || b == 0)
-        return tr("The data hold no row of class %1.").arg(a == 0 ? m_spec.classes.first : m_spec.classes.second);
-    return tr("%L1 + %L2 rows of the two classes; %L3 for training%4.")
-        .arg(a)
-        .arg(b)
-        .arg(trainingRows())
-        .arg(m_probe.hasTestFiles ? tr(", the source's own test files for testing")
-                                  : tr(", %L1 random rows for testing").arg(m_spec.testSize));
+    return selectionStatus(selection());
 }
 
 QString DatasetBox::runProblem() const
 {
-    // Without files the core would fall back to an image source: say so instead.
-    if (m_dataset == "logreg" && currentKey() == kFileKey && !m_files.isComplete())
-        return m_files.isEmpty() ? tr("Choose a data file first (Choose files…, or drop it on the window).")
-                                 : probeFiles(m_files).error;
-    if (m_dataset == "logreg" && m_probe.ok && trainingRows() == 0 && m_spec.classes.first != m_spec.classes.second)
-        return tr("0 training rows: the data hold %L1 row(s) of the chosen classes, and a test split needs at least "
-                  "2 (one to test, one to train on).")
-            .arg(m_probe.labelCounts.isEmpty() ? m_probe.rows
-                                               : m_probe.labelCounts.value(m_spec.classes.first)
-                                                     + m_probe.labelCounts.value(m_spec.classes.second));
-    return {};
+    return selectionProblem(selection());
 }
 
 void DatasetBox::updateWidgets()

@@ -15,6 +15,7 @@
 
 #include "core/experiment/run_config.h"
 #include "ui/data_files.h"
+#include "ui/data_selection_text.h"
 #include "ui/latest_job.h"
 
 QT_BEGIN_NAMESPACE
@@ -81,6 +82,7 @@ signals:
 
 private:
     QString currentKey() const;
+    DataSelection selection() const;
     /// After the user picked a dataset or files: classes, background check, widgets, signals.
     void announcePick();
     QString keyFor(const core::RunConfig &config) const;

@@ -10,72 +10,21 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QLinearGradient>
-#include <QPainter>
 #include <QPixmap>
 #include <QValueAxis>
 
 #include "core/diagnostics/gmm_posterior.h"
 #include "ui/pinned_samples.h"
+#include "ui/posterior_heat_map.h"
+#include "ui/sample_markers.h"
 
 namespace ui {
 namespace {
-
-// A soft round dot. Drawn as an image per point, which is much cheaper than a graphics item.
-QImage dotMarker(int diameter, QColor fill, QColor outline)
-{
-    QImage image(diameter, diameter, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::transparent);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(outline.alpha() > 0 ? QPen(outline, 1.0) : QPen(Qt::NoPen));
-    painter.setBrush(fill);
-    painter.drawEllipse(QRectF(0.5, 0.5, diameter - 1.0, diameter - 1.0));
-    return image;
-}
 
 // Samples in the palette's text colour (dark on light themes, light on dark ones): it
 // contrasts with both the plot background and the blue heat map.
 constexpr int kSampleAlpha = 150;
 const QColor kCurrentColour(230, 85, 13);
-
-// The 5-pixel sample dot is too small to read in the legend: show plain circles there.
-void styleLegendMarkers(QLegend *legend, QLineSeries *series, QColor colour)
-{
-    colour.setAlpha(255);
-    for (QLegendMarker *marker : legend->markers(series)) {
-        marker->setShape(QLegend::MarkerShapeCircle);
-        marker->setBrush(colour);
-        marker->setPen(Qt::NoPen);
-    }
-}
-
-// The heat map's stops composed over the plot background, as the map itself is drawn: an
-// opaque bar reads the same as the plot and never shows the chart background through it.
-QLinearGradient colourBarGradient(const QColor &base)
-{
-    QGradientStops stops = heatMapStops();
-    for (auto &[position, colour] : stops) {
-        const double a = colour.alphaF();
-        colour = QColor::fromRgbF(static_cast<float>(base.redF() * (1 - a) + colour.redF() * a),
-                                  static_cast<float>(base.greenF() * (1 - a) + colour.greenF() * a),
-                                  static_cast<float>(base.blueF() * (1 - a) + colour.blueF() * a));
-    }
-    QLinearGradient gradient(0.0, 1.0, 0.0, 0.0);
-    gradient.setStops(stops);
-    return gradient;
-}
-
-QLineSeries *markerSeries(const QString &name, const QImage &marker)
-{
-    auto *series = new QLineSeries;
-    series->setName(name);
-    series->setPen(Qt::NoPen);
-    series->setPointsVisible(true);
-    series->setLightMarker(marker);
-    series->setMarkerSize(marker.width());
-    return series;
-}
 
 } // namespace
 

@@ -47,6 +47,20 @@ QGradientStops heatMapStops()
     return {{0.0, at(0.0)}, {0.35, at(0.17)}, {0.7, at(0.51)}, {0.9, at(0.75)}, {1.0, at(1.0)}};
 }
 
+QLinearGradient colourBarGradient(const QColor &base)
+{
+    QGradientStops stops = heatMapStops();
+    for (auto &[position, colour] : stops) {
+        const double a = colour.alphaF();
+        colour = QColor::fromRgbF(static_cast<float>(base.redF() * (1 - a) + colour.redF() * a),
+                                  static_cast<float>(base.greenF() * (1 - a) + colour.greenF() * a),
+                                  static_cast<float>(base.blueF() * (1 - a) + colour.blueF() * a));
+    }
+    QLinearGradient gradient(0.0, 1.0, 0.0, 0.0);
+    gradient.setStops(stops);
+    return gradient;
+}
+
 PosteriorImage renderLogPosterior(const Eigen::VectorXd &data, double temperature, double theta1Min,
                                   double theta1Max, double theta2Min, double theta2Max, QSize size,
                                   double logRange, std::stop_token stop)

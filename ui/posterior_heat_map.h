@@ -6,6 +6,7 @@
 
 #include <QGradientStops>
 #include <QImage>
+#include <QLinearGradient>
 #include <QMetaType>
 #include <QRectF>
 #include <QSize>
@@ -33,6 +34,10 @@ inline constexpr double kDefaultHeatMapLogRange = 10.0;
 /// The palette of the heat map, from low (position 0) to high (position 1) log-density. The
 /// colours carry alpha (transparent at the low end): draw the image over the plot background.
 QGradientStops heatMapStops();
+/// heatMapStops() composed over the plot background `base`, as the map itself is drawn, as a
+/// vertical gradient for the colour bar: an opaque bar reads the same as the plot and never
+/// shows the chart background through it.
+QLinearGradient colourBarGradient(const QColor &base);
 
 /// Evaluates log p(θ | x) with temperature T on a size.width() × size.height() grid over the
 /// given θ ranges and maps [max − logRange, max] onto heatMapStops(). The data are binned
