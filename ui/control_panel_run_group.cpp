@@ -33,6 +33,10 @@ constexpr int kMaxGuiSamples = 10'000'000;
 QWidget *ControlPanel::buildRunGroup()
 {
     m_method = new QComboBox;
+    // As narrow as a short entry: the panel never drops below its form's minimum width
+    // (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
+    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_method->setMinimumContentsLength(14);
     const std::pair<core::TestMethod, QString> methods[] = {
         {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
         {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},

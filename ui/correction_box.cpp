@@ -45,6 +45,10 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
                             "λ = 10, which gives an L∞ error of 8.9e-4 at σ = 1 (appendix Table 3). The NNLS solver "
                             "does not use it."), "lambda"));
     m_solver = new QComboBox;
+    // As narrow as a short entry: the panel never drops below its form's minimum width
+    // (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
+    m_solver->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_solver->setMinimumContentsLength(14);
     m_solver->addItem(tr("NNLS (non-negative least squares)"), QStringLiteral("nnls"));
     m_solver->addItem(tr("ridge (the paper's Eq. 15)"), QStringLiteral("ridge"));
     m_solver->setToolTip(withSettingHelp(tr("How C_σ is solved: the paper's ridge regression with negative masses clipped (Sec. 4, "

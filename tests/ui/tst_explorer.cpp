@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -97,6 +98,12 @@ private slots:
         QCOMPARE(differences.at(0), QStringLiteral("T 200 → 400"));
         QCOMPARE(differences.at(1), QStringLiteral("σ 1 → 0.5"));
         QVERIFY(window.staleBanner()->text().contains(QStringLiteral("Ctrl+R")));
+        // Every wrapped line of the message shows, however narrow the charts' side.
+        const auto *message = window.staleBanner()->findChild<QLabel *>();
+        QVERIFY(message);
+        QTRY_VERIFY2(message->height() >= message->heightForWidth(message->width()),
+                     qPrintable(QStringLiteral("%1 pixels high, %2 needed at %3 wide").arg(message->height())
+                                    .arg(message->heightForWidth(message->width())).arg(message->width())));
         saveScreenshot(window, QStringLiteral("stale-banner.png"));
         // An export says which run it wrote, and that it is not the form's.
         QTemporaryDir exports;
