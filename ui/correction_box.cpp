@@ -9,6 +9,7 @@
 #include <QSlider>
 
 #include "core/experiment/run_config.h"
+#include "ui/correction_plot_cache.h"
 #include "ui/slider_spin_box.h"
 #include "ui/spin_box_values.h"
 #include "ui/setting_help.h"
@@ -66,8 +67,11 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("σ (&noise sd)"), m_sigmaSlider);
     form->addRow(m_sigmaWarning);
-    form->addRow(tr("λ (ridge &weight)"),
-                 new SliderSpinBox(m_lambda, tr("λ"), SliderSpinBox::Scale::Logarithmic, 0.001, 1000.0));
+    m_lambdaSlider = new SliderSpinBox(m_lambda, tr("λ"), SliderSpinBox::Scale::Logarithmic, 0.001, 1000.0);
+    // The slider stops where the correction chart solves ridge tables ahead
+    // (CorrectionPlotCache::sliderLambdas(): 1, 2, 5 per decade), so a drag draws at once too.
+    m_lambdaSlider->setStops(CorrectionPlotCache::sliderLambdas());
+    form->addRow(tr("λ (ridge &weight)"), m_lambdaSlider);
     form->addRow(tr("Sol&ver"), m_solver);
 
     connect(m_sigma, &QDoubleSpinBox::valueChanged, this, [this] {

@@ -31,6 +31,7 @@ public:
     QDoubleSpinBox *lambdaBox() const { return m_lambda; }
     QComboBox *solverBox() const { return m_solver; }
     SliderSpinBox *sigmaSlider() const { return m_sigmaSlider; }
+    SliderSpinBox *lambdaSlider() const { return m_lambdaSlider; }
     /// The largest σ whose correction, with the chosen solver, has an L∞ CDF error ≤ 1e-3.
     double accurateSigmaLimit() const;
     /// Whether the warning beside σ (the correction is inaccurate at this σ) is shown.
@@ -46,6 +47,7 @@ private:
 
     QDoubleSpinBox *m_sigma = nullptr;
     SliderSpinBox *m_sigmaSlider = nullptr;
+    SliderSpinBox *m_lambdaSlider = nullptr;
     QLabel *m_sigmaWarning = nullptr;
     QDoubleSpinBox *m_lambda = nullptr;
     QComboBox *m_solver = nullptr;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <stop_token>
+#include <utility>
 
 #include <QThread>
 
@@ -42,6 +43,23 @@ const std::vector<double> &CorrectionPlotCache::sliderSigmas()
     return sigmas;
 }
 
+const std::vector<double> &CorrectionPlotCache::sliderLambdas()
+{
+    static const std::vector<double> lambdas = [] {
+        std::vector<double> values;
+        // m · 10^e as the quotient or product of integers: the correctly rounded double, the
+        // one "0.002" parses to, which is what the spin box holds.
+        for (int e = -3; e <= 3; ++e)
+            for (int m : {1, 2, 5}) {
+                if (e == 3 && m > 1)
+                    break;
+                values.push_back(e < 0 ? m / std::pow(10.0, -e) : m * std::pow(10.0, e));
+            }
+        return values;
+    }();
+    return lambdas;
+}
+
 const CorrectionPlot *CorrectionPlotCache::find(const core::CorrectionParams &params) const
 {
     const auto found = std::find_if(m_plots.begin(), m_plots.end(),
@@ -70,17 +88,29 @@ bool CorrectionPlotCache::isPrewarming() const
 void CorrectionPlotCache::prewarm(const core::CorrectionParams &around)
 {
     stopPrewarm();
-    std::vector<core::CorrectionParams> wanted;
+    // Each table with its distance from `around` in slider steps: the next step either way,
+    // of either slider, is the likeliest next table.
+    std::vector<std::pair<double, core::CorrectionParams>> steps;
+    const double sigmaStep = sliderSigmas()[1] - sliderSigmas()[0];
     for (double sigma : sliderSigmas()) {
         core::CorrectionParams params = around;
         params.sigma = sigma;
         if (!find(params))
-            wanted.push_back(params);
+            steps.emplace_back(std::abs(sigma - around.sigma) / sigmaStep, params);
     }
-    // Nearest first: the next slider step either way is the likeliest next table.
-    std::stable_sort(wanted.begin(), wanted.end(), [&](const auto &a, const auto &b) {
-        return std::abs(a.sigma - around.sigma) < std::abs(b.sigma - around.sigma);
-    });
+    if (around.solver == core::CorrectionSolver::Ridge && around.lambda > 0.0) {
+        const double lambdaStep = std::log(10.0) / 3.0; // three stops per decade
+        for (double lambda : sliderLambdas()) {
+            core::CorrectionParams params = around;
+            params.lambda = lambda;
+            if (!find(params))
+                steps.emplace_back(std::abs(std::log(lambda / around.lambda)) / lambdaStep, params);
+        }
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<core::CorrectionParams> wanted;
+    for (auto &[distance, params] : steps)
+        wanted.push_back(params);
     if (wanted.empty())
         return;
     m_prewarm = std::make_unique<Prewarm>();

@@ -4,7 +4,7 @@
 // solve of a few tenths of a second (the ridge solve is O(grid³)).
 //
 // After a table is drawn, prewarm() solves the slider's other σ values for the same λ, solver,
-// grid and range, nearest first, on one thread at idle priority (SCHED_IDLE on Linux: it only
+// grid and range (and, for the ridge solver, the λ slider's stops for the same σ), nearest first, on one thread at idle priority (SCHED_IDLE on Linux: it only
 // uses a core nothing else wants, so it never slows a running chain or the GUI). Each table also
 // lands in the disk cache (core::CorrectionCache), so the next launch reads instead of solving.
 #include <cstddef>
@@ -33,6 +33,9 @@ public:
 
     /// The σ values the slider stops at, 0.05 apart up to the largest below sqrt(π²/3).
     static const std::vector<double> &sliderSigmas();
+    /// The λ values the slider stops at: 1, 2 and 5 per decade from 0.001 to 1000, each the
+    /// double a spin box with three decimals holds for it.
+    static const std::vector<double> &sliderLambdas();
 
     /// The cached curves for exactly these parameters, or null. GUI thread; the pointer is
     /// valid until the next insert().
@@ -40,7 +43,9 @@ public:
     void insert(const CorrectionPlot &plot);
 
     /// Solves, in the background, the slider's σ values around `around.sigma` that are not
-    /// cached, with around's other parameters; replaces an earlier prewarm.
+    /// cached, with around's other parameters, and for the ridge solver (the one that uses λ)
+    /// the slider's λ values around `around.lambda` at around's σ; nearest slider step first.
+    /// Replaces an earlier prewarm.
     void prewarm(const core::CorrectionParams &around);
     /// Stops the background solves (the user asked for a table, which should have the cores).
     void stopPrewarm();

@@ -187,9 +187,27 @@ void SliderSpinBox::setValue(double value)
         static_cast<QDoubleSpinBox *>(m_box)->setValue(value);
 }
 
+void SliderSpinBox::setStops(std::vector<double> stops)
+{
+    m_stops = std::move(stops);
+    const int positions = std::max(1, static_cast<int>(m_stops.size()) - 1);
+    m_slider->setRange(0, positions);
+    m_slider->setSingleStep(1);
+    m_slider->setPageStep(std::max(1, positions / 10));
+    syncSlider();
+}
+
 int SliderSpinBox::positionForValue(double value) const
 {
     const double v = std::clamp(value, m_low, m_high);
+    if (!m_stops.empty()) {
+        const auto distance = [&](double stop) {
+            return m_scale == Scale::Logarithmic ? std::abs(std::log(stop / v)) : std::abs(stop - v);
+        };
+        const auto nearest = std::min_element(m_stops.begin(), m_stops.end(),
+                                              [&](double a, double b) { return distance(a) < distance(b); });
+        return static_cast<int>(nearest - m_stops.begin());
+    }
     const double fraction = m_scale == Scale::Logarithmic ? std::log(v / m_low) / std::log(m_high / m_low)
                                                           : (v - m_low) / (m_high - m_low);
     return static_cast<int>(std::lround(fraction * positions()));
@@ -197,6 +215,8 @@ int SliderSpinBox::positionForValue(double value) const
 
 double SliderSpinBox::valueForPosition(int position) const
 {
+    if (!m_stops.empty())
+        return m_stops[static_cast<std::size_t>(std::clamp(position, 0, static_cast<int>(m_stops.size()) - 1))];
     const double fraction = static_cast<double>(position) / positions();
     double v = m_scale == Scale::Logarithmic ? m_low * std::exp(fraction * std::log(m_high / m_low))
                                              : m_low + fraction * (m_high - m_low);

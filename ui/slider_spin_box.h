@@ -4,6 +4,8 @@
 // follows it both ways without feedback. The slider maps its track linearly or logarithmically
 // onto a span of the box's range, can mark a sub-range (σ's accurate correction), and the box
 // says in place when a typed value is out of range instead of correcting it silently.
+#include <vector>
+
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -36,6 +38,10 @@ public:
     /// A linear slider that stops every `step` (from the slider's minimum) instead of at every
     /// value the box can show; the box keeps its finer resolution for typed values.
     void setLinearStep(double step);
+    /// A slider that stops only at these values (ascending, within the slider's range): one
+    /// position each, a value between stops moving the slider to the nearest (on this
+    /// scale). For settings whose every stop is worth preparing ahead, like λ's tables.
+    void setStops(std::vector<double> stops);
     /// Marks [from, to] on the slider's track (a coloured band) and labels it in the tooltip.
     void setMarkedRange(double from, double to);
     /// The slider position (0 … positions()) that shows `value`, clamped to the track.
@@ -75,6 +81,7 @@ private:
     Scale m_scale = Scale::Linear;
     double m_low = 0.0, m_high = 1.0;
     bool m_integer = false;
+    std::vector<double> m_stops; // setStops(); empty: evenly spaced positions
     double m_shownValue = 0.0; // the box's value as last reported
     bool m_fromSlider = false; // the box is being set from the slider: do not move the slider back
 };

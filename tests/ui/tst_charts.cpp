@@ -56,6 +56,7 @@ private slots:
     void narrowHistogramLegendDropsTheMeans();
     void correctionChartResolvesAfterSigmaChange();
     void sliderSigmasAreSolvedAheadAndDrawnAtOnce();
+    void sliderLambdasAreSolvedAheadForTheRidgeSolver();
     void traceIsThinnedEvenly();
     void compareRunFillsDiagnosticsTable();
     void updateCostAt1e5PlottedSamples();
@@ -263,6 +264,49 @@ void tst_Charts::sliderSigmasAreSolvedAheadAndDrawnAtOnce()
     qInfo("σ 1 → 0.9 (a slider stop solved ahead): new table drawn %lld ms after the edit",
           static_cast<long long>(drawnMs));
     // The same table a solve of its own gives.
+    const ui::CorrectionPlot solved = ui::computeCorrectionPlot(next);
+    QCOMPARE(correction->shownLinf(), solved.linf);
+}
+
+// λ matters to the ridge solver only: with it, the λ slider's stops are solved ahead too, so a
+// λ drag draws as at once as a σ drag.
+void tst_Charts::sliderLambdasAreSolvedAheadForTheRidgeSolver()
+{
+    ui::MainWindow window;
+    window.show();
+    ui::CorrectionChart *correction = window.results()->correctionChart();
+    QSignalSpy shown(correction, &ui::CorrectionChart::correctionShown);
+    QSignalSpy started(correction, &ui::CorrectionChart::solveStarted);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kSolveTimeoutMs);
+    ui::CorrectionBox *box = window.controls()->correctionBox();
+    auto *solver = box->findChild<QComboBox *>();
+    QVERIFY(solver);
+    solver->setCurrentIndex(solver->findData(QStringLiteral("ridge")));
+    QTRY_VERIFY_WITH_TIMEOUT(correction->shownParams().solver == core::CorrectionSolver::Ridge && !correction->isBusy(),
+                             kSolveTimeoutMs);
+    QCOMPARE(correction->shownParams().lambda, 10.0);
+
+    // Every stop of the λ slider is a value the background solves, exactly as the box holds it.
+    const ui::SliderSpinBox *slider = box->lambdaSlider();
+    const auto &ahead = ui::CorrectionPlotCache::sliderLambdas();
+    QCOMPARE(slider->positions() + 1, static_cast<int>(ahead.size()));
+    for (int position = 0; position <= slider->positions(); ++position)
+        QCOMPARE(slider->valueForPosition(position), ahead[static_cast<std::size_t>(position)]);
+
+    core::CorrectionParams next = correction->shownParams();
+    next.lambda = 5.0; // one stop below 10, among the first solved ahead
+    QTRY_VERIFY_WITH_TIMEOUT(correction->plotCache()->find(next) != nullptr, kSolveTimeoutMs);
+    const int solves = static_cast<int>(started.count());
+    const int drawn = static_cast<int>(shown.count());
+    QElapsedTimer latency;
+    latency.start();
+    box->lambdaSlider()->slider()->setValue(slider->positionForValue(5.0));
+    const qint64 drawnMs = latency.elapsed();
+    QCOMPARE(shown.count(), drawn + 1); // before the event loop turned
+    QCOMPARE(started.count(), solves);
+    QCOMPARE(correction->shownParams(), next);
+    qInfo("λ 10 → 5 (ridge, a slider stop solved ahead): new table drawn %lld ms after the edit",
+          static_cast<long long>(drawnMs));
     const ui::CorrectionPlot solved = ui::computeCorrectionPlot(next);
     QCOMPARE(correction->shownLinf(), solved.linf);
 }
