@@ -87,6 +87,9 @@ void ControlPanel::connectEditSignals()
     for (QDoubleSpinBox *box : {m_temperature, m_step})
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_method, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
+    connect(m_gradBatch, &QSpinBox::valueChanged, this, edited);
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
     connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
@@ -125,6 +128,8 @@ void ControlPanel::connectEditSignals()
     auto restart = [this](const QString &setting) { return [this, setting] { requestRestart(setting); }; };
     connect(m_method, &QComboBox::currentIndexChanged, this, restart(tr("the method")));
     connect(m_nData, &QSpinBox::valueChanged, this, restart(tr("N")));
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, restart(tr("the proposal")));
+    connect(m_gradBatch, &QSpinBox::valueChanged, this, restart(tr("the gradient batch")));
     connect(m_samples, &QSpinBox::valueChanged, this, restart(tr("the number of samples")));
     connect(m_seed, &QSpinBox::valueChanged, this, restart(tr("the seed")));
     connect(m_chains, &QSpinBox::valueChanged, this, restart(tr("the number of chains")));
@@ -148,6 +153,8 @@ core::RunConfig ControlPanel::config() const
     config.nData = m_showingTrainingRows ? m_generatedN : keptValue(m_nData, m_base.nData);
     config.temperature = keptValue(m_temperature, m_base.temperature);
     config.step = keptValue(m_step, m_base.step);
+    config.proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
+    config.gradBatch = keptValue(m_gradBatch, m_base.gradBatch);
     config.samples = keptValue(m_samples, m_base.samples);
     config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
                                                                     : static_cast<std::uint64_t>(m_seed->value());
@@ -172,6 +179,8 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_nData->setValue(shownValue(m_nData, config.nData));
     m_temperature->setValue(config.temperature);
     m_step->setValue(config.step);
+    m_proposal->setCurrentIndex(std::max(m_proposal->findData(QString::fromStdString(core::proposalName(config.proposal))), 0));
+    m_gradBatch->setValue(shownValue(m_gradBatch, config.gradBatch));
     m_samples->setValue(shownValue(m_samples, config.samples));
     m_seed->setValue(shownSeed(m_seed, config.seed));
     m_correction->applyParams(config.correction);

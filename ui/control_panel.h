@@ -72,6 +72,8 @@ public:
     QComboBox *methodBox() const { return m_method; }
     QDoubleSpinBox *temperatureBox() const { return m_temperature; }
     QDoubleSpinBox *proposalStepBox() const { return m_step; }
+    QComboBox *proposalBox() const { return m_proposal; }
+    QSpinBox *gradBatchBox() const { return m_gradBatch; }
     QSpinBox *dataSizeBox() const { return m_nData; }
     QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
     QDoubleSpinBox *lambdaBox() const { return m_correction->lambdaBox(); }
@@ -120,6 +122,9 @@ private:
     bool m_showingTrainingRows = false;
     QDoubleSpinBox *m_temperature = nullptr;
     QDoubleSpinBox *m_step = nullptr;
+    QComboBox *m_proposal = nullptr;
+    QSpinBox *m_gradBatch = nullptr;
+    SliderSpinBox *m_gradBatchSlider = nullptr;
     QSpinBox *m_samples = nullptr;
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_chains = nullptr;

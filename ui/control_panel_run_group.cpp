@@ -73,6 +73,25 @@ QWidget *ControlPanel::buildRunGroup()
     m_step->setToolTip(withSettingHelp(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
                           "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
                           "a new step applies from the next iteration and starts a marked chain segment."), "step"));
+    m_proposal = new QComboBox;
+    m_proposal->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_proposal->setMinimumContentsLength(14);
+    m_proposal->addItem(tr("random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::RandomWalk)));
+    m_proposal->addItem(tr("Langevin (minibatch gradient)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::Langevin)));
+    m_proposal->setToolTip(withSettingHelp(
+        tr("How candidates are drawn: a Gaussian random walk of the step's size, or a Langevin step that also moves "
+           "along a minibatch estimate of the posterior's gradient (its noise sd is the step). The gradient's "
+           "minibatch is drawn independently of θ and the proposal ratio uses the same rows, so the acceptance "
+           "test stays the only approximation (Korattikara et al. Sec. 4.2.4 pair an approximate test with such "
+           "proposals)."),
+        "proposal"));
+    m_gradBatch = integerBox(1, kMaxGuiData, 10);
+    m_gradBatch->setToolTip(withSettingHelp(
+        tr("Langevin only: the rows B whose average gradient steers each proposal, in [1, N]; each iteration reads "
+           "2B rows for it. B = N is the full-data gradient (MALA); Korattikara et al. Sec. 4.2.4 steer SGLD "
+           "proposals by minibatch gradients the same way."),
+        "grad_batch"));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
@@ -98,6 +117,9 @@ QWidget *ControlPanel::buildRunGroup()
     form->addRow(tr("Data po&ints N"), m_nDataSlider);
     form->addRow(tr("Temperat&ure T"), new SliderSpinBox(m_temperature, tr("T"), Scale::Logarithmic, 0.1, 1e7));
     form->addRow(tr("Pr&oposal step"), new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0));
+    form->addRow(tr("Proposal &kind"), m_proposal);
+    m_gradBatchSlider = new SliderSpinBox(m_gradBatch, tr("The gradient batch"), Scale::Logarithmic, 1, kMaxGuiData);
+    form->addRow(tr("Gradient batch B"), m_gradBatchSlider); // every letter is some other control's Alt key
     m_samplesLabel = new QLabel(tr("S&amples"));
     m_samplesLabel->setBuddy(m_samples);
     form->addRow(m_samplesLabel, m_samples);
@@ -191,6 +213,8 @@ void ControlPanel::updateModeWidgets()
     // generated N comes back when a generated set is chosen again.
     const bool generated = m_dataset->isGenerated();
     m_nDataSlider->setEnabled(generated);
+    m_gradBatchSlider->setEnabled(m_proposal->currentData().toString()
+                                  == QString::fromStdString(core::proposalName(core::ProposalKind::Langevin)));
     const bool loading = m_loading;
     m_loading = true; // the box shows a fact, not an edit
     if (!generated) {

@@ -24,6 +24,8 @@
 #include <QToolTip>
 #include <QtTest>
 
+#include "tests/support/small_runs.h"
+
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/run_config.h"
 #include "core/experiment/run_observer.h"
@@ -66,6 +68,7 @@ private slots:
     void testSplitIsASetting();
     void smallDataKeepRowsToTrainOn();
     void nBoxShowsTheTrainingRows();
+    void proposalAndGradientBatchReachTheRun();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -326,4 +329,53 @@ void tst_ControlPanel::nBoxShowsTheTrainingRows()
 
 
 QTEST_MAIN(tst_ControlPanel)
+// The proposal is a form setting like the others: chosen in the panel, kept by sessions, and
+// run by the window. The gradient batch only means something for Langevin, and says so by
+// being greyed out otherwise.
+void tst_ControlPanel::proposalAndGradientBatchReachTheRun()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.setAutoRun(false);
+    ui::ControlPanel *panel = window.controls();
+    QCOMPARE(panel->config().proposal, core::ProposalKind::RandomWalk);
+    QVERIFY(!panel->gradBatchBox()->isEnabled());
+    QVERIFY(panel->proposalBox()->toolTip().contains(QStringLiteral("--proposal")));
+    QVERIFY(panel->gradBatchBox()->toolTip().contains(QStringLiteral("--grad-batch")));
+
+    panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("langevin")));
+    QVERIFY(panel->gradBatchBox()->isEnabled());
+    panel->gradBatchBox()->setValue(40);
+    core::RunConfig config = panel->config();
+    QCOMPARE(config.proposal, core::ProposalKind::Langevin);
+    QCOMPARE(config.gradBatch, std::int64_t{40});
+
+    // A session's settings come back into the boxes.
+    core::RunConfig other = config;
+    other.proposal = core::ProposalKind::RandomWalk;
+    other.gradBatch = 7;
+    panel->setConfig(other);
+    QCOMPARE(panel->proposalBox()->currentData().toString(), QStringLiteral("rw"));
+    QCOMPARE(panel->gradBatchBox()->value(), 7);
+    QVERIFY(!panel->gradBatchBox()->isEnabled());
+    panel->setConfig(config);
+
+    // The run the window makes of it draws Langevin proposals: 2B rows read per iteration for
+    // the gradients, on top of the test's minibatches.
+    config.dataset = "worst-case";
+    config.nData = 4000;
+    config.temperature = 1.0;
+    config.step = 0.01;
+    config.samples = 500;
+    panel->setConfig(config);
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QVERIFY(window.startRunFromControls());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, testruns::kRunTimeoutMs);
+    const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+    QCOMPARE(outcome.chains.size(), std::size_t{1});
+    QCOMPARE(outcome.request.config.proposal, core::ProposalKind::Langevin);
+    QCOMPARE(outcome.chains.front().summary.proposalPointsRead, std::int64_t{2 * 40 * 500});
+    QVERIFY(outcome.chains.front().summary.acceptanceRate > 0.05);
+}
+
 #include "tst_control_panel.moc"
