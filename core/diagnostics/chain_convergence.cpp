@@ -25,6 +25,14 @@ std::int64_t finalSegmentRows(const ChainResult &chain)
 
 } // namespace
 
+double samplerBulkEss(const ChainDraws &draws)
+{
+    bool moved = false;
+    for (const std::vector<double> &chain : draws)
+        moved = moved || std::any_of(chain.begin(), chain.end(), [&](double x) { return x != chain.front(); });
+    return moved ? bulkEffectiveSampleSize(draws) : 0.0;
+}
+
 std::vector<double> bulkEssPerComponent(const ChainResult &chain)
 {
     std::vector<int> all(static_cast<std::size_t>(chain.samples.cols()));
@@ -39,7 +47,7 @@ std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vec
     if (finalSegmentRows(chain) < kMinDiagnosticDraws)
         return ess;
     for (int k : components)
-        ess.push_back(bulkEffectiveSampleSize({column(chain, k, chain.finalSegmentStart(), chain.completed)}));
+        ess.push_back(samplerBulkEss({column(chain, k, chain.finalSegmentStart(), chain.completed)}));
     return ess;
 }
 

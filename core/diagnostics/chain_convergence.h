@@ -9,14 +9,22 @@
 #include <vector>
 
 #include "core/chain/chain_runner.h"
+#include "core/diagnostics/effective_sample_size.h"
 
 namespace core {
 
 /// Fewest draws per chain the rank-normalised diagnostics accept.
 inline constexpr std::int64_t kMinDiagnosticDraws = 4;
 
-/// Bulk ESS of each θ component over the final segment's completed rows; empty when it has
-/// fewer than kMinDiagnosticDraws rows.
+/// Bulk ESS of a sampler's draws of one quantity (bulkEffectiveSampleSize), except that draws
+/// that never changed count 0. The estimator's convention (shared with ArviZ) gives constant
+/// draws full weight, which is right for a constant target; but every target here has spread,
+/// so constant draws mean a chain that never moved (every proposal rejected), and it has
+/// learned nothing about the posterior: an ESS per second of 0, not of draws per second.
+double samplerBulkEss(const ChainDraws &draws);
+
+/// samplerBulkEss of each θ component over the final segment's completed rows; empty when it
+/// has fewer than kMinDiagnosticDraws rows.
 std::vector<double> bulkEssPerComponent(const ChainResult &chain);
 /// The same for the given θ components only (indices must be valid columns).
 std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components);

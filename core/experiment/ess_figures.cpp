@@ -83,7 +83,7 @@ void addPooledFigures(RunOutcome &outcome)
                     const std::vector<double> &all = report->plottedDraws[k];
                     draws.emplace_back(all.end() - static_cast<std::ptrdiff_t>(rows), all.end());
                 }
-                pooled.bulkEss.push_back(bulkEffectiveSampleSize(draws));
+                pooled.bulkEss.push_back(samplerBulkEss(draws));
             }
             pooled.essBulkMin = *std::min_element(pooled.bulkEss.begin(), pooled.bulkEss.end());
             pooled.essBulkMedian = median(pooled.bulkEss);

@@ -6,7 +6,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cmath>
 
+#include "core/diagnostics/chain_convergence.h"
 #include "core/diagnostics/effective_sample_size.h"
 #include "core/experiment/run_record.h"
 #include "core/experiment/run_report.h"
@@ -184,4 +186,27 @@ BOOST_AUTO_TEST_CASE(oneChainHasNoPooledFigures)
     const RunOutcome outcome = runRequest(request);
     BOOST_TEST(outcome.pooled.empty());
     BOOST_TEST(!runSummaryJson(outcome, "test").contains("pooled"));
+}
+
+// A chain that rejected every proposal repeats its first state. The estimator's convention
+// would count those repeats as independent draws (an ESS of all its rows, and an ESS per second
+// of its iteration rate); a stuck chain has learned nothing, so its figures say 0.
+BOOST_AUTO_TEST_CASE(aChainThatNeverMovedHasNoEffectiveSamples)
+{
+    RunRequest request = RunRequest::single(testruns::smallConfig(TestMethod::Metropolis, 300));
+    request.config.step = 1000.0; // every candidate lands where the posterior is nil
+    const RunOutcome outcome = runRequest(request);
+    const ChainReport &chain = outcome.chains.front();
+    BOOST_TEST(chain.summary.acceptanceRate == 0.0);
+    BOOST_TEST_REQUIRE(chain.bulkEss.size() == std::size_t{2});
+    for (double ess : chain.bulkEss)
+        BOOST_TEST(ess == 0.0);
+    BOOST_TEST(chain.essBulkMin == 0.0);
+    BOOST_TEST(chain.essPerSecond == 0.0);
+    BOOST_TEST(std::isnan(chain.dataPointsPerEss));
+
+    // Draws that moved keep the estimator's value.
+    const ChainDraws moving{{0.1, 0.4, 0.2, 0.9, 0.3, 0.5, 0.8, 0.7}};
+    BOOST_TEST(samplerBulkEss(moving) == bulkEffectiveSampleSize(moving));
+    BOOST_TEST(samplerBulkEss({{2.0, 2.0, 2.0, 2.0, 2.0, 2.0}}) == 0.0);
 }
