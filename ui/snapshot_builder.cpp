@@ -54,6 +54,11 @@ void SnapshotBuilder::countInWindow(std::int64_t t, std::uint8_t accepted, std::
     m_windowPoints += batch;
 }
 
+void SnapshotBuilder::startClock()
+{
+    m_start = m_speedMark = m_lastEmit = Clock::now();
+}
+
 double SnapshotBuilder::recentSpeed(std::int64_t last, double fallback)
 {
     // A slider on the pace, or a new kernel, changes the speed: show the latest, not the

@@ -19,6 +19,7 @@
 #include "ui/results_view.h"
 #include "ui/run_controller.h"
 #include "ui/run_status_strip.h"
+#include "ui/sampler_worker.h"
 #include "ui/stale_banner.h"
 #include "ui/trace_chart.h"
 #include "tests/support/gui_test_main.h"
@@ -59,8 +60,20 @@ private slots:
         window.setShowErrorDialogs(false);
         window.setAutoRun(false);
         window.show();
+        // Every speed shown describes sampling: the first is measured from the chain's first
+        // iteration, not from before the heat map and the correction table were made.
+        QList<ui::RunSnapshot> speeds;
+        connect(window.worker(), &ui::SamplerWorker::snapshot, this, [&speeds](const ui::RunSnapshot &shot) {
+            if (shot.iterationsPerSecond > 0.0)
+                speeds.append(shot);
+        });
         startContinuous(window, smallConfig(core::TestMethod::Minibatch, 2000));
         QTRY_VERIFY_WITH_TIMEOUT(m_completed > 10'000, kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!speeds.isEmpty() && speeds.back().elapsedSeconds > 1.0, kRunTimeoutMs);
+        const ui::RunSnapshot &first = speeds.front(), &latest = speeds.back();
+        const double average = static_cast<double>(latest.completed) / latest.elapsedSeconds;
+        QVERIFY2(first.iterationsPerSecond > 0.3 * average,
+                 qPrintable(QStringLiteral("first %1 it/s, average %2 it/s").arg(first.iterationsPerSecond).arg(average)));
         QVERIFY(window.isRunning());
         window.chart()->flush();
         QVERIFY(window.chart()->drawnSamples().size() <= 2000);
@@ -130,11 +143,15 @@ private slots:
         startContinuous(window, smallConfig(core::TestMethod::Minibatch, 3000));
         QTRY_VERIFY_WITH_TIMEOUT(m_completed > 20'000, kRunTimeoutMs);
         window.results()->pinPosteriorSamples();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.chart()->posteriorImage().isNull(), kRunTimeoutMs);
+        const QImage atT200 = window.chart()->posteriorImage().image;
         saveScreenshot(window, QStringLiteral("continuous-T200.png"));
         window.controls()->temperatureBox()->setValue(2000.0);
         QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
         const qint64 changedAt = segments.front().at(1).value<core::ChainSegment>().start;
         QTRY_VERIFY_WITH_TIMEOUT(m_completed > changedAt + 20'000, kRunTimeoutMs);
+        // The heat map is the new target's, drawn under the running chain.
+        QTRY_VERIFY_WITH_TIMEOUT(window.chart()->posteriorImage().image != atT200, kRunTimeoutMs);
         QVERIFY(window.chart()->pinnedSampleCount() > 0);
         QVERIFY(window.staleBanner()->isHidden());
         saveScreenshot(window, QStringLiteral("continuous-T2000-pinned.png"));
