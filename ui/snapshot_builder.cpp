@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/experiment/continuous_chain.h"
+
 namespace ui {
 namespace {
 
@@ -124,9 +126,7 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         core::ChainSegment segment = result.segments[m_segmentsSent];
         segment.start += offset;
         // A lap that goes on with the settings of the one before is no new segment.
-        const bool same = m_sentSegment && segment.temperature == m_lastSegment.temperature
-                          && segment.step == m_lastSegment.step && segment.burnIn == m_lastSegment.burnIn;
-        if (offset > 0 && m_segmentsSent == 0 && !segment.kernelChanged && same)
+        if (offset > 0 && m_segmentsSent == 0 && m_sentSegment && core::lapContinuesSegment(m_lastSegment, segment))
             continue;
         m_lastSegment = segment;
         m_sentSegment = true;

@@ -80,11 +80,6 @@ private:
     ChainResult m_rows;
 };
 
-bool sameSettings(const ChainSegment &a, const ChainSegment &b)
-{
-    return a.temperature == b.temperature && a.step == b.step && a.burnIn == b.burnIn;
-}
-
 // The segments of the whole chain (iteration numbers) as the window's: the segment the window
 // opens in starts at its row 0, earlier ones are gone.
 std::vector<ChainSegment> windowSegments(const std::vector<ChainSegment> &chain, std::int64_t firstIteration)
@@ -200,7 +195,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
             segment.start += done;
             segment.startSeconds += wall;
             // A lap that goes on with the previous lap's settings is no new segment.
-            if (k == 0 && !kernelChanged && !segments.empty() && sameSettings(segments.back(), segment))
+            if (k == 0 && !kernelChanged && !segments.empty() && lapContinuesSegment(segments.back(), segment))
                 continue;
 
             if (!segments.empty() && segments.back().start >= segment.start)
@@ -255,6 +250,12 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
 }
 
 } // namespace
+
+bool lapContinuesSegment(const ChainSegment &previous, const ChainSegment &lapStart)
+{
+    return !lapStart.kernelChanged && lapStart.temperature == previous.temperature && lapStart.step == previous.step
+           && lapStart.burnIn == previous.burnIn;
+}
 
 ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,
                             const ContinuousChainHooks &hooks, RunConfig *finalKernel)

@@ -45,6 +45,12 @@ struct ContinuousChainHooks {
 /// within a fraction of a second, long enough that the lap's set-up cost does not show.
 inline constexpr double kContinuousLapSeconds = 0.1;
 
+/// Whether a lap's first segment `lapStart` goes on with the segment before it (`previous`, the
+/// last one of the lap before) rather than starting a new one: the same temperature, step and
+/// burn-in, and no new acceptance test. Each lap's chain numbers its own segments from 0, so
+/// the laps' reader, here and in the desktop app's snapshots, joins such segments.
+bool lapContinuesSegment(const ChainSegment &previous, const ChainSegment &lapStart);
+
 /// Runs one chain until `inputs.stop` is requested. Returns the moving window: the last
 /// min(config.samples, iterations) rows with firstIteration = the iterations before them,
 /// `stopped` set, segments numbered in the window's rows, and the wall, paused and full-scan
