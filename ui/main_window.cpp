@@ -89,6 +89,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     rows->addWidget(m_strip);
     setCentralWidget(central);
     fitToScreen(scroll->verticalScrollBar()->sizeHint().width());
+    // The form's minimum grows with what it shows (a file's name in the dataset box, "Samples
+    // shown" in continuous mode): the panel follows, so its boxes never scroll sideways.
+    m_controls->installEventFilter(this);
 
     m_runs = new RunController(this);
     connectRunController();
@@ -262,7 +265,7 @@ void MainWindow::fitToScreen(int scrollBarWidth)
     // On a narrow screen the panel starts at its minimum width, so the charts and the
     // diagnostics table get the rest; the splitter gives it back.
     const int preferred = m_controls->sizeHint().width() + scrollBarWidth + 4;
-    const int least = std::min(m_controls->minimumSizeHint().width() + scrollBarWidth + 4, preferred);
+    const int least = std::min(leastPanelWidth(), preferred);
     QSize size(1280, 800);
     if (const QScreen *screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen()) {
         const QRect available = screen->availableGeometry();
@@ -271,9 +274,25 @@ void MainWindow::fitToScreen(int scrollBarWidth)
     resize(size);
     // Never narrower than the form's minimum: below it the boxes would be cut and scroll
     // sideways, and the charts' pages scroll instead.
-    m_splitter->widget(0)->setMinimumWidth(least);
+    m_splitter->widget(0)->setMinimumWidth(leastPanelWidth());
     const int panelWidth = std::min(std::clamp(size.width() * 36 / 100, least, preferred), size.width() / 2);
     m_splitter->setSizes({panelWidth, size.width() - panelWidth});
+}
+
+int MainWindow::leastPanelWidth() const
+{
+    const auto *form = findChild<QScrollArea *>(QStringLiteral("formScroll"));
+    return m_controls->minimumSizeHint().width() + (form ? form->verticalScrollBar()->sizeHint().width() : 0) + 4;
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_controls && event->type() == QEvent::LayoutRequest && m_splitter) {
+        QWidget *panel = m_splitter->widget(0);
+        if (const int least = leastPanelWidth(); panel->minimumWidth() != least)
+            panel->setMinimumWidth(least);
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

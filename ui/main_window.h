@@ -153,12 +153,15 @@ signals:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void buildRunMenu();
     void fitToScreen(int scrollBarWidth);
+    /// The panel's least width: the form's minimum beside a vertical scroll bar.
+    int leastPanelWidth() const;
     void showStatusElided();
     void connectRunController();
     void reportFailure(const QString &message);
