@@ -141,6 +141,8 @@ void validate(const RunConfig &config)
     if (config.proposal == ProposalKind::Adaptive && config.annealFrom > 0.0)
         throw std::invalid_argument("anneal-from must be 0 with --proposal adaptive: the burn-in it learns from must "
                                     "run at the target temperature (drop --anneal-from)");
+    if (!(config.adaptTarget > 0.0 && config.adaptTarget < 1.0))
+        throw std::invalid_argument("adapt-target must be in (0, 1); got " + std::to_string(config.adaptTarget));
     validate(config.minibatch);
     validate(config.correction);
     validate(config.austere);
@@ -182,7 +184,11 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
     if (config.proposal == ProposalKind::Langevin)
         return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
     if (config.proposal == ProposalKind::Adaptive)
-        return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step);
+    {
+        AdaptationSettings adaptation;
+        adaptation.targetAcceptance = config.adaptTarget;
+        return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
+    }
     return std::make_unique<RandomWalkProposal>(step);
 }
 

@@ -203,6 +203,9 @@ std::vector<SettingSpec> makeTable()
         "whose covariance and scale are learned during --burn-in, then frozen) [rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
+    table.push_back(real("adapt_target", "adapt-target",
+                         "adaptive: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 1) [0.2]",
+                         [](auto &c) -> auto & { return c.adaptTarget; }));
     table.push_back(integer("grad_batch", "grad-batch", "langevin: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and

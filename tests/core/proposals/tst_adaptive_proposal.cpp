@@ -303,7 +303,12 @@ BOOST_AUTO_TEST_CASE(configuredRunNeedsABurnIn)
         BOOST_TEST(message.find("burn-in must be > 0 with --proposal adaptive") == 0, message);
         BOOST_TEST(message.find("--burn-in") != std::string::npos, message);
     }
+    findSettingByKey("adapt_target")->set(config, "adapt-target", "0.3");
+    BOOST_TEST(config.adaptTarget == 0.3);
     config.burnIn = 1000;
+    config.adaptTarget = 1.0;
+    BOOST_CHECK_THROW(validate(config), std::invalid_argument);
+    config.adaptTarget = 0.3;
     config.annealFrom = 10.0;
     BOOST_CHECK_THROW(validate(config), std::invalid_argument);
     config.annealFrom = 0.0;
