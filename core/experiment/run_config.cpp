@@ -141,8 +141,16 @@ void validate(const RunConfig &config)
     if (config.proposal == ProposalKind::Adaptive && config.annealFrom > 0.0)
         throw std::invalid_argument("anneal-from must be 0 with --proposal adaptive: the burn-in it learns from must "
                                     "run at the target temperature (drop --anneal-from)");
-    if (!(config.adaptTarget > 0.0 && config.adaptTarget < 1.0))
-        throw std::invalid_argument("adapt-target must be in (0, 1); got " + std::to_string(config.adaptTarget));
+    // At stationarity Barker's test accepts at most half of a symmetric proposal's moves on
+    // average (AdaptiveRandomWalkProposal derives it), approaching half as the step shrinks: a
+    // target of 1/2 or more would shrink the step without end.
+    const bool barkerType = config.method == TestMethod::Minibatch || config.method == TestMethod::Barker
+                            || config.method == TestMethod::NaiveBarker;
+    const double targetLimit = barkerType ? 0.5 : 1.0;
+    if (!(config.adaptTarget > 0.0 && config.adaptTarget < targetLimit))
+        throw std::invalid_argument("adapt-target must be in (0, " + std::string(barkerType ? "0.5" : "1")
+                                    + ")" + (barkerType ? " for a Barker-type test, which accepts at most half the moves" : "")
+                                    + "; got " + std::to_string(config.adaptTarget));
     validate(config.minibatch);
     validate(config.correction);
     validate(config.austere);

@@ -204,7 +204,7 @@ std::vector<SettingSpec> makeTable()
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
     table.push_back(real("adapt_target", "adapt-target",
-                         "adaptive: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 1) [0.2]",
+                         "adaptive: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
                          [](auto &c) -> auto & { return c.adaptTarget; }));
     table.push_back(integer("grad_batch", "grad-batch", "langevin: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
