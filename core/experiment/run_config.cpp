@@ -191,8 +191,7 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
 {
     if (config.proposal == ProposalKind::Langevin)
         return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
-    if (config.proposal == ProposalKind::Adaptive)
-    {
+    if (config.proposal == ProposalKind::Adaptive) {
         AdaptationSettings adaptation;
         adaptation.targetAcceptance = config.adaptTarget;
         return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);

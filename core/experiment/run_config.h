@@ -60,8 +60,9 @@ struct RunConfig {
     double annealFrom = 0.0;
     double burnInStep = 0.0;
     ProposalKind proposal = ProposalKind::RandomWalk;
-    /// Adaptive proposal: the acceptance rate the burn-in tunes its scale toward, in (0, 1)
-    /// (AdaptationSettings::targetAcceptance explains the default).
+    /// Adaptive proposal: the acceptance rate the burn-in tunes its scale toward, in (0, 0.5)
+    /// for the Barker-type tests, (0, 1) otherwise (AdaptationSettings::targetAcceptance
+    /// explains the default and the limit).
     double adaptTarget = AdaptationSettings{}.targetAcceptance;
     /// Langevin proposal: rows B of the minibatch S its gradient averages, in [1, N].
     DataIndex gradBatch = 100;
