@@ -49,6 +49,13 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     if (summary.burnInIterations > 0)
         std::printf("  burn-in              %lld iterations, %lld data points read (in the time and data per ESS only)\n",
                     static_cast<long long>(summary.burnInIterations), static_cast<long long>(summary.burnInPointsRead));
+    if (chain.result && chain.result->adaptation) {
+        const core::LearnedProposal &learned = *chain.result->adaptation;
+        std::printf("  adapted proposal     scale %.4g, %s covariance%s (burn-in acceptance %.3f), frozen after the burn-in\n",
+                    learned.scale, learned.fullCovariance ? "full" : "diagonal",
+                    learned.covarianceLearned ? "" : " not learned (burn-in shorter than the warm-up)",
+                    learned.burnInAcceptance);
+    }
     std::printf("  bulk ESS             ");
     for (std::size_t k = 0; k < chain.bulkEss.size(); ++k)
         std::printf("%s%s %.0f", k ? ", " : "", outcome.componentNames[k].c_str(), chain.bulkEss[k]);

@@ -46,6 +46,8 @@ void validate(const ChainSettings &settings)
     if (settings.burnIn >= settings.samples && settings.burnIn > 0)
         throw std::invalid_argument("burn-in must be smaller than samples (" + std::to_string(settings.samples)
                                     + "); got " + std::to_string(settings.burnIn));
+    if (settings.burnIn > 0 && settings.adaptation && settings.burnInProposal)
+        throw std::invalid_argument("an adaptive proposal must run the burn-in itself: leave the burn-in proposal unset");
     if (settings.burnIn > 0 && (!(settings.burnInTemperature > 0.0) || !std::isfinite(settings.burnInTemperature)))
         throw std::invalid_argument("anneal-from must be finite and > 0; got " + std::to_string(settings.burnInTemperature));
 }
@@ -117,6 +119,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         }
     };
 
+    AdaptiveRandomWalkProposal *const adaptation = settings.burnIn > 0 ? settings.adaptation : nullptr;
     Rng rng(settings.seed);
     auto lastReport = start;
     std::int64_t reportedUpTo = 0;
@@ -151,9 +154,16 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         }
         if (settings.tuning && settings.tuning->version() != seenTuning)
             applyTuning(t);
-        if (t == settings.burnIn && t > 0)
+        if (t == settings.burnIn && t > 0) {
             result.segments.back().startSeconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (adaptation) {
+                adaptation->freeze();
+                result.adaptation = adaptation->learned();
+                if (mainProposal == adaptation) // the target segment runs with the learned scale
+                    result.segments.back().step = adaptation->step();
+            }
+        }
         const bool burningIn = t < settings.burnIn;
         const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : *mainProposal;
         const double temperature = burningIn ? settings.burnInTemperature : mainTemperature;
@@ -171,6 +181,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             current.swap(candidate);
             currentLogPrior = candidateLogPrior;
         }
+        if (burningIn && adaptation)
+            adaptation->observe(current, accepted);
         const auto row = static_cast<std::size_t>(t);
         result.samples.row(t) = current.transpose();
         result.batchSize[row] = static_cast<std::int32_t>(decision.pointsUsed);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/acceptance/acceptance_test.h"
 #include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
+#include "core/proposals/adaptive_random_walk_proposal.h"
 #include "core/proposals/random_walk_proposal.h"
 
 namespace core {
@@ -33,6 +35,11 @@ struct ChainSettings {
     std::int64_t burnIn = 0;
     double burnInTemperature = 0.0;
     const Proposal *burnInProposal = nullptr;
+    /// Optional: an adaptive proposal that learns from the burn-in. It must be the proposal the
+    /// burn-in runs with (the main one, burnInProposal unset): observe() follows every burn-in
+    /// iteration and freeze() ends its adaptation where the burn-in ends, so the samples after
+    /// it come from a fixed kernel. Ignored without a burn-in.
+    AdaptiveRandomWalkProposal *adaptation = nullptr;
     /// Optional: lets another thread pause, resume and single-step the chain. While it is
     /// paused, every completed iteration is reported at once.
     PauseGate *pauseGate = nullptr;
@@ -97,6 +104,9 @@ struct ChainResult {
     std::chrono::steady_clock::time_point nextPacedIteration{};
     /// At least one; more when the temperature or step was changed during the run.
     std::vector<ChainSegment> segments;
+    /// With ChainSettings::adaptation, the proposal as frozen at the end of the burn-in (empty
+    /// when the chain stopped before).
+    std::optional<LearnedProposal> adaptation;
 
     /// First iteration of the final segment: where statistics of the target start (after any
     /// burn-in, even when no live change followed it).

@@ -12,11 +12,15 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     if (!inputs.test)
         built = makeAcceptanceTest(config, inputs.correction, inputs.designer);
     AcceptanceTest &test = inputs.test ? *inputs.test : *built;
-    // Built per chain: a Langevin proposal holds the chain's gradient workspace.
-    const auto proposal = makeProposal(config, *dataset.model, config.step);
+    // Built per chain: a Langevin proposal holds the chain's gradient workspace, an adaptive
+    // one what the chain's burn-in taught it.
+    const double burnInStep = config.burnInStep > 0.0 ? config.burnInStep : config.step;
+    const bool adaptive = config.proposal == ProposalKind::Adaptive && config.burnIn > 0;
+    // The adaptive proposal runs the burn-in itself (from the burn-in's step) and goes on,
+    // frozen, as the main proposal.
+    const auto proposal = makeProposal(config, *dataset.model, adaptive ? burnInStep : config.step);
     const auto burnInProposal =
-        config.burnIn > 0 ? makeProposal(config, *dataset.model, config.burnInStep > 0.0 ? config.burnInStep : config.step)
-                          : nullptr;
+        config.burnIn > 0 && !adaptive ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
     ChainSettings settings;
     settings.samples = config.samples;
     settings.seed = config.seed;
@@ -25,6 +29,8 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     // Without annealing the burn-in is a warm-up at the target itself.
     settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
     settings.burnInProposal = burnInProposal.get();
+    if (adaptive)
+        settings.adaptation = dynamic_cast<AdaptiveRandomWalkProposal *>(proposal.get());
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
     settings.initialTheta = inputs.initialTheta;

@@ -1,5 +1,6 @@
 #include "core/experiment/run_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -46,7 +47,12 @@ TestMethod parseMethod(const std::string &name)
 
 std::string proposalName(ProposalKind kind)
 {
-    return kind == ProposalKind::Langevin ? "langevin" : "rw";
+    switch (kind) {
+    case ProposalKind::RandomWalk: return "rw";
+    case ProposalKind::Langevin: return "langevin";
+    case ProposalKind::Adaptive: return "adaptive";
+    }
+    return "?";
 }
 
 ProposalKind parseProposal(const std::string &name)
@@ -55,7 +61,9 @@ ProposalKind parseProposal(const std::string &name)
         return ProposalKind::RandomWalk;
     if (name == "langevin")
         return ProposalKind::Langevin;
-    throw std::invalid_argument("proposal must be one of rw, langevin; got '" + name + "'");
+    if (name == "adaptive")
+        return ProposalKind::Adaptive;
+    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive; got '" + name + "'");
 }
 
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
@@ -123,6 +131,26 @@ void validate(const RunConfig &config)
                                     + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
                                     + "] (rows of the Langevin gradient's minibatch); got "
                                     + std::to_string(config.gradBatch));
+    // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
+    // would silently be the plain random walk, and a burn-in at an annealing temperature would
+    // teach it the hot posterior's covariance instead of the target's.
+    if (config.proposal == ProposalKind::Adaptive && config.burnIn <= 0)
+        throw std::invalid_argument("burn-in must be > 0 with --proposal adaptive: it learns its covariance and scale "
+                                    "during the burn-in and freezes them after it (add e.g. --burn-in "
+                                    + std::to_string(std::max<std::int64_t>(1, config.samples / 10)) + ")");
+    if (config.proposal == ProposalKind::Adaptive && config.annealFrom > 0.0)
+        throw std::invalid_argument("anneal-from must be 0 with --proposal adaptive: the burn-in it learns from must "
+                                    "run at the target temperature (drop --anneal-from)");
+    // At stationarity Barker's test accepts at most half of a symmetric proposal's moves on
+    // average (AdaptiveRandomWalkProposal derives it), approaching half as the step shrinks: a
+    // target of 1/2 or more would shrink the step without end.
+    const bool barkerType = config.method == TestMethod::Minibatch || config.method == TestMethod::Barker
+                            || config.method == TestMethod::NaiveBarker;
+    const double targetLimit = barkerType ? 0.5 : 1.0;
+    if (!(config.adaptTarget > 0.0 && config.adaptTarget < targetLimit))
+        throw std::invalid_argument("adapt-target must be in (0, " + std::string(barkerType ? "0.5" : "1")
+                                    + ")" + (barkerType ? " for a Barker-type test, which accepts at most half the moves" : "")
+                                    + "; got " + std::to_string(config.adaptTarget));
     validate(config.minibatch);
     validate(config.correction);
     validate(config.austere);
@@ -163,6 +191,11 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
 {
     if (config.proposal == ProposalKind::Langevin)
         return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
+    if (config.proposal == ProposalKind::Adaptive) {
+        AdaptationSettings adaptation;
+        adaptation.targetAcceptance = config.adaptTarget;
+        return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
+    }
     return std::make_unique<RandomWalkProposal>(step);
 }
 

@@ -13,6 +13,7 @@
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/logistic_dataset.h"
+#include "core/proposals/adaptive_random_walk_proposal.h"
 #include "core/proposals/langevin_proposal.h"
 #include "core/proposals/random_walk_proposal.h"
 
@@ -29,10 +30,12 @@ TestMethod parseMethod(const std::string &name);
 std::string solverName(CorrectionSolver solver);
 CorrectionSolver parseSolver(const std::string &name);
 
-/// How candidates are drawn: the paper's Gaussian random walk, or a Langevin step along a
-/// minibatch gradient of the tempered log-posterior (LangevinProposal).
-enum class ProposalKind { RandomWalk, Langevin };
-/// CLI spelling: "rw", "langevin".
+/// How candidates are drawn: the paper's Gaussian random walk, a Langevin step along a
+/// minibatch gradient of the tempered log-posterior (LangevinProposal), or a random walk whose
+/// covariance and scale are learned during the burn-in and then frozen
+/// (AdaptiveRandomWalkProposal; needs a burn-in at the target temperature).
+enum class ProposalKind { RandomWalk, Langevin, Adaptive };
+/// CLI spelling: "rw", "langevin", "adaptive".
 std::string proposalName(ProposalKind kind);
 /// Throws std::invalid_argument listing the allowed names.
 ProposalKind parseProposal(const std::string &name);
@@ -57,6 +60,10 @@ struct RunConfig {
     double annealFrom = 0.0;
     double burnInStep = 0.0;
     ProposalKind proposal = ProposalKind::RandomWalk;
+    /// Adaptive proposal: the acceptance rate the burn-in tunes its scale toward, in (0, 0.5)
+    /// for the Barker-type tests, (0, 1) otherwise (AdaptationSettings::targetAcceptance
+    /// explains the default and the limit).
+    double adaptTarget = AdaptationSettings{}.targetAcceptance;
     /// Langevin proposal: rows B of the minibatch S its gradient averages, in [1, N].
     DataIndex gradBatch = 100;
     /// The logistic-regression data (dataset "logreg").
@@ -106,7 +113,9 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
                                                    std::shared_ptr<const AustereDesigner> designer = nullptr);
 
 /// Builds the configured proposal with scale `step` (config.step, or the burn-in's step) for
-/// `model`, which a Langevin proposal keeps a reference to. One per chain: a Langevin proposal
+/// `model`, which a Langevin proposal keeps a reference to. An adaptive proposal starts as the
+/// random walk with that step and learns only when the chain runner feeds it its burn-in
+/// (ChainSettings::adaptation, which runConfiguredChain sets). One per chain: a Langevin proposal
 /// carries the chain's gradient workspace. Throws std::invalid_argument when grad-batch exceeds
 /// the model's N.
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step);

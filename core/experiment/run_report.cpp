@@ -56,6 +56,27 @@ nlohmann::ordered_json pooledJson(const PooledEss &pooled)
     return entry;
 }
 
+// What an adaptive proposal learned during the burn-in, as frozen for the samples: the scale,
+// and the covariance (d×d rows when full, else the per-coordinate variances).
+void addLearnedProposal(nlohmann::ordered_json &entry, const LearnedProposal &learned)
+{
+    entry["adapted_scale"] = number(learned.scale);
+    entry["adapted_covariance_learned"] = learned.covarianceLearned;
+    entry["adapted_burn_in_acceptance"] = number(learned.burnInAcceptance);
+    nlohmann::ordered_json covariance = nlohmann::ordered_json::array();
+    for (Eigen::Index i = 0; i < learned.covariance.rows(); ++i) {
+        if (!learned.fullCovariance) {
+            covariance.push_back(number(learned.covariance(i, 0)));
+            continue;
+        }
+        nlohmann::ordered_json row = nlohmann::ordered_json::array();
+        for (Eigen::Index j = 0; j < learned.covariance.cols(); ++j)
+            row.push_back(number(learned.covariance(i, j)));
+        covariance.push_back(row);
+    }
+    entry[learned.fullCovariance ? "adapted_covariance" : "adapted_variances"] = covariance;
+}
+
 nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &chain)
 {
     const ChainSummary &s = chain.summary;
@@ -94,6 +115,9 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["final_segment_start"] = result.finalSegmentStart();
     entry["final_temperature"] = result.segments.empty() ? config.temperature : result.segments.back().temperature;
     entry["final_step"] = result.segments.empty() ? config.step : result.segments.back().step;
+    entry["proposal"] = proposalName(config.proposal);
+    if (result.adaptation)
+        addLearnedProposal(entry, *result.adaptation);
     const bool measured = chain.hasPosteriorMetrics;
     entry["posterior_tv"] = measured ? number(chain.posterior.totalVariation) : nullptr;
     entry["posterior_chi2"] = measured ? number(chain.posterior.chiSquared) : nullptr;

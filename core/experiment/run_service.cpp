@@ -149,6 +149,7 @@ std::shared_ptr<const ChainResult> withoutRows(ChainResult &&chain)
     kept.wallSeconds = chain.wallSeconds;
     kept.fullScanSeconds = chain.fullScanSeconds;
     kept.segments = std::move(chain.segments);
+    kept.adaptation = std::move(chain.adaptation);
     kept.samples.resize(0, chain.samples.cols());
     return std::make_shared<const ChainResult>(std::move(kept));
 }

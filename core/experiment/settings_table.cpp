@@ -179,9 +179,14 @@ std::vector<SettingSpec> makeTable()
     SettingSpec meaning = named(
         "step_meaning", "", "",
         [](const RunConfig &c) {
-            return std::string(c.proposal == ProposalKind::Langevin
-                                   ? "Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)"
-                                   : "proposal standard deviation per coordinate");
+            switch (c.proposal) {
+            case ProposalKind::Langevin:
+                return std::string("Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)");
+            case ProposalKind::Adaptive:
+                return std::string("initial proposal standard deviation per coordinate; the burn-in adapts it");
+            case ProposalKind::RandomWalk: break;
+            }
+            return std::string("proposal standard deviation per coordinate");
         },
         [](RunConfig &, const std::string &) {}); // a note for readers
     meaning.noteOnly = true;
@@ -194,9 +199,13 @@ std::vector<SettingSpec> makeTable()
                          [](auto &c) -> auto & { return c.burnInStep; }));
     table.push_back(named(
         "proposal", "proposal",
-        "rw (Gaussian random walk) or langevin (minibatch-gradient Langevin, see --grad-batch) [rw]",
+        "rw (Gaussian random walk), langevin (minibatch-gradient Langevin, see --grad-batch) or adaptive (random walk "
+        "whose covariance and scale are learned during --burn-in, then frozen) [rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
+    table.push_back(real("adapt_target", "adapt-target",
+                         "adaptive: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
+                         [](auto &c) -> auto & { return c.adaptTarget; }));
     table.push_back(integer("grad_batch", "grad-batch", "langevin: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and

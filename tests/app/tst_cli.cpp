@@ -104,6 +104,31 @@ private slots:
         QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
     }
 
+    // --proposal adaptive learns its covariance and scale during the burn-in: without one, or
+    // with an annealed one, the run is refused before it writes anything, naming the fix.
+    void adaptiveProposalNeedsABurnIn_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no burn-in") << QStringList{"run", "--proposal", "adaptive", "--samples", "100", "--out", "s.csv"}
+                                    << "--burn-in must be > 0 with --proposal adaptive";
+        QTest::newRow("annealed burn-in")
+            << QStringList{"run", "--proposal", "adaptive", "--samples", "100", "--burn-in", "10", "--anneal-from", "10",
+                           "--out", "s.csv"}
+            << "--anneal-from must be 0 with --proposal adaptive";
+    }
+
+    void adaptiveProposalNeedsABurnIn()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const Result result = runCli(arguments, 300000, dir.path());
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(message), qPrintable(result.err));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+    }
+
     // --chains K writes one file per chain, named by method and chain, and one summary whose
     // chains share a split R-hat computed over all of them.
     void severalChainsOneSummary()
