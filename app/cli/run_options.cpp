@@ -84,6 +84,13 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
     for (const core::SettingSpec &spec : core::settingsTable())
         if (!notSettings.count(spec.flag))
             readSetting(args, spec, config);
+    // A logistic-regression option on a generated dataset would be ignored, and the run would
+    // sample the mixture while its user believes it samples their images: refuse it instead.
+    for (const core::SettingSpec &spec : core::settingsTable())
+        if (spec.scope == core::SettingScope::Logreg && config.dataset != "logreg" && !spec.flag.empty()
+            && args.has(spec.flag) && !notSettings.count(spec.flag))
+            throw UsageError("--" + spec.flag + " is for --dataset logreg, but the dataset is " + config.dataset
+                             + ": add --dataset logreg, or leave --" + spec.flag + " out");
     config.logreg.searchDirectories = core::dataSearchDirectories();
     core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
     asUsage([&] { core::validate(config); });

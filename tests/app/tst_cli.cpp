@@ -91,6 +91,12 @@ private slots:
         QTest::newRow("bench --method") << QStringList{"bench", "--method", "mh"} << "--method";
         QTest::newRow("bench --samples") << QStringList{"bench", "--samples", "10"} << "--samples";
         QTest::newRow("run --trace on the mixture") << QStringList{"run", "--trace", "x.csv"} << "--trace";
+        // Without --dataset logreg the images would be ignored and the mixture sampled.
+        QTest::newRow("run --source on the mixture")
+            << QStringList{"run", "--source", "fashion-mnist", "--classes", "1,7", "--out", "s.csv"} << "--source";
+        QTest::newRow("sweep --prior-sd on the worst case")
+            << QStringList{"sweep", "--dataset", "worst-case", "--prior-sd", "1", "--vary", "sigma=0.5:1:2", "--csv", "s.csv"}
+            << "--prior-sd";
     }
 
     void commandsRefuseOptionsTheyIgnore()
