@@ -72,4 +72,21 @@ inline double ksPValue(double d, std::size_t count)
     return std::clamp(sum, 0.0, 1.0);
 }
 
+// Lag-1 autocorrelation of a series: the stationary suites thin their chains until it is near 0
+// and then treat the draws as independent.
+inline double lagOneCorrelation(const std::vector<double> &values)
+{
+    double mean = 0.0;
+    for (double v : values)
+        mean += v;
+    mean /= static_cast<double>(values.size());
+    double lagged = 0.0, squares = 0.0;
+    for (std::size_t t = 0; t < values.size(); ++t) {
+        squares += (values[t] - mean) * (values[t] - mean);
+        if (t + 1 < values.size())
+            lagged += (values[t] - mean) * (values[t + 1] - mean);
+    }
+    return lagged / squares;
+}
+
 } // namespace teststats

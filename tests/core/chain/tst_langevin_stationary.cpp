@@ -106,15 +106,6 @@ std::vector<double> thinnedChain(const Proposal &proposal, const std::string &me
     return thinned;
 }
 
-// Lag-1 autocorrelation of the thinned draws: the tests below treat them as independent.
-double lagOneCorrelation(const std::vector<double> &values)
-{
-    const Eigen::Map<const Eigen::ArrayXd> v(values.data(), static_cast<Eigen::Index>(values.size()));
-    const Eigen::ArrayXd centred = v - v.mean();
-    const Eigen::Index n = centred.size();
-    return (centred.head(n - 1) * centred.tail(n - 1)).sum() / centred.square().sum();
-}
-
 double sampleVarianceRatio(const std::vector<double> &values, double sd)
 {
     const Eigen::Map<const Eigen::ArrayXd> v(values.data(), static_cast<Eigen::Index>(values.size()));
@@ -154,7 +145,7 @@ BOOST_DATA_TEST_CASE(matchesPosterior,
     const LangevinProposal proposal(*Suite::model, chainCase.stepInSds * sd, chainCase.gradBatch);
     double acceptance = 0.0;
     const std::vector<double> thinned = thinnedChain(proposal, chainCase.method, 99, chainCase.thinning, &acceptance);
-    const double correlation = lagOneCorrelation(thinned);
+    const double correlation = teststats::lagOneCorrelation(thinned);
     BOOST_TEST_MESSAGE(chainCase << ": acceptance " << acceptance << ", lag-1 correlation of the draws " << correlation);
     BOOST_TEST(acceptance > 0.1, "acceptance " << acceptance << ": too few moves for a meaningful test");
     // The thinning must leave nearly independent draws, or the tolerances below are too tight.
@@ -186,7 +177,7 @@ BOOST_AUTO_TEST_CASE(droppingTheRatioIsDetected)
     const double n = static_cast<double>(thinned.size());
     const double ratio = sampleVarianceRatio(thinned, sd);
     BOOST_TEST_MESSAGE("without the ratio: variance " << ratio / (n - 1.0) * sd * sd << " vs " << sd * sd
-                                                      << ", lag-1 correlation " << lagOneCorrelation(thinned));
+                                                      << ", lag-1 correlation " << teststats::lagOneCorrelation(thinned));
     BOOST_TEST((ratio < teststats::chiSquaredLower(n - 1.0, 1e-4) || ratio > teststats::chiSquaredUpper(n - 1.0, 1e-4)),
                "variance " << ratio / (n - 1.0) * sd * sd << " vs true " << sd * sd << ": bias not detected");
 }

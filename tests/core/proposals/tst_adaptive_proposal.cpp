@@ -109,14 +109,6 @@ RunConfig configFor(TestMethod method)
     return config;
 }
 
-double lagOneCorrelation(const std::vector<double> &values)
-{
-    const Eigen::Map<const Eigen::ArrayXd> v(values.data(), static_cast<Eigen::Index>(values.size()));
-    const Eigen::ArrayXd centred = v - v.mean();
-    const Eigen::Index n = centred.size();
-    return (centred.head(n - 1) * centred.tail(n - 1)).sum() / centred.square().sum();
-}
-
 } // namespace
 
 // Independent draws of a known covariance, fed straight to observe(): the Welford estimate must
@@ -268,7 +260,7 @@ BOOST_AUTO_TEST_CASE(minibatchChainMatchesThePosterior)
         std::vector<double> thinned;
         for (std::int64_t t = settings.burnIn; t < chain.completed; t += thinning)
             thinned.push_back(axis.dot(chain.samples.row(t).transpose()));
-        const double correlation = lagOneCorrelation(thinned);
+        const double correlation = teststats::lagOneCorrelation(thinned);
         BOOST_TEST(std::abs(correlation) < 0.1, "direction " << direction << ": lag-1 correlation " << correlation);
         const Eigen::Map<const Eigen::ArrayXd> v(thinned.data(), static_cast<Eigen::Index>(thinned.size()));
         const double n = static_cast<double>(thinned.size());
