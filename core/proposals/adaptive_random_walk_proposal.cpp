@@ -29,11 +29,14 @@ AdaptiveRandomWalkProposal::AdaptiveRandomWalkProposal(int dimension, double ini
         m_sumProducts = Eigen::MatrixXd::Zero(d, d);
         m_covariance = Eigen::MatrixXd::Identity(d, d);
         m_factor = Eigen::MatrixXd::Identity(d, d);
-        m_llt = Eigen::LLT<Eigen::MatrixXd>(d);
+        // Factorising the identity allocates the solver's storage now and sets its status: an
+        // LLT made with a size only leaves its status unset, and copying it reads that (UBSan).
+        m_llt.compute(m_covariance);
     } else {
         m_sumProducts = Eigen::MatrixXd::Zero(d, 1);
         m_covariance = Eigen::MatrixXd::Ones(d, 1);
         m_factor = Eigen::MatrixXd::Ones(d, 1);
+        m_llt.compute(Eigen::MatrixXd::Identity(1, 1)); // unused here, but copied: its status must be set
     }
 }
 
