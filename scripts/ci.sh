@@ -24,8 +24,8 @@ bash scripts/run.sh
 stage "the build without Qt: core, CLI and core suites (bash scripts/build_core_only.sh)"
 bash scripts/build_core_only.sh
 
-stage "AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer: the core and CLI suites"
-bash scripts/sanitize.sh address core
+stage "AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer: the core and CLI suites (bash scripts/sanitize.sh address core-ci)"
+bash scripts/sanitize.sh address core-ci
 
 stage "fuzz targets, a few seconds each"
 bash scripts/fuzz.sh --smoke
