@@ -85,15 +85,16 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnC
         {PosteriorTvColumn, QT_TR_NOOP("TV"),
          QT_TR_NOOP("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 cells "
                     "(Seita et al. Sec. 6.1); complete runs only.")},
-        {EssMinColumn, QT_TR_NOOP("Min ESS"), QT_TR_NOOP("The smaller of the two bulk ESS: the one ESS / s uses.")},
+        {EssMinColumn, QT_TR_NOOP("Min ESS"), QT_TR_NOOP("The smallest bulk ESS over every θ coordinate (all the weights of a classifier, not only "
+                    "the two plotted): the one ESS / s uses.")},
         {EssMedianColumn, QT_TR_NOOP("Median ESS"),
-         QT_TR_NOOP("Median bulk ESS of the plotted components.")},
+         QT_TR_NOOP("Median bulk ESS over every θ coordinate.")},
         {PointsPerEssColumn, QT_TR_NOOP("Points / ESS"),
          QT_TR_NOOP("Data points the chain read (minibatches and full-data passes, burn-in included) per effective "
                     "sample (min ESS): the cost of one effective sample in data, whatever the machine.")},
         {PooledEssColumn, QT_TR_NOOP("Pooled ESS"),
-         QT_TR_NOOP("Several chains per method: the smaller of the two multi-chain bulk ESS over all of this "
-                    "method's chains together (Vehtari et al. 2021), each cut to the shortest chain.")},
+         QT_TR_NOOP("Several chains per method: the smallest multi-chain bulk ESS over every θ coordinate, "
+                    "all of this method's chains together (Vehtari et al. 2021), each cut to the shortest chain.")},
         {PooledEssPerSecondColumn, QT_TR_NOOP("Pooled ESS / s"),
          QT_TR_NOOP("Pooled ESS divided by the time the method's chains took: the longest chain's wall time when "
                     "they ran at once, their total when they ran one after the other.")},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include "core/diagnostics/effective_sample_size.h"
 
@@ -16,6 +17,22 @@ std::vector<double> column(const ChainResult &chain, int component, std::int64_t
     for (std::int64_t t = first; t < last; ++t)
         values.push_back(chain.samples(t, component));
     return values;
+}
+
+// Calls work(k) for k in [0, count), on every core when there is enough of it to pay for the
+// threads; each k writes only its own results.
+template <class Work>
+void forEachComponent(int count, const Work &work)
+{
+    const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, count / 16 + 1);
+    std::vector<std::jthread> helpers;
+    for (int t = 1; t < threads; ++t)
+        helpers.emplace_back([&, t] {
+            for (int k = t; k < count; k += threads)
+                work(k);
+        });
+    for (int k = 0; k < count; k += threads)
+        work(k);
 }
 
 std::int64_t finalSegmentRows(const ChainResult &chain)
@@ -43,11 +60,27 @@ std::vector<double> bulkEssPerComponent(const ChainResult &chain)
 
 std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components)
 {
-    std::vector<double> ess;
     if (finalSegmentRows(chain) < kMinDiagnosticDraws)
-        return ess;
-    for (int k : components)
-        ess.push_back(samplerBulkEss({column(chain, k, chain.finalSegmentStart(), chain.completed)}));
+        return {};
+    std::vector<double> ess(components.size());
+    forEachComponent(static_cast<int>(components.size()), [&](int i) {
+        const int k = components[static_cast<std::size_t>(i)];
+        ess[static_cast<std::size_t>(i)] = samplerBulkEss({column(chain, k, chain.finalSegmentStart(), chain.completed)});
+    });
+    return ess;
+}
+
+std::vector<double> pooledBulkEssPerComponent(const std::vector<const ChainResult *> &chains, std::int64_t rows)
+{
+    if (chains.empty())
+        return {};
+    std::vector<double> ess(static_cast<std::size_t>(chains.front()->samples.cols()));
+    forEachComponent(static_cast<int>(ess.size()), [&](int k) {
+        ChainDraws draws;
+        for (const ChainResult *chain : chains)
+            draws.push_back(column(*chain, k, chain->completed - rows, chain->completed));
+        ess[static_cast<std::size_t>(k)] = samplerBulkEss(draws);
+    });
     return ess;
 }
 
@@ -64,12 +97,16 @@ double maxSplitRhat(const std::vector<const ChainResult *> &chains)
     }
     if (rows < kMinDiagnosticDraws)
         return std::nan("");
-    double worst = 0.0;
-    for (int k = 0; k < static_cast<int>(chains.front()->samples.cols()); ++k) {
+    const int dimension = static_cast<int>(chains.front()->samples.cols());
+    std::vector<double> rhats(static_cast<std::size_t>(dimension));
+    forEachComponent(dimension, [&](int k) {
         ChainDraws draws;
         for (const ChainResult *chain : chains)
             draws.push_back(column(*chain, k, chain->completed - rows, chain->completed));
-        const double rhat = splitRhat(draws);
+        rhats[static_cast<std::size_t>(k)] = splitRhat(draws);
+    });
+    double worst = 0.0;
+    for (double rhat : rhats) {
         // A NaN (constant chains) must not be hidden by max().
         if (!std::isfinite(rhat))
             return rhat;

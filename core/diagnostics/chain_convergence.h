@@ -5,6 +5,10 @@
 ///
 /// A chain whose temperature or step changed during the run (see LiveTuning) targets a
 /// different distribution in each segment, so these use the final segment only.
+///
+/// Each component is a sort, a normal quantile per rank and an FFT (about 3 ms for 30,000
+/// draws); with many components (784 classifier weights) they are shared out over the
+/// machine's cores. The results do not depend on how many cores there are.
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +32,10 @@ double samplerBulkEss(const ChainDraws &draws);
 std::vector<double> bulkEssPerComponent(const ChainResult &chain);
 /// The same for the given θ components only (indices must be valid columns).
 std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components);
+
+/// samplerBulkEss of each θ component over several chains together, each chain's last `rows`
+/// completed rows (at most its final segment's; the caller checks).
+std::vector<double> pooledBulkEssPerComponent(const std::vector<const ChainResult *> &chains, std::int64_t rows);
 
 /// Max over θ components of the rank-normalised split R-hat (splitRhat: the larger of the bulk
 /// and the folded value) across `chains`, each chain's final segment cut to the last rows of the

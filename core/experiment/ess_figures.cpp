@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "core/diagnostics/chain_convergence.h"
-#include "core/diagnostics/effective_sample_size.h"
 
 namespace core {
 namespace {
@@ -26,25 +25,19 @@ std::int64_t allPointsRead(const ChainSummary &summary)
 
 } // namespace
 
-void addEssFigures(const ChainResult &chain, ChainReport &report, const std::vector<int> &components)
+void addEssFigures(const ChainResult &chain, ChainReport &report)
 {
-    if (report.bulkEss.empty())
+    const std::vector<double> ess = bulkEssPerComponent(chain); // every coordinate
+    if (ess.empty())
         return;
-    report.essBulkMedian = median(report.bulkEss);
-    const double minEss = *std::min_element(report.bulkEss.begin(), report.bulkEss.end());
+    report.essCoordinates = static_cast<int>(ess.size());
+    report.essBulkMedian = median(ess);
+    const double minEss = *std::min_element(ess.begin(), ess.end());
     report.essBulkMin = minEss;
     if (chain.wallSeconds > 0.0)
         report.essPerSecond = minEss / chain.wallSeconds;
     if (minEss > 0.0)
         report.dataPointsPerEss = static_cast<double>(allPointsRead(report.summary)) / minEss;
-    const std::int64_t first = chain.finalSegmentStart();
-    for (int k : components) {
-        std::vector<double> draws;
-        draws.reserve(static_cast<std::size_t>(chain.completed - first));
-        for (std::int64_t t = first; t < chain.completed; ++t)
-            draws.push_back(chain.samples(t, k));
-        report.plottedDraws.push_back(std::move(draws));
-    }
 }
 
 void addPooledFigures(RunOutcome &outcome)
@@ -60,13 +53,14 @@ void addPooledFigures(RunOutcome &outcome)
         pooled.chains = static_cast<int>(reports.size());
         double longest = 0.0, total = 0.0;
         std::int64_t points = 0;
-        std::size_t rows = std::numeric_limits<std::size_t>::max();
+        std::int64_t rows = std::numeric_limits<std::int64_t>::max();
         bool sameTarget = true;
         for (const ChainReport *report : reports) {
             longest = std::max(longest, report->summary.wallSeconds);
             total += report->summary.wallSeconds;
             points += allPointsRead(report->summary);
-            rows = std::min(rows, report->plottedDraws.empty() ? 0 : report->plottedDraws.front().size());
+            const ChainResult *chain = report->rowsForPooling.get();
+            rows = std::min(rows, chain ? chain->completed - chain->finalSegmentStart() : 0);
             const auto &segments = report->result->segments, &firstSegments = reports.front()->result->segments;
             sameTarget = sameTarget && !segments.empty() && !firstSegments.empty()
                          && segments.back().temperature == firstSegments.back().temperature;
@@ -76,17 +70,16 @@ void addPooledFigures(RunOutcome &outcome)
         // the waits add up.
         const double atOnce = std::min<double>(request.concurrency(), static_cast<double>(reports.size()));
         pooled.wallSeconds = atOnce > 1.0 ? std::max(longest, total / atOnce) : total;
-        if (reports.size() > 1 && sameTarget && rows >= static_cast<std::size_t>(kMinDiagnosticDraws)) {
-            for (std::size_t k = 0; k < reports.front()->plottedDraws.size(); ++k) {
-                ChainDraws draws;
-                for (const ChainReport *report : reports) {
-                    const std::vector<double> &all = report->plottedDraws[k];
-                    draws.emplace_back(all.end() - static_cast<std::ptrdiff_t>(rows), all.end());
-                }
-                pooled.bulkEss.push_back(samplerBulkEss(draws));
-            }
-            pooled.essBulkMin = *std::min_element(pooled.bulkEss.begin(), pooled.bulkEss.end());
-            pooled.essBulkMedian = median(pooled.bulkEss);
+        if (reports.size() > 1 && sameTarget && rows >= kMinDiagnosticDraws) {
+            std::vector<const ChainResult *> chains;
+            for (const ChainReport *report : reports)
+                chains.push_back(report->rowsForPooling.get());
+            const std::vector<double> ess = pooledBulkEssPerComponent(chains, rows);
+            for (int k : outcome.components)
+                pooled.bulkEss.push_back(ess[static_cast<std::size_t>(k)]);
+            pooled.essCoordinates = static_cast<int>(ess.size());
+            pooled.essBulkMin = *std::min_element(ess.begin(), ess.end());
+            pooled.essBulkMedian = median(ess);
             if (pooled.wallSeconds > 0.0)
                 pooled.essPerSecond = pooled.essBulkMin / pooled.wallSeconds;
             if (pooled.essBulkMin > 0.0)
@@ -95,7 +88,7 @@ void addPooledFigures(RunOutcome &outcome)
         outcome.pooled.push_back(std::move(pooled));
     }
     for (ChainReport &report : outcome.chains)
-        std::vector<std::vector<double>>().swap(report.plottedDraws);
+        report.rowsForPooling.reset();
 }
 
 } // namespace core

@@ -9,19 +9,18 @@
 
 namespace core {
 
-/// Fills report.essBulkMin, essBulkMedian, essPerSecond and dataPointsPerEss from
-/// report.bulkEss (the final segment's, see ChainReport) and report.summary: the time is
-/// chain.wallSeconds and the data every point the chain read, burn-in included. Keeps the
-/// final-segment rows of `components` in report.plottedDraws for addPooledFigures, since a
-/// request that keeps no samples drops the chain's rows. Nothing is filled when bulkEss is
-/// empty.
-void addEssFigures(const ChainResult &chain, ChainReport &report, const std::vector<int> &components);
+/// Fills report.essBulkMin, essBulkMedian, essCoordinates, essPerSecond and dataPointsPerEss
+/// from the bulk ESS of every θ coordinate over the final segment (ChainReport) and from
+/// report.summary: the time is chain.wallSeconds and the data every point the chain read,
+/// burn-in included. Nothing is filled with fewer than kMinDiagnosticDraws final-segment rows.
+/// Costs a sort and an FFT per coordinate: about 2 ms each for 30,000 rows.
+void addEssFigures(const ChainResult &chain, ChainReport &report);
 
 /// With several chains per method, one PooledEss per method in outcome.pooled (see PooledEss):
-/// bulkEffectiveSampleSize over every chain's kept rows, each cut to the last rows of the
-/// shortest, unless the chains' final segments target different temperatures or have fewer
-/// than kMinDiagnosticDraws rows (then bulkEss stays empty and the figures NaN). Then releases
-/// every report's plottedDraws.
+/// bulkEffectiveSampleSize over every chain's kept rows (report.rowsForPooling), each cut to
+/// the last rows of the shortest, for every θ coordinate, unless the chains' final segments
+/// target different temperatures or have fewer than kMinDiagnosticDraws rows (then bulkEss
+/// stays empty and the figures NaN). Then releases every report's rowsForPooling.
 void addPooledFigures(RunOutcome &outcome);
 
 } // namespace core

@@ -35,10 +35,13 @@ struct ChainReport {
     /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
     /// kMinDiagnosticDraws rows in the final segment.
     std::vector<double> bulkEss;
-    /// Min and median of bulkEss (over the plotted components only: every θ component of the
-    /// 1- and 2-D targets, two weights of a classifier). NaN when bulkEss is empty.
+    /// Min and median of the bulk ESS over EVERY θ coordinate (essCoordinates of them: all 784
+    /// weights of the MNIST classifier, not only the plotted two), since a run has as many
+    /// effective samples as its slowest coordinate has. NaN with fewer than
+    /// kMinDiagnosticDraws rows in the final segment.
     double essBulkMin = std::nan("");
     double essBulkMedian = std::nan("");
+    int essCoordinates = 0;
     /// Speed per effective sample, with essBulkMin as the effective sample count. The ESS
     /// counts the final segment's rows only, but what it cost is the whole chain's: a user
     /// waits for the burn-in (annealed or not) and any earlier segment too (design.md Sec. 9).
@@ -48,9 +51,9 @@ struct ChainReport {
     /// Every data point the chain read (minibatches and full-data passes, burn-in included) /
     /// essBulkMin: the cost of one effective sample in data, independent of the machine.
     double dataPointsPerEss = std::nan("");
-    /// The plotted components' final-segment rows, one vector per component, held only until
-    /// the run service has pooled them over chains (RunOutcome::pooled); empty afterwards.
-    std::vector<std::vector<double>> plottedDraws;
+    /// The whole chain, held only until the run service has pooled the ESS over chains
+    /// (RunOutcome::pooled) even when the request keeps no samples; null afterwards.
+    std::shared_ptr<const ChainResult> rowsForPooling;
     /// Rank-normalised split R-hat (Vehtari et al. 2021) over this method's chains, a single
     /// chain's halves when it has one; max over every θ component. NaN when samples are not kept.
     double splitRhat = std::nan("");
@@ -72,13 +75,15 @@ struct ChainReport {
 
 /// The figures of one method's chains taken together, for requests with several chains per
 /// method: the multi-chain bulk ESS (bulkEffectiveSampleSize over every chain's final segment,
-/// each cut to the last rows of the shortest) per plotted component.
+/// each cut to the last rows of the shortest), per plotted component and, for the min and
+/// median, over every θ coordinate.
 struct PooledEss {
     TestMethod method = TestMethod::Minibatch;
     int chains = 0;
     std::vector<double> bulkEss;            ///< per plotted component; empty when not measurable
-    double essBulkMin = std::nan("");
+    double essBulkMin = std::nan("");       ///< over every θ coordinate
     double essBulkMedian = std::nan("");
+    int essCoordinates = 0;
     /// The time the pooled ESS took: the longest chain's wall time when the method's chains ran
     /// at once, Σ wall / threads (at least the longest) when more chains than threads shared
     /// them, Σ wall when they ran one after the other. That is the wait a user has for this

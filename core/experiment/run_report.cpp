@@ -50,6 +50,7 @@ nlohmann::ordered_json pooledJson(const PooledEss &pooled)
     entry["ess_bulk"] = ess;
     entry["ess_bulk_min"] = number(pooled.essBulkMin);
     entry["ess_bulk_median"] = number(pooled.essBulkMedian);
+    entry["ess_coordinates"] = pooled.essCoordinates;
     entry["ess_per_second"] = number(pooled.essPerSecond);
     entry["data_points_per_ess"] = number(pooled.dataPointsPerEss);
     entry["wall_seconds"] = number(pooled.wallSeconds);
@@ -108,6 +109,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["ess_bulk"] = ess;
     entry["ess_bulk_min"] = number(chain.essBulkMin);
     entry["ess_bulk_median"] = number(chain.essBulkMedian);
+    entry["ess_coordinates"] = chain.essCoordinates;
     entry["ess_per_second"] = number(chain.essPerSecond);
     entry["data_points_per_ess"] = number(chain.dataPointsPerEss);
     entry["r_hat"] = number(chain.splitRhat);
@@ -351,7 +353,7 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
           << "Values are mean ± sd over trials. *Minibatch size* counts the points each test read from "
              "minibatches; *full-scan points* counts the extra full-data passes some methods make every iteration "
              "(MHSubLhd's range bound C), which the minibatch size leaves out. *Min ESS* is the smallest bulk ESS "
-             "of the plotted components; *ESS/s* divides it by the chain's whole wall time and *points / ESS* "
+             "over every coordinate of θ; *ESS/s* divides it by the chain's whole wall time and *points / ESS* "
              "divides every data point the chain read into it, burn-in included.\n\n";
     table << "| method | minibatch size | iterations reading all N | full-scan points / iteration | acceptance |";
     if (withPosterior)

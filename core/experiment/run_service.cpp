@@ -141,15 +141,15 @@ void addClassifierFigures(const DatasetInstance &dataset, const ChainResult &cha
 }
 
 // A chain's totals and segments without its rows, for requests that do not keep samples.
-std::shared_ptr<const ChainResult> withoutRows(ChainResult &&chain)
+std::shared_ptr<const ChainResult> withoutRows(const ChainResult &chain)
 {
     ChainResult kept;
     kept.completed = chain.completed;
     kept.stopped = chain.stopped;
     kept.wallSeconds = chain.wallSeconds;
     kept.fullScanSeconds = chain.fullScanSeconds;
-    kept.segments = std::move(chain.segments);
-    kept.adaptation = std::move(chain.adaptation);
+    kept.segments = chain.segments;
+    kept.adaptation = chain.adaptation;
     kept.samples.resize(0, chain.samples.cols());
     return std::make_shared<const ChainResult>(std::move(kept));
 }
@@ -224,7 +224,7 @@ private:
         report.summary = summarize(chain, m_dataset.model->dataSize());
         report.summary.proposalPointsRead = proposalPointsPerIteration(settings) * chain.completed;
         report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
-        addEssFigures(chain, report, m_outcome.components);
+        addEssFigures(chain, report);
         addClassifierFigures(m_dataset, chain, report);
         // A stopped chain skips the comparison: the reference grid takes about a second and
         // cannot be cancelled.
@@ -234,8 +234,16 @@ private:
                 report.posterior = *metrics;
                 report.hasPosteriorMetrics = true;
             }
-        report.result = request.keepSamples ? std::make_shared<const ChainResult>(std::move(chain))
-                                            : withoutRows(std::move(chain));
+        if (request.keepSamples) {
+            report.result = std::make_shared<const ChainResult>(std::move(chain));
+            if (request.chains > 1)
+                report.rowsForPooling = report.result;
+        } else if (request.chains > 1) {
+            report.rowsForPooling = std::make_shared<const ChainResult>(std::move(chain));
+            report.result = withoutRows(*report.rowsForPooling);
+        } else {
+            report.result = withoutRows(chain);
+        }
         m_observer.chainFinished(report);
     }
 

@@ -225,8 +225,7 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
             row.correctionLinf = outcome.correctionLinf;
         if (chain.hasPosteriorMetrics)
             row.posteriorTv = chain.posterior.totalVariation;
-        if (!chain.bulkEss.empty())
-            row.essBulkMin = *std::min_element(chain.bulkEss.begin(), chain.bulkEss.end());
+        row.essBulkMin = chain.essBulkMin;
         row.essBulkMedian = chain.essBulkMedian;
         row.essPerSecond = chain.essPerSecond;
         row.dataPointsPerEss = chain.dataPointsPerEss;

@@ -54,7 +54,7 @@ struct SweepRow {
     double correctionLinf = std::nan("");
     /// Total variation to the binned exact posterior: the mixture and the worst case only.
     double posteriorTv = std::nan("");
-    double essBulkMin = std::nan(""); ///< over the plotted components (ChainReport::bulkEss)
+    double essBulkMin = std::nan(""); ///< over every θ coordinate (ChainReport::essBulkMin)
     double essBulkMedian = std::nan(""); ///< ChainReport::essBulkMedian (the JSON's rows only)
     double essPerSecond = std::nan(""); ///< ChainReport::essPerSecond
     double dataPointsPerEss = std::nan(""); ///< ChainReport::dataPointsPerEss

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <sstream>
 
 #include "core/diagnostics/chain_convergence.h"
 #include "core/diagnostics/effective_sample_size.h"
@@ -211,4 +213,75 @@ BOOST_AUTO_TEST_CASE(aChainThatNeverMovedHasNoEffectiveSamples)
     const ChainDraws moving{{0.1, 0.4, 0.2, 0.9, 0.3, 0.5, 0.8, 0.7}};
     BOOST_TEST(samplerBulkEss(moving) == bulkEffectiveSampleSize(moving));
     BOOST_TEST(samplerBulkEss({{2.0, 2.0, 2.0, 2.0, 2.0, 2.0}}) == 0.0);
+}
+
+// A classifier's figures span every weight, not only the two the charts plot: the run has as
+// many effective samples as its slowest coordinate. Here a feature the labels do not depend on
+// and that is zero on every row (a blank border pixel) leaves its weight to the prior, which the
+// random walk explores far more slowly than the plotted, well-determined weights.
+BOOST_AUTO_TEST_CASE(essFiguresSpanEveryCoordinateOfAClassifier)
+{
+    testfiles::TemporaryDirectory directory;
+    std::ostringstream rows;
+    rows << "label,a,b,c,blank\n";
+    std::mt19937 rng(5);
+    std::normal_distribution<double> normal;
+    for (int i = 0; i < 400; ++i) {
+        const double a = normal(rng), b = normal(rng), c = normal(rng);
+        rows << (a - b + 0.5 * normal(rng) > 0 ? 1 : 0) << ',' << a << ',' << b << ',' << c << ",0\n";
+    }
+    const std::string csv = directory.filePath("rows.csv");
+    testfiles::writeFile(csv, rows.str());
+
+    RunRequest request;
+    request.config = testruns::smallConfig(TestMethod::Barker, 4000);
+    request.config.burnIn = 1000; // from θ = 0 to the well-determined weights' mode
+    request.config.dataset = "logreg";
+    request.config.logreg.csv = csv;
+    request.config.logreg.testSize = 100;
+    request.config.logreg.model.priorSd = 1.0;
+    request.config.temperature = 1.0;
+    request.config.step = 0.1;
+    request.methods = {TestMethod::Barker};
+    request.chains = 2;
+    for (const bool keepSamples : {true, false}) {
+        request.keepSamples = keepSamples;
+        const RunOutcome outcome = runRequest(request);
+        BOOST_TEST_REQUIRE((outcome.dimension) == (4));
+        BOOST_TEST_REQUIRE((outcome.components.size()) == (std::size_t{2}));
+        for (const ChainReport &chain : outcome.chains) {
+            BOOST_TEST((chain.essCoordinates) == (4));
+            BOOST_TEST_REQUIRE((chain.bulkEss.size()) == (std::size_t{2}));
+            BOOST_TEST(chain.essBulkMin <= *std::min_element(chain.bulkEss.begin(), chain.bulkEss.end()));
+            if (keepSamples) {
+                const std::vector<double> every = bulkEssPerComponent(*chain.result);
+                BOOST_TEST((chain.essBulkMin) == (*std::min_element(every.begin(), every.end())));
+                // The unplotted weights hold the minimum.
+                BOOST_TEST(chain.essBulkMin < *std::min_element(chain.bulkEss.begin(), chain.bulkEss.end()));
+                BOOST_TEST((chain.essPerSecond) == (chain.essBulkMin / chain.result->wallSeconds),
+                           boost::test_tools::tolerance(1e-12));
+            }
+        }
+        BOOST_TEST_REQUIRE((outcome.pooled.size()) == (std::size_t{1}));
+        const PooledEss &pooled = outcome.pooled.front();
+        BOOST_TEST((pooled.essCoordinates) == (4));
+        BOOST_TEST_REQUIRE((pooled.bulkEss.size()) == (std::size_t{2}));
+        if (keepSamples) {
+            const ChainResult &first = *outcome.chains[0].result, &second = *outcome.chains[1].result;
+            double least = 1e300;
+            for (int k = 0; k < 4; ++k)
+                least = std::min(least, samplerBulkEss({targetRows(first, k, first.finalSegmentStart()),
+                                                        targetRows(second, k, second.finalSegmentStart())}));
+            BOOST_TEST((pooled.essBulkMin) == (least));
+            for (std::size_t k = 0; k < 2; ++k)
+                BOOST_TEST((pooled.bulkEss[k])
+                           == (samplerBulkEss({targetRows(first, outcome.components[k], first.finalSegmentStart()),
+                                               targetRows(second, outcome.components[k], second.finalSegmentStart())})));
+        }
+        for (const ChainReport &chain : outcome.chains)
+            BOOST_TEST(!chain.rowsForPooling); // released once pooled
+        const nlohmann::ordered_json json = runSummaryJson(outcome, "test");
+        BOOST_TEST((json["chains"][0]["ess_coordinates"].get<int>()) == (4));
+        BOOST_TEST((json["pooled"][0]["ess_coordinates"].get<int>()) == (4));
+    }
 }
