@@ -119,7 +119,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         }
     };
 
-    AdaptiveRandomWalkProposal *const adaptation = settings.burnIn > 0 ? settings.adaptation : nullptr;
+    AdaptiveProposal *const adaptation = settings.burnIn > 0 ? settings.adaptation : nullptr;
     Rng rng(settings.seed);
     auto lastReport = start;
     std::int64_t reportedUpTo = 0;

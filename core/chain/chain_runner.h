@@ -14,7 +14,7 @@
 #include "core/acceptance/acceptance_test.h"
 #include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
-#include "core/proposals/adaptive_random_walk_proposal.h"
+#include "core/proposals/adaptive_proposal.h"
 #include "core/proposals/random_walk_proposal.h"
 
 namespace core {
@@ -39,7 +39,7 @@ struct ChainSettings {
     /// burn-in runs with (the main one, burnInProposal unset): observe() follows every burn-in
     /// iteration and freeze() ends its adaptation where the burn-in ends, so the samples after
     /// it come from a fixed kernel. Ignored without a burn-in.
-    AdaptiveRandomWalkProposal *adaptation = nullptr;
+    AdaptiveProposal *adaptation = nullptr;
     /// Optional: lets another thread pause, resume and single-step the chain. While it is
     /// paused, every completed iteration is reported at once.
     PauseGate *pauseGate = nullptr;

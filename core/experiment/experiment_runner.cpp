@@ -15,7 +15,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     // Built per chain: a Langevin proposal holds the chain's gradient workspace, an adaptive
     // one what the chain's burn-in taught it.
     const double burnInStep = config.burnInStep > 0.0 ? config.burnInStep : config.step;
-    const bool adaptive = config.proposal == ProposalKind::Adaptive && config.burnIn > 0;
+    const bool adaptive = learnsDuringBurnIn(config.proposal) && config.burnIn > 0;
     // The adaptive proposal runs the burn-in itself (from the burn-in's step) and goes on,
     // frozen, as the main proposal.
     const auto proposal = makeProposal(config, *dataset.model, adaptive ? burnInStep : config.step);
@@ -30,7 +30,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
     settings.burnInProposal = burnInProposal.get();
     if (adaptive)
-        settings.adaptation = dynamic_cast<AdaptiveRandomWalkProposal *>(proposal.get());
+        settings.adaptation = dynamic_cast<AdaptiveProposal *>(proposal.get());
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
     settings.initialTheta = inputs.initialTheta;

@@ -51,8 +51,19 @@ std::string proposalName(ProposalKind kind)
     case ProposalKind::RandomWalk: return "rw";
     case ProposalKind::Langevin: return "langevin";
     case ProposalKind::Adaptive: return "adaptive";
+    case ProposalKind::AdaptiveLangevin: return "adaptive-langevin";
     }
     return "?";
+}
+
+bool usesGradient(ProposalKind kind)
+{
+    return kind == ProposalKind::Langevin || kind == ProposalKind::AdaptiveLangevin;
+}
+
+bool learnsDuringBurnIn(ProposalKind kind)
+{
+    return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin;
 }
 
 ProposalKind parseProposal(const std::string &name)
@@ -63,7 +74,9 @@ ProposalKind parseProposal(const std::string &name)
         return ProposalKind::Langevin;
     if (name == "adaptive")
         return ProposalKind::Adaptive;
-    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive; got '" + name + "'");
+    if (name == "adaptive-langevin")
+        return ProposalKind::AdaptiveLangevin;
+    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin; got '" + name + "'");
 }
 
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
@@ -125,7 +138,7 @@ void validate(const RunConfig &config)
     if (!(config.step > 0.0) || !std::isfinite(config.step))
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
-    if (config.proposal == ProposalKind::Langevin
+    if (usesGradient(config.proposal)
         && (config.gradBatch < 1 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
         throw std::invalid_argument("grad-batch must be in [1, N"
                                     + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
@@ -134,12 +147,14 @@ void validate(const RunConfig &config)
     // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
     // would silently be the plain random walk, and a burn-in at an annealing temperature would
     // teach it the hot posterior's covariance instead of the target's.
-    if (config.proposal == ProposalKind::Adaptive && config.burnIn <= 0)
-        throw std::invalid_argument("burn-in must be > 0 with --proposal adaptive: it learns its covariance and scale "
+    if (learnsDuringBurnIn(config.proposal) && config.burnIn <= 0)
+        throw std::invalid_argument("burn-in must be > 0 with --proposal " + proposalName(config.proposal)
+                                    + ": it learns its covariance and scale "
                                     "during the burn-in and freezes them after it (add e.g. --burn-in "
                                     + std::to_string(std::max<std::int64_t>(1, config.samples / 10)) + ")");
-    if (config.proposal == ProposalKind::Adaptive && config.annealFrom > 0.0)
-        throw std::invalid_argument("anneal-from must be 0 with --proposal adaptive: the burn-in it learns from must "
+    if (learnsDuringBurnIn(config.proposal) && config.annealFrom > 0.0)
+        throw std::invalid_argument("anneal-from must be 0 with --proposal " + proposalName(config.proposal)
+                                    + ": the burn-in it learns from must "
                                     "run at the target temperature (drop --anneal-from)");
     // At stationarity Barker's test accepts at most half of a symmetric proposal's moves on
     // average (AdaptiveRandomWalkProposal derives it), approaching half as the step shrinks: a
@@ -189,19 +204,22 @@ bool needsAustereDesign(const RunConfig &config)
 
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step)
 {
-    if (config.proposal == ProposalKind::Langevin)
-        return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
-    if (config.proposal == ProposalKind::Adaptive) {
-        AdaptationSettings adaptation;
-        adaptation.targetAcceptance = config.adaptTarget;
-        return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
+    AdaptationSettings adaptation;
+    adaptation.targetAcceptance = config.adaptTarget;
+    adaptation.burnInLength = config.burnIn;
+    switch (config.proposal) {
+    case ProposalKind::Langevin: return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
+    case ProposalKind::AdaptiveLangevin:
+        return std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+    case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
+    case ProposalKind::RandomWalk: break;
     }
     return std::make_unique<RandomWalkProposal>(step);
 }
 
 std::int64_t proposalPointsPerIteration(const RunConfig &config)
 {
-    return config.proposal == ProposalKind::Langevin ? 2 * static_cast<std::int64_t>(config.gradBatch) : 0;
+    return usesGradient(config.proposal) ? 2 * static_cast<std::int64_t>(config.gradBatch) : 0;
 }
 
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,

@@ -33,10 +33,16 @@ CorrectionSolver parseSolver(const std::string &name);
 /// How candidates are drawn: the paper's Gaussian random walk, a Langevin step along a
 /// minibatch gradient of the tempered log-posterior (LangevinProposal), or a random walk whose
 /// covariance and scale are learned during the burn-in and then frozen
-/// (AdaptiveRandomWalkProposal; needs a burn-in at the target temperature).
-enum class ProposalKind { RandomWalk, Langevin, Adaptive };
-/// CLI spelling: "rw", "langevin", "adaptive".
+/// (AdaptiveRandomWalkProposal; needs a burn-in at the target temperature), or the Langevin
+/// step with its preconditioner and step learned during the burn-in (LangevinProposal made
+/// adaptive; the same needs).
+enum class ProposalKind { RandomWalk, Langevin, Adaptive, AdaptiveLangevin };
+/// CLI spelling: "rw", "langevin", "adaptive", "adaptive-langevin".
 std::string proposalName(ProposalKind kind);
+/// Whether the proposal follows a minibatch gradient (reads --grad-batch rows twice an iteration).
+bool usesGradient(ProposalKind kind);
+/// Whether the proposal learns during the burn-in and freezes after it (needs --burn-in).
+bool learnsDuringBurnIn(ProposalKind kind);
 /// Throws std::invalid_argument listing the allowed names.
 ProposalKind parseProposal(const std::string &name);
 

@@ -49,32 +49,11 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
-#include "core/proposals/random_walk_proposal.h"
+#include "core/proposals/adaptive_proposal.h"
 
 namespace core {
 
-struct AdaptationSettings {
-    double targetAcceptance = 0.30;          ///< α* in (0, 1); see the class comment
-    int fullCovarianceMaxDimension = 50;     ///< d above this: per-coordinate variances only
-    /// Draws seen before the learned covariance replaces the identity; at least d + 1 are
-    /// needed for a full covariance of rank d.
-    std::int64_t warmUpObservations = 200;
-    double relativeRegulariser = 1e-6;       ///< ε as a fraction of the mean variance
-};
-
-/// What the burn-in learned, as frozen: the proposal covariance is scale² · covariance.
-struct LearnedProposal {
-    double scale = 0.0;
-    /// d×d when fullCovariance, else d×1 per-coordinate variances. Σ̂ including ε·I; the
-    /// identity when the burn-in was shorter than the warm-up.
-    Eigen::MatrixXd covariance;
-    bool fullCovariance = true;
-    bool covarianceLearned = false;          ///< false: the warm-up never ended (Σ̂ = I)
-    std::int64_t observations = 0;           ///< burn-in iterations observed
-    double burnInAcceptance = 0.0;           ///< acceptance rate over those iterations
-};
-
-class AdaptiveRandomWalkProposal final : public Proposal {
+class AdaptiveRandomWalkProposal final : public AdaptiveProposal {
 public:
     /// Throws std::invalid_argument unless dimension ≥ 1, initialStep is finite and > 0, and
     /// the settings are in range (target in (0, 1), regulariser ≥ 0, warm-up ≥ 1).
@@ -87,15 +66,11 @@ public:
     /// A frozen copy with the covariance learned so far and scale `step` (a live step change).
     std::unique_ptr<Proposal> withStep(double step) const override;
 
-    /// One burn-in iteration's outcome: θ after the iteration and whether it accepted.
-    /// Allocates nothing. Ignored once frozen.
-    void observe(const Vector &theta, bool accepted);
-    /// Ends the adaptation: the kernel stays fixed from here on.
-    void freeze() { m_frozen = true; }
-    bool frozen() const { return m_frozen; }
+    void observe(const Vector &theta, bool accepted) override;
+    void freeze() override { m_frozen = true; }
+    bool frozen() const override { return m_frozen; }
     bool fullCovariance() const { return m_full; }
-    /// The state as it stands (as frozen, after freeze()).
-    LearnedProposal learned() const;
+    LearnedProposal learned() const override;
 
 private:
     void refreshFactor();

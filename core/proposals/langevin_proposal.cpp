@@ -7,8 +7,9 @@
 
 namespace core {
 
-LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gradBatch)
-    : m_model(model), m_step(step), m_gradBatch(gradBatch)
+LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gradBatch,
+                                   std::optional<AdaptationSettings> adaptation)
+    : m_model(model), m_step(step), m_gradBatch(gradBatch), m_adaptation(adaptation), m_logStep(std::log(step))
 {
     if (!(step > 0.0) || !std::isfinite(step))
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(step));
@@ -25,7 +26,25 @@ LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gr
     } else {
         m_sampler.reset(n);
     }
+    if (adaptation) {
+        if (!(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
+            throw std::invalid_argument("target acceptance must be in (0, 1); got "
+                                        + std::to_string(adaptation->targetAcceptance));
+        if (!(adaptation->relativeRegulariser >= 0.0) || !std::isfinite(adaptation->relativeRegulariser))
+            throw std::invalid_argument("regulariser must be finite and >= 0; got "
+                                        + std::to_string(adaptation->relativeRegulariser));
+        if (adaptation->warmUpObservations < 2)
+            throw std::invalid_argument("warm-up must be >= 2 observations; got "
+                                        + std::to_string(adaptation->warmUpObservations));
+        m_windowEnd = adaptation->warmUpObservations;
+        if (adaptation->burnInLength > 0 && m_windowEnd > adaptation->burnInLength * 9 / 10)
+            m_windowEnd = 0; // too short a burn-in to estimate M: h only
+    }
     const int dim = model.dimension();
+    m_mass = Vector::Ones(dim);
+    m_massSqrt = Vector::Ones(dim);
+    m_windowMean = Vector::Zero(dim);
+    m_windowSquares = Vector::Zero(dim);
     m_from.resize(dim);
     m_gradientFrom.resize(dim);
     m_gradientTo.resize(dim);
@@ -56,7 +75,7 @@ void LangevinProposal::propose(const Vector &from, Vector &to, double temperatur
     gradientEstimate(from, temperature, m_subset, m_gradientFrom);
     const double drift = 0.5 * m_step * m_step;
     for (Eigen::Index k = 0; k < from.size(); ++k)
-        to[k] = from[k] + drift * m_gradientFrom[k] + m_step * rng.normal();
+        to[k] = from[k] + drift * m_mass[k] * m_gradientFrom[k] + m_step * m_massSqrt[k] * rng.normal();
 }
 
 double LangevinProposal::logProposalRatio(const Vector &from, const Vector &to) const
@@ -69,20 +88,97 @@ double LangevinProposal::logProposalRatio(const Vector &from, const Vector &to) 
     }
     gradientEstimate(to, m_temperature, m_subset, m_gradientTo);
     const double drift = 0.5 * m_step * m_step;
-    // log q(b | a) = −‖b − a − (h²/2) ĝ(a)‖² / (2h²) + const; the constants cancel.
+    // log q(b | a) = −Σ_k (b_k − a_k − (h²/2) M_k ĝ_k(a))² / (2h² M_k) + const; the constants
+    // (the same M both ways) cancel.
     double forward = 0.0, backward = 0.0;
     for (Eigen::Index k = 0; k < from.size(); ++k) {
-        const double ahead = to[k] - from[k] - drift * m_gradientFrom[k];
-        const double back = from[k] - to[k] - drift * m_gradientTo[k];
-        forward += ahead * ahead;
-        backward += back * back;
+        const double ahead = to[k] - from[k] - drift * m_mass[k] * m_gradientFrom[k];
+        const double back = from[k] - to[k] - drift * m_mass[k] * m_gradientTo[k];
+        forward += ahead * ahead / m_mass[k];
+        backward += back * back / m_mass[k];
     }
     return (forward - backward) / (2.0 * m_step * m_step);
 }
 
 std::unique_ptr<Proposal> LangevinProposal::withStep(double step) const
 {
-    return std::make_unique<LangevinProposal>(m_model, step, m_gradBatch);
+    // A fresh object (its own gradient workspace) with what was learned, frozen.
+    auto copy = std::make_unique<LangevinProposal>(m_model, step, m_gradBatch, m_adaptation);
+    copy->m_mass = m_mass;
+    copy->m_massSqrt = m_massSqrt;
+    copy->m_massLearned = m_massLearned;
+    copy->m_observations = m_observations;
+    copy->m_accepted = m_accepted;
+    copy->m_frozen = true;
+    return copy;
+}
+
+void LangevinProposal::observe(const Vector &theta, bool accepted)
+{
+    if (!m_adaptation || m_frozen)
+        return;
+    ++m_observations;
+    if (accepted)
+        ++m_accepted;
+    if (m_windowEnd > 0) { // Welford over the current window
+        const double n = static_cast<double>(m_observations - m_windowStart);
+        for (Eigen::Index k = 0; k < theta.size(); ++k) {
+            const double delta = theta[k] - m_windowMean[k];
+            m_windowMean[k] += delta / n;
+            m_windowSquares[k] += delta * (theta[k] - m_windowMean[k]);
+        }
+        if (m_observations == m_windowEnd)
+            endWindow();
+    }
+    // Robbins–Monro on log h, as AdaptiveRandomWalkProposal steers its scale.
+    const double gain = std::pow(static_cast<double>(m_stepUpdates + 1), -0.6);
+    ++m_stepUpdates;
+    m_logStep += gain * ((accepted ? 1.0 : 0.0) - m_adaptation->targetAcceptance);
+    m_step = std::exp(m_logStep);
+}
+
+void LangevinProposal::endWindow()
+{
+    const std::int64_t length = m_observations - m_windowStart;
+    const double meanVariance = m_windowSquares.sum() / static_cast<double>(length - 1) / static_cast<double>(m_mass.size());
+    if (meanVariance > 0.0 && std::isfinite(meanVariance)) {
+        // A coordinate that never moved in the window gets ε only, relative to the mean variance.
+        m_mass = m_windowSquares / static_cast<double>(length - 1);
+        m_mass.array() += m_adaptation->relativeRegulariser * meanVariance;
+        m_massSqrt = m_mass.cwiseSqrt();
+        if (!m_massLearned) { // the scale of the moves changed: restart h at the whitened optimum's order
+            m_massLearned = true;
+            m_logStep = -std::log(static_cast<double>(m_mass.size())) / 6.0;
+            m_stepUpdates = 0;
+        }
+    }
+    // The next window is twice as long; one that a doubled successor would not fit into stretches
+    // to nine tenths of the burn-in, the last.
+    m_windowStart = m_observations;
+    std::int64_t next = m_observations + 2 * length;
+    const std::int64_t lastEnd = m_adaptation->burnInLength * 9 / 10;
+    if (m_adaptation->burnInLength > 0) {
+        if (m_observations >= lastEnd)
+            next = 0;
+        else if (next + 4 * length > lastEnd)
+            next = lastEnd;
+    }
+    m_windowEnd = next;
+    m_windowMean.setZero();
+    m_windowSquares.setZero();
+}
+
+LearnedProposal LangevinProposal::learned() const
+{
+    LearnedProposal state;
+    state.scale = m_step;
+    state.covariance = m_mass;
+    state.fullCovariance = false;
+    state.covarianceLearned = m_massLearned;
+    state.observations = m_observations;
+    state.burnInAcceptance =
+        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+    return state;
 }
 
 } // namespace core

@@ -112,6 +112,28 @@ double sampleVarianceRatio(const std::vector<double> &values, double sd)
     return (v - v.mean()).square().sum() / (sd * sd);
 }
 
+// The draws, nearly independent, against the exact posterior N(mean, sd²) at kTemperature:
+// mean (z test), variance (chi-squared) and KS, each at α = 10⁻⁴.
+void expectPosterior(const std::vector<double> &thinned)
+{
+    const double mean = Suite::model->posteriorMean(kTemperature);
+    const double sd = std::sqrt(Suite::model->posteriorVariance(kTemperature));
+    const double n = static_cast<double>(thinned.size());
+    const double sampleMean = Eigen::Map<const Eigen::ArrayXd>(thinned.data(), static_cast<Eigen::Index>(thinned.size())).mean();
+
+    const double alpha = 1e-4;
+    const double meanTolerance = teststats::zCritical(alpha) * sd / std::sqrt(n);
+    BOOST_TEST(std::abs(sampleMean - mean) < meanTolerance,
+               "mean " << sampleMean << " vs " << mean << " (tolerance " << meanTolerance << ")");
+    const double ratio = sampleVarianceRatio(thinned, sd);
+    BOOST_TEST((ratio > teststats::chiSquaredLower(n - 1.0, alpha / 2) && ratio < teststats::chiSquaredUpper(n - 1.0, alpha / 2)),
+               "variance " << ratio / (n - 1.0) * sd * sd << " vs " << sd * sd);
+    const boost::math::normal posterior(mean, sd);
+    const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
+    const double p = teststats::ksPValue(d, thinned.size());
+    BOOST_TEST(p > alpha, "KS D = " << d << ", p = " << p);
+}
+
 // Proposes like the Langevin proposal but leaves its asymmetry out of the acceptance ratio:
 // a defect the chain tests must detect.
 class RatioDroppingProposal final : public Proposal {
@@ -140,7 +162,6 @@ BOOST_DATA_TEST_CASE(matchesPosterior,
                                                        {"minibatch", 200, 0.7, 60}}),
                      chainCase)
 {
-    const double mean = Suite::model->posteriorMean(kTemperature);
     const double sd = std::sqrt(Suite::model->posteriorVariance(kTemperature));
     const LangevinProposal proposal(*Suite::model, chainCase.stepInSds * sd, chainCase.gradBatch);
     double acceptance = 0.0;
@@ -150,20 +171,70 @@ BOOST_DATA_TEST_CASE(matchesPosterior,
     BOOST_TEST(acceptance > 0.1, "acceptance " << acceptance << ": too few moves for a meaningful test");
     // The thinning must leave nearly independent draws, or the tolerances below are too tight.
     BOOST_TEST(std::abs(correlation) < 0.1, "lag-1 correlation " << correlation << " of the thinned draws");
-    const double n = static_cast<double>(thinned.size());
-    const double sampleMean = Eigen::Map<const Eigen::ArrayXd>(thinned.data(), static_cast<Eigen::Index>(thinned.size())).mean();
+    expectPosterior(thinned);
+}
 
-    const double alpha = 1e-4;
-    const double meanTolerance = teststats::zCritical(alpha) * sd / std::sqrt(n);
-    BOOST_TEST(std::abs(sampleMean - mean) < meanTolerance,
-               "mean " << sampleMean << " vs " << mean << " (tolerance " << meanTolerance << ")");
-    const double ratio = sampleVarianceRatio(thinned, sd);
-    BOOST_TEST((ratio > teststats::chiSquaredLower(n - 1.0, alpha / 2) && ratio < teststats::chiSquaredUpper(n - 1.0, alpha / 2)),
-               "variance " << ratio / (n - 1.0) * sd * sd << " vs " << sd * sd);
-    const boost::math::normal posterior(mean, sd);
-    const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
-    const double p = teststats::ksPValue(d, thinned.size());
-    BOOST_TEST(p > alpha, "KS D = " << d << ", p = " << p);
+struct AdaptedCase {
+    std::string method;
+    DataIndex gradBatch;
+    double target; // α*: Barker's optimum region for the minibatch test, Metropolis' for mh
+    int thinning;
+};
+
+std::ostream &operator<<(std::ostream &out, const AdaptedCase &c)
+{
+    return out << c.method << " B=" << c.gradBatch << " target " << c.target;
+}
+
+// The adaptive Langevin proposal starts 30 posterior sds away with M = I and a step of a
+// thousandth of the posterior sd's square root scale; the burn-in must find the posterior's
+// scale (M ≈ its variance, 10⁻³ here), steer the acceptance to the target, and then, frozen,
+// sample the exact posterior under both tests.
+BOOST_DATA_TEST_CASE(adaptedChainMatchesPosterior,
+                     data::make(std::vector<AdaptedCase>{{"mh", 20000, 0.57, 5},
+                                                         {"minibatch", 20000, 0.30, 10},
+                                                         {"minibatch", 500, 0.30, 30}}),
+                     adaptedCase)
+{
+    const double mean = Suite::model->posteriorMean(kTemperature);
+    const double variance = Suite::model->posteriorVariance(kTemperature);
+    AdaptationSettings adaptation;
+    adaptation.targetAcceptance = adaptedCase.target;
+    adaptation.burnInLength = 5000;
+    LangevinProposal proposal(*Suite::model, 1e-3, adaptedCase.gradBatch, adaptation);
+    RunConfig config;
+    config.method = parseMethod(adaptedCase.method);
+    auto test = makeAcceptanceTest(config, Suite::correction);
+    ChainSettings settings;
+    settings.burnIn = adaptation.burnInLength;
+    settings.burnInTemperature = kTemperature;
+    settings.samples = settings.burnIn + 2000 * static_cast<std::int64_t>(adaptedCase.thinning);
+    settings.seed = 17;
+    settings.temperature = kTemperature;
+    settings.initialTheta = Vector::Constant(1, mean + 30.0 * std::sqrt(variance));
+    settings.adaptation = &proposal;
+    const ChainResult chain = runChain(*Suite::model, proposal, *test, settings);
+    BOOST_REQUIRE(chain.adaptation);
+    const LearnedProposal &learned = *chain.adaptation;
+    BOOST_TEST(proposal.frozen());
+    BOOST_TEST(learned.covarianceLearned);
+    const double massRatio = learned.covariance(0, 0) / variance;
+    std::int64_t accepted = 0;
+    for (auto t = static_cast<std::size_t>(settings.burnIn); t < chain.accepted.size(); ++t)
+        accepted += chain.accepted[t];
+    const double acceptance = static_cast<double>(accepted) / static_cast<double>(chain.completed - settings.burnIn);
+    std::vector<double> thinned;
+    for (std::int64_t t = settings.burnIn; t < chain.completed; t += adaptedCase.thinning)
+        thinned.push_back(chain.samples(t, 0));
+    const double correlation = teststats::lagOneCorrelation(thinned);
+    BOOST_TEST_MESSAGE(adaptedCase << ": M / posterior variance " << massRatio << ", h " << learned.scale
+                                   << ", acceptance " << acceptance << ", lag-1 correlation " << correlation);
+    // One window's variance of a correlated chain: within a factor of two of the truth, far
+    // from the identity it started at (10³ times the posterior variance).
+    BOOST_TEST((massRatio > 0.5 && massRatio < 2.0), "M / posterior variance " << massRatio);
+    BOOST_TEST(std::abs(acceptance - adaptedCase.target) < 0.1, "acceptance " << acceptance);
+    BOOST_TEST(std::abs(correlation) < 0.1, "lag-1 correlation " << correlation << " of the thinned draws");
+    expectPosterior(thinned);
 }
 
 // The same chain without the proposal ratio samples a visibly different distribution: the
@@ -212,17 +283,17 @@ BOOST_DATA_TEST_CASE(ratioMatchesGaussianDensities,
     BOOST_TEST(subsets.size() == (gradBatch == 20000 ? 1u : 20u));
 }
 
-// In two dimensions, against the mixture's per-point log-likelihood differentiated numerically
-// and the product of two normal densities.
-BOOST_AUTO_TEST_CASE(ratioMatchesGaussianDensitiesInTwoDimensions)
+namespace {
+
+// log q ratio of a 2-D Langevin proposal (a plain one when `given` is null) against the
+// mixture's per-point log-likelihood differentiated numerically and the product of two normal
+// densities of sds h·√M_k around θ + (h²/2) M_k ĝ_k.
+void checkRatioInTwoDimensions(const GaussianMixtureModel &model, const Eigen::VectorXd &points, double h,
+                               double temperature, const Proposal *given)
 {
-    Rng dataRng(8);
-    Eigen::VectorXd points(500);
-    for (Eigen::Index i = 0; i < points.size(); ++i)
-        points[i] = (i % 2 ? 1.0 : 0.0) + std::sqrt(2.0) * dataRng.normal();
-    const GaussianMixtureModel model(points);
-    const double h = 0.3, temperature = 50.0;
-    const LangevinProposal proposal(model, h, 40);
+    const LangevinProposal plain(model, h, 40);
+    const auto &proposal = given ? dynamic_cast<const LangevinProposal &>(*given) : plain;
+    const Vector &mass = proposal.preconditioner();
     const auto gradient = [&](const Vector &theta, std::span<const DataIndex> rows) {
         Vector g(2);
         g << -theta[0] / 10.0, -theta[1];
@@ -243,13 +314,48 @@ BOOST_AUTO_TEST_CASE(ratioMatchesGaussianDensitiesInTwoDimensions)
         proposal.propose(from, to, temperature, rng);
         const Vector gFrom = gradient(from, proposal.subset()), gTo = gradient(to, proposal.subset());
         double expected = 0.0;
-        for (int j = 0; j < 2; ++j)
-            expected += logNormal(from[j], to[j] + 0.5 * h * h * gTo[j], h) - logNormal(to[j], from[j] + 0.5 * h * h * gFrom[j], h);
+        for (int j = 0; j < 2; ++j) {
+            const double sd = h * std::sqrt(mass[j]);
+            expected += logNormal(from[j], to[j] + 0.5 * h * h * mass[j] * gTo[j], sd)
+                        - logNormal(to[j], from[j] + 0.5 * h * h * mass[j] * gFrom[j], sd);
+        }
         const double actual = proposal.logProposalRatio(from, to);
         BOOST_TEST(std::abs(actual - expected) < 1e-5 * std::max(1.0, std::abs(expected)),
                    "ratio " << actual << " vs " << expected);
         from = to;
     }
+}
+
+} // namespace
+
+// In two dimensions, against the mixture's per-point log-likelihood differentiated numerically
+// and the product of two normal densities.
+BOOST_AUTO_TEST_CASE(ratioMatchesGaussianDensitiesInTwoDimensions)
+{
+    Rng dataRng(8);
+    Eigen::VectorXd points(500);
+    for (Eigen::Index i = 0; i < points.size(); ++i)
+        points[i] = (i % 2 ? 1.0 : 0.0) + std::sqrt(2.0) * dataRng.normal();
+    const GaussianMixtureModel model(points);
+    const double h = 0.3, temperature = 50.0;
+    // Once with M = I, once with the diagonal M that 50 observed draws of sds 0.5 and 2 teach
+    // an adaptive proposal (ends its first window).
+    AdaptationSettings adaptation;
+    adaptation.warmUpObservations = 50;
+    LangevinProposal adapted(model, h, 40, adaptation);
+    Rng drawRng(6);
+    for (int t = 0; t < 50; ++t) {
+        Vector theta(2);
+        theta << 0.5 * drawRng.normal(), 2.0 * drawRng.normal();
+        adapted.observe(theta, true);
+    }
+    adapted.freeze();
+    BOOST_TEST(adapted.learned().covarianceLearned);
+    BOOST_TEST((adapted.preconditioner()[0] > 0.15 && adapted.preconditioner()[0] < 0.4));
+    BOOST_TEST((adapted.preconditioner()[1] > 2.5 && adapted.preconditioner()[1] < 6.0));
+    const auto frozen = adapted.withStep(h); // M kept, the step set back to h
+    for (const Proposal *proposal : std::initializer_list<const Proposal *>{nullptr, frozen.get()})
+        checkRatioInTwoDimensions(model, points, h, temperature, proposal);
 }
 
 BOOST_AUTO_TEST_CASE(rejectsBadSettings)
@@ -273,6 +379,15 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
     config.proposal = ProposalKind::RandomWalk;
     config.gradBatch = 5000; // ignored by the random walk
     BOOST_CHECK_NO_THROW(validate(config));
+    config.proposal = ProposalKind::AdaptiveLangevin; // learns during a burn-in: needs one
+    config.gradBatch = 100;
+    config.burnIn = 0;
+    BOOST_CHECK_THROW(validate(config), std::invalid_argument);
+    config.burnIn = 100;
+    BOOST_CHECK_NO_THROW(validate(config));
+    config.annealFrom = 200.0; // and one at the target
+    BOOST_CHECK_THROW(validate(config), std::invalid_argument);
+    BOOST_TEST(proposalName(parseProposal("adaptive-langevin")) == "adaptive-langevin");
     BOOST_CHECK_THROW(parseProposal("mala"), std::invalid_argument);
     BOOST_TEST(proposalName(parseProposal("langevin")) == "langevin");
     BOOST_TEST(proposalName(parseProposal("rw")) == "rw");

@@ -1,0 +1,53 @@
+#pragma once
+/// What the proposals that learn during the burn-in have in common (AdaptiveRandomWalkProposal,
+/// and LangevinProposal when made adaptive): the chain runner shows them every burn-in
+/// iteration's outcome and freezes them where the burn-in ends, so that the samples the figures
+/// are computed from come from one fixed kernel (ChainSettings::adaptation).
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include "core/proposals/random_walk_proposal.h"
+
+namespace core {
+
+struct AdaptationSettings {
+    /// α* in (0, 1): the acceptance rate the scale is steered to (see each proposal's comment
+    /// for the optimum under Barker's and Metropolis' tests).
+    double targetAcceptance = 0.30;
+    int fullCovarianceMaxDimension = 50;     ///< random walk: d above this learns variances only
+    /// Draws seen before the learned covariance replaces the identity; at least d + 1 are
+    /// needed for a full covariance of rank d. Langevin: the first estimation window.
+    std::int64_t warmUpObservations = 200;
+    double relativeRegulariser = 1e-6;       ///< ε as a fraction of the mean variance
+    /// Langevin: the burn-in's length, so that the last estimation window ends a tenth before
+    /// it and the step settles on the final preconditioner (0: unknown, windows just double).
+    std::int64_t burnInLength = 0;
+};
+
+/// What the burn-in learned, as frozen: the proposal covariance is scale² · covariance (for
+/// Langevin, scale is h and covariance the diagonal preconditioner M).
+struct LearnedProposal {
+    double scale = 0.0;
+    /// d×d when fullCovariance, else d×1 per-coordinate variances. Σ̂ including ε·I; the
+    /// identity when the burn-in was shorter than the warm-up.
+    Eigen::MatrixXd covariance;
+    bool fullCovariance = true;
+    bool covarianceLearned = false;          ///< false: the warm-up never ended (Σ̂ = I)
+    std::int64_t observations = 0;           ///< burn-in iterations observed
+    double burnInAcceptance = 0.0;           ///< acceptance rate over those iterations
+};
+
+class AdaptiveProposal : public Proposal {
+public:
+    /// One burn-in iteration's outcome: θ after the iteration and whether it accepted.
+    /// Allocates nothing. Ignored once frozen.
+    virtual void observe(const Vector &theta, bool accepted) = 0;
+    /// Ends the adaptation: the kernel stays fixed from here on.
+    virtual void freeze() = 0;
+    virtual bool frozen() const = 0;
+    /// The state as it stands (as frozen, after freeze()).
+    virtual LearnedProposal learned() const = 0;
+};
+
+} // namespace core
