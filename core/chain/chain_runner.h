@@ -100,6 +100,9 @@ struct ChainResult {
     double wallSeconds = 0.0;                  ///< excludes pausedSeconds
     double pausedSeconds = 0.0;                ///< held by the pause gate so far
     double fullScanSeconds = 0.0;              ///< part of wallSeconds spent in full-data passes
+    /// Part of wallSeconds spent building the proposal before the first iteration (the Laplace
+    /// fit of --proposal laplace-langevin): a user waits for it as for the burn-in.
+    double setupSeconds = 0.0;
     /// With a pace: when the next iteration (the next lap's first) may start.
     std::chrono::steady_clock::time_point nextPacedIteration{};
     /// At least one; more when the temperature or step was changed during the run.

@@ -1,5 +1,7 @@
 #include "core/experiment/experiment_runner.h"
 
+#include <chrono>
+
 #include "core/experiment/posterior_references.h"
 #include "core/models/gaussian_mixture_model.h"
 
@@ -18,7 +20,9 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     const bool adaptive = learnsDuringBurnIn(config.proposal) && config.burnIn > 0;
     // The adaptive proposal runs the burn-in itself (from the burn-in's step) and goes on,
     // frozen, as the main proposal.
+    const auto setupStart = std::chrono::steady_clock::now();
     const auto proposal = makeProposal(config, *dataset.model, adaptive ? burnInStep : config.step);
+    const double setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
     const auto burnInProposal =
         config.burnIn > 0 && !adaptive ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
     ChainSettings settings;
@@ -39,7 +43,12 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.pacedFrom = inputs.pacedFrom;
     settings.newKernel = inputs.newKernel;
     settings.yieldRequested = inputs.yieldRequested;
-    return runChain(*dataset.model, *proposal, test, settings, inputs.stop, inputs.onProgress);
+    ChainResult chain = runChain(*dataset.model, *proposal, test, settings, inputs.stop, inputs.onProgress);
+    if (setupSeconds > 1e-3) { // a fit, not the microseconds of allocating a proposal
+        chain.setupSeconds = setupSeconds;
+        chain.wallSeconds += setupSeconds;
+    }
+    return chain;
 }
 
 ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,

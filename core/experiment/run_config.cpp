@@ -8,6 +8,7 @@
 #include "core/acceptance/austere_adaptive_test.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
+#include "core/models/logistic_laplace.h"
 
 namespace core {
 
@@ -52,18 +53,19 @@ std::string proposalName(ProposalKind kind)
     case ProposalKind::Langevin: return "langevin";
     case ProposalKind::Adaptive: return "adaptive";
     case ProposalKind::AdaptiveLangevin: return "adaptive-langevin";
+    case ProposalKind::LaplaceLangevin: return "laplace-langevin";
     }
     return "?";
 }
 
 bool usesGradient(ProposalKind kind)
 {
-    return kind == ProposalKind::Langevin || kind == ProposalKind::AdaptiveLangevin;
+    return kind == ProposalKind::Langevin || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin;
 }
 
 bool learnsDuringBurnIn(ProposalKind kind)
 {
-    return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin;
+    return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin;
 }
 
 ProposalKind parseProposal(const std::string &name)
@@ -76,7 +78,10 @@ ProposalKind parseProposal(const std::string &name)
         return ProposalKind::Adaptive;
     if (name == "adaptive-langevin")
         return ProposalKind::AdaptiveLangevin;
-    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin; got '" + name + "'");
+    if (name == "laplace-langevin")
+        return ProposalKind::LaplaceLangevin;
+    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin, laplace-langevin; got '"
+                                + name + "'");
 }
 
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
@@ -211,6 +216,15 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
     case ProposalKind::Langevin: return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
     case ProposalKind::AdaptiveLangevin:
         return std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+    case ProposalKind::LaplaceLangevin: {
+        const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
+        if (!logistic)
+            throw std::invalid_argument("--proposal laplace-langevin needs the logistic-regression model (--dataset "
+                                        "logreg); use adaptive-langevin for '" + model.name() + "'");
+        auto proposal = std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+        proposal->useFullPreconditioner(logisticLaplace(*logistic, config.temperature).covarianceFactor);
+        return proposal;
+    }
     case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
     case ProposalKind::RandomWalk: break;
     }

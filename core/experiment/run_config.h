@@ -35,9 +35,11 @@ CorrectionSolver parseSolver(const std::string &name);
 /// covariance and scale are learned during the burn-in and then frozen
 /// (AdaptiveRandomWalkProposal; needs a burn-in at the target temperature), or the Langevin
 /// step with its preconditioner and step learned during the burn-in (LangevinProposal made
-/// adaptive; the same needs).
-enum class ProposalKind { RandomWalk, Langevin, Adaptive, AdaptiveLangevin };
-/// CLI spelling: "rw", "langevin", "adaptive", "adaptive-langevin".
+/// adaptive; the same needs), or, for logistic regression, the Langevin step preconditioned
+/// with the Laplace approximation's covariance (logistic_laplace.h), its step learned during
+/// the burn-in.
+enum class ProposalKind { RandomWalk, Langevin, Adaptive, AdaptiveLangevin, LaplaceLangevin };
+/// CLI spelling: "rw", "langevin", "adaptive", "adaptive-langevin", "laplace-langevin".
 std::string proposalName(ProposalKind kind);
 /// Whether the proposal follows a minibatch gradient (reads --grad-batch rows twice an iteration).
 bool usesGradient(ProposalKind kind);

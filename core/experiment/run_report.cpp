@@ -102,6 +102,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["proposal_points_read"] = s.proposalPointsRead;
     entry["wall_seconds"] = number(s.wallSeconds);
     entry["full_scan_seconds"] = number(result.fullScanSeconds);
+    entry["proposal_setup_seconds"] = number(result.setupSeconds);
     entry["iterations_per_second"] = number(s.iterationsPerSecond);
     nlohmann::ordered_json ess = nlohmann::ordered_json::array();
     for (double value : chain.bulkEss)

@@ -148,6 +148,7 @@ std::shared_ptr<const ChainResult> withoutRows(const ChainResult &chain)
     kept.stopped = chain.stopped;
     kept.wallSeconds = chain.wallSeconds;
     kept.fullScanSeconds = chain.fullScanSeconds;
+    kept.setupSeconds = chain.setupSeconds;
     kept.segments = chain.segments;
     kept.adaptation = chain.adaptation;
     kept.samples.resize(0, chain.samples.cols());

@@ -182,6 +182,9 @@ std::vector<SettingSpec> makeTable()
             switch (c.proposal) {
             case ProposalKind::Langevin:
                 return std::string("Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)");
+            case ProposalKind::LaplaceLangevin:
+                return std::string("initial Langevin noise standard deviation h; the Laplace covariance preconditions it "
+                                   "and the burn-in adapts h");
             case ProposalKind::AdaptiveLangevin:
                 return std::string("initial Langevin noise standard deviation h; the burn-in adapts it and a diagonal "
                                    "preconditioner");
@@ -203,14 +206,15 @@ std::vector<SettingSpec> makeTable()
     table.push_back(named(
         "proposal", "proposal",
         "rw (Gaussian random walk), langevin (minibatch-gradient Langevin, see --grad-batch) adaptive (random walk "
-        "whose covariance and scale are learned during --burn-in, then frozen) or adaptive-langevin (Langevin whose "
-        "diagonal preconditioner and step are learned during --burn-in, then frozen) [rw]",
+        "whose covariance and scale are learned during --burn-in, then frozen) adaptive-langevin (Langevin whose "
+        "diagonal preconditioner and step are learned during --burn-in, then frozen) or laplace-langevin (logreg: "
+        "Langevin preconditioned by the Laplace approximation's covariance, its step learned during --burn-in) [rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
     table.push_back(real("adapt_target", "adapt-target",
-                         "adaptive, adaptive-langevin: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
+                         "adaptive, adaptive-langevin, laplace-langevin: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
                          [](auto &c) -> auto & { return c.adaptTarget; }));
-    table.push_back(integer("grad_batch", "grad-batch", "langevin, adaptive-langevin: rows of the gradient's minibatch, in [1, N] [100]",
+    table.push_back(integer("grad_batch", "grad-batch", "langevin proposals: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
     // sublhd_batch come later in the table).

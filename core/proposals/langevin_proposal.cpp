@@ -46,6 +46,8 @@ LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gr
     m_windowMean = Vector::Zero(dim);
     m_windowSquares = Vector::Zero(dim);
     m_from.resize(dim);
+    m_to.resize(dim);
+    m_work.resize(dim);
     m_gradientFrom.resize(dim);
     m_gradientTo.resize(dim);
     m_likelihoodSum.resize(dim);
@@ -70,10 +72,26 @@ void LangevinProposal::propose(const Vector &from, Vector &to, double temperatur
     } else {
         m_subset = m_allRows;
     }
+    const bool reusable = !m_allRows.empty() && temperature == m_temperature;
+    if (reusable && m_haveTo && from == m_to) {
+        m_gradientFrom.swap(m_gradientTo); // the chain accepted the last candidate
+        m_from = from;
+    } else if (!(reusable && from == m_from)) {
+        m_from = from;
+        gradientEstimate(from, temperature, m_subset, m_gradientFrom);
+    } // else the chain rejected it: m_gradientFrom is still the one at `from`
     m_temperature = temperature;
-    m_from = from;
-    gradientEstimate(from, temperature, m_subset, m_gradientFrom);
+    m_haveTo = false;
     const double drift = 0.5 * m_step * m_step;
+    if (fullPreconditioner()) {
+        // to = θ + (h²/2) L (Lᵀ ĝ) + h L ξ = θ + L ((h²/2) Lᵀ ĝ + h ξ)
+        m_work.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
+        for (Eigen::Index k = 0; k < from.size(); ++k)
+            m_work[k] = drift * m_work[k] + m_step * rng.normal();
+        to = from;
+        to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_work;
+        return;
+    }
     for (Eigen::Index k = 0; k < from.size(); ++k)
         to[k] = from[k] + drift * m_mass[k] * m_gradientFrom[k] + m_step * m_massSqrt[k] * rng.normal();
 }
@@ -87,7 +105,19 @@ double LangevinProposal::logProposalRatio(const Vector &from, const Vector &to) 
         gradientEstimate(from, m_temperature, m_subset, m_gradientFrom);
     }
     gradientEstimate(to, m_temperature, m_subset, m_gradientTo);
+    m_to = to;
+    m_haveTo = true;
     const double drift = 0.5 * m_step * m_step;
+    if (fullPreconditioner()) {
+        // ‖L⁻¹ (b − a − (h²/2) L Lᵀ ĝ(a))‖² = ‖L⁻¹ (b − a) − (h²/2) Lᵀ ĝ(a)‖²
+        m_work = to - from;
+        m_factor.triangularView<Eigen::Lower>().solveInPlace(m_work);
+        const Vector gradFrom = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
+        const Vector gradTo = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientTo;
+        const double forward = (m_work - drift * gradFrom).squaredNorm();
+        const double backward = (-m_work - drift * gradTo).squaredNorm();
+        return (forward - backward) / (2.0 * m_step * m_step);
+    }
     // log q(b | a) = −Σ_k (b_k − a_k − (h²/2) M_k ĝ_k(a))² / (2h² M_k) + const; the constants
     // (the same M both ways) cancel.
     double forward = 0.0, backward = 0.0;
@@ -106,11 +136,30 @@ std::unique_ptr<Proposal> LangevinProposal::withStep(double step) const
     auto copy = std::make_unique<LangevinProposal>(m_model, step, m_gradBatch, m_adaptation);
     copy->m_mass = m_mass;
     copy->m_massSqrt = m_massSqrt;
+    copy->m_factor = m_factor;
     copy->m_massLearned = m_massLearned;
     copy->m_observations = m_observations;
     copy->m_accepted = m_accepted;
     copy->m_frozen = true;
     return copy;
+}
+
+void LangevinProposal::useFullPreconditioner(Eigen::MatrixXd lowerFactor)
+{
+    const Eigen::Index d = m_mass.size();
+    if (lowerFactor.rows() != d || lowerFactor.cols() != d || !(lowerFactor.diagonal().array() > 0.0).all()
+        || !lowerFactor.allFinite())
+        throw std::invalid_argument("the preconditioner's factor must be a finite " + std::to_string(d) + "×"
+                                    + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
+    m_factor = lowerFactor.triangularView<Eigen::Lower>();
+    m_mass = m_factor.rowwise().squaredNorm();
+    m_massSqrt = m_mass.cwiseSqrt();
+    m_massLearned = true;
+    m_windowEnd = 0; // M is given: the burn-in adapts h only
+    if (m_adaptation) { // h starts at the order of the optimal MALA step for a target M whitens
+        m_logStep = -std::log(static_cast<double>(d)) / 6.0;
+        m_step = std::exp(m_logStep);
+    }
 }
 
 void LangevinProposal::observe(const Vector &theta, bool accepted)

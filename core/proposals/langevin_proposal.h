@@ -40,6 +40,10 @@
 /// acceptance tends to ½ as h → 0, so α* ≥ ½ is refused for Barker-type tests); with the exact
 /// Metropolis test pass 0.57 (0.30 keeps 78% of its speed).
 ///
+/// With B = N the gradient at the chain's current point is the one the previous ratio computed
+/// (at the candidate, when accepted) or propose() computed (when rejected): it is reused, so MALA
+/// reads the data for one gradient per iteration, not two.
+///
 /// Per-chain object: propose() draws S and caches the gradient at θ in mutable workspace that
 /// logProposalRatio() then reads, because the Proposal interface is const and the chain loop
 /// calls the two back to back. One object must therefore serve one chain (one thread); the
@@ -77,6 +81,13 @@ public:
     /// h, and M as d×1 variances (fullCovariance false).
     LearnedProposal learned() const override;
     bool adaptive() const { return m_adaptation.has_value(); }
+    /// Uses the fixed full preconditioner M = L Lᵀ (L lower-triangular, d×d, e.g. a Laplace
+    /// approximation's covariance factor) instead of a diagonal one: the drift is (h²/2) L Lᵀ ĝ,
+    /// the noise h L ξ, and the density's quadratic form ‖L⁻¹ r‖². An adaptive proposal then
+    /// learns h only. Costs O(d²) per proposal and per ratio. Call before the chain starts;
+    /// throws std::invalid_argument unless L is d×d with a positive diagonal.
+    void useFullPreconditioner(Eigen::MatrixXd lowerFactor);
+    bool fullPreconditioner() const { return m_factor.size() > 0; }
     /// The diagonal preconditioner M, as variances.
     const Vector &preconditioner() const { return m_mass; }
 
@@ -93,8 +104,10 @@ private:
     double m_step;
     DataIndex m_gradBatch;
     std::optional<AdaptationSettings> m_adaptation;
-    Vector m_mass;      // M, per-coordinate variances
+    Vector m_mass;      // M, per-coordinate variances (the diagonal of L Lᵀ with a full M)
     Vector m_massSqrt;  // M^{1/2}
+    Eigen::MatrixXd m_factor;        // L of a full M = L Lᵀ; empty for a diagonal M
+    mutable Vector m_work;           // O(d) scratch of the full-M products
     bool m_frozen = false;
     bool m_massLearned = false;
     double m_logStep;
@@ -114,6 +127,10 @@ private:
     mutable Vector m_gradientFrom; // ĝ_S at m_from
     mutable Vector m_gradientTo;
     mutable Vector m_likelihoodSum;
+    // B = N: the gradient is a function of θ alone, so the chain's next proposal reuses the one
+    // at the point it moved to (or stayed at) instead of another pass over the data.
+    mutable Vector m_to;
+    mutable bool m_haveTo = false;
 };
 
 } // namespace core

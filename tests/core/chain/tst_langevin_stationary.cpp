@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <boost/math/distributions/normal.hpp>
+#include <Eigen/Dense>
 
 #include "core/chain/chain_runner.h"
 #include "core/correction/correction_distribution.h"
@@ -237,6 +238,24 @@ BOOST_DATA_TEST_CASE(adaptedChainMatchesPosterior,
     expectPosterior(thinned);
 }
 
+// A fixed full preconditioner (here half the posterior sd, as a Laplace fit off by a factor of
+// two would give) with the full gradient reused between iterations: the exact posterior under
+// both tests.
+BOOST_DATA_TEST_CASE(fullPreconditionerMatchesPosterior, data::make(std::vector<std::string>{"mh", "minibatch"}), method)
+{
+    const int thinning = method == "mh" ? 10 : 30; // Barker's test moves about half as often
+    const double sd = std::sqrt(Suite::model->posteriorVariance(kTemperature));
+    LangevinProposal proposal(*Suite::model, 1.5, 20000);
+    proposal.useFullPreconditioner(Eigen::MatrixXd::Constant(1, 1, 0.5 * sd));
+    double acceptance = 0.0;
+    const std::vector<double> thinned = thinnedChain(proposal, method, 41, thinning, &acceptance);
+    const double correlation = teststats::lagOneCorrelation(thinned);
+    BOOST_TEST_MESSAGE(method << " with a full M: acceptance " << acceptance << ", lag-1 correlation " << correlation);
+    BOOST_TEST(acceptance > 0.1);
+    BOOST_TEST(std::abs(correlation) < 0.1, "lag-1 correlation " << correlation << " of the thinned draws");
+    expectPosterior(thinned);
+}
+
 // The same chain without the proposal ratio samples a visibly different distribution: the
 // chain tests above can fail.
 BOOST_AUTO_TEST_CASE(droppingTheRatioIsDetected)
@@ -289,11 +308,18 @@ namespace {
 // mixture's per-point log-likelihood differentiated numerically and the product of two normal
 // densities of sds h·√M_k around θ + (h²/2) M_k ĝ_k.
 void checkRatioInTwoDimensions(const GaussianMixtureModel &model, const Eigen::VectorXd &points, double h,
-                               double temperature, const Proposal *given)
+                               double temperature, const Proposal *given, const Eigen::MatrixXd *full = nullptr)
 {
     const LangevinProposal plain(model, h, 40);
     const auto &proposal = given ? dynamic_cast<const LangevinProposal &>(*given) : plain;
     const Vector &mass = proposal.preconditioner();
+    // A full M = L Lᵀ: the bivariate normal of covariance h² M written out with its 2×2 inverse.
+    const Eigen::MatrixXd m = full ? Eigen::MatrixXd(*full * full->transpose()) : Eigen::MatrixXd(mass.asDiagonal());
+    const Eigen::MatrixXd precision = m.inverse() / (h * h);
+    const auto logDensity = [&](const Vector &x, const Vector &mean) {
+        const Eigen::VectorXd r = x - mean;
+        return -0.5 * r.dot(precision * r) - 0.5 * std::log((2 * M_PI * h * h) * (2 * M_PI * h * h) * m.determinant());
+    };
     const auto gradient = [&](const Vector &theta, std::span<const DataIndex> rows) {
         Vector g(2);
         g << -theta[0] / 10.0, -theta[1];
@@ -314,11 +340,13 @@ void checkRatioInTwoDimensions(const GaussianMixtureModel &model, const Eigen::V
         proposal.propose(from, to, temperature, rng);
         const Vector gFrom = gradient(from, proposal.subset()), gTo = gradient(to, proposal.subset());
         double expected = 0.0;
-        for (int j = 0; j < 2; ++j) {
+        for (int j = 0; j < 2 && !full; ++j) {
             const double sd = h * std::sqrt(mass[j]);
             expected += logNormal(from[j], to[j] + 0.5 * h * h * mass[j] * gTo[j], sd)
                         - logNormal(to[j], from[j] + 0.5 * h * h * mass[j] * gFrom[j], sd);
         }
+        if (full)
+            expected = logDensity(from, to + 0.5 * h * h * m * gTo) - logDensity(to, from + 0.5 * h * h * m * gFrom);
         const double actual = proposal.logProposalRatio(from, to);
         BOOST_TEST(std::abs(actual - expected) < 1e-5 * std::max(1.0, std::abs(expected)),
                    "ratio " << actual << " vs " << expected);
@@ -356,6 +384,15 @@ BOOST_AUTO_TEST_CASE(ratioMatchesGaussianDensitiesInTwoDimensions)
     const auto frozen = adapted.withStep(h); // M kept, the step set back to h
     for (const Proposal *proposal : std::initializer_list<const Proposal *>{nullptr, frozen.get()})
         checkRatioInTwoDimensions(model, points, h, temperature, proposal);
+    // And a full M = L Lᵀ with correlation, as the Laplace preconditioner gives.
+    Eigen::MatrixXd factor(2, 2);
+    factor << 0.7, 0.0, -0.9, 1.2;
+    LangevinProposal correlated(model, h, 40);
+    correlated.useFullPreconditioner(factor);
+    BOOST_TEST(correlated.step() == h); // a fixed proposal keeps its step
+    checkRatioInTwoDimensions(model, points, h, temperature, &correlated, &factor);
+    BOOST_CHECK_THROW(correlated.useFullPreconditioner(Eigen::MatrixXd::Identity(3, 3)), std::invalid_argument);
+    BOOST_CHECK_THROW(correlated.useFullPreconditioner(Eigen::MatrixXd::Zero(2, 2)), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(rejectsBadSettings)
@@ -388,6 +425,16 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
     config.annealFrom = 200.0; // and one at the target
     BOOST_CHECK_THROW(validate(config), std::invalid_argument);
     BOOST_TEST(proposalName(parseProposal("adaptive-langevin")) == "adaptive-langevin");
+    BOOST_TEST(proposalName(parseProposal("laplace-langevin")) == "laplace-langevin");
+    // The Laplace preconditioner is logistic regression's only.
+    config.annealFrom = 0.0;
+    config.proposal = ProposalKind::LaplaceLangevin;
+    try {
+        makeProposal(config, *Suite::model, 0.1);
+        BOOST_FAIL("no exception");
+    } catch (const std::invalid_argument &error) {
+        BOOST_TEST(std::string(error.what()).find("--dataset logreg") != std::string::npos, error.what());
+    }
     BOOST_CHECK_THROW(parseProposal("mala"), std::invalid_argument);
     BOOST_TEST(proposalName(parseProposal("langevin")) == "langevin");
     BOOST_TEST(proposalName(parseProposal("rw")) == "rw");
