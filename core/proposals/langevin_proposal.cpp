@@ -48,6 +48,8 @@ LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gr
     m_from.resize(dim);
     m_to.resize(dim);
     m_work.resize(dim);
+    m_whitenedFrom.resize(dim);
+    m_whitenedTo.resize(dim);
     m_gradientFrom.resize(dim);
     m_gradientTo.resize(dim);
     m_likelihoodSum.resize(dim);
@@ -112,10 +114,10 @@ double LangevinProposal::logProposalRatio(const Vector &from, const Vector &to) 
         // ‖L⁻¹ (b − a − (h²/2) L Lᵀ ĝ(a))‖² = ‖L⁻¹ (b − a) − (h²/2) Lᵀ ĝ(a)‖²
         m_work = to - from;
         m_factor.triangularView<Eigen::Lower>().solveInPlace(m_work);
-        const Vector gradFrom = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
-        const Vector gradTo = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientTo;
-        const double forward = (m_work - drift * gradFrom).squaredNorm();
-        const double backward = (-m_work - drift * gradTo).squaredNorm();
+        m_whitenedFrom.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
+        m_whitenedTo.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientTo;
+        const double forward = (m_work - drift * m_whitenedFrom).squaredNorm();
+        const double backward = (m_work + drift * m_whitenedTo).squaredNorm();
         return (forward - backward) / (2.0 * m_step * m_step);
     }
     // log q(b | a) = −Σ_k (b_k − a_k − (h²/2) M_k ĝ_k(a))² / (2h² M_k) + const; the constants

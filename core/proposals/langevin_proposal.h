@@ -107,7 +107,9 @@ private:
     Vector m_mass;      // M, per-coordinate variances (the diagonal of L Lᵀ with a full M)
     Vector m_massSqrt;  // M^{1/2}
     Eigen::MatrixXd m_factor;        // L of a full M = L Lᵀ; empty for a diagonal M
-    mutable Vector m_work;           // O(d) scratch of the full-M products
+    mutable Vector m_work;           // O(d) scratch of the full-M products, so that none allocates
+    mutable Vector m_whitenedFrom;   // Lᵀ ĝ(θ) and Lᵀ ĝ(θ')
+    mutable Vector m_whitenedTo;
     bool m_frozen = false;
     bool m_massLearned = false;
     double m_logStep;
