@@ -24,7 +24,7 @@ const char *kUsage =
     "               --sigma S --lambda L --solver {ridge,nnls} --grid N --range V --delta D --no-fpc\n"
     "               --epsilon E --error-bound B --pilot P --gamma G --sublhd-p P --sublhd-delta D\n"
     "               --sublhd-model-bound --burn-in B --anneal-from T0 --burn-in-step s0\n"
-    "               --proposal {rw,langevin,adaptive,adaptive-langevin,laplace-langevin}\n"
+    "               --proposal {rw,langevin,adaptive,adaptive-langevin,laplace-langevin,laplace-cn}\n"
     "               --grad-batch B --adapt-target A]\n"
     "              logreg: --source NAME | --images F --labels F | --csv F, --classes 1,7 --test-size K\n"
     "               --augment-to N --prior-sd S --bias --trace trace.csv --trace-every K\n"

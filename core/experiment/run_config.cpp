@@ -9,6 +9,7 @@
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
+#include "core/proposals/crank_nicolson_proposal.h"
 
 namespace core {
 
@@ -54,6 +55,7 @@ std::string proposalName(ProposalKind kind)
     case ProposalKind::Adaptive: return "adaptive";
     case ProposalKind::AdaptiveLangevin: return "adaptive-langevin";
     case ProposalKind::LaplaceLangevin: return "laplace-langevin";
+    case ProposalKind::LaplaceCrankNicolson: return "laplace-cn";
     }
     return "?";
 }
@@ -65,7 +67,8 @@ bool usesGradient(ProposalKind kind)
 
 bool learnsDuringBurnIn(ProposalKind kind)
 {
-    return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin;
+    return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin
+           || kind == ProposalKind::LaplaceCrankNicolson;
 }
 
 ProposalKind parseProposal(const std::string &name)
@@ -80,7 +83,10 @@ ProposalKind parseProposal(const std::string &name)
         return ProposalKind::AdaptiveLangevin;
     if (name == "laplace-langevin")
         return ProposalKind::LaplaceLangevin;
-    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin, laplace-langevin; got '"
+    if (name == "laplace-cn")
+        return ProposalKind::LaplaceCrankNicolson;
+    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin, laplace-langevin, "
+                                "laplace-cn; got '"
                                 + name + "'");
 }
 
@@ -207,6 +213,21 @@ bool needsAustereDesign(const RunConfig &config)
            || (config.method == TestMethod::AustereConservative && config.austereErrorBound > 0.0);
 }
 
+namespace {
+
+// The Laplace approximation the laplace-* proposals are built around; logistic regression only.
+GaussianApproximation laplaceOf(const Model &model, const RunConfig &config)
+{
+    const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
+    if (!logistic)
+        throw std::invalid_argument("--proposal " + proposalName(config.proposal)
+                                    + " needs the logistic-regression model (--dataset logreg); use adaptive or "
+                                      "adaptive-langevin for '" + model.name() + "'");
+    return logisticLaplace(*logistic, config.temperature);
+}
+
+} // namespace
+
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step)
 {
     AdaptationSettings adaptation;
@@ -217,13 +238,14 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
     case ProposalKind::AdaptiveLangevin:
         return std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
     case ProposalKind::LaplaceLangevin: {
-        const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
-        if (!logistic)
-            throw std::invalid_argument("--proposal laplace-langevin needs the logistic-regression model (--dataset "
-                                        "logreg); use adaptive-langevin for '" + model.name() + "'");
         auto proposal = std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
-        proposal->useFullPreconditioner(logisticLaplace(*logistic, config.temperature).covarianceFactor);
+        proposal->useFullPreconditioner(laplaceOf(model, config).covarianceFactor);
         return proposal;
+    }
+    case ProposalKind::LaplaceCrankNicolson: {
+        GaussianApproximation laplace = laplaceOf(model, config);
+        return std::make_unique<CrankNicolsonProposal>(std::move(laplace.mode), std::move(laplace.covarianceFactor),
+                                                       step, adaptation);
     }
     case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
     case ProposalKind::RandomWalk: break;

@@ -37,9 +37,11 @@ CorrectionSolver parseSolver(const std::string &name);
 /// step with its preconditioner and step learned during the burn-in (LangevinProposal made
 /// adaptive; the same needs), or, for logistic regression, the Langevin step preconditioned
 /// with the Laplace approximation's covariance (logistic_laplace.h), its step learned during
-/// the burn-in.
-enum class ProposalKind { RandomWalk, Langevin, Adaptive, AdaptiveLangevin, LaplaceLangevin };
-/// CLI spelling: "rw", "langevin", "adaptive", "adaptive-langevin", "laplace-langevin".
+/// the burn-in, or, for logistic regression too, Crank–Nicolson moves around that Laplace
+/// approximation (CrankNicolsonProposal), their scale learned during the burn-in.
+enum class ProposalKind { RandomWalk, Langevin, Adaptive, AdaptiveLangevin, LaplaceLangevin, LaplaceCrankNicolson };
+/// CLI spelling: "rw", "langevin", "adaptive", "adaptive-langevin", "laplace-langevin",
+/// "laplace-cn".
 std::string proposalName(ProposalKind kind);
 /// Whether the proposal follows a minibatch gradient (reads --grad-batch rows twice an iteration).
 bool usesGradient(ProposalKind kind);

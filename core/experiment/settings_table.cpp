@@ -185,6 +185,9 @@ std::vector<SettingSpec> makeTable()
             case ProposalKind::LaplaceLangevin:
                 return std::string("initial Langevin noise standard deviation h; the Laplace covariance preconditions it "
                                    "and the burn-in adapts h");
+            case ProposalKind::LaplaceCrankNicolson:
+                return std::string("not used: the Crank-Nicolson scale s starts at 1 (independent draws from the Laplace "
+                                   "approximation) and the burn-in adapts it within (0, 1]");
             case ProposalKind::AdaptiveLangevin:
                 return std::string("initial Langevin noise standard deviation h; the burn-in adapts it and a diagonal "
                                    "preconditioner");
@@ -208,11 +211,13 @@ std::vector<SettingSpec> makeTable()
         "rw (Gaussian random walk), langevin (minibatch-gradient Langevin, see --grad-batch) adaptive (random walk "
         "whose covariance and scale are learned during --burn-in, then frozen) adaptive-langevin (Langevin whose "
         "diagonal preconditioner and step are learned during --burn-in, then frozen) or laplace-langevin (logreg: "
-        "Langevin preconditioned by the Laplace approximation's covariance, its step learned during --burn-in) [rw]",
+        "Langevin preconditioned by the Laplace approximation's covariance, its step learned during --burn-in) or "
+        "laplace-cn (logreg: Crank-Nicolson moves around the Laplace approximation, exact for any fit since the "
+        "test weighs the posterior against it; their scale learned during --burn-in) [rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
     table.push_back(real("adapt_target", "adapt-target",
-                         "adaptive, adaptive-langevin, laplace-langevin: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
+                         "adaptive, adaptive-langevin, laplace-langevin, laplace-cn: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
                          [](auto &c) -> auto & { return c.adaptTarget; }));
     table.push_back(integer("grad_batch", "grad-batch", "langevin proposals: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));

@@ -25,33 +25,14 @@
 #include "core/models/gaussian_mean_model.h"
 #include "core/models/gaussian_mixture_model.h"
 #include "core/proposals/langevin_proposal.h"
+#include "tests/support/gaussian_mean_posterior.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
 namespace data = boost::unit_test::data;
 
-constexpr double kTemperature = 20.0;
-
-// The reference model of tst_stationary_distribution, with an informative prior so that the
-// prior's gradient is exercised too: N/T = 1000, posterior sd ≈ 0.032.
-struct Suite {
-    static inline std::shared_ptr<const CorrectionDistribution> correction;
-    static inline std::unique_ptr<GaussianMeanModel> model;
-    static inline Eigen::VectorXd x;
-
-    void setup()
-    {
-        CorrectionParams params;
-        params.grid = 2000;
-        correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-        Rng rng(2024);
-        x.resize(20000);
-        for (Eigen::Index i = 0; i < x.size(); ++i)
-            x[i] = 0.5 + rng.normal();
-        model = std::make_unique<GaussianMeanModel>(x, 1.0, 0.2, 0.01);
-    }
-};
-BOOST_TEST_GLOBAL_FIXTURE(Suite);
+using Suite = GaussianMeanPosterior;
+BOOST_TEST_GLOBAL_FIXTURE(GaussianMeanPosterior);
 
 namespace {
 
@@ -83,56 +64,6 @@ struct ChainCase {
 std::ostream &operator<<(std::ostream &out, const ChainCase &c)
 {
     return out << c.method << " B=" << c.gradBatch << " h=" << c.stepInSds << "sd";
-}
-
-// About 2000 draws: 1000 burn-in iterations from the posterior mean, then every thinning-th.
-std::vector<double> thinnedChain(const Proposal &proposal, const std::string &method, std::uint64_t seed,
-                                 int thinning = 30, double *acceptance = nullptr)
-{
-    RunConfig config;
-    config.method = parseMethod(method);
-    auto test = makeAcceptanceTest(config, Suite::correction);
-    ChainSettings settings;
-    settings.samples = 1000 + 2000 * static_cast<std::int64_t>(thinning);
-    settings.seed = seed;
-    settings.temperature = kTemperature;
-    settings.initialTheta = Vector::Constant(1, Suite::model->posteriorMean(kTemperature));
-    const ChainResult chain = runChain(*Suite::model, proposal, *test, settings);
-    if (acceptance)
-        *acceptance = static_cast<double>(std::count(chain.accepted.begin(), chain.accepted.end(), 1))
-                      / static_cast<double>(chain.completed);
-    std::vector<double> thinned;
-    for (std::int64_t t = 1000; t < chain.completed; t += thinning)
-        thinned.push_back(chain.samples(t, 0));
-    return thinned;
-}
-
-double sampleVarianceRatio(const std::vector<double> &values, double sd)
-{
-    const Eigen::Map<const Eigen::ArrayXd> v(values.data(), static_cast<Eigen::Index>(values.size()));
-    return (v - v.mean()).square().sum() / (sd * sd);
-}
-
-// The draws, nearly independent, against the exact posterior N(mean, sd²) at kTemperature:
-// mean (z test), variance (chi-squared) and KS, each at α = 10⁻⁴.
-void expectPosterior(const std::vector<double> &thinned)
-{
-    const double mean = Suite::model->posteriorMean(kTemperature);
-    const double sd = std::sqrt(Suite::model->posteriorVariance(kTemperature));
-    const double n = static_cast<double>(thinned.size());
-    const double sampleMean = Eigen::Map<const Eigen::ArrayXd>(thinned.data(), static_cast<Eigen::Index>(thinned.size())).mean();
-
-    const double alpha = 1e-4;
-    const double meanTolerance = teststats::zCritical(alpha) * sd / std::sqrt(n);
-    BOOST_TEST(std::abs(sampleMean - mean) < meanTolerance,
-               "mean " << sampleMean << " vs " << mean << " (tolerance " << meanTolerance << ")");
-    const double ratio = sampleVarianceRatio(thinned, sd);
-    BOOST_TEST((ratio > teststats::chiSquaredLower(n - 1.0, alpha / 2) && ratio < teststats::chiSquaredUpper(n - 1.0, alpha / 2)),
-               "variance " << ratio / (n - 1.0) * sd * sd << " vs " << sd * sd);
-    const boost::math::normal posterior(mean, sd);
-    const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
-    const double p = teststats::ksPValue(d, thinned.size());
-    BOOST_TEST(p > alpha, "KS D = " << d << ", p = " << p);
 }
 
 // Proposes like the Langevin proposal but leaves its asymmetry out of the acceptance ratio:

@@ -1,0 +1,110 @@
+#include "core/proposals/crank_nicolson_proposal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace core {
+
+namespace {
+
+void requireStep(double step)
+{
+    if (!(step > 0.0 && step <= 1.0))
+        throw std::invalid_argument("the Crank-Nicolson step s must be in (0, 1] (1: independent draws from the "
+                                    "reference); got " + std::to_string(step));
+}
+
+} // namespace
+
+CrankNicolsonProposal::CrankNicolsonProposal(Vector mean, Eigen::MatrixXd lowerFactor, double step,
+                                             std::optional<AdaptationSettings> adaptation)
+    : m_mean(std::move(mean)), m_step(adaptation ? 1.0 : step), m_adaptation(adaptation), m_logStep(std::log(m_step))
+{
+    if (!adaptation) // an adaptive one starts at 1 whatever the chain's step
+        requireStep(step);
+    const Eigen::Index d = m_mean.size();
+    if (d < 1 || !m_mean.allFinite())
+        throw std::invalid_argument("the reference mean must be a finite, non-empty vector");
+    if (lowerFactor.rows() != d || lowerFactor.cols() != d || !lowerFactor.allFinite()
+        || !(lowerFactor.diagonal().array() > 0.0).all())
+        throw std::invalid_argument("the reference covariance factor must be a finite " + std::to_string(d) + "×"
+                                    + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
+    if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
+        throw std::invalid_argument("target acceptance must be in (0, 1); got "
+                                    + std::to_string(adaptation->targetAcceptance));
+    m_factor = lowerFactor.triangularView<Eigen::Lower>();
+    m_whitened.resize(d);
+    m_from.resize(d);
+    m_to.resize(d);
+}
+
+double CrankNicolsonProposal::referenceEnergy(const Vector &theta) const
+{
+    m_whitened = theta - m_mean;
+    m_factor.triangularView<Eigen::Lower>().solveInPlace(m_whitened);
+    return 0.5 * m_whitened.squaredNorm();
+}
+
+void CrankNicolsonProposal::propose(const Vector &from, Vector &to, double, Rng &rng) const
+{
+    m_energyFrom = referenceEnergy(from); // leaves z = L⁻¹(θ − μ) in m_whitened
+    const double keep = std::sqrt(std::max(0.0, 1.0 - m_step * m_step));
+    for (Eigen::Index k = 0; k < m_whitened.size(); ++k)
+        m_whitened[k] = keep * m_whitened[k] + m_step * rng.normal();
+    m_energyTo = 0.5 * m_whitened.squaredNorm();
+    to = m_mean;
+    to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_whitened;
+    m_from = from;
+    m_to = to;
+    m_haveProposal = true;
+}
+
+double CrankNicolsonProposal::logProposalRatio(const Vector &from, const Vector &to) const
+{
+    if (m_haveProposal && from == m_from && to == m_to)
+        return m_energyTo - m_energyFrom;
+    const double energyFrom = referenceEnergy(from);
+    return referenceEnergy(to) - energyFrom;
+}
+
+std::unique_ptr<Proposal> CrankNicolsonProposal::withStep(double step) const
+{
+    requireStep(step);
+    auto copy = std::make_unique<CrankNicolsonProposal>(m_mean, m_factor, step);
+    copy->m_adaptation = m_adaptation;
+    copy->m_observations = m_observations;
+    copy->m_accepted = m_accepted;
+    copy->m_frozen = true;
+    return copy;
+}
+
+void CrankNicolsonProposal::observe(const Vector &, bool accepted)
+{
+    if (!m_adaptation || m_frozen)
+        return;
+    ++m_observations;
+    if (accepted)
+        ++m_accepted;
+    // Robbins–Monro on log s as AdaptiveRandomWalkProposal steers its scale; s = 1 is the
+    // boldest move there is (an independent draw), so a target met there keeps it.
+    const double gain = std::pow(static_cast<double>(m_observations), -0.6);
+    m_logStep = std::min(0.0, m_logStep + gain * ((accepted ? 1.0 : 0.0) - m_adaptation->targetAcceptance));
+    m_step = std::exp(m_logStep);
+}
+
+LearnedProposal CrankNicolsonProposal::learned() const
+{
+    LearnedProposal state;
+    state.scale = m_step;
+    state.covariance = m_factor.rowwise().squaredNorm();
+    state.fullCovariance = false;
+    state.covarianceLearned = true; // in use from the first iteration, as a learned one is after its warm-up
+    state.observations = m_observations;
+    state.burnInAcceptance =
+        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+    return state;
+}
+
+} // namespace core
