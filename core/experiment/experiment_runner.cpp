@@ -62,7 +62,7 @@ ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &
     ExperimentOutcome outcome;
     outcome.chain = runConfiguredChain(config, dataset, inputs);
     outcome.summary = summarize(outcome.chain, dataset.model->dataSize());
-    outcome.summary.proposalPointsRead = proposalPointsPerIteration(config) * outcome.chain.completed;
+    outcome.summary.proposalPointsRead = proposalPointsPerIteration(config, dataset.model->dataSize()) * outcome.chain.completed;
     const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(dataset.model.get());
     if (dataset.gmmPosterior && mixture) {
         PosteriorReferences references(mixture->data(), dataset.gmmPosterior);

@@ -10,6 +10,7 @@
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/crank_nicolson_proposal.h"
+#include "core/proposals/hamiltonian_proposal.h"
 
 namespace core {
 
@@ -56,19 +57,21 @@ std::string proposalName(ProposalKind kind)
     case ProposalKind::AdaptiveLangevin: return "adaptive-langevin";
     case ProposalKind::LaplaceLangevin: return "laplace-langevin";
     case ProposalKind::LaplaceCrankNicolson: return "laplace-cn";
+    case ProposalKind::LaplaceHamiltonian: return "laplace-hmc";
     }
     return "?";
 }
 
 bool usesGradient(ProposalKind kind)
 {
-    return kind == ProposalKind::Langevin || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin;
+    return kind == ProposalKind::Langevin || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin
+           || kind == ProposalKind::LaplaceHamiltonian;
 }
 
 bool learnsDuringBurnIn(ProposalKind kind)
 {
     return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin
-           || kind == ProposalKind::LaplaceCrankNicolson;
+           || kind == ProposalKind::LaplaceCrankNicolson || kind == ProposalKind::LaplaceHamiltonian;
 }
 
 ProposalKind parseProposal(const std::string &name)
@@ -85,8 +88,10 @@ ProposalKind parseProposal(const std::string &name)
         return ProposalKind::LaplaceLangevin;
     if (name == "laplace-cn")
         return ProposalKind::LaplaceCrankNicolson;
+    if (name == "laplace-hmc")
+        return ProposalKind::LaplaceHamiltonian;
     throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin, laplace-langevin, "
-                                "laplace-cn; got '"
+                                "laplace-cn, laplace-hmc; got '"
                                 + name + "'");
 }
 
@@ -138,6 +143,8 @@ void validate(const RunConfig &config)
                                     + std::to_string(config.annealFrom));
     if (!(config.burnInStep >= 0.0) || !std::isfinite(config.burnInStep))
         throw std::invalid_argument("burn-in-step must be finite and >= 0; got " + std::to_string(config.burnInStep));
+    if (config.leapfrogSteps < 1 || config.leapfrogSteps > 1000)
+        throw std::invalid_argument("leapfrog-steps must be in [1, 1000]; got " + std::to_string(config.leapfrogSteps));
     if (config.traceStride < 1)
         throw std::invalid_argument("trace-every must be >= 1; got " + std::to_string(config.traceStride));
     if (config.nData < 2 || config.nData > std::numeric_limits<std::int32_t>::max())
@@ -247,15 +254,26 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
         return std::make_unique<CrankNicolsonProposal>(std::move(laplace.mode), std::move(laplace.covarianceFactor),
                                                        step, adaptation);
     }
+    case ProposalKind::LaplaceHamiltonian:
+        return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config).covarianceFactor, step,
+                                                     config.gradBatch, config.leapfrogSteps, adaptation);
     case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
     case ProposalKind::RandomWalk: break;
     }
     return std::make_unique<RandomWalkProposal>(step);
 }
 
-std::int64_t proposalPointsPerIteration(const RunConfig &config)
+std::int64_t proposalPointsPerIteration(const RunConfig &config, DataIndex dataSize)
 {
-    return usesGradient(config.proposal) ? 2 * static_cast<std::int64_t>(config.gradBatch) : 0;
+    if (!usesGradient(config.proposal))
+        return 0;
+    // With B = N the gradient at the chain's point is the one computed at the end of the last
+    // proposal, kept (LangevinProposal, HamiltonianProposal); a fresh minibatch needs its own.
+    const auto batch = static_cast<std::int64_t>(config.gradBatch);
+    const std::int64_t atStart = batch < dataSize ? 1 : 0;
+    if (config.proposal == ProposalKind::LaplaceHamiltonian)
+        return (config.leapfrogSteps + atStart) * batch;
+    return (1 + atStart) * batch;
 }
 
 std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,

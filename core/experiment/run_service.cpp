@@ -223,7 +223,7 @@ private:
         report.chainIndex = request.chainIndexOf(channel);
         report.seed = settings.seed;
         report.summary = summarize(chain, m_dataset.model->dataSize());
-        report.summary.proposalPointsRead = proposalPointsPerIteration(settings) * chain.completed;
+        report.summary.proposalPointsRead = proposalPointsPerIteration(settings, m_dataset.model->dataSize()) * chain.completed;
         report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
         addEssFigures(chain, report);
         addClassifierFigures(m_dataset, chain, report);

@@ -185,6 +185,9 @@ std::vector<SettingSpec> makeTable()
             case ProposalKind::LaplaceLangevin:
                 return std::string("initial Langevin noise standard deviation h; the Laplace covariance preconditions it "
                                    "and the burn-in adapts h");
+            case ProposalKind::LaplaceHamiltonian:
+                return std::string("not used: the leapfrog step starts at d^(-1/4) in the units the Laplace covariance "
+                                   "whitens and the burn-in adapts it");
             case ProposalKind::LaplaceCrankNicolson:
                 return std::string("not used: the Crank-Nicolson scale s starts at 1 (independent draws from the Laplace "
                                    "approximation) and the burn-in adapts it within (0, 1]");
@@ -213,14 +216,18 @@ std::vector<SettingSpec> makeTable()
         "diagonal preconditioner and step are learned during --burn-in, then frozen) or laplace-langevin (logreg: "
         "Langevin preconditioned by the Laplace approximation's covariance, its step learned during --burn-in) or "
         "laplace-cn (logreg: Crank-Nicolson moves around the Laplace approximation, exact for any fit since the "
-        "test weighs the posterior against it; their scale learned during --burn-in) [rw]",
+        "test weighs the posterior against it; their scale learned during --burn-in) or laplace-hmc (logreg: "
+        "Hamiltonian trajectories of --leapfrog-steps steps with the Laplace covariance as inverse mass matrix, "
+        "their step learned during --burn-in) [rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
     table.push_back(real("adapt_target", "adapt-target",
-                         "adaptive, adaptive-langevin, laplace-langevin, laplace-cn: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
+                         "adaptive, adaptive-langevin, laplace-langevin, laplace-cn, laplace-hmc: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
                          [](auto &c) -> auto & { return c.adaptTarget; }));
-    table.push_back(integer("grad_batch", "grad-batch", "langevin proposals: rows of the gradient's minibatch, in [1, N] [100]",
+    table.push_back(integer("grad_batch", "grad-batch", "langevin and hmc proposals: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
+    table.push_back(integer("leapfrog_steps", "leapfrog-steps", "laplace-hmc: leapfrog steps per trajectory, in [1, 1000] [8]",
+                            [](auto &c) -> auto & { return c.leapfrogSteps; }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
     // sublhd_batch come later in the table).
     SettingSpec batch = integer("batch", "batch", "initial minibatch m >= 2, for every method [100]",

@@ -301,5 +301,5 @@ BOOST_AUTO_TEST_CASE(configuredRunOnLogisticRegression)
                                                                    << acceptance);
     BOOST_TEST(chain.adaptation->scale == 1.0);
     BOOST_TEST(acceptance > 0.6);
-    BOOST_TEST(proposalPointsPerIteration(config) == 0); // no gradient per iteration
+    BOOST_TEST(proposalPointsPerIteration(config, model->dataSize()) == 0); // no gradient per iteration
 }

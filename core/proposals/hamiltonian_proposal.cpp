@@ -1,0 +1,160 @@
+#include "core/proposals/hamiltonian_proposal.h"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace core {
+
+namespace {
+
+void requireStep(double step)
+{
+    if (!(step > 0.0) || !std::isfinite(step))
+        throw std::invalid_argument("the leapfrog step must be finite and > 0; got " + std::to_string(step));
+}
+
+} // namespace
+
+HamiltonianProposal::HamiltonianProposal(const Model &model, Eigen::MatrixXd lowerFactor, double step,
+                                         DataIndex gradBatch, int leapfrogSteps,
+                                         std::optional<AdaptationSettings> adaptation)
+    : m_model(model), m_step(step), m_gradBatch(gradBatch), m_leapfrogSteps(leapfrogSteps), m_adaptation(adaptation)
+{
+    if (!model.hasGradient())
+        throw std::invalid_argument("the Hamiltonian proposal needs gradients, which the model '" + model.name()
+                                    + "' does not provide");
+    const Eigen::Index d = model.dimension();
+    if (lowerFactor.rows() != d || lowerFactor.cols() != d || !lowerFactor.allFinite()
+        || !(lowerFactor.diagonal().array() > 0.0).all())
+        throw std::invalid_argument("the mass matrix's factor must be a finite " + std::to_string(d) + "×"
+                                    + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
+    const DataIndex n = model.dataSize();
+    if (gradBatch < 1 || gradBatch > n)
+        throw std::invalid_argument("grad-batch must be in [1, " + std::to_string(n) + "] (the data size); got "
+                                    + std::to_string(gradBatch));
+    if (leapfrogSteps < 1 || leapfrogSteps > 1000)
+        throw std::invalid_argument("leapfrog-steps must be in [1, 1000]; got " + std::to_string(leapfrogSteps));
+    if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
+        throw std::invalid_argument("target acceptance must be in (0, 1); got "
+                                    + std::to_string(adaptation->targetAcceptance));
+    if (adaptation) // the chain's --step means nothing in whitened units: start at the optimum's order
+        m_step = std::pow(static_cast<double>(d), -0.25);
+    requireStep(m_step);
+    m_logStep = std::log(m_step);
+    m_factor = lowerFactor.triangularView<Eigen::Lower>();
+    if (gradBatch == n) {
+        m_allRows.resize(static_cast<std::size_t>(n));
+        std::iota(m_allRows.begin(), m_allRows.end(), DataIndex{0});
+    } else {
+        m_sampler.reset(n);
+    }
+    for (Vector *v : {&m_momentum, &m_gradient, &m_whitened, &m_likelihoodSum, &m_from, &m_to, &m_gradientFrom,
+                      &m_gradientTo})
+        v->resize(d);
+}
+
+void HamiltonianProposal::gradient(const Vector &theta, double temperature, Vector &out) const
+{
+    m_model.gradLogPrior(theta, out);
+    m_model.sumGradLogLikelihood(theta, m_subset, m_likelihoodSum);
+    const double scale = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(m_subset.size()));
+    out += scale * m_likelihoodSum;
+}
+
+void HamiltonianProposal::propose(const Vector &from, Vector &to, double temperature, Rng &rng) const
+{
+    const bool fullData = !m_allRows.empty();
+    if (fullData) {
+        m_subset = m_allRows;
+    } else {
+        m_sampler.beginTest();
+        m_subset = m_sampler.drawMore(m_gradBatch, rng);
+    }
+    // With B = N the gradient is a function of θ alone: the chain's point is one of the last
+    // trajectory's ends, whose gradients are kept.
+    const bool reusable = fullData && m_haveTrajectory && temperature == m_temperature;
+    if (reusable && from == m_to)
+        m_gradient = m_gradientTo;
+    else if (reusable && from == m_from)
+        m_gradient = m_gradientFrom;
+    else
+        gradient(from, temperature, m_gradient);
+    m_from = from;
+    m_gradientFrom = m_gradient;
+    m_temperature = temperature;
+
+    const double epsilon = m_step * (0.8 + 0.4 * rng.uniform01());
+    for (Eigen::Index k = 0; k < m_momentum.size(); ++k)
+        m_momentum[k] = rng.normal();
+    const double initialKinetic = 0.5 * m_momentum.squaredNorm();
+    to = from;
+    m_whitened.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradient;
+    for (int step = 0; step < m_leapfrogSteps; ++step) {
+        m_momentum += (0.5 * epsilon) * m_whitened;
+        m_whitened = epsilon * m_momentum; // reused as scratch for ε p
+        to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_whitened;
+        gradient(to, temperature, m_gradient);
+        m_whitened.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradient;
+        m_momentum += (0.5 * epsilon) * m_whitened;
+    }
+    m_kineticChange = initialKinetic - 0.5 * m_momentum.squaredNorm();
+    if (!std::isfinite(m_kineticChange) || !to.allFinite()) {
+        // A diverging trajectory (ε far too large for the curvature it met): rejected outright,
+        // as a candidate of zero acceptance probability, at the starting point so that the
+        // model is never asked about non-finite θ.
+        to = from;
+        m_kineticChange = -std::numeric_limits<double>::infinity();
+        m_gradient = m_gradientFrom;
+    }
+    m_to = to;
+    m_gradientTo = m_gradient;
+    m_haveTrajectory = true;
+}
+
+double HamiltonianProposal::logProposalRatio(const Vector &from, const Vector &to) const
+{
+    if (!m_haveTrajectory || from != m_from || to != m_to)
+        throw std::logic_error("the Hamiltonian proposal's ratio is defined only for the trajectory propose() just ran");
+    return m_kineticChange;
+}
+
+std::unique_ptr<Proposal> HamiltonianProposal::withStep(double step) const
+{
+    requireStep(step);
+    auto copy = std::make_unique<HamiltonianProposal>(m_model, m_factor, step, m_gradBatch, m_leapfrogSteps);
+    copy->m_adaptation = m_adaptation;
+    copy->m_observations = m_observations;
+    copy->m_accepted = m_accepted;
+    copy->m_frozen = true;
+    return copy;
+}
+
+void HamiltonianProposal::observe(const Vector &, bool accepted)
+{
+    if (!m_adaptation || m_frozen)
+        return;
+    ++m_observations;
+    if (accepted)
+        ++m_accepted;
+    const double gain = std::pow(static_cast<double>(m_observations), -0.6);
+    m_logStep += gain * ((accepted ? 1.0 : 0.0) - m_adaptation->targetAcceptance);
+    m_step = std::exp(m_logStep);
+}
+
+LearnedProposal HamiltonianProposal::learned() const
+{
+    LearnedProposal state;
+    state.scale = m_step;
+    state.covariance = m_factor.rowwise().squaredNorm();
+    state.fullCovariance = false;
+    state.covarianceLearned = true; // given from the start, as a learned one is after its warm-up
+    state.observations = m_observations;
+    state.burnInAcceptance =
+        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+    return state;
+}
+
+} // namespace core
