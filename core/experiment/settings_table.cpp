@@ -226,7 +226,7 @@ std::vector<SettingSpec> makeTable()
                          [](auto &c) -> auto & { return c.adaptTarget; }));
     table.push_back(integer("grad_batch", "grad-batch", "langevin and hmc proposals: rows of the gradient's minibatch, in [1, N] [100]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
-    table.push_back(integer("leapfrog_steps", "leapfrog-steps", "laplace-hmc: leapfrog steps per trajectory, in [1, 1000] [8]",
+    table.push_back(integer("leapfrog_steps", "leapfrog-steps", "laplace-hmc: mean leapfrog steps per trajectory (each draws 1 to 2K-1), in [1, 1000] [4]",
                             [](auto &c) -> auto & { return c.leapfrogSteps; }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
     // sublhd_batch come later in the table).

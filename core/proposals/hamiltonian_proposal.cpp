@@ -92,7 +92,8 @@ void HamiltonianProposal::propose(const Vector &from, Vector &to, double tempera
     const double initialKinetic = 0.5 * m_momentum.squaredNorm();
     to = from;
     m_whitened.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradient;
-    for (int step = 0; step < m_leapfrogSteps; ++step) {
+    const int steps = 1 + static_cast<int>(rng.uniformIndex(static_cast<std::uint64_t>(2 * m_leapfrogSteps - 1)));
+    for (int step = 0; step < steps; ++step) {
         m_momentum += (0.5 * epsilon) * m_whitened;
         m_whitened = epsilon * m_momentum; // reused as scratch for ε p
         to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_whitened;

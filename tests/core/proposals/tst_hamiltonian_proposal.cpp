@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(ratioCancelsTheLogPosteriorChangeAsTheStepShrinks)
 }
 
 BOOST_DATA_TEST_CASE(matchesPosterior,
-                     data::make(std::vector<ChainCase>{{"mh", 20000, 5}, {"mh", 1000, 5}, {"barker", 20000, 10},
+                     data::make(std::vector<ChainCase>{{"mh", 20000, 5}, {"mh", 1000, 10}, {"barker", 20000, 10},
                                                        {"minibatch", 20000, 10}, {"minibatch", 2000, 10}}),
                      chainCase)
 {
