@@ -20,7 +20,7 @@ void requireStep(double step)
 
 CrankNicolsonProposal::CrankNicolsonProposal(Vector mean, Eigen::MatrixXd lowerFactor, double step,
                                              std::optional<AdaptationSettings> adaptation)
-    : m_mean(std::move(mean)), m_step(adaptation ? 1.0 : step), m_adaptation(adaptation), m_logStep(std::log(m_step))
+    : m_mean(std::move(mean)), m_adaptation(adaptation), m_scale(adaptation ? 1.0 : step, 1.0)
 {
     if (!adaptation) // an adaptive one starts at 1 whatever the chain's step
         requireStep(step);
@@ -50,9 +50,10 @@ double CrankNicolsonProposal::referenceEnergy(const Vector &theta) const
 void CrankNicolsonProposal::propose(const Vector &from, Vector &to, double, Rng &rng) const
 {
     m_energyFrom = referenceEnergy(from); // leaves z = L⁻¹(θ − μ) in m_whitened
-    const double keep = std::sqrt(std::max(0.0, 1.0 - m_step * m_step));
+    const double step = m_scale.scale();
+    const double keep = std::sqrt(std::max(0.0, 1.0 - step * step));
     for (Eigen::Index k = 0; k < m_whitened.size(); ++k)
-        m_whitened[k] = keep * m_whitened[k] + m_step * rng.normal();
+        m_whitened[k] = keep * m_whitened[k] + step * rng.normal();
     m_energyTo = 0.5 * m_whitened.squaredNorm();
     to = m_mean;
     to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_whitened;
@@ -74,37 +75,20 @@ std::unique_ptr<Proposal> CrankNicolsonProposal::withStep(double step) const
     requireStep(step);
     auto copy = std::make_unique<CrankNicolsonProposal>(m_mean, m_factor, step);
     copy->m_adaptation = m_adaptation;
-    copy->m_observations = m_observations;
-    copy->m_accepted = m_accepted;
+    copy->m_scale = m_scale.withScale(step);
     copy->m_frozen = true;
     return copy;
 }
 
 void CrankNicolsonProposal::observe(const Vector &, bool accepted)
 {
-    if (!m_adaptation || m_frozen)
-        return;
-    ++m_observations;
-    if (accepted)
-        ++m_accepted;
-    // Robbins–Monro on log s as AdaptiveRandomWalkProposal steers its scale; s = 1 is the
-    // boldest move there is (an independent draw), so a target met there keeps it.
-    const double gain = std::pow(static_cast<double>(m_observations), -0.6);
-    m_logStep = std::min(0.0, m_logStep + gain * ((accepted ? 1.0 : 0.0) - m_adaptation->targetAcceptance));
-    m_step = std::exp(m_logStep);
+    if (m_adaptation && !m_frozen)
+        m_scale.observe(accepted, m_adaptation->targetAcceptance);
 }
 
 LearnedProposal CrankNicolsonProposal::learned() const
 {
-    LearnedProposal state;
-    state.scale = m_step;
-    state.covariance = m_factor.rowwise().squaredNorm();
-    state.fullCovariance = false;
-    state.covarianceLearned = true; // in use from the first iteration, as a learned one is after its warm-up
-    state.observations = m_observations;
-    state.burnInAcceptance =
-        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
-    return state;
+    return m_scale.learned(m_factor.rowwise().squaredNorm());
 }
 
 } // namespace core

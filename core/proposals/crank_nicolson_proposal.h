@@ -35,6 +35,7 @@
 #include <optional>
 
 #include "core/proposals/adaptive_proposal.h"
+#include "core/proposals/scale_adaptation.h"
 
 namespace core {
 
@@ -51,7 +52,7 @@ public:
     /// ½‖L⁻¹(to − μ)‖² − ½‖L⁻¹(from − μ)‖², from the latest propose() when it drew `to` from
     /// `from`, by two triangular solves otherwise.
     double logProposalRatio(const Vector &from, const Vector &to) const override;
-    double step() const override { return m_step; }
+    double step() const override { return m_scale.scale(); }
     /// Throws std::invalid_argument unless step is in (0, 1].
     std::unique_ptr<Proposal> withStep(double step) const override;
 
@@ -70,12 +71,9 @@ public:
 private:
     Vector m_mean;
     Eigen::MatrixXd m_factor;
-    double m_step;
     std::optional<AdaptationSettings> m_adaptation;
-    double m_logStep;
+    ScaleAdaptation m_scale; // s, never above 1: an independent draw is the boldest move there is
     bool m_frozen = false;
-    std::int64_t m_observations = 0;
-    std::int64_t m_accepted = 0;
     // The latest propose(): its two points and their energies; see the class comment.
     mutable Vector m_whitened;
     mutable Vector m_from;

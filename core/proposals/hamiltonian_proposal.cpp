@@ -16,12 +16,22 @@ void requireStep(double step)
         throw std::invalid_argument("the leapfrog step must be finite and > 0; got " + std::to_string(step));
 }
 
+// Adaptive, the chain's --step means nothing in whitened units: start at the optimum's order.
+double initialStep(const Model &model, double step, bool adaptive)
+{
+    if (adaptive)
+        step = std::pow(static_cast<double>(model.dimension()), -0.25);
+    requireStep(step);
+    return step;
+}
+
 } // namespace
 
 HamiltonianProposal::HamiltonianProposal(const Model &model, Eigen::MatrixXd lowerFactor, double step,
                                          DataIndex gradBatch, int leapfrogSteps,
                                          std::optional<AdaptationSettings> adaptation)
-    : m_model(model), m_step(step), m_gradBatch(gradBatch), m_leapfrogSteps(leapfrogSteps), m_adaptation(adaptation)
+    : m_model(model), m_gradBatch(gradBatch), m_leapfrogSteps(leapfrogSteps), m_adaptation(adaptation),
+      m_scale(initialStep(model, step, adaptation.has_value()))
 {
     if (!model.hasGradient())
         throw std::invalid_argument("the Hamiltonian proposal needs gradients, which the model '" + model.name()
@@ -40,10 +50,6 @@ HamiltonianProposal::HamiltonianProposal(const Model &model, Eigen::MatrixXd low
     if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
         throw std::invalid_argument("target acceptance must be in (0, 1); got "
                                     + std::to_string(adaptation->targetAcceptance));
-    if (adaptation) // the chain's --step means nothing in whitened units: start at the optimum's order
-        m_step = std::pow(static_cast<double>(d), -0.25);
-    requireStep(m_step);
-    m_logStep = std::log(m_step);
     m_factor = lowerFactor.triangularView<Eigen::Lower>();
     if (gradBatch == n) {
         m_allRows.resize(static_cast<std::size_t>(n));
@@ -86,7 +92,7 @@ void HamiltonianProposal::propose(const Vector &from, Vector &to, double tempera
     m_gradientFrom = m_gradient;
     m_temperature = temperature;
 
-    const double epsilon = m_step * (0.8 + 0.4 * rng.uniform01());
+    const double epsilon = m_scale.scale() * (0.8 + 0.4 * rng.uniform01());
     for (Eigen::Index k = 0; k < m_momentum.size(); ++k)
         m_momentum[k] = rng.normal();
     const double initialKinetic = 0.5 * m_momentum.squaredNorm();
@@ -127,35 +133,20 @@ std::unique_ptr<Proposal> HamiltonianProposal::withStep(double step) const
     requireStep(step);
     auto copy = std::make_unique<HamiltonianProposal>(m_model, m_factor, step, m_gradBatch, m_leapfrogSteps);
     copy->m_adaptation = m_adaptation;
-    copy->m_observations = m_observations;
-    copy->m_accepted = m_accepted;
+    copy->m_scale = m_scale.withScale(step);
     copy->m_frozen = true;
     return copy;
 }
 
 void HamiltonianProposal::observe(const Vector &, bool accepted)
 {
-    if (!m_adaptation || m_frozen)
-        return;
-    ++m_observations;
-    if (accepted)
-        ++m_accepted;
-    const double gain = std::pow(static_cast<double>(m_observations), -0.6);
-    m_logStep += gain * ((accepted ? 1.0 : 0.0) - m_adaptation->targetAcceptance);
-    m_step = std::exp(m_logStep);
+    if (m_adaptation && !m_frozen)
+        m_scale.observe(accepted, m_adaptation->targetAcceptance);
 }
 
 LearnedProposal HamiltonianProposal::learned() const
 {
-    LearnedProposal state;
-    state.scale = m_step;
-    state.covariance = m_factor.rowwise().squaredNorm();
-    state.fullCovariance = false;
-    state.covarianceLearned = true; // given from the start, as a learned one is after its warm-up
-    state.observations = m_observations;
-    state.burnInAcceptance =
-        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
-    return state;
+    return m_scale.learned(m_factor.rowwise().squaredNorm());
 }
 
 } // namespace core

@@ -51,6 +51,7 @@
 
 #include "core/acceptance/minibatch_sampler.h"
 #include "core/proposals/adaptive_proposal.h"
+#include "core/proposals/scale_adaptation.h"
 
 namespace core {
 
@@ -68,7 +69,7 @@ public:
     /// ½‖p‖² − ½‖p'‖² of the latest trajectory. Throws std::logic_error unless (from, to) are
     /// that trajectory's ends: the momentum behind another pair is unknown.
     double logProposalRatio(const Vector &from, const Vector &to) const override;
-    double step() const override { return m_step; }
+    double step() const override { return m_scale.scale(); }
     std::unique_ptr<Proposal> withStep(double step) const override;
 
     void observe(const Vector &theta, bool accepted) override;
@@ -86,14 +87,11 @@ private:
 
     const Model &m_model;
     Eigen::MatrixXd m_factor;
-    double m_step;
     DataIndex m_gradBatch;
     int m_leapfrogSteps;
     std::optional<AdaptationSettings> m_adaptation;
-    double m_logStep;
+    ScaleAdaptation m_scale; // ε
     bool m_frozen = false;
-    std::int64_t m_observations = 0;
-    std::int64_t m_accepted = 0;
     // Workspace of one chain; see the class comment for why it is mutable.
     mutable MinibatchSampler m_sampler;
     mutable std::span<const DataIndex> m_subset;
