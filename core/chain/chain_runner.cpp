@@ -120,9 +120,15 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     };
 
     AdaptiveProposal *const adaptation = settings.burnIn > 0 ? settings.adaptation : nullptr;
+    std::int64_t reportedUpTo = 0;
+    const auto report = [&] {
+        if (adaptation && !adaptation->frozen())
+            result.learning = adaptation->learned(); // allocates, but once per report at most
+        onProgress(result, reportedUpTo, result.completed);
+        reportedUpTo = result.completed;
+    };
     Rng rng(settings.seed);
     auto lastReport = start;
-    std::int64_t reportedUpTo = 0;
     // Pacing (PauseGate::setPace): the time the next iteration may start. Falling behind the
     // pace (a slow iteration) does not earn a burst of catch-up iterations.
     std::chrono::steady_clock::time_point nextSlot = settings.pacedFrom;
@@ -160,6 +166,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             if (adaptation) {
                 adaptation->freeze();
                 result.adaptation = adaptation->learned();
+                result.learning.reset();
                 if (mainProposal == adaptation) // the target segment runs with the learned scale
                     result.segments.back().step = adaptation->step();
             }
@@ -202,8 +209,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         if (onProgress && ((t & 63) == 63 || stepping)) {
             const auto now = std::chrono::steady_clock::now();
             if (stepping || now - lastReport >= settings.progressInterval) {
-                onProgress(result, reportedUpTo, result.completed);
-                reportedUpTo = result.completed;
+                report();
                 lastReport = now;
             }
         }
@@ -211,7 +217,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.nextPacedIteration = nextSlot;
     if (onProgress && reportedUpTo < result.completed)
-        onProgress(result, reportedUpTo, result.completed);
+        report();
     return result;
 }
 

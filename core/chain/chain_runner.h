@@ -108,8 +108,13 @@ struct ChainResult {
     /// At least one; more when the temperature or step was changed during the run.
     std::vector<ChainSegment> segments;
     /// With ChainSettings::adaptation, the proposal as frozen at the end of the burn-in (empty
-    /// when the chain stopped before).
+    /// when the chain stopped before). A lap that goes on with a proposal frozen in an earlier
+    /// lap (ChainInputs::keptProposal) carries it too.
     std::optional<LearnedProposal> adaptation;
+    /// During the burn-in of an adaptive proposal: what it has learned so far, as of the last
+    /// progress report, so that a live picture (the GUI's proposal ellipse) can follow the
+    /// learning. Empty once the proposal is frozen, and without adaptation.
+    std::optional<LearnedProposal> learning;
 
     /// First iteration of the final segment: where statistics of the target start (after any
     /// burn-in, even when no live change followed it).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace core {
@@ -128,6 +129,9 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
     double wall = 0.0, paused = 0.0, fullScan = 0.0;
     bool stopped = !fixedLength; // a run until stopped ends by a stop
     std::unique_ptr<AcceptanceTest> test; // one per kernel, shared by its laps
+    std::unique_ptr<Proposal> proposal;   // one per chain: what it learned lasts every lap
+    inputs.keptProposal = &proposal;
+    std::optional<LearnedProposal> adaptation;
     for (std::int64_t lap = 0;; ++lap) {
         if (hooks.kernel && hooks.kernel->version() != seenKernel) {
             seenKernel = hooks.kernel->version();
@@ -138,7 +142,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
                     next.method = lapConfig.method;
                 if (!sameKernel(next, lapConfig)) {
                     try {
-                        validate(next);
+                        validateLap(next, proposal.get());
                         ChainInputs prepared = inputs;
                         if (hooks.prepareKernel)
                             hooks.prepareKernel(next, prepared);
@@ -181,6 +185,8 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
         ChainResult lapResult = runConfiguredChain(lapConfig, dataset, inputs);
         if (hooks.lapEnded)
             hooks.lapEnded(lapResult);
+        if (lapResult.adaptation)
+            adaptation = lapResult.adaptation;
         if (fixedLength && lap == 0 && (lapResult.completed == total || lapResult.stopped)) {
             // No change came: the chain is the fixed-length chain itself, kept without a copy.
             if (finalKernel)
@@ -242,6 +248,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
     result.pausedSeconds = paused;
     result.fullScanSeconds = fullScan;
     result.segments = windowSegments(segments, result.firstIteration);
+    result.adaptation = std::move(adaptation);
     if (result.segments.empty())
         result.segments.push_back({0, config.temperature, config.step, 0.0});
     if (finalKernel)

@@ -7,24 +7,48 @@
 
 namespace core {
 
+void validateLap(const RunConfig &config, const Proposal *kept)
+{
+    const auto *adaptive = dynamic_cast<const AdaptiveProposal *>(kept);
+    if (adaptive && learnsDuringBurnIn(config.proposal) && (adaptive->frozen() || config.burnIn == 0)) {
+        // The proposal's own settings were checked when the chain's first lap built it.
+        RunConfig fixedKernel = config;
+        fixedKernel.proposal = ProposalKind::RandomWalk;
+        validate(fixedKernel);
+        return;
+    }
+    validate(config);
+}
+
 ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs)
 {
-    validate(config);
+    validateLap(config, inputs.keptProposal ? inputs.keptProposal->get() : nullptr);
     std::unique_ptr<AcceptanceTest> built;
     if (!inputs.test)
         built = makeAcceptanceTest(config, inputs.correction, inputs.designer);
     AcceptanceTest &test = inputs.test ? *inputs.test : *built;
-    // Built per chain: a Langevin proposal holds the chain's gradient workspace, an adaptive
-    // one what the chain's burn-in taught it.
+    // Built per chain (or kept across a chain's laps): a Langevin proposal holds the chain's
+    // gradient workspace, an adaptive one what the chain's burn-in taught it.
     const double burnInStep = config.burnInStep > 0.0 ? config.burnInStep : config.step;
-    const bool adaptive = learnsDuringBurnIn(config.proposal) && config.burnIn > 0;
+    const bool learns = learnsDuringBurnIn(config.proposal);
     // The adaptive proposal runs the burn-in itself (from the burn-in's step) and goes on,
     // frozen, as the main proposal.
     const auto setupStart = std::chrono::steady_clock::now();
-    const auto proposal = makeProposal(config, *dataset.model, adaptive ? burnInStep : config.step);
+    std::unique_ptr<Proposal> builtProposal;
+    Proposal *proposal = inputs.keptProposal ? inputs.keptProposal->get() : nullptr;
+    if (!proposal) {
+        builtProposal = makeProposal(config, *dataset.model, learns && config.burnIn > 0 ? burnInStep : config.step);
+        proposal = builtProposal.get();
+        if (inputs.keptProposal)
+            *inputs.keptProposal = std::move(builtProposal);
+    }
     const double setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
+    auto *const adaptive = learns ? dynamic_cast<AdaptiveProposal *>(proposal) : nullptr;
+    if (adaptive && config.burnIn == 0 && !adaptive->frozen())
+        adaptive->freeze(); // an earlier lap ended where the burn-in does
+    const bool adapting = adaptive && config.burnIn > 0 && !adaptive->frozen();
     const auto burnInProposal =
-        config.burnIn > 0 && !adaptive ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
+        config.burnIn > 0 && !learns ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
     ChainSettings settings;
     settings.samples = config.samples;
     settings.seed = config.seed;
@@ -33,8 +57,8 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     // Without annealing the burn-in is a warm-up at the target itself.
     settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
     settings.burnInProposal = burnInProposal.get();
-    if (adaptive)
-        settings.adaptation = dynamic_cast<AdaptiveProposal *>(proposal.get());
+    if (adapting)
+        settings.adaptation = adaptive;
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
     settings.initialTheta = inputs.initialTheta;
@@ -44,6 +68,8 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.newKernel = inputs.newKernel;
     settings.yieldRequested = inputs.yieldRequested;
     ChainResult chain = runChain(*dataset.model, *proposal, test, settings, inputs.stop, inputs.onProgress);
+    if (!chain.adaptation && adaptive && adaptive->frozen())
+        chain.adaptation = adaptive->learned(); // frozen in an earlier lap of this chain
     if (setupSeconds > 1e-3) { // a fit, not the microseconds of allocating a proposal
         chain.setupSeconds = setupSeconds;
         chain.wallSeconds += setupSeconds;

@@ -33,7 +33,18 @@ struct ChainInputs {
     /// a new one. The laps of a run until stopped share one: building a test allocates and
     /// clears buffers of N entries, which at N = 10⁶ would cost a lap a good part of its time.
     AcceptanceTest *test = nullptr;
+    /// Set: where the chain's proposal is kept between the laps of one chain. Empty, it
+    /// receives the proposal built for this lap; filled, the lap goes on with it. What an
+    /// adaptive proposal learned during the burn-in, and a Laplace fit, then last the whole
+    /// chain: a lap after a kernel change must not start learning (or fitting) again.
+    std::unique_ptr<Proposal> *keptProposal = nullptr;
 };
+
+/// validate(config), for a lap of a chain that goes on with `kept`, the proposal its earlier
+/// laps used (ChainInputs::keptProposal; null: a chain's first lap). An adaptive proposal that
+/// is frozen, or whose burn-in has ended, needs no burn-in of the lap's own, and the target
+/// acceptance it was steered to no longer depends on the lap's test.
+void validateLap(const RunConfig &config, const Proposal *kept);
 
 /// Runs `config.method` on `dataset` with seed `config.seed`, the burn-in (annealed from
 /// config.annealFrom, or at config.temperature when that is 0) and the step of `config`. Throws std::invalid_argument for invalid settings.

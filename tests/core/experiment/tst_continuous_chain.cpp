@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <string>
 #include <stop_token>
 #include <thread>
 #include <vector>
@@ -268,6 +269,97 @@ BOOST_AUTO_TEST_CASE(aFixedLengthRunGoesOnWithANewTest)
     BOOST_TEST(meanAfter < 10'000.0);
     // The chain goes on from where it was: the first new row is one transition from the last old.
     BOOST_TEST(std::abs(chain.samples(changed, 0) - chain.samples(changed - 1, 0)) < 10.0 * config.step);
+}
+
+// An adaptive proposal learns during the first lap's burn-in and is frozen after it; the lap
+// after a kernel change goes on with what it learned (not a new proposal, which would have no
+// burn-in to learn from and was refused), and every lap reports the learned proposal. During
+// the burn-in the progress reports show the learning as it goes.
+BOOST_AUTO_TEST_CASE(anAdaptiveProposalKeepsWhatItLearnedAcrossKernelChanges)
+{
+    RunConfig config = worstCase(TestMethod::Barker, 12'000);
+    config.proposal = ProposalKind::Adaptive;
+    config.burnIn = 3000;
+    config.step *= 20.0; // far too wide: the burn-in must shrink it
+    Continuous run(config);
+    // This model's exact test is O(1) per iteration: paced, the burn-in spans several progress
+    // reports (0.15 s at 20,000 iterations a second).
+    PauseGate gate;
+    gate.setPace(20'000.0);
+    run.inputs.pauseGate = &gate;
+    LiveKernel kernel;
+    RunConfig wanted = config;
+    wanted.method = TestMethod::Minibatch;
+    std::int64_t askedAt = -1;
+    int learningReports = 0, frozenReports = 0;
+    run.inputs.onProgress = [&](const ChainResult &result, std::int64_t, std::int64_t last) {
+        if (result.learning && !result.adaptation)
+            ++learningReports;
+        if (result.adaptation) {
+            ++frozenReports;
+            BOOST_TEST(!result.learning);
+        }
+        if (askedAt < 0 && result.firstIteration + last > config.burnIn + 1000) {
+            askedAt = result.firstIteration + last;
+            kernel.set(wanted);
+        }
+    };
+    ContinuousChainHooks hooks;
+    hooks.kernel = &kernel;
+    hooks.prepareKernel = [](RunConfig &next, ChainInputs &inputs) {
+        inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(next.correction));
+    };
+    std::vector<ChainResult> laps;
+    hooks.lapEnded = [&](const ChainResult &lap) { laps.push_back(lap); };
+    std::string refused;
+    hooks.kernelRefused = [&](const std::string &problem) { refused = problem; };
+    RunConfig ended;
+    const ChainResult chain = runFollowingKernelChanges(config, run.dataset, run.inputs, hooks, &ended);
+    BOOST_TEST(refused.empty(), refused);
+    BOOST_TEST_MESSAGE("asked at " << askedAt << "; progress reports " << learningReports << " learning, " << frozenReports
+                                    << " frozen");
+    BOOST_TEST((ended.method == TestMethod::Minibatch));
+    BOOST_TEST_REQUIRE(laps.size() == std::size_t(2));
+    BOOST_TEST(chain.completed == config.samples);
+    BOOST_TEST(learningReports > 0);
+    BOOST_TEST(frozenReports > 0);
+    // Burn-in, the frozen proposal's first target segment, and the new test's segment.
+    BOOST_TEST_REQUIRE(chain.segments.size() == std::size_t(3));
+    BOOST_TEST(chain.segments[0].burnIn);
+    BOOST_TEST(chain.segments[0].step == config.step);
+    const double learnedScale = chain.segments[1].step;
+    BOOST_TEST_REQUIRE(laps[0].adaptation.has_value());
+    // The proposal sd the burn-in arrived at, scale·√Σ̂, against the one it started from.
+    const double learnedSd = learnedScale * std::sqrt(laps[0].adaptation->covariance(0, 0));
+    BOOST_TEST(learnedSd < 0.5 * config.step, "learned sd " << learnedSd << " from " << config.step);
+    BOOST_TEST(chain.segments[2].kernelChanged);
+    BOOST_TEST(chain.segments[2].step == learnedScale);
+    for (const ChainResult &lap : laps) {
+        BOOST_TEST_REQUIRE(lap.adaptation.has_value());
+        BOOST_TEST(lap.adaptation->scale == learnedScale);
+        BOOST_TEST(!lap.learning);
+    }
+    BOOST_TEST((laps[1].adaptation->covariance == laps[0].adaptation->covariance));
+}
+
+// The same through laps of a run until stopped: lap 0 holds the burn-in, later laps run the
+// frozen kernel, and the window's result says what was learned.
+BOOST_AUTO_TEST_CASE(aRunUntilStoppedLearnsOnlyInItsFirstLap)
+{
+    RunConfig config = worstCase(TestMethod::Minibatch, 4000);
+    config.proposal = ProposalKind::Adaptive;
+    config.burnIn = 2000;
+    config.step *= 20.0;
+    Continuous run(config);
+    const ChainResult window = run.runFor(config, 20'000);
+    BOOST_TEST_REQUIRE(run.lapStarts.size() >= std::size_t(2));
+    BOOST_TEST(run.firstLap.hasBurnIn());
+    BOOST_TEST_REQUIRE(run.firstLap.adaptation.has_value());
+    BOOST_TEST_REQUIRE(window.adaptation.has_value());
+    BOOST_TEST(window.adaptation->scale == run.firstLap.adaptation->scale);
+    BOOST_TEST(!window.hasBurnIn());
+    for (const ChainSegment &segment : window.segments)
+        BOOST_TEST(segment.step == run.firstLap.adaptation->scale);
 }
 
 // Through the run service, as the GUI runs it: every chain of a request runs at once; the
