@@ -82,13 +82,20 @@ void ControlPanel::connectEditSignals()
         if (!m_loading)
             emit settingsChanged();
     };
-    for (QSpinBox *box : {m_nData, m_samples, m_seed, m_chains})
+    for (QSpinBox *box : {m_nData, m_samples, m_burnIn, m_seed, m_chains})
         connect(box, &QSpinBox::valueChanged, this, edited);
     for (QDoubleSpinBox *box : {m_temperature, m_step})
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_method, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
+    // An adaptive proposal learns from the burn-in: picking one without a burn-in gives it one,
+    // a fifth of the samples, rather than a refusal at the next run.
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_loading && m_burnIn->value() == 0
+            && core::learnsDuringBurnIn(core::parseProposal(m_proposal->currentData().toString().toStdString())))
+            m_burnIn->setValue(std::max(1, m_samples->value() / 5));
+    });
     connect(m_gradBatch, &QSpinBox::valueChanged, this, edited);
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
@@ -131,6 +138,7 @@ void ControlPanel::connectEditSignals()
     connect(m_proposal, &QComboBox::currentIndexChanged, this, restart(tr("the proposal")));
     connect(m_gradBatch, &QSpinBox::valueChanged, this, restart(tr("the gradient batch")));
     connect(m_samples, &QSpinBox::valueChanged, this, restart(tr("the number of samples")));
+    connect(m_burnIn, &QSpinBox::valueChanged, this, restart(tr("the burn-in")));
     connect(m_seed, &QSpinBox::valueChanged, this, restart(tr("the seed")));
     connect(m_chains, &QSpinBox::valueChanged, this, restart(tr("the number of chains")));
     connect(m_parallel, &QCheckBox::toggled, this, restart(tr("parallel chains")));
@@ -156,6 +164,7 @@ core::RunConfig ControlPanel::config() const
     config.proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
     config.gradBatch = keptValue(m_gradBatch, m_base.gradBatch);
     config.samples = keptValue(m_samples, m_base.samples);
+    config.burnIn = keptValue(m_burnIn, m_base.burnIn);
     config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
                                                                     : static_cast<std::uint64_t>(m_seed->value());
     config.correction = correctionParams();
@@ -182,6 +191,7 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_proposal->setCurrentIndex(std::max(m_proposal->findData(QString::fromStdString(core::proposalName(config.proposal))), 0));
     m_gradBatch->setValue(shownValue(m_gradBatch, config.gradBatch));
     m_samples->setValue(shownValue(m_samples, config.samples));
+    m_burnIn->setValue(shownValue(m_burnIn, config.burnIn));
     m_seed->setValue(shownSeed(m_seed, config.seed));
     m_correction->applyParams(config.correction);
     m_dataset->applyConfig(config);

@@ -73,6 +73,8 @@ public:
     QDoubleSpinBox *temperatureBox() const { return m_temperature; }
     QDoubleSpinBox *proposalStepBox() const { return m_step; }
     QComboBox *proposalBox() const { return m_proposal; }
+    QSpinBox *burnInBox() const { return m_burnIn; }
+    QSpinBox *samplesBox() const { return m_samples; }
     QSpinBox *gradBatchBox() const { return m_gradBatch; }
     QSpinBox *dataSizeBox() const { return m_nData; }
     QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
@@ -126,6 +128,7 @@ private:
     QSpinBox *m_gradBatch = nullptr;
     SliderSpinBox *m_gradBatchSlider = nullptr;
     QSpinBox *m_samples = nullptr;
+    QSpinBox *m_burnIn = nullptr;
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_chains = nullptr;
     QCheckBox *m_parallel = nullptr;

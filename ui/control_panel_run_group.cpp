@@ -79,12 +79,18 @@ QWidget *ControlPanel::buildRunGroup()
     m_proposal->addItem(tr("random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::RandomWalk)));
     m_proposal->addItem(tr("Langevin (minibatch gradient)"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::Langevin)));
+    m_proposal->addItem(tr("adaptive random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::Adaptive)));
+    m_proposal->addItem(tr("adaptive Langevin"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::AdaptiveLangevin)));
     m_proposal->setToolTip(withSettingHelp(
         tr("How candidates are drawn: a Gaussian random walk of the step's size, or a Langevin step that also moves "
            "along a minibatch estimate of the posterior's gradient (its noise sd is the step). The gradient's "
            "minibatch is drawn independently of θ and the proposal ratio uses the same rows, so the acceptance "
            "test stays the only approximation (Korattikara et al. Sec. 4.2.4 pair an approximate test with such "
-           "proposals)."),
+           "proposals). The adaptive kinds learn during the burn-in, from the chain's own draws, a covariance "
+           "and scale (Haario et al. 2001; Roberts & Rosenthal's 2.38²/d) or a diagonal preconditioner and step, "
+           "then freeze them, so that the samples after it come from one fixed kernel; the posterior chart draws "
+           "the proposal's ellipse as it learns."),
         "proposal"));
     m_gradBatch = integerBox(1, kMaxGuiData, 10);
     m_gradBatch->setToolTip(withSettingHelp(
@@ -95,6 +101,13 @@ QWidget *ControlPanel::buildRunGroup()
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
+    m_burnIn = integerBox(0, kMaxGuiSamples - 1, 0);
+    m_burnIn->setToolTip(withSettingHelp(
+        tr("The first iterations of each chain, counted in the samples, that only warm the chain up (Seita et al. "
+           "Sec. 6.2 anneal during one): drawn at the target, ended by a dashed line on the traces, and never counted "
+           "in the figures or written to a samples file. The adaptive proposals learn during it (Haario et al. 2001) "
+           "and need one: choosing one fills in a fifth of the samples."),
+        "burn_in"));
     m_seed = integerBox(0, std::numeric_limits<int>::max(), 1);
     m_seed->setToolTip(withSettingHelp(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
                           "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."), "seed"));
@@ -123,6 +136,7 @@ QWidget *ControlPanel::buildRunGroup()
     m_samplesLabel = new QLabel(tr("S&amples"));
     m_samplesLabel->setBuddy(m_samples);
     form->addRow(m_samplesLabel, m_samples);
+    form->addRow(tr("Burn-in"), m_burnIn); // every letter is some other control's Alt key
     form->addRow(tr("S&eed"), m_seed);
     form->addRow(tr("C&hains"), new SliderSpinBox(m_chains, tr("Chains"), Scale::Linear, 1, 4));
     form->addRow(QString(), m_parallel);
@@ -213,8 +227,7 @@ void ControlPanel::updateModeWidgets()
     // generated N comes back when a generated set is chosen again.
     const bool generated = m_dataset->isGenerated();
     m_nDataSlider->setEnabled(generated);
-    m_gradBatchSlider->setEnabled(m_proposal->currentData().toString()
-                                  == QString::fromStdString(core::proposalName(core::ProposalKind::Langevin)));
+    m_gradBatchSlider->setEnabled(core::usesGradient(core::parseProposal(m_proposal->currentData().toString().toStdString())));
     const bool loading = m_loading;
     m_loading = true; // the box shows a fact, not an edit
     if (!generated) {

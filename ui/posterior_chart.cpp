@@ -28,7 +28,7 @@ const QColor kCurrentColour(230, 85, 13);
 
 } // namespace
 
-PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, parent)
+PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, parent), m_proposal(kCurrentColour)
 {
     m_chart = chart();
     // The heat map is an item over the plot-area background and under the grid and series
@@ -136,13 +136,18 @@ QLineSeries *PosteriorChart::addSampleChunk()
     }
     m_sampleChunks.append(series);
 
-    // Series added later paint on top, so re-adding the current state keeps it visible.
-    if (m_current->chart())
-        m_chart->removeSeries(m_current);
-    m_chart->addSeries(m_current);
-    m_current->attachAxis(m_axisX);
-    m_current->attachAxis(m_axisY);
+    // Series added later paint on top, so re-adding the proposal and the current state keeps
+    // them visible.
+    for (QLineSeries *top : {m_proposal.series(), m_current}) {
+        if (top->chart())
+            m_chart->removeSeries(top);
+        m_chart->addSeries(top);
+        top->attachAxis(m_axisX);
+        top->attachAxis(m_axisY);
+    }
     styleLegendMarkers(m_chart->legend(), m_current, kCurrentColour);
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_proposal.series()))
+        marker->setVisible(m_proposal.hasSpread());
     return series;
 }
 
@@ -161,6 +166,7 @@ void PosteriorChart::clear()
     }
     m_sampleChunks.front()->clear();
     m_current->clear();
+    m_proposal.clear();
     m_image = PosteriorImage();
     updatePlotBackground();
 }
@@ -258,11 +264,13 @@ void PosteriorChart::restyle()
     updatePlotBackground();
 }
 
-void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF current)
+void PosteriorChart::appendSamples(const QVector<QPointF> &points, QPointF current,
+                                   const std::optional<ProposalSpread> &proposal)
 {
     m_pending += points;
     m_latest = current;
     m_hasLatest = true;
+    m_proposal.setSpread(proposal);
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
 }
@@ -294,8 +302,7 @@ void PosteriorChart::flushWindow()
         m_sampleChunks[k]->replace(k < chunks ? inside.mid(k * kChunkSize, kChunkSize) : QList<QPointF>{});
     m_plotted += m_pending.size();
     m_pending.clear();
-    if (m_hasLatest)
-        m_current->replace(m_free || window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
+    showLatest(window);
 }
 
 QRectF PosteriorChart::plotWindow() const
@@ -367,8 +374,21 @@ void PosteriorChart::flush()
     }
     m_plotted += m_pending.size();
     m_pending.clear();
-    if (m_hasLatest)
-        m_current->replace(m_free || window.contains(m_latest) ? QList<QPointF>{m_latest} : QList<QPointF>{});
+    showLatest(window);
+}
+
+void PosteriorChart::showLatest(const QRectF &window)
+{
+    if (!m_hasLatest)
+        return;
+    const bool shown = m_free || window.contains(m_latest);
+    m_current->replace(shown ? QList<QPointF>{m_latest} : QList<QPointF>{});
+    m_proposal.place(m_latest, shown, m_chart->legend());
+}
+
+QList<QPointF> PosteriorChart::proposalEllipse() const
+{
+    return m_proposal.series()->points();
 }
 
 qsizetype PosteriorChart::plottedSampleCount() const

@@ -19,6 +19,8 @@
 
 #include "ui/chart_style.h"
 #include "ui/posterior_heat_map.h"
+#include "ui/proposal_ellipse.h"
+#include "ui/run_messages.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -51,8 +53,13 @@ public:
     /// Sets the sample markers' opacity for a run that will draw about `count` points, so a
     /// dense cloud still shows the heat map through it. Applies to points drawn from now on.
     void setExpectedSampleCount(qint64 count);
-    /// Queues samples (and the chain's latest state) for the next batched series update.
-    void appendSamples(const QVector<QPointF> &points, QPointF current);
+    /// Queues samples (and the chain's latest state, with the spread of the proposal drawn
+    /// from it) for the next batched series update. The proposal is drawn as its ellipse at
+    /// kProposalEllipseSds around the current state; none when `proposal` is empty.
+    void appendSamples(const QVector<QPointF> &points, QPointF current,
+                       const std::optional<ProposalSpread> &proposal = std::nullopt);
+    /// The proposal ellipse's points as drawn now (empty: none drawn).
+    QList<QPointF> proposalEllipse() const;
     /// A run until stopped: show only the latest `points` samples (a moving window), with free
     /// axes following the window; 0 keeps every sample (the default).
     void setWindow(qsizetype points);
@@ -68,7 +75,8 @@ public:
     /// Samples flushed to the chart so far (queued ones not included); samples outside the θ
     /// window count but are not drawn.
     qsizetype plottedSampleCount() const;
-    /// Series in the chart: the sample chunks (at least one) and the current-state series.
+    /// Series in the chart: the sample chunks (at least one), the proposal ellipse and the
+    /// current-state series.
     int seriesCount() const;
     /// Compact charts (side by side) have no legend and a colour bar without title, so the
     /// plot keeps most of a small cell.
@@ -89,6 +97,8 @@ public:
 private:
     QLineSeries *addSampleChunk();
     void flushWindow();
+    /// The current state and its proposal ellipse, where the plot `window` shows them.
+    void showLatest(const QRectF &window);
     /// Free axes: widens the range to hold `points` (from scratch when m_hasRange is false).
     void growFreeRange(const QVector<QPointF> &points);
     void setFreeRange();
@@ -101,6 +111,7 @@ private:
     QChart *m_chart = nullptr;
     QList<QLineSeries *> m_sampleChunks; // the first carries the legend entry and colour axis
     QLineSeries *m_current = nullptr;
+    ProposalEllipseSeries m_proposal;   // around the current state
     QImage m_sampleMarker;
     qint64 m_expectedCount = 0;
     bool m_compact = false;

@@ -168,7 +168,7 @@ void ResultsView::applySnapshot(const RunSnapshot &snapshot)
 {
     const int method = m_request.methodIndexOf(snapshot.channel);
     if (PosteriorChart *chart = posteriorChart(method))
-        chart->appendSamples(snapshot.newSamples, snapshot.current);
+        chart->appendSamples(snapshot.newSamples, snapshot.current, snapshot.proposal);
     m_histogram->appendBatchSizes(method, snapshot.newBatchSizes);
     if (BatchSizeHistogram *overview = m_comparePage->histogram())
         overview->appendBatchSizes(method, snapshot.newBatchSizes);

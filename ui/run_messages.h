@@ -3,6 +3,8 @@
 // copies: a request going out, snapshots while it runs, the outcome at the end. Requests and
 // outcomes are the run service's own types (core/experiment); snapshots are the GUI's, shaped
 // for the charts.
+#include <optional>
+
 #include <QMetaType>
 #include <QPointF>
 #include <QVector>
@@ -26,6 +28,15 @@ struct ClassifierPoint {
     double meanLogLikelihood = 0.0; ///< mean test log-likelihood, nats per row
 };
 
+/// The spread of a proposal's Gaussian noise in the plotted (θ₁, θ₂) plane: the covariance of
+/// the two plotted components of θ' − E[θ' | θ]. Random walk: step²·I; adaptive random walk:
+/// scale²·Σ̂; Langevin: h²·M, around a mean moved along the gradient (`drifts`).
+struct ProposalSpread {
+    double xx = 0.0, xy = 0.0, yy = 0.0;
+    bool learning = false; ///< an adaptive proposal during its burn-in: still changing
+    bool drifts = false;   ///< centred on θ plus a gradient step, not on θ
+};
+
 /// What happened on one channel since its previous snapshot, plus its running totals.
 struct RunSnapshot {
     int channel = 0;
@@ -42,6 +53,8 @@ struct RunSnapshot {
     /// segment, starting at 0); a later one means T or the step was changed during the run.
     QVector<core::ChainSegment> newSegments;
     QPointF current;                 ///< θ after the latest iteration
+    /// The proposal from `current` (empty for a one-dimensional θ or a Laplace proposal).
+    std::optional<ProposalSpread> proposal;
     qint64 first = 0;                ///< iteration of newBatchSizes[0]
     qint64 completed = 0;            ///< iterations done so far on this channel
     qint64 total = 0;                ///< iterations requested on this channel (0: until stopped)

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/experiment/continuous_chain.h"
+#include "ui/proposal_ellipse.h"
 
 namespace ui {
 namespace {
@@ -132,8 +133,10 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         m_sentSegment = true;
         shot.newSegments.append(segment);
     }
-    if (lastRow > 0)
+    if (lastRow > 0) {
         shot.current = point(lastRow - 1);
+        shot.proposal = proposalSpread(m_proposal, result, lastRow, x, y);
+    }
     const double described = static_cast<double>(m_window > 0 ? std::min<std::int64_t>(last, m_window) : last);
     const double accepted = static_cast<double>(m_window > 0 ? m_windowAccepted : m_accepted);
     const double points = static_cast<double>(m_window > 0 ? m_windowPoints : m_dataPointsUsed);

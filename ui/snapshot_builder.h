@@ -11,6 +11,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
+#include "core/experiment/run_config.h"
 #include "core/models/logistic_regression_model.h"
 #include "ui/sampler_worker.h"
 
@@ -56,6 +57,8 @@ public:
     /// builder's making, which comes before the data's heat map and the chain's preparation
     /// (with them counted, a run's first speed read 856 it/s for a chain at 26,000).
     void startClock();
+    /// The proposal the chain draws with, for the spread each snapshot reports (RunSnapshot::proposal).
+    void setProposal(core::ProposalKind kind) { m_proposal = kind; }
     /// The iterations not yet sent up to row `lastRow` of `result`, as a snapshot.
     RunSnapshot take(const core::ChainResult &result, std::int64_t lastRow);
 
@@ -71,6 +74,7 @@ private:
     int m_stride;
     Classifier m_classifier;
     Components m_plotted;
+    core::ProposalKind m_proposal = core::ProposalKind::RandomWalk;
     void countInWindow(std::int64_t t, std::uint8_t accepted, std::int32_t batch);
     double recentSpeed(std::int64_t last, double fallback);
 

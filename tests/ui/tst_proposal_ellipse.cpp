@@ -1,0 +1,235 @@
+// The proposal's ellipse on the posterior chart: the contour is the proposal noise's two-sd
+// contour in the plotted plane, its spread follows the step of the segment drawn in and what an
+// adaptive proposal has learned, and a real run with the adaptive random walk draws the
+// learned, correlated ellipse after a round one during the burn-in.
+#include <cmath>
+
+#include <QChart>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/support/gui_test_main.h"
+#include "tests/support/small_runs.h"
+
+#include "ui/control_panel.h"
+#include "ui/main_window.h"
+#include "ui/posterior_chart.h"
+#include "ui/proposal_ellipse.h"
+
+namespace {
+
+using testruns::kRunTimeoutMs;
+
+// (p − c)ᵀ C⁻¹ (p − c) for the 2×2 covariance of `spread`.
+double mahalanobis2(QPointF p, QPointF c, const ui::ProposalSpread &spread)
+{
+    const double det = spread.xx * spread.yy - spread.xy * spread.xy;
+    const double dx = p.x() - c.x(), dy = p.y() - c.y();
+    return (spread.yy * dx * dx - 2.0 * spread.xy * dx * dy + spread.xx * dy * dy) / det;
+}
+
+// The covariance an ellipse drawn at kProposalEllipseSds stands for: for points c + k·L·u at
+// evenly spaced angles, the mean of (p − c)(p − c)ᵀ is k²·LLᵀ / 2.
+ui::ProposalSpread spreadOfEllipse(const QList<QPointF> &points, QPointF centre)
+{
+    ui::ProposalSpread spread;
+    const qsizetype n = points.size() - 1; // the last point closes the curve
+    for (qsizetype k = 0; k < n; ++k) {
+        const QPointF d = points[k] - centre;
+        spread.xx += d.x() * d.x();
+        spread.xy += d.x() * d.y();
+        spread.yy += d.y() * d.y();
+    }
+    const double scale = 2.0 / (static_cast<double>(n) * ui::kProposalEllipseSds * ui::kProposalEllipseSds);
+    spread.xx *= scale;
+    spread.xy *= scale;
+    spread.yy *= scale;
+    return spread;
+}
+
+core::ChainResult chainWithSegments(int dimension)
+{
+    core::ChainResult result;
+    result.samples = decltype(result.samples)::Zero(10, dimension);
+    result.completed = 10;
+    result.segments = {{0, 200.0, 0.5, 0.0, true}, {5, 200.0, 0.2, 0.0}};
+    return result;
+}
+
+QString proposalLegend(ui::PosteriorChart *chart)
+{
+    for (QAbstractSeries *series : chart->chart()->series())
+        if (series->name().startsWith(QStringLiteral("Proposal")))
+            return series->name();
+    return {};
+}
+
+} // namespace
+
+class tst_ProposalEllipse : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cacheDir.isValid());
+        qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+    }
+
+    void ellipseIsTheTwoSdContour()
+    {
+        const QPointF centre(0.3, -1.2);
+        const ui::ProposalSpread correlated{4.0, -1.2, 1.0};
+        const QVector<QPointF> points = ui::ellipsePoints(centre, correlated);
+        QCOMPARE(points.size(), 65);
+        QCOMPARE(points.front(), points.back());
+        for (const QPointF &p : points)
+            QVERIFY(std::abs(mahalanobis2(p, centre, correlated) - 4.0) < 1e-9);
+        const ui::ProposalSpread recovered = spreadOfEllipse(points, centre);
+        QVERIFY(std::abs(recovered.xx - 4.0) < 1e-9 && std::abs(recovered.xy + 1.2) < 1e-9
+                && std::abs(recovered.yy - 1.0) < 1e-9);
+        // A random walk of step 0.1: the circle of radius 0.2.
+        for (const QPointF &p : ui::ellipsePoints(centre, ui::ProposalSpread{0.01, 0.0, 0.01}))
+            QVERIFY(std::abs(std::hypot(p.x() - centre.x(), p.y() - centre.y()) - 0.2) < 1e-12);
+    }
+
+    void spreadsThatAreNoCovarianceDrawNothing()
+    {
+        QVERIFY(ui::ellipsePoints({}, ui::ProposalSpread{0.0, 0.0, 1.0}).isEmpty());
+        QVERIFY(ui::ellipsePoints({}, ui::ProposalSpread{1.0, 2.0, 1.0}).isEmpty()); // not positive semi-definite
+        QVERIFY(ui::ellipsePoints({}, ui::ProposalSpread{1.0, std::nan(""), 1.0}).isEmpty());
+        // Singular but valid (θ₂ = 2 θ₁): a line, drawn.
+        const QVector<QPointF> line = ui::ellipsePoints({}, ui::ProposalSpread{1.0, 2.0, 4.0});
+        QCOMPARE(line.size(), 65);
+        for (const QPointF &p : line)
+            QVERIFY(std::abs(p.y() - 2.0 * p.x()) < 1e-9);
+    }
+
+    void spreadFollowsTheSegmentAndTheLearning()
+    {
+        core::ChainResult result = chainWithSegments(3);
+        // A random walk: the step of the segment the latest row was drawn in.
+        auto burnIn = ui::proposalSpread(core::ProposalKind::RandomWalk, result, 3, 0, 2);
+        QVERIFY(burnIn.has_value());
+        QCOMPARE(burnIn->xx, 0.25);
+        QCOMPARE(burnIn->xy, 0.0);
+        QVERIFY(!burnIn->drifts && !burnIn->learning);
+        auto target = ui::proposalSpread(core::ProposalKind::Langevin, result, 8, 0, 2);
+        QVERIFY(std::abs(target->yy - 0.04) < 1e-15);
+        QVERIFY(target->drifts);
+
+        // An adaptive proposal before its first report: nothing to draw yet.
+        QVERIFY(!ui::proposalSpread(core::ProposalKind::Adaptive, result, 3, 0, 2));
+        core::LearnedProposal learned;
+        learned.covariance = Eigen::MatrixXd{{1.0, 0.1, 0.5}, {0.1, 2.0, 0.2}, {0.5, 0.2, 3.0}};
+        learned.scale = 2.0;
+        // Learning: its own scale, the plotted components' block of Σ̂.
+        result.learning = learned;
+        auto learning = ui::proposalSpread(core::ProposalKind::Adaptive, result, 3, 0, 2);
+        QVERIFY(learning->learning);
+        QCOMPARE(learning->xx, 4.0);
+        QCOMPARE(learning->xy, 2.0);
+        QCOMPARE(learning->yy, 12.0);
+        // Frozen: the segment's step, which a step change during the run may have replaced.
+        result.learning.reset();
+        result.adaptation = learned;
+        auto frozen = ui::proposalSpread(core::ProposalKind::Adaptive, result, 8, 2, 1);
+        QVERIFY(!frozen->learning);
+        QVERIFY(std::abs(frozen->xx - 0.04 * 3.0) < 1e-15);
+        QVERIFY(std::abs(frozen->xy - 0.04 * 0.2) < 1e-15);
+        // A diagonal preconditioner (adaptive Langevin, or d above the full-covariance limit).
+        learned.fullCovariance = false;
+        learned.covariance = Eigen::MatrixXd{{1.0}, {2.0}, {3.0}};
+        result.adaptation = learned;
+        auto diagonal = ui::proposalSpread(core::ProposalKind::AdaptiveLangevin, result, 8, 0, 1);
+        QCOMPARE(diagonal->xy, 0.0);
+        QVERIFY(std::abs(diagonal->yy - 0.08) < 1e-15);
+        QVERIFY(diagonal->drifts);
+
+        QVERIFY(!ui::proposalSpread(core::ProposalKind::LaplaceHamiltonian, result, 8, 0, 1));
+        QVERIFY(!ui::proposalSpread(core::ProposalKind::RandomWalk, chainWithSegments(1), 8, 0, 0));
+    }
+
+    // Choosing an adaptive proposal gives a run without a burn-in one: it could not learn.
+    void choosingAnAdaptiveProposalFillsInABurnIn()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        ui::ControlPanel *controls = window.controls();
+        controls->samplesBox()->setValue(3000);
+        controls->burnInBox()->setValue(0);
+        QComboBox *proposal = controls->proposalBox();
+        proposal->setCurrentIndex(proposal->findData(QStringLiteral("adaptive")));
+        QCOMPARE(controls->burnInBox()->value(), 600);
+        const core::RunConfig config = controls->config();
+        QVERIFY(config.proposal == core::ProposalKind::Adaptive);
+        QCOMPARE(config.burnIn, std::int64_t(600));
+        // A burn-in the user typed is kept.
+        controls->burnInBox()->setValue(250);
+        proposal->setCurrentIndex(proposal->findData(QStringLiteral("rw")));
+        proposal->setCurrentIndex(proposal->findData(QStringLiteral("adaptive-langevin")));
+        QCOMPARE(controls->burnInBox()->value(), 250);
+    }
+
+    // The paper's mixture at N/T = 100 has two modes along a diagonal: the adaptive random walk
+    // starts from a small circle, shows it learning during the burn-in, and ends with the
+    // learned ellipse, stretched along the modes (θ₁ and θ₂ negatively correlated), exactly the
+    // frozen proposal the run reports.
+    void anAdaptiveRunDrawsWhatItLearns()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.resize(1200, 800);
+        window.show();
+        core::RunConfig config = testruns::smallConfig(core::TestMethod::Barker, 20000);
+        config.proposal = core::ProposalKind::Adaptive;
+        config.burnIn = 8000;
+        config.step = 0.05;
+        bool sawLearning = false;
+        connect(&window, &ui::MainWindow::snapshotApplied, this, [&] {
+            window.chart()->flush();
+            if (proposalLegend(window.chart()).contains(QStringLiteral("learning"))
+                && !window.chart()->proposalEllipse().isEmpty())
+                sawLearning = true;
+        });
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun(config));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        window.chart()->flush();
+        QVERIFY(sawLearning);
+        QCOMPARE(proposalLegend(window.chart()), QStringLiteral("Proposal, 2 sd"));
+
+        const QList<QPointF> ellipse = window.chart()->proposalEllipse();
+        QCOMPARE(ellipse.size(), 65);
+        const auto outcome = window.lastOutcome();
+        QVERIFY(outcome.has_value());
+        const core::ChainResult &chain = *outcome->chains.front().result;
+        QVERIFY(chain.adaptation.has_value());
+        const QPointF latest(chain.samples(chain.completed - 1, 0), chain.samples(chain.completed - 1, 1));
+        const ui::ProposalSpread drawn = spreadOfEllipse(ellipse, latest);
+        const double s2 = chain.adaptation->scale * chain.adaptation->scale;
+        const Eigen::MatrixXd &sigma = chain.adaptation->covariance;
+        QVERIFY(std::abs(drawn.xx - s2 * sigma(0, 0)) < 1e-9 * drawn.xx);
+        QVERIFY(std::abs(drawn.xy - s2 * sigma(0, 1)) < 1e-9 * drawn.xx);
+        const double correlation = drawn.xy / std::sqrt(drawn.xx * drawn.yy);
+        qInfo("learned scale %.3f; drawn sd %.3f × %.3f, correlation %.2f", chain.adaptation->scale,
+              std::sqrt(drawn.xx), std::sqrt(drawn.yy), correlation);
+        QVERIFY2(correlation < -0.3, qPrintable(QStringLiteral("correlation %1").arg(correlation)));
+        QVERIFY(std::sqrt(drawn.xx) > 2.0 * config.step); // grown from the 0.05 circle
+        const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
+        if (!directory.isEmpty())
+            QVERIFY(window.grab().save(directory + QStringLiteral("/proposal-ellipse.png")));
+    }
+
+private:
+    QTemporaryDir m_cacheDir;
+};
+
+MHX_GUI_TEST_MAIN(tst_ProposalEllipse)
+#include "tst_proposal_ellipse.moc"
