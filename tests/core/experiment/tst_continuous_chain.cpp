@@ -78,6 +78,17 @@ struct Continuous {
     }
 };
 
+// Hooks that follow `kernel`'s changes, solving each new test's correction table.
+ContinuousChainHooks followingKernel(const LiveKernel &kernel)
+{
+    ContinuousChainHooks hooks;
+    hooks.kernel = &kernel;
+    hooks.prepareKernel = [](RunConfig &next, ChainInputs &inputs) {
+        inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(next.correction));
+    };
+    return hooks;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(lapsFormOneChainThatSamplesTheExactPosterior)
@@ -243,11 +254,7 @@ BOOST_AUTO_TEST_CASE(aFixedLengthRunGoesOnWithANewTest)
             kernel.set(wanted);
         }
     };
-    ContinuousChainHooks hooks;
-    hooks.kernel = &kernel;
-    hooks.prepareKernel = [](RunConfig &next, ChainInputs &inputs) {
-        inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(next.correction));
-    };
+    ContinuousChainHooks hooks = followingKernel(kernel);
     int laps = 0;
     hooks.lapEnded = [&](const ChainResult &) { ++laps; };
     RunConfig ended;
@@ -304,11 +311,7 @@ BOOST_AUTO_TEST_CASE(anAdaptiveProposalKeepsWhatItLearnedAcrossKernelChanges)
             kernel.set(wanted);
         }
     };
-    ContinuousChainHooks hooks;
-    hooks.kernel = &kernel;
-    hooks.prepareKernel = [](RunConfig &next, ChainInputs &inputs) {
-        inputs.correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(next.correction));
-    };
+    ContinuousChainHooks hooks = followingKernel(kernel);
     std::vector<ChainResult> laps;
     hooks.lapEnded = [&](const ChainResult &lap) { laps.push_back(lap); };
     std::string refused;
