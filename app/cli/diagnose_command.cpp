@@ -1,14 +1,17 @@
-// `mh-explorer-cli diagnose FILE...`: a per-parameter posterior summary of samples CSVs (ours
-// or CmdStan's), one chain per file, in the manner of CmdStan's stansummary.
+// `mh-explorer-cli diagnose FILE... [--reference REF]...`: a per-parameter posterior summary
+// of samples CSVs (ours or CmdStan's), one chain per file, in the manner of CmdStan's
+// stansummary; with reference chains, how every parameter's mean and sd agree with theirs.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/diagnostics/posterior_summary.h"
+#include "core/diagnostics/reference_agreement.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_file.h"
 #include "core/io/samples_csv_reader.h"
@@ -16,12 +19,29 @@
 namespace cli {
 namespace {
 
+constexpr const char *kUsage = "diagnose FILE... [--reference REF]... [--summary out.json]";
+
 struct Request {
     std::vector<std::string> files;
+    std::vector<std::string> references;
     std::string summaryPath;
 };
 
-// Kept to what this command needs: FILE... and --summary PATH (or --summary=PATH).
+// The value of `--name VALUE` or `--name=VALUE` at argv[i] (i moves past it).
+std::string optionValue(const std::string &name, const std::string &what, int argc, char **argv, int &i)
+{
+    const std::string token = argv[i];
+    std::string value;
+    if (token.size() > name.size())
+        value = token.substr(name.size() + 1);
+    else if (i + 1 < argc)
+        value = argv[++i];
+    if (value.empty())
+        throw UsageError(name + " needs a value (" + what + ")");
+    return value;
+}
+
+// Kept to what this command needs: FILE..., --reference FILE (repeated) and --summary PATH.
 Request parse(int argc, char **argv)
 {
     Request request;
@@ -30,20 +50,17 @@ Request parse(int argc, char **argv)
         if (token == "--summary" || token.rfind("--summary=", 0) == 0) {
             if (!request.summaryPath.empty())
                 throw UsageError("--summary given twice");
-            if (token.size() > 9)
-                request.summaryPath = token.substr(10);
-            else if (i + 1 < argc)
-                request.summaryPath = argv[++i];
-            if (request.summaryPath.empty())
-                throw UsageError("--summary needs a value (a JSON path)");
+            request.summaryPath = optionValue("--summary", "a JSON path", argc, argv, i);
+        } else if (token == "--reference" || token.rfind("--reference=", 0) == 0) {
+            request.references.push_back(optionValue("--reference", "a samples CSV of the reference chain", argc, argv, i));
         } else if (token.rfind("--", 0) == 0) {
-            throw UsageError("unknown option " + token + " (diagnose takes FILE... [--summary out.json])");
+            throw UsageError("unknown option " + token + " (usage: " + kUsage + ")");
         } else {
             request.files.push_back(token);
         }
     }
     if (request.files.empty())
-        throw UsageError("no samples files given (usage: diagnose FILE... [--summary out.json])");
+        throw UsageError(std::string("no samples files given (usage: ") + kUsage + ")");
     return request;
 }
 
@@ -90,6 +107,98 @@ std::vector<std::size_t> parameterColumns(const core::SamplesTable &table)
     return columns;
 }
 
+std::vector<core::ParameterSummary> summarize(const std::vector<core::SamplesTable> &chains,
+                                              const std::vector<std::size_t> &columns)
+{
+    std::vector<core::ParameterSummary> summaries;
+    for (std::size_t k : columns) {
+        core::ChainDraws draws;
+        for (const core::SamplesTable &chain : chains)
+            draws.push_back(chain.values[k]);
+        summaries.push_back(core::summarizeParameter(draws));
+    }
+    return summaries;
+}
+
+// The run's parameters (lp__ aside: it is a function of them) against the same columns of the
+// reference chains, which must have every one of them.
+struct Comparison {
+    std::vector<std::string> names;
+    std::vector<core::ParameterSummary> reference;
+    std::vector<core::ParameterAgreement> agreement;
+    core::AgreementSummary summary;
+    std::size_t chains = 0, draws = 0;
+};
+
+Comparison compareWithReference(const core::SamplesTable &run, const std::vector<std::size_t> &columns,
+                                const std::vector<core::ParameterSummary> &summaries,
+                                const std::vector<std::string> &referenceFiles)
+{
+    const std::vector<core::SamplesTable> reference = readChains(referenceFiles);
+    Comparison comparison;
+    comparison.chains = reference.size();
+    comparison.draws = reference.front().draws();
+    std::vector<std::size_t> referenceColumns;
+    std::vector<std::size_t> runIndex;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const std::string &name = run.columns[columns[i]];
+        if (name == "lp__")
+            continue;
+        const auto found = std::find(reference.front().columns.begin(), reference.front().columns.end(), name);
+        if (found == reference.front().columns.end())
+            throw UsageError(reference.front().fileName + " has no column '" + name + "' (of " + run.fileName
+                             + "); the reference must sample the same parameters");
+        referenceColumns.push_back(static_cast<std::size_t>(found - reference.front().columns.begin()));
+        runIndex.push_back(i);
+        comparison.names.push_back(name);
+    }
+    if (comparison.names.empty())
+        throw UsageError(run.fileName + ": no parameters besides lp__ to compare with the reference");
+    comparison.reference = summarize(reference, referenceColumns);
+    for (std::size_t j = 0; j < runIndex.size(); ++j)
+        comparison.agreement.push_back(core::compareWithReference(summaries[runIndex[j]], comparison.reference[j]));
+    comparison.summary = core::summarizeAgreement(comparison.agreement);
+    return comparison;
+}
+
+void printComparison(const Comparison &c, const std::vector<std::string> &files)
+{
+    const core::AgreementSummary &s = c.summary;
+    std::printf("\nAgainst the reference (%zu chain%s of %zu draws: %s%s), %zu parameters, lp__ aside:\n", c.chains,
+                c.chains == 1 ? "" : "s", c.draws, files.front().c_str(), files.size() > 1 ? ", ..." : "", s.parameters);
+    std::printf("  mean shift |mean - ref| / ref sd   median %.3f, worst %.3f (%s); %zu of %zu within %.2g\n",
+                s.medianAbsShift, s.maxAbsShift, c.names[s.worstShift].c_str(), s.withinShift, s.parameters,
+                s.shiftTolerance);
+    std::printf("  sd ratio sd / ref sd               median %.3f, range %.3f to %.3f (worst %s); %zu of %zu within "
+                "%.0f%%\n",
+                s.medianSdRatio, s.minSdRatio, s.maxSdRatio, c.names[s.worstSdRatio].c_str(), s.withinSdRatio,
+                s.parameters, 100.0 * s.sdRatioTolerance);
+    std::printf("  shifts beyond 3 Monte Carlo standard errors (of both means): %zu of %zu (Monte Carlo error alone: "
+                "about %.1f)\n",
+                s.beyondThreeMcse, s.parameters, 0.0027 * static_cast<double>(s.parameters));
+}
+
+nlohmann::ordered_json comparisonJson(const Comparison &c, const std::vector<std::string> &files)
+{
+    const core::AgreementSummary &s = c.summary;
+    return {{"files", files},
+            {"chains", c.chains},
+            {"draws_per_chain", c.draws},
+            {"parameters", s.parameters},
+            {"mean_shift_tolerance_sd", s.shiftTolerance},
+            {"sd_ratio_tolerance", s.sdRatioTolerance},
+            {"median_abs_mean_shift_sd", s.medianAbsShift},
+            {"max_abs_mean_shift_sd", s.maxAbsShift},
+            {"worst_mean_shift_parameter", c.names[s.worstShift]},
+            {"within_mean_shift_tolerance", s.withinShift},
+            {"median_sd_ratio", s.medianSdRatio},
+            {"min_sd_ratio", s.minSdRatio},
+            {"max_sd_ratio", s.maxSdRatio},
+            {"worst_sd_ratio_parameter", c.names[s.worstSdRatio]},
+            {"within_sd_ratio_tolerance", s.withinSdRatio},
+            {"mean_shifts_beyond_3_mcse", s.beyondThreeMcse}};
+}
+
 } // namespace
 
 int diagnoseCommand(int argc, char **argv)
@@ -102,13 +211,10 @@ int diagnoseCommand(int argc, char **argv)
     if (columns.empty())
         throw UsageError(chains.front().fileName + ": no parameter columns (every column name ends in \"__\")");
 
-    std::vector<core::ParameterSummary> summaries;
-    for (std::size_t k : columns) {
-        core::ChainDraws draws;
-        for (const core::SamplesTable &chain : chains)
-            draws.push_back(chain.values[k]);
-        summaries.push_back(core::summarizeParameter(draws));
-    }
+    const std::vector<core::ParameterSummary> summaries = summarize(chains, columns);
+    std::optional<Comparison> comparison;
+    if (!request.references.empty())
+        comparison = compareWithReference(chains.front(), columns, summaries, request.references);
 
     std::size_t nameWidth = 4;
     for (std::size_t k : columns)
@@ -127,6 +233,8 @@ int diagnoseCommand(int argc, char **argv)
     std::printf("\nESS_bulk and ESS_tail are rank-normalised split-chain estimates and R_hat the larger of the\n"
                 "bulk and folded rank-normalised split R-hat (Vehtari et al. 2021); R_hat > 1.01 or an ESS\n"
                 "below 100 per chain calls for longer or better-mixing chains.\n");
+    if (comparison)
+        printComparison(*comparison, request.references);
 
     if (!request.summaryPath.empty()) {
         nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
@@ -136,8 +244,20 @@ int diagnoseCommand(int argc, char **argv)
                 {"mean", s.mean}, {"sd", s.sd},           {"mcse_mean", s.mcseMean}, {"q5", s.q5},      {"q50", s.q50},
                 {"q95", s.q95},   {"ess_bulk", s.essBulk}, {"ess_tail", s.essTail},   {"r_hat", s.rhat}};
         }
-        const nlohmann::ordered_json root = {
+        nlohmann::ordered_json root = {
             {"chains", chains.size()}, {"draws_per_chain", chains.front().draws()}, {"parameters", parameters}};
+        if (comparison) {
+            for (std::size_t j = 0; j < comparison->names.size(); ++j) {
+                const core::ParameterAgreement &a = comparison->agreement[j];
+                nlohmann::ordered_json &entry = root["parameters"][comparison->names[j]];
+                entry["reference_mean"] = comparison->reference[j].mean;
+                entry["reference_sd"] = comparison->reference[j].sd;
+                entry["mean_shift_sd"] = a.meanShiftInSd;
+                entry["mean_shift_mcse"] = a.meanShiftInMcse;
+                entry["sd_ratio"] = a.sdRatio;
+            }
+            root["reference"] = comparisonJson(*comparison, request.references);
+        }
         core::writeJsonFile(request.summaryPath, root);
     }
     return 0;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/diagnostics/posterior_summary.h"
+#include "core/diagnostics/reference_agreement.h"
 #include "core/io/atomic_file.h"
 #include "tests/support/cli_process.h"
 
@@ -159,6 +160,53 @@ private slots:
         const Result one = runCli({"diagnose", a});
         QVERIFY2(one.exitCode == 0, qPrintable(one.err));
         QVERIFY(std::isfinite(tableRow(one.out, "theta.1").value(8, std::nan(""))));
+    }
+
+    // --reference: every parameter's mean shift and sd ratio against reference chains. The
+    // run's θ₂ is twice as wide as the reference's (makeChain's spread grows with the index),
+    // θ₁ has the same law; lp__ is left out.
+    void comparesEveryParameterWithAReference()
+    {
+        QTemporaryDir dir;
+        const QString run = dir.path() + "/run.csv", ref1 = dir.path() + "/ref1.csv", ref2 = dir.path() + "/ref2.csv";
+        const QString json = dir.path() + "/s.json";
+        writeOurs(run, makeChain(1, 4000));
+        writeOurs(ref1, makeChain(0, 3000));
+        writeOurs(ref2, makeChain(0, 3000)); // the same draws again: two files are read as two chains
+        const Result result = runCli({"diagnose", run, "--reference", ref1, "--reference=" + ref2, "--summary", json});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.contains("Against the reference (2 chains of 3000 draws"), qPrintable(result.out));
+        const QJsonObject root = readJson(json);
+        const QJsonObject reference = root.value("reference").toObject();
+        QCOMPARE(reference.value("parameters").toInt(), 2);
+        QCOMPARE(reference.value("worst_sd_ratio_parameter").toString(), QString("theta.2"));
+        const double ratio = root["parameters"].toObject()["theta.2"].toObject()["sd_ratio"].toDouble();
+        QVERIFY2(std::abs(ratio - 2.0) < 0.15, qPrintable(QString::number(ratio)));
+        QCOMPARE(reference.value("within_sd_ratio_tolerance").toInt(), 1);
+        const QJsonObject theta1 = root["parameters"].toObject()["theta.1"].toObject();
+        QVERIFY(std::abs(theta1["sd_ratio"].toDouble() - 1.0) < 0.1);
+        QVERIFY(std::abs(theta1["mean_shift_sd"].toDouble()) < 0.1);
+        QVERIFY(std::abs(theta1["mean_shift_mcse"].toDouble()) < 4.0);
+        QVERIFY(!root["parameters"].toObject()["lp__"].toObject().contains("sd_ratio"));
+        // The shift and the ratio as the core computes them from the same draws.
+        const Chain r = makeChain(1, 4000), a = makeChain(0, 3000);
+        const ParameterAgreement expected =
+            compareWithReference(summarizeParameter({r.theta2}), summarizeParameter({a.theta2, a.theta2}));
+        QCOMPARE(ratio, expected.sdRatio);
+
+        // A reference without one of the run's parameters: named, exit 2, nothing written.
+        const QString narrow = dir.path() + "/narrow.csv", json2 = dir.path() + "/s2.json";
+        {
+            std::ofstream out(narrow.toStdString());
+            out << "lp__,theta.1\n";
+            for (int t = 0; t < 10; ++t)
+                out << "-1," << t << "\n";
+        }
+        const Result missing = runCli({"diagnose", run, "--reference", narrow, "--summary", json2});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("narrow.csv has no column 'theta.2'"), qPrintable(missing.err));
+        QVERIFY(!QFile::exists(json2));
+        QCOMPARE(runCli({"diagnose", run, "--reference"}).exitCode, 2);
     }
 
     void badFilesAreNamedWithLineAndColumn()
