@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/correction/cancelled.h"
 #include "core/experiment/posterior_references.h"
 #include "core/models/gaussian_mixture_model.h"
 
@@ -37,10 +38,18 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     std::unique_ptr<Proposal> builtProposal;
     Proposal *proposal = inputs.keptProposal ? inputs.keptProposal->get() : nullptr;
     if (!proposal) {
-        builtProposal = makeProposal(config, *dataset.model, learns && config.burnIn > 0 ? burnInStep : config.step);
-        proposal = builtProposal.get();
-        if (inputs.keptProposal)
-            *inputs.keptProposal = std::move(builtProposal);
+        try {
+            builtProposal = makeProposal(config, *dataset.model, learns && config.burnIn > 0 ? burnInStep : config.step,
+                                         inputs.stop);
+            if (inputs.keptProposal)
+                *inputs.keptProposal = std::move(builtProposal);
+            proposal = inputs.keptProposal ? inputs.keptProposal->get() : builtProposal.get();
+        } catch (const Cancelled &) {
+            // Stopped during the set-up (a Laplace fit): the chain ends before its first
+            // iteration, as a stop then would end it. The stand-in proposal never draws.
+            builtProposal = std::make_unique<RandomWalkProposal>(config.step);
+            proposal = builtProposal.get();
+        }
     }
     const double setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
     auto *const adaptive = learns ? dynamic_cast<AdaptiveProposal *>(proposal) : nullptr;

@@ -155,6 +155,11 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(config.temperature));
     if (!(config.step > 0.0) || !std::isfinite(config.step))
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
+    if (usesLaplaceFit(config.proposal) && config.dataset != "logreg")
+        throw std::invalid_argument("proposal " + proposalName(config.proposal)
+                                    + " is built around the Laplace approximation of logistic regression: it needs "
+                                      "the logreg dataset (use adaptive or adaptive-langevin for '"
+                                    + config.dataset + "')");
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if (usesGradient(config.proposal)
         && (config.gradBatch < 1 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
@@ -223,19 +228,25 @@ bool needsAustereDesign(const RunConfig &config)
 namespace {
 
 // The Laplace approximation the laplace-* proposals are built around; logistic regression only.
-GaussianApproximation laplaceOf(const Model &model, const RunConfig &config)
+GaussianApproximation laplaceOf(const Model &model, const RunConfig &config, std::stop_token stop)
 {
     const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
     if (!logistic)
         throw std::invalid_argument("--proposal " + proposalName(config.proposal)
                                     + " needs the logistic-regression model (--dataset logreg); use adaptive or "
                                       "adaptive-langevin for '" + model.name() + "'");
-    return logisticLaplace(*logistic, config.temperature);
+    return logisticLaplace(*logistic, config.temperature, 40, std::move(stop));
 }
 
 } // namespace
 
-std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step)
+bool usesLaplaceFit(ProposalKind kind)
+{
+    return kind == ProposalKind::LaplaceLangevin || kind == ProposalKind::LaplaceCrankNicolson
+           || kind == ProposalKind::LaplaceHamiltonian;
+}
+
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step, std::stop_token stop)
 {
     AdaptationSettings adaptation;
     adaptation.targetAcceptance = config.adaptTarget;
@@ -246,16 +257,16 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
         return std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
     case ProposalKind::LaplaceLangevin: {
         auto proposal = std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
-        proposal->useFullPreconditioner(laplaceOf(model, config).covarianceFactor);
+        proposal->useFullPreconditioner(laplaceOf(model, config, stop).covarianceFactor);
         return proposal;
     }
     case ProposalKind::LaplaceCrankNicolson: {
-        GaussianApproximation laplace = laplaceOf(model, config);
+        GaussianApproximation laplace = laplaceOf(model, config, stop);
         return std::make_unique<CrankNicolsonProposal>(std::move(laplace.mode), std::move(laplace.covarianceFactor),
                                                        step, adaptation);
     }
     case ProposalKind::LaplaceHamiltonian:
-        return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config).covarianceFactor, step,
+        return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config, stop).covarianceFactor, step,
                                                      config.gradBatch, config.leapfrogSteps, adaptation);
     case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
     case ProposalKind::RandomWalk: break;

@@ -3,6 +3,7 @@
 /// it into a model, a proposal and an acceptance test.
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <optional>
 #include <string>
 #include <vector>
@@ -143,8 +144,12 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
 /// random walk with that step and learns only when the chain runner feeds it its burn-in
 /// (ChainSettings::adaptation, which runConfiguredChain sets). One per chain: a Langevin proposal
 /// carries the chain's gradient workspace. Throws std::invalid_argument when grad-batch exceeds
-/// the model's N.
-std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step);
+/// the model's N, and Cancelled when `stop` is requested during a Laplace fit (seconds long).
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step,
+                                       std::stop_token stop = {});
+
+/// Whether the proposal is built around the Laplace approximation of logistic regression.
+bool usesLaplaceFit(ProposalKind kind);
 
 /// Data rows the proposal reads per iteration on N = dataSize rows: 2 · grad-batch for the
 /// Langevin proposal (its gradient at θ and at θ' over the same rows; 1 · N when grad-batch = N,

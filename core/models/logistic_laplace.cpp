@@ -8,6 +8,8 @@
 
 #include <Eigen/Cholesky>
 
+#include "core/correction/cancelled.h"
+
 namespace core {
 namespace {
 
@@ -48,8 +50,13 @@ Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vect
 
 } // namespace
 
-GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, double temperature, int maxSteps)
+GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, double temperature, int maxSteps,
+                                      std::stop_token stop)
 {
+    const auto checkStop = [&stop] {
+        if (stop.stop_requested())
+            throw Cancelled("the Laplace fit was stopped");
+    };
     if (!(temperature > 0.0) || !std::isfinite(temperature))
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(temperature));
     const int d = model.dimension();
@@ -61,6 +68,7 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     Eigen::MatrixXd h;
     double value = logPosterior(model, fit.mode, temperature);
     for (; fit.newtonSteps < maxSteps; ++fit.newtonSteps) {
+        checkStop();
         model.gradLogPrior(fit.mode, gradient);
         model.sumGradLogLikelihood(fit.mode, all, likelihoodGradient);
         gradient += likelihoodGradient / temperature;
@@ -88,6 +96,7 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
         fit.mode = next;
         value = nextValue;
     }
+    checkStop();
     h = negativeHessian(model, fit.mode, temperature);
     h.diagonal().array() += 1e-6 * h.diagonal().mean();
     // L with H⁻¹ = L Lᵀ: invert H and Cholesky-factorise the inverse (d³ work, at d = 784 a

@@ -17,6 +17,8 @@
 /// stays exact, so precision matters little. With the flat prior on separable data there is no
 /// mode (the likelihood keeps rising along a separating direction); the fit then stops after
 /// its iteration budget and H gets a ridge ε·mean(diag H)·I, which keeps it positive definite.
+#include <stop_token>
+
 #include <Eigen/Core>
 
 #include "core/models/logistic_regression_model.h"
@@ -31,8 +33,10 @@ struct GaussianApproximation {
 };
 
 /// Fits the approximation at temperature T > 0. Each Newton step reads the data twice (the
-/// gradient and the weighted Gram matrix Xᵀ W X, a d×d product over N rows). Throws
-/// std::invalid_argument for T ≤ 0.
-GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, double temperature, int maxSteps = 40);
+/// gradient and the weighted Gram matrix Xᵀ W X, a d×d product over N rows; about half a second
+/// for Fashion-MNIST's 12,000 × 784). Throws std::invalid_argument for T ≤ 0, and Cancelled
+/// when `stop` is requested: it is checked before every Newton step and the final Hessian.
+GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, double temperature, int maxSteps = 40,
+                                      std::stop_token stop = {});
 
 } // namespace core

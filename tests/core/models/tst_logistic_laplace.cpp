@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <numeric>
+#include <stop_token>
 #include <vector>
 
 #include <Eigen/Dense>
 
+#include "core/correction/cancelled.h"
 #include "core/models/logistic_laplace.h"
 #include "tests/support/random_classification.h"
 
@@ -78,4 +80,17 @@ BOOST_AUTO_TEST_CASE(separableDataWithoutPriorStillGiveAPreconditioner)
     BOOST_TEST(fit.covarianceFactor.allFinite());
     BOOST_TEST((fit.covarianceFactor.diagonal().array() > 0.0).all());
     BOOST_CHECK_THROW(logisticLaplace(model, 0.0), std::invalid_argument);
+}
+
+// The fit reads all N rows per Newton step (half a second on Fashion-MNIST): a stop request
+// ends it with Cancelled, before the next step.
+BOOST_AUTO_TEST_CASE(aStoppedFitIsCancelled)
+{
+    LogisticRegressionOptions options;
+    options.priorSd = 1.0;
+    const LogisticRegressionModel model(testdata::randomClassification(300, 3, 7), options);
+    std::stop_source stop;
+    BOOST_CHECK_NO_THROW(logisticLaplace(model, 1.0, 40, stop.get_token()));
+    stop.request_stop();
+    BOOST_CHECK_THROW(logisticLaplace(model, 1.0, 40, stop.get_token()), Cancelled);
 }

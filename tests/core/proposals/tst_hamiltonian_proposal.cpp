@@ -7,6 +7,8 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <stop_token>
+
 #include <cmath>
 #include <memory>
 #include <string>
@@ -179,8 +181,15 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
     config.leapfrogSteps = 0;
     BOOST_CHECK_THROW(validate(config), std::invalid_argument);
     config.leapfrogSteps = 8;
+    try { // the mixture: the Laplace approximation is logistic regression's only
+        validate(config);
+        BOOST_FAIL("no exception");
+    } catch (const std::invalid_argument &error) {
+        BOOST_TEST(std::string(error.what()).find("needs the logreg dataset") != std::string::npos, error.what());
+    }
+    config.dataset = "logreg";
     BOOST_CHECK_NO_THROW(validate(config));
-    BOOST_CHECK_THROW(makeProposal(config, model, 0.1), std::invalid_argument); // logistic regression only
+    BOOST_CHECK_THROW(makeProposal(config, model, 0.1), std::invalid_argument); // this model is not logistic
 }
 
 // The configured run on a small logistic regression (random features, prior N(0, I)): the
@@ -215,4 +224,30 @@ BOOST_AUTO_TEST_CASE(configuredRunOnLogisticRegression)
     BOOST_TEST(std::abs(acceptance - 0.65) < 0.15);
     BOOST_TEST(proposalPointsPerIteration(config, 2000) == 6 * 2000);
     BOOST_TEST(proposalPointsPerIteration(config, 4000) == 7 * 2000);
+}
+
+// A stop during the Laplace fit (seconds long on real data) ends the chain before its first
+// iteration, stopped, instead of waiting for the fit or failing the run.
+BOOST_AUTO_TEST_CASE(aStopDuringTheFitEndsTheChainBeforeItStarts)
+{
+    LogisticRegressionOptions options;
+    options.priorSd = 1.0;
+    DatasetInstance dataset;
+    dataset.model = std::make_shared<const LogisticRegressionModel>(testdata::randomClassification(500, 4, 4), options);
+    RunConfig config;
+    config.dataset = "logreg";
+    config.method = TestMethod::Metropolis;
+    config.temperature = 1.0;
+    config.samples = 200;
+    config.burnIn = 100;
+    config.proposal = ProposalKind::LaplaceHamiltonian;
+    config.gradBatch = 500;
+    std::stop_source stop;
+    stop.request_stop();
+    ChainInputs inputs;
+    inputs.stop = stop.get_token();
+    const ChainResult chain = runConfiguredChain(config, dataset, inputs);
+    BOOST_TEST(chain.stopped);
+    BOOST_TEST(chain.completed == std::int64_t(0));
+    BOOST_TEST(!chain.adaptation);
 }
