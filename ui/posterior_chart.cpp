@@ -138,7 +138,9 @@ QLineSeries *PosteriorChart::addSampleChunk()
 
     // Series added later paint on top, so re-adding the proposal and the current state keeps
     // them visible.
-    for (QLineSeries *top : {m_proposal.series(), m_current}) {
+    QList<QLineSeries *> onTop = m_proposal.series();
+    onTop.append(m_current);
+    for (QLineSeries *top : onTop) {
         if (top->chart())
             m_chart->removeSeries(top);
         m_chart->addSeries(top);
@@ -146,8 +148,9 @@ QLineSeries *PosteriorChart::addSampleChunk()
         top->attachAxis(m_axisY);
     }
     styleLegendMarkers(m_chart->legend(), m_current, kCurrentColour);
-    for (QLegendMarker *marker : m_chart->legend()->markers(m_proposal.series()))
-        marker->setVisible(m_proposal.hasSpread());
+    for (QLineSeries *arc : m_proposal.series())
+        for (QLegendMarker *marker : m_chart->legend()->markers(arc))
+            marker->setVisible(arc == m_proposal.series().front() && m_proposal.hasSpread());
     return series;
 }
 
@@ -383,12 +386,20 @@ void PosteriorChart::showLatest(const QRectF &window)
         return;
     const bool shown = m_free || window.contains(m_latest);
     m_current->replace(shown ? QList<QPointF>{m_latest} : QList<QPointF>{});
-    m_proposal.place(m_latest, shown, m_chart->legend());
+    m_proposal.place(m_latest, shown, window, m_chart->legend());
 }
 
-QList<QPointF> PosteriorChart::proposalEllipse() const
+QVector<QPointF> PosteriorChart::proposalEllipse() const
 {
-    return m_proposal.series()->points();
+    return m_proposal.points();
+}
+
+int PosteriorChart::drawnProposalArcs() const
+{
+    int arcs = 0;
+    for (const QLineSeries *arc : m_proposal.series())
+        arcs += arc->count() > 0 ? 1 : 0;
+    return arcs;
 }
 
 qsizetype PosteriorChart::plottedSampleCount() const

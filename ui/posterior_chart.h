@@ -58,8 +58,10 @@ public:
     /// kProposalEllipseSds around the current state; none when `proposal` is empty.
     void appendSamples(const QVector<QPointF> &points, QPointF current,
                        const std::optional<ProposalSpread> &proposal = std::nullopt);
-    /// The proposal ellipse's points as drawn now (empty: none drawn).
-    QList<QPointF> proposalEllipse() const;
+    /// The proposal ellipse last placed, whole (empty: none drawn), and how many arcs of it
+    /// are drawn inside the plot.
+    QVector<QPointF> proposalEllipse() const;
+    int drawnProposalArcs() const;
     /// A run until stopped: show only the latest `points` samples (a moving window), with free
     /// axes following the window; 0 keeps every sample (the default).
     void setWindow(qsizetype points);

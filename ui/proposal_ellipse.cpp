@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include <QCoreApplication>
 #include <QLegend>
@@ -98,30 +99,105 @@ QVector<QPointF> ellipsePoints(QPointF centre, const ProposalSpread &spread, dou
     return points;
 }
 
-ProposalEllipseSeries::ProposalEllipseSeries(QColor colour) : m_series(new QLineSeries)
+namespace {
+
+// Liang–Barsky: the part [t0, t1] ⊆ [0, 1] of the segment a + t (b − a) inside `window`;
+// false when none is.
+bool clipSegment(QPointF a, QPointF b, const QRectF &window, double &t0, double &t1)
 {
-    m_series->setPen(QPen(colour, 1.5));
-    m_series->setName(QCoreApplication::translate("ui::ProposalEllipseSeries", "Proposal, %1 sd").arg(kProposalEllipseSds));
+    t0 = 0.0;
+    t1 = 1.0;
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - window.left(), window.right() - a.x(), a.y() - window.top(), window.bottom() - a.y()};
+    for (int k = 0; k < 4; ++k) {
+        if (p[k] == 0.0) {
+            if (q[k] < 0.0)
+                return false; // parallel to this edge and outside it
+            continue;
+        }
+        const double t = q[k] / p[k];
+        if (p[k] < 0.0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+    }
+    return t0 <= t1;
 }
 
-void ProposalEllipseSeries::place(QPointF centre, bool visible, QLegend *legend)
+} // namespace
+
+QVector<QVector<QPointF>> clippedArcs(const QVector<QPointF> &points, const QRectF &window)
 {
-    m_series->replace(visible && m_spread ? ellipsePoints(centre, *m_spread) : QList<QPointF>{});
+    QVector<QVector<QPointF>> arcs;
+    QVector<QPointF> current;
+    bool startsInside = false;
+    for (qsizetype i = 0; i + 1 < points.size(); ++i) {
+        const QPointF a = points[i], b = points[i + 1];
+        double t0 = 0.0, t1 = 1.0;
+        if (!clipSegment(a, b, window, t0, t1)) {
+            if (!current.isEmpty())
+                arcs.append(std::exchange(current, {}));
+            continue;
+        }
+        if (i == 0 && t0 == 0.0)
+            startsInside = true;
+        if (current.isEmpty() || t0 > 0.0) {
+            if (!current.isEmpty())
+                arcs.append(std::exchange(current, {}));
+            current.append(t0 > 0.0 ? a + t0 * (b - a) : a);
+        }
+        current.append(t1 < 1.0 ? a + t1 * (b - a) : b); // the points themselves where not cut
+        if (t1 < 1.0)
+            arcs.append(std::exchange(current, {}));
+    }
+    if (!current.isEmpty()) {
+        // The curve is closed: an arc running through its last point goes on in its first.
+        if (startsInside && !arcs.isEmpty() && arcs.front().front() == points.front()) {
+            current.append(arcs.front().mid(1));
+            arcs.front() = std::move(current);
+        } else {
+            arcs.append(std::move(current));
+        }
+    }
+    return arcs;
+}
+
+ProposalEllipseSeries::ProposalEllipseSeries(QColor colour)
+{
+    for (int k = 0; k < kArcs; ++k) {
+        auto *arc = new QLineSeries;
+        arc->setPen(QPen(colour, 1.5));
+        m_arcs.append(arc);
+    }
+    m_arcs.front()->setName(
+        QCoreApplication::translate("ui::ProposalEllipseSeries", "Proposal, %1 sd").arg(kProposalEllipseSds));
+}
+
+void ProposalEllipseSeries::place(QPointF centre, bool visible, const QRectF &window, QLegend *legend)
+{
+    m_points = visible && m_spread ? ellipsePoints(centre, *m_spread) : QVector<QPointF>{};
+    const QVector<QVector<QPointF>> arcs = clippedArcs(m_points, window);
+    for (qsizetype k = 0; k < m_arcs.size(); ++k)
+        m_arcs[k]->replace(k < arcs.size() ? arcs[k] : QList<QPointF>{});
     if (m_spread) {
         const QString sds = QString::number(kProposalEllipseSds);
         const char *name = m_spread->learning ? "Proposal, %1 sd (learning in the burn-in)"
                            : m_spread->drifts ? "Proposal noise, %1 sd (its centre moves along the gradient)"
                                               : "Proposal, %1 sd";
-        m_series->setName(QCoreApplication::translate("ui::ProposalEllipseSeries", name).arg(sds));
+        m_arcs.front()->setName(QCoreApplication::translate("ui::ProposalEllipseSeries", name).arg(sds));
     }
-    for (QLegendMarker *marker : legend->markers(m_series))
-        marker->setVisible(m_spread.has_value());
+    for (qsizetype k = 0; k < m_arcs.size(); ++k)
+        for (QLegendMarker *marker : legend->markers(m_arcs[k]))
+            marker->setVisible(k == 0 && m_spread.has_value());
 }
 
 void ProposalEllipseSeries::clear()
 {
     m_spread.reset();
-    m_series->clear();
+    m_points.clear();
+    for (QLineSeries *arc : m_arcs)
+        arc->clear();
 }
 
 } // namespace ui

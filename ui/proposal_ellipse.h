@@ -8,7 +8,9 @@
 #include <optional>
 
 #include <QColor>
+#include <QList>
 #include <QPointF>
+#include <QRectF>
 #include <QVector>
 
 #include "core/chain/chain_runner.h"
@@ -40,24 +42,35 @@ std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core
 QVector<QPointF> ellipsePoints(QPointF centre, const ProposalSpread &spread, double sds = kProposalEllipseSds,
                                int segments = 64);
 
-/// The ellipse as a chart series: its points around the current state, and a legend entry
-/// that says what it shows and is hidden while there is nothing to show.
+/// The pieces of the closed polyline `points` inside `window`, each cut where it crosses the
+/// window's edge: none when all of it is outside, one (the whole curve) when all is inside.
+/// Points outside a chart's axes must not reach its series: the screen clips them, an SVG
+/// export does not.
+QVector<QVector<QPointF>> clippedArcs(const QVector<QPointF> &points, const QRectF &window);
+
+/// The ellipse on a chart: up to four arcs (what an ellipse keeps inside a rectangle), each a
+/// series, and a legend entry on the first that says what it shows and is hidden while there
+/// is nothing to show.
 class ProposalEllipseSeries {
 public:
-    /// Makes the series (the chart it is added to owns it), drawn in `colour`.
+    static constexpr int kArcs = 4;
+    /// Makes the series (the chart they are added to owns them), drawn in `colour`.
     explicit ProposalEllipseSeries(QColor colour);
-    QLineSeries *series() const { return m_series; }
+    const QList<QLineSeries *> &series() const { return m_arcs; }
     void setSpread(const std::optional<ProposalSpread> &spread) { m_spread = spread; }
     bool hasSpread() const { return m_spread.has_value(); }
-    /// Draws the ellipse around `centre` (nothing when not `visible` or without a spread) and
-    /// names, shows or hides its entry in `legend`.
-    void place(QPointF centre, bool visible, QLegend *legend);
+    /// Draws the part inside `window` of the ellipse around `centre` (nothing when not
+    /// `visible` or without a spread) and names, shows or hides its entry in `legend`.
+    void place(QPointF centre, bool visible, const QRectF &window, QLegend *legend);
+    /// The whole ellipse last placed, before clipping (empty when none is drawn).
+    const QVector<QPointF> &points() const { return m_points; }
     /// No spread and no points (a new run).
     void clear();
 
 private:
-    QLineSeries *m_series;
+    QList<QLineSeries *> m_arcs;
     std::optional<ProposalSpread> m_spread;
+    QVector<QPointF> m_points;
 };
 
 } // namespace ui

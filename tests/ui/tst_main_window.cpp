@@ -323,7 +323,7 @@ void tst_MainWindow::windowGrabsToPng()
     QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, samples)));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
     QCOMPARE(window.plottedSampleCount(), qsizetype{samples});
-    QCOMPARE(window.chart()->seriesCount(), 4 + 2); // four sample chunks, the proposal ellipse and the current state
+    QCOMPARE(window.chart()->seriesCount(), 4 + 4 + 1); // four sample chunks, the proposal ellipse's four arcs, the current state
 
     const QPixmap pixmap = window.grab();
     QVERIFY(!pixmap.isNull());
