@@ -23,6 +23,7 @@
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "tests/support/gaussian_mean_posterior.h"
 #include "tests/support/random_classification.h"
+#include "tests/support/small_logistic_run.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -275,21 +276,10 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
 // s and freezes it, and the posterior's Gaussian shape lets most candidates through even at s = 1.
 BOOST_AUTO_TEST_CASE(configuredRunOnLogisticRegression)
 {
-    LogisticRegressionOptions options;
-    options.priorSd = 1.0;
-    const auto model = std::make_shared<const LogisticRegressionModel>(testdata::randomClassification(3000, 8, 4, -0.5),
-                                                                       options);
-    RunConfig config;
-    config.dataset = "logreg";
-    config.method = TestMethod::Metropolis;
-    config.temperature = 1.0;
-    config.samples = 3000;
-    config.burnIn = 500;
+    auto [dataset, config] = testdata::smallLogisticRun(3000, 8, 4, 3000, 500, -0.5);
     findSettingByKey("proposal")->set(config, "proposal", "laplace-cn");
     findSettingByKey("adapt_target")->set(config, "adapt-target", "0.5");
     BOOST_TEST((config.proposal == ProposalKind::LaplaceCrankNicolson));
-    DatasetInstance dataset;
-    dataset.model = model;
     const ChainResult chain = runConfiguredChain(config, dataset, {});
     BOOST_REQUIRE(chain.adaptation);
     BOOST_TEST(chain.adaptation->observations == 500);
@@ -301,5 +291,5 @@ BOOST_AUTO_TEST_CASE(configuredRunOnLogisticRegression)
                                                                    << acceptance);
     BOOST_TEST(chain.adaptation->scale == 1.0);
     BOOST_TEST(acceptance > 0.6);
-    BOOST_TEST(proposalPointsPerIteration(config, model->dataSize()) == 0); // no gradient per iteration
+    BOOST_TEST(proposalPointsPerIteration(config, dataset.model->dataSize()) == 0); // no gradient per iteration
 }

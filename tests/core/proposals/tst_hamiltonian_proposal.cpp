@@ -23,6 +23,7 @@
 #include "core/proposals/hamiltonian_proposal.h"
 #include "tests/support/gaussian_mean_posterior.h"
 #include "tests/support/random_classification.h"
+#include "tests/support/small_logistic_run.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -197,24 +198,13 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
 // the burn-in learns ε, and the data read per iteration are K gradients over all N rows.
 BOOST_AUTO_TEST_CASE(configuredRunOnLogisticRegression)
 {
-    LogisticRegressionOptions options;
-    options.priorSd = 1.0;
-    const auto model = std::make_shared<const LogisticRegressionModel>(testdata::randomClassification(2000, 8, 4, -0.5),
-                                                                       options);
-    RunConfig config;
-    config.dataset = "logreg";
-    config.method = TestMethod::Metropolis;
-    config.temperature = 1.0;
-    config.samples = 1500;
-    config.burnIn = 500;
+    auto [dataset, config] = testdata::smallLogisticRun(2000, 8, 4, 1500, 500, -0.5);
     findSettingByKey("proposal")->set(config, "proposal", "laplace-hmc");
     findSettingByKey("leapfrog_steps")->set(config, "leapfrog-steps", "6");
     findSettingByKey("adapt_target")->set(config, "adapt-target", "0.65");
     config.gradBatch = 2000;
     BOOST_TEST((config.proposal == ProposalKind::LaplaceHamiltonian));
     BOOST_TEST(config.leapfrogSteps == 6);
-    DatasetInstance dataset;
-    dataset.model = model;
     const ChainResult chain = runConfiguredChain(config, dataset, {});
     BOOST_REQUIRE(chain.adaptation);
     BOOST_TEST(chain.adaptation->observations == 500);
@@ -230,16 +220,7 @@ BOOST_AUTO_TEST_CASE(configuredRunOnLogisticRegression)
 // iteration, stopped, instead of waiting for the fit or failing the run.
 BOOST_AUTO_TEST_CASE(aStopDuringTheFitEndsTheChainBeforeItStarts)
 {
-    LogisticRegressionOptions options;
-    options.priorSd = 1.0;
-    DatasetInstance dataset;
-    dataset.model = std::make_shared<const LogisticRegressionModel>(testdata::randomClassification(500, 4, 4), options);
-    RunConfig config;
-    config.dataset = "logreg";
-    config.method = TestMethod::Metropolis;
-    config.temperature = 1.0;
-    config.samples = 200;
-    config.burnIn = 100;
+    auto [dataset, config] = testdata::smallLogisticRun(500, 4, 4, 200, 100);
     config.proposal = ProposalKind::LaplaceHamiltonian;
     config.gradBatch = 500;
     std::stop_source stop;
