@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/chain/chain_runner.h"
@@ -75,6 +76,7 @@ private:
     Classifier m_classifier;
     Components m_plotted;
     core::ProposalKind m_proposal = core::ProposalKind::RandomWalk;
+    std::optional<core::LearnedProposal> m_frozenProposal; // as the chain's burn-in froze it
     void countInWindow(std::int64_t t, std::uint8_t accepted, std::int32_t batch);
     double recentSpeed(std::int64_t last, double fallback);
 

@@ -170,6 +170,12 @@ private slots:
         QVERIFY(!frozen->learning);
         QVERIFY(std::abs(frozen->xx - 0.04 * 3.0) < 1e-15);
         QVERIFY(std::abs(frozen->xy - 0.04 * 0.2) < 1e-15);
+        // A later lap of the chain, mid-way: its result does not carry the frozen proposal yet.
+        result.adaptation.reset();
+        QVERIFY(!ui::proposalSpread(core::ProposalKind::Adaptive, result, 8, 2, 1));
+        auto remembered = ui::proposalSpread(core::ProposalKind::Adaptive, result, 8, 2, 1, &learned);
+        QVERIFY(remembered.has_value());
+        QCOMPARE(remembered->xx, frozen->xx);
         // A diagonal preconditioner (adaptive Langevin, or d above the full-covariance limit).
         learned.fullCovariance = false;
         learned.covariance = Eigen::MatrixXd{{1.0}, {2.0}, {3.0}};
@@ -255,6 +261,39 @@ private slots:
         const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
         if (!directory.isEmpty())
             QVERIFY(window.grab().save(directory + QStringLiteral("/proposal-ellipse.png")));
+    }
+
+    // Continuous mode runs in laps; after the first lap's burn-in every snapshot, mid-lap ones
+    // included, draws the frozen proposal (a lap's result carries it only when the lap ends).
+    void continuousModeKeepsTheFrozenEllipse()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.show();
+        core::RunConfig config = testruns::smallConfig(core::TestMethod::Minibatch, 3000);
+        config.proposal = core::ProposalKind::Adaptive;
+        config.burnIn = 2000;
+        config.step = 0.05;
+        int checked = 0, missing = 0, learning = 0;
+        connect(&window, &ui::MainWindow::snapshotApplied, this, [&](qint64 completed) {
+            if (completed < config.burnIn + 20'000)
+                return;
+            window.chart()->flush();
+            ++checked;
+            missing += window.chart()->proposalEllipse().isEmpty() ? 1 : 0;
+            learning += proposalLegend(window.chart()).contains(QStringLiteral("learning")) ? 1 : 0;
+        });
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        ui::RunRequest request = ui::RunRequest::single(config);
+        request.untilStopped = true;
+        QVERIFY(window.startRequest(request));
+        QTRY_VERIFY_WITH_TIMEOUT(checked >= 20, kRunTimeoutMs);
+        window.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        qInfo("%d snapshots after the burn-in: %d without the ellipse, %d still learning", checked, missing, learning);
+        QCOMPARE(missing, 0);
+        QCOMPARE(learning, 0);
     }
 
     void laplaceProposalsAreForLogisticRegression()
