@@ -63,7 +63,9 @@ private slots:
         // Every speed shown describes sampling: the first is measured from the chain's first
         // iteration, not from before the heat map and the correction table were made.
         QList<ui::RunSnapshot> speeds;
-        connect(window.worker(), &ui::SamplerWorker::snapshot, this, [&speeds](const ui::RunSnapshot &shot) {
+        // The window is the receiver: snapshots still queued when it goes (a failed check
+        // returns mid-run) go with it instead of reaching `speeds` after this function.
+        connect(window.worker(), &ui::SamplerWorker::snapshot, &window, [&speeds](const ui::RunSnapshot &shot) {
             if (shot.iterationsPerSecond > 0.0)
                 speeds.append(shot);
         });
@@ -72,7 +74,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!speeds.isEmpty() && speeds.back().elapsedSeconds > 1.0, kRunTimeoutMs);
         const ui::RunSnapshot &first = speeds.front(), &latest = speeds.back();
         const double average = static_cast<double>(latest.completed) / latest.elapsedSeconds;
-        QVERIFY2(first.iterationsPerSecond > 0.3 * average,
+        // With the clock started before the preparation the first speed read 0.087 of the
+        // average; on a loaded two-core machine a correct first lap has read 0.23.
+        QVERIFY2(first.iterationsPerSecond > 0.15 * average,
                  qPrintable(QStringLiteral("first %1 it/s, average %2 it/s").arg(first.iterationsPerSecond).arg(average)));
         QVERIFY(window.isRunning());
         window.chart()->flush();

@@ -227,7 +227,7 @@ private slots:
         config.burnIn = 8000;
         config.step = 0.05;
         bool sawLearning = false;
-        connect(&window, &ui::MainWindow::snapshotApplied, this, [&] {
+        connect(&window, &ui::MainWindow::snapshotApplied, &window, [&] {
             window.chart()->flush();
             if (proposalLegend(window.chart()).contains(QStringLiteral("learning"))
                 && !window.chart()->proposalEllipse().isEmpty())
@@ -276,7 +276,7 @@ private slots:
         config.burnIn = 2000;
         config.step = 0.05;
         int checked = 0, missing = 0, learning = 0;
-        connect(&window, &ui::MainWindow::snapshotApplied, this, [&](qint64 completed) {
+        connect(&window, &ui::MainWindow::snapshotApplied, &window, [&](qint64 completed) {
             if (completed < config.burnIn + 20'000)
                 return;
             window.chart()->flush();
