@@ -35,8 +35,7 @@ double entry(const core::LearnedProposal &learned, int i, int j)
 } // namespace
 
 std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core::ChainResult &result,
-                                             std::int64_t lastRow, int x, int y,
-                                             const core::LearnedProposal *frozenEarlier)
+                                             std::int64_t lastRow, int x, int y)
 {
     if (result.samples.cols() < 2 || lastRow <= 0)
         return std::nullopt;
@@ -59,8 +58,8 @@ std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core
             learned = &*result.learning;
             scale = learned->scale;
             spread.learning = true;
-        } else if (result.adaptation || frozenEarlier) {
-            learned = result.adaptation ? &*result.adaptation : frozenEarlier;
+        } else if (result.adaptation) {
+            learned = &*result.adaptation;
             scale = stepAt(result, lastRow);
         }
         if (!learned || learned->covariance.rows() <= std::max(x, y))

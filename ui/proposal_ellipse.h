@@ -31,12 +31,11 @@ inline constexpr double kProposalEllipseSds = 2.0;
 /// The spread of `kind`'s proposal from the state after row `lastRow − 1` of `result`, in the
 /// plane of components (x, y): the step of the segment that row belongs to, and for the
 /// adaptive kinds the covariance learned so far (ChainResult::learning) or as frozen
-/// (ChainResult::adaptation, or `frozenEarlier`: a later lap of a chain reports its frozen
-/// proposal only when the lap ends). Empty for a one-dimensional θ, a Laplace proposal (whose
+/// (ChainResult::adaptation, which a later lap of a chain carries from its first report).
+/// Empty for a one-dimensional θ, a Laplace proposal (whose
 /// covariance the chain does not report), or an adaptive one before its first report.
 std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core::ChainResult &result,
-                                             std::int64_t lastRow, int x, int y,
-                                             const core::LearnedProposal *frozenEarlier = nullptr);
+                                             std::int64_t lastRow, int x, int y);
 
 /// `segments` + 1 points on {centre + sds·L·(cos φ, sin φ)}, LLᵀ the spread's covariance (the
 /// first point repeated, so that a line series closes it). Empty when the covariance is not

@@ -135,9 +135,7 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
     }
     if (lastRow > 0) {
         shot.current = point(lastRow - 1);
-        if (result.adaptation)
-            m_frozenProposal = result.adaptation; // later laps carry it only when they end
-        shot.proposal = proposalSpread(m_proposal, result, lastRow, x, y, m_frozenProposal ? &*m_frozenProposal : nullptr);
+        shot.proposal = proposalSpread(m_proposal, result, lastRow, x, y);
     }
     const double described = static_cast<double>(m_window > 0 ? std::min<std::int64_t>(last, m_window) : last);
     const double accepted = static_cast<double>(m_window > 0 ? m_windowAccepted : m_accepted);

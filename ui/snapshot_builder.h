@@ -76,7 +76,6 @@ private:
     Classifier m_classifier;
     Components m_plotted;
     core::ProposalKind m_proposal = core::ProposalKind::RandomWalk;
-    std::optional<core::LearnedProposal> m_frozenProposal; // as the chain's burn-in froze it
     void countInWindow(std::int64_t t, std::uint8_t accepted, std::int32_t batch);
     double recentSpeed(std::int64_t last, double fallback);
 

@@ -48,6 +48,8 @@ void validate(const ChainSettings &settings)
                                     + "); got " + std::to_string(settings.burnIn));
     if (settings.burnIn > 0 && settings.adaptation && settings.burnInProposal)
         throw std::invalid_argument("an adaptive proposal must run the burn-in itself: leave the burn-in proposal unset");
+    if (settings.burnIn > 0 && settings.adaptation && settings.frozenProposal)
+        throw std::invalid_argument("a proposal frozen in an earlier lap cannot learn again: leave the adaptation unset");
     if (settings.burnIn > 0 && (!(settings.burnInTemperature > 0.0) || !std::isfinite(settings.burnInTemperature)))
         throw std::invalid_argument("anneal-from must be finite and > 0; got " + std::to_string(settings.burnInTemperature));
 }
@@ -69,6 +71,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
 
     ChainResult result;
     result.firstIteration = settings.firstIteration;
+    result.adaptation = settings.frozenProposal;
     const auto total = static_cast<std::size_t>(settings.samples);
     result.samples.resize(settings.samples, dim);
     result.batchSize.resize(total);

@@ -40,6 +40,10 @@ struct ChainSettings {
     /// iteration and freeze() ends its adaptation where the burn-in ends, so the samples after
     /// it come from a fixed kernel. Ignored without a burn-in.
     AdaptiveProposal *adaptation = nullptr;
+    /// A proposal frozen in an earlier lap of this chain (ChainInputs::keptProposal): copied
+    /// into ChainResult::adaptation before the first iteration, so that every progress report
+    /// of a later lap already carries what the burn-in learned, not only the lap's end.
+    std::optional<LearnedProposal> frozenProposal;
     /// Optional: lets another thread pause, resume and single-step the chain. While it is
     /// paused, every completed iteration is reported at once.
     PauseGate *pauseGate = nullptr;

@@ -68,6 +68,8 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.burnInProposal = burnInProposal.get();
     if (adapting)
         settings.adaptation = adaptive;
+    else if (adaptive && adaptive->frozen())
+        settings.frozenProposal = adaptive->learned(); // frozen in an earlier lap of this chain
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
     settings.initialTheta = inputs.initialTheta;
@@ -77,8 +79,6 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.newKernel = inputs.newKernel;
     settings.yieldRequested = inputs.yieldRequested;
     ChainResult chain = runChain(*dataset.model, *proposal, test, settings, inputs.stop, inputs.onProgress);
-    if (!chain.adaptation && adaptive && adaptive->frozen())
-        chain.adaptation = adaptive->learned(); // frozen in an earlier lap of this chain
     if (setupSeconds > 1e-3) { // a fit, not the microseconds of allocating a proposal
         chain.setupSeconds = setupSeconds;
         chain.wallSeconds += setupSeconds;

@@ -298,10 +298,15 @@ BOOST_AUTO_TEST_CASE(anAdaptiveProposalKeepsWhatItLearnedAcrossKernelChanges)
     RunConfig wanted = config;
     wanted.method = TestMethod::Minibatch;
     std::int64_t askedAt = -1;
-    int learningReports = 0, frozenReports = 0;
+    int learningReports = 0, frozenReports = 0, laterLapReports = 0, laterLapReportsWithoutIt = 0;
     run.inputs.onProgress = [&](const ChainResult &result, std::int64_t, std::int64_t last) {
         if (result.learning && !result.adaptation)
             ++learningReports;
+        // A later lap knows the frozen proposal from its first report, not only at its end.
+        if (result.firstIteration > 0) {
+            ++laterLapReports;
+            laterLapReportsWithoutIt += result.adaptation ? 0 : 1;
+        }
         if (result.adaptation) {
             ++frozenReports;
             BOOST_TEST(!result.learning);
@@ -320,12 +325,15 @@ BOOST_AUTO_TEST_CASE(anAdaptiveProposalKeepsWhatItLearnedAcrossKernelChanges)
     const ChainResult chain = runFollowingKernelChanges(config, run.dataset, run.inputs, hooks, &ended);
     BOOST_TEST(refused.empty(), refused);
     BOOST_TEST_MESSAGE("asked at " << askedAt << "; progress reports " << learningReports << " learning, " << frozenReports
-                                    << " frozen");
+                                    << " frozen, " << laterLapReports << " in the second lap");
     BOOST_TEST((ended.method == TestMethod::Minibatch));
     BOOST_TEST_REQUIRE(laps.size() == std::size_t(2));
     BOOST_TEST(chain.completed == config.samples);
     BOOST_TEST(learningReports > 0);
     BOOST_TEST(frozenReports > 0);
+    BOOST_TEST(laterLapReports > 0);
+    BOOST_TEST(laterLapReportsWithoutIt == 0, laterLapReportsWithoutIt << " of " << laterLapReports
+                                                  << " reports of the second lap lack the frozen proposal");
     // Burn-in, the frozen proposal's first target segment, and the new test's segment.
     BOOST_TEST_REQUIRE(chain.segments.size() == std::size_t(3));
     BOOST_TEST(chain.segments[0].burnIn);
