@@ -97,6 +97,7 @@ void ControlPanel::connectEditSignals()
             m_burnIn->setValue(std::max(1, m_samples->value() / 5));
     });
     connect(m_gradBatch, &QSpinBox::valueChanged, this, edited);
+    connect(m_leapfrogSteps, &QSpinBox::valueChanged, this, edited);
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
     connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
@@ -137,6 +138,7 @@ void ControlPanel::connectEditSignals()
     connect(m_nData, &QSpinBox::valueChanged, this, restart(tr("N")));
     connect(m_proposal, &QComboBox::currentIndexChanged, this, restart(tr("the proposal")));
     connect(m_gradBatch, &QSpinBox::valueChanged, this, restart(tr("the gradient batch")));
+    connect(m_leapfrogSteps, &QSpinBox::valueChanged, this, restart(tr("the leapfrog steps")));
     connect(m_samples, &QSpinBox::valueChanged, this, restart(tr("the number of samples")));
     connect(m_burnIn, &QSpinBox::valueChanged, this, restart(tr("the burn-in")));
     connect(m_seed, &QSpinBox::valueChanged, this, restart(tr("the seed")));
@@ -163,6 +165,7 @@ core::RunConfig ControlPanel::config() const
     config.step = keptValue(m_step, m_base.step);
     config.proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
     config.gradBatch = keptValue(m_gradBatch, m_base.gradBatch);
+    config.leapfrogSteps = keptValue(m_leapfrogSteps, m_base.leapfrogSteps);
     config.samples = keptValue(m_samples, m_base.samples);
     config.burnIn = keptValue(m_burnIn, m_base.burnIn);
     config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
@@ -190,6 +193,7 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_step->setValue(config.step);
     m_proposal->setCurrentIndex(std::max(m_proposal->findData(QString::fromStdString(core::proposalName(config.proposal))), 0));
     m_gradBatch->setValue(shownValue(m_gradBatch, config.gradBatch));
+    m_leapfrogSteps->setValue(shownValue(m_leapfrogSteps, config.leapfrogSteps));
     m_samples->setValue(shownValue(m_samples, config.samples));
     m_burnIn->setValue(shownValue(m_burnIn, config.burnIn));
     m_seed->setValue(shownSeed(m_seed, config.seed));

@@ -76,6 +76,7 @@ public:
     QSpinBox *burnInBox() const { return m_burnIn; }
     QSpinBox *samplesBox() const { return m_samples; }
     QSpinBox *gradBatchBox() const { return m_gradBatch; }
+    QSpinBox *leapfrogStepsBox() const { return m_leapfrogSteps; }
     QSpinBox *dataSizeBox() const { return m_nData; }
     QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
     QDoubleSpinBox *lambdaBox() const { return m_correction->lambdaBox(); }
@@ -127,6 +128,8 @@ private:
     QComboBox *m_proposal = nullptr;
     QSpinBox *m_gradBatch = nullptr;
     SliderSpinBox *m_gradBatchSlider = nullptr;
+    QSpinBox *m_leapfrogSteps = nullptr;
+    SliderSpinBox *m_leapfrogSlider = nullptr;
     QSpinBox *m_samples = nullptr;
     QSpinBox *m_burnIn = nullptr;
     QSpinBox *m_seed = nullptr;

@@ -108,6 +108,12 @@ QWidget *ControlPanel::buildRunGroup()
            "B = N is the full-data gradient (MALA); Korattikara et al. Sec. 4.2.4 steer SGLD proposals by minibatch "
            "gradients the same way."),
         "grad_batch"));
+    m_leapfrogSteps = integerBox(1, 1000, 4);
+    m_leapfrogSteps->setToolTip(withSettingHelp(
+        tr("Laplace HMC only: the mean number K of leapfrog steps per trajectory; each trajectory draws its length "
+           "uniformly from 1 to 2K − 1, so that successive draws do not fall into step with the posterior's period. "
+           "A trajectory reads B rows per step: longer ones travel further per candidate at a proportional cost."),
+        "leapfrog_steps"));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
@@ -143,6 +149,8 @@ QWidget *ControlPanel::buildRunGroup()
     form->addRow(tr("Proposal &kind"), m_proposal);
     m_gradBatchSlider = new SliderSpinBox(m_gradBatch, tr("The gradient batch"), Scale::Logarithmic, 1, kMaxGuiData);
     form->addRow(tr("Gradient batch B"), m_gradBatchSlider); // every letter is some other control's Alt key
+    m_leapfrogSlider = new SliderSpinBox(m_leapfrogSteps, tr("The leapfrog steps"), Scale::Logarithmic, 1, 1000);
+    form->addRow(tr("Leapfrog steps K"), m_leapfrogSlider);
     m_samplesLabel = new QLabel(tr("S&amples"));
     m_samplesLabel->setBuddy(m_samples);
     form->addRow(m_samplesLabel, m_samples);
@@ -237,7 +245,9 @@ void ControlPanel::updateModeWidgets()
     // generated N comes back when a generated set is chosen again.
     const bool generated = m_dataset->isGenerated();
     m_nDataSlider->setEnabled(generated);
-    m_gradBatchSlider->setEnabled(core::usesGradient(core::parseProposal(m_proposal->currentData().toString().toStdString())));
+    const core::ProposalKind proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
+    m_gradBatchSlider->setEnabled(core::usesGradient(proposal));
+    m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
     const bool loading = m_loading;
     m_loading = true; // the box shows a fact, not an edit
     if (!generated) {

@@ -360,6 +360,22 @@ void tst_ControlPanel::proposalAndGradientBatchReachTheRun()
     QVERIFY(!panel->gradBatchBox()->isEnabled());
     panel->setConfig(config);
 
+    // The leapfrog steps belong to Laplace HMC alone, and go to the run and sessions like B.
+    QVERIFY(!panel->leapfrogStepsBox()->isEnabled());
+    QVERIFY(panel->leapfrogStepsBox()->toolTip().contains(QStringLiteral("--leapfrog-steps")));
+    panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("laplace-hmc")));
+    QVERIFY(panel->leapfrogStepsBox()->isEnabled());
+    QVERIFY(panel->gradBatchBox()->isEnabled());
+    panel->leapfrogStepsBox()->setValue(9);
+    QCOMPARE(panel->config().leapfrogSteps, 9);
+    core::RunConfig hmc = panel->config();
+    hmc.leapfrogSteps = 3;
+    panel->setConfig(hmc);
+    QCOMPARE(panel->leapfrogStepsBox()->value(), 3);
+    panel->setConfig(config);
+    QCOMPARE(panel->leapfrogStepsBox()->value(), config.leapfrogSteps);
+    QVERIFY(!panel->leapfrogStepsBox()->isEnabled());
+
     // The run the window makes of it draws Langevin proposals: 2B rows read per iteration for
     // the gradients, on top of the test's minibatches.
     config.dataset = "worst-case";
