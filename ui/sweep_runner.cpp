@@ -12,11 +12,13 @@ namespace {
 // Called from the threads that run points, several at once: it only copies and posts.
 class ForwardingObserver : public core::SweepObserver {
 public:
-    using Forward = std::function<void(int, int, const std::vector<core::SweepRow> &)>;
+    using Forward =
+        std::function<void(int, int, const std::vector<core::SweepRow> &, const std::vector<core::SweepPooled> &)>;
     explicit ForwardingObserver(Forward forward) : m_forward(std::move(forward)) {}
-    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows) override
+    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows,
+                       const std::vector<core::SweepPooled> &pooled) override
     {
-        m_forward(index, count, rows);
+        m_forward(index, count, rows, pooled);
     }
 
 private:
@@ -38,8 +40,11 @@ void SweepRunner::start(const core::SweepRequest &request)
     const unsigned generation = ++m_generation;
     m_running = true;
     m_thread = std::jthread([this, request, generation](std::stop_token stop) {
-        ForwardingObserver observer([this, generation](int index, int count, const std::vector<core::SweepRow> &rows) {
-            auto deliver = [this, generation, index, count, rows] { deliverPoint(generation, index, count, rows); };
+        ForwardingObserver observer([this, generation](int index, int count, const std::vector<core::SweepRow> &rows,
+                                                       const std::vector<core::SweepPooled> &pooled) {
+            auto deliver = [this, generation, index, count, rows, pooled] {
+                deliverPoint(generation, index, count, rows, pooled);
+            };
             [[maybe_unused]] const QueuedHandOff handOff;
             QMetaObject::invokeMethod(this, std::move(deliver), Qt::QueuedConnection);
         });
@@ -76,10 +81,11 @@ void SweepRunner::stopAndJoin()
     m_running = false;
 }
 
-void SweepRunner::deliverPoint(unsigned generation, int index, int count, const std::vector<core::SweepRow> &rows)
+void SweepRunner::deliverPoint(unsigned generation, int index, int count, const std::vector<core::SweepRow> &rows,
+                               const std::vector<core::SweepPooled> &pooled)
 {
     if (generation == m_generation)
-        emit pointFinished(index, count, rows);
+        emit pointFinished(index, count, rows, pooled);
 }
 
 void SweepRunner::deliverEnd(unsigned generation, const std::optional<core::SweepOutcome> &outcome, const QString &error)

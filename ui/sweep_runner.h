@@ -1,6 +1,6 @@
 #pragma once
 // Runs a sweep (core::runSweep) on a std::jthread it owns and reports on the thread it lives
-// on (the GUI thread): each finished point's rows, then the outcome or the failure. The
+// on (the GUI thread): each finished point's rows and pooled trials, then the outcome or the failure. The
 // observer copies a point's rows into a queued call on the runner, which outlives the thread
 // because start(), stopAndJoin() and the destructor join it first. Calls still queued from an
 // earlier sweep carry its generation number and are dropped, so a new sweep never shows an
@@ -32,12 +32,15 @@ public:
     bool isRunning() const { return m_running; }
 
 signals:
-    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows);
+    /// `pooled`: each method's trials pooled (empty for one trial per point).
+    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows,
+                       const std::vector<core::SweepPooled> &pooled);
     void finished(const core::SweepOutcome &outcome);
     void failed(const QString &message);
 
 private:
-    void deliverPoint(unsigned generation, int index, int count, const std::vector<core::SweepRow> &rows);
+    void deliverPoint(unsigned generation, int index, int count, const std::vector<core::SweepRow> &rows,
+                      const std::vector<core::SweepPooled> &pooled);
     void deliverEnd(unsigned generation, const std::optional<core::SweepOutcome> &outcome, const QString &error);
 
     std::jthread m_thread;

@@ -139,8 +139,8 @@ QString TradeoffsGrid::figureTitle(int figure) const
     case Acceptance: return tr("Acceptance rate");
     case CorrectionError: return tr("Correction L∞ CDF error");
     case Fidelity: return m_logreg ? tr("Test accuracy") : tr("Posterior TV");
-    case EssPerSecond: return tr("ESS per second");
-    default: return tr("Data points per effective sample");
+    case EssPerSecond: return m_pooledSpeed ? tr("ESS per second, trials pooled") : tr("ESS per second");
+    default: return m_pooledSpeed ? tr("Data points per ESS, trials pooled") : tr("Data points per effective sample");
     }
 }
 
@@ -158,6 +158,7 @@ void TradeoffsGrid::reset(const QString &settingKey, double from, double to, boo
     m_logX = logSpacing && m_from > 0.0;
     m_methods = methods;
     m_logreg = logreg;
+    m_pooledSpeed = false;
     for (int figure = 0; figure < FigureCount; ++figure)
         buildPanel(figure);
     QStringList entries;
@@ -217,8 +218,9 @@ void TradeoffsGrid::buildPanel(int figure)
     updateMarker(panel);
 }
 
-void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows)
+void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std::vector<core::SweepPooled> &pooled)
 {
+    m_pooledSpeed = !pooled.empty();
     for (int figure = 0; figure < FigureCount; ++figure) {
         Panel &panel = m_panels[static_cast<std::size_t>(figure)];
         const bool logarithmic = logY(figure);
@@ -226,13 +228,19 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows)
         for (std::size_t m = 0; m < m_methods.size(); ++m) {
             // Mean over the trials at each value, in the order of the setting.
             std::map<double, std::pair<double, int>> sums;
+            const bool fromPooled = m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss);
             for (const core::SweepRow &row : rows) {
                 const double y = figureOf(row, figure, m_logreg);
-                if (row.method != m_methods[m] || !std::isfinite(y))
+                if (fromPooled || row.method != m_methods[m] || !std::isfinite(y))
                     continue;
                 auto &[sum, count] = sums[row.value];
                 sum += y;
                 ++count;
+            }
+            for (const core::SweepPooled &point : pooled) {
+                const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
+                if (fromPooled && point.figures.method == m_methods[m] && std::isfinite(y))
+                    sums[point.value] = {y, 1};
             }
             QList<QPointF> points;
             for (const auto &[x, sum] : sums) {

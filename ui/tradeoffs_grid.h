@@ -3,7 +3,9 @@
 // what (core/experiment/sweep.h), each against the setting: the mean minibatch size, the
 // acceptance rate, the correction's L∞ CDF error, the posterior's fidelity (TV to the exact
 // mixture posterior, or test accuracy for logistic regression), ESS per second and data points
-// read per effective sample. One line per method, the mean over trials; a dashed vertical line
+// read per effective sample. One line per method, the mean over trials, except that with several
+// trials the two speed figures are those of the trials pooled (one multi-chain ESS over the wait
+// for all of them, as the diagnostics table reports chains); a dashed vertical line
 // marks the form's value of the setting. Clicking a point of a line reports its setting value.
 #include <array>
 #include <vector>
@@ -38,8 +40,10 @@ public:
     /// line per method; `logreg` plots test accuracy instead of posterior TV.
     void reset(const QString &settingKey, double from, double to, bool logSpacing,
                const std::vector<core::TestMethod> &methods, bool logreg);
-    /// Redraws every chart from `rows` (any order, any number of points so far).
-    void showRows(const std::vector<core::SweepRow> &rows);
+    /// Redraws every chart from `rows` (any order, any number of points so far); where `pooled`
+    /// has a method's trials pooled at a point, its ESS per second and data per ESS are drawn
+    /// from those.
+    void showRows(const std::vector<core::SweepRow> &rows, const std::vector<core::SweepPooled> &pooled = {});
     /// Moves the vertical marker to the form's value of the setting (NaN hides it).
     void setMarker(double value);
 
@@ -77,6 +81,7 @@ private:
     std::vector<core::TestMethod> m_methods;
     bool m_logX = false;
     bool m_logreg = false;
+    bool m_pooledSpeed = false; // the speed figures come from pooled trials
     double m_from = 0.0, m_to = 1.0;
     double m_marker = 0.0;
 };

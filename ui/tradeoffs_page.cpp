@@ -271,14 +271,18 @@ void TradeoffsPage::stopSweep()
     m_progress->setText(tr("Stopping after %1 of %2 points…").arg(m_points.size()).arg(m_pointCount));
 }
 
-void TradeoffsPage::onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows)
+void TradeoffsPage::onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows,
+                                    const std::vector<core::SweepPooled> &pooled)
 {
-    m_points[index] = rows;
+    m_points[index] = {rows, pooled};
     m_outcome.rows.clear();
-    for (const auto &[point, pointRows] : m_points)
-        m_outcome.rows.insert(m_outcome.rows.end(), pointRows.begin(), pointRows.end());
+    m_outcome.pooled.clear();
+    for (const auto &[point, arrived] : m_points) {
+        m_outcome.rows.insert(m_outcome.rows.end(), arrived.rows.begin(), arrived.rows.end());
+        m_outcome.pooled.insert(m_outcome.pooled.end(), arrived.pooled.begin(), arrived.pooled.end());
+    }
     m_outcome.pointsCompleted = static_cast<int>(m_points.size());
-    m_grid->showRows(m_outcome.rows);
+    m_grid->showRows(m_outcome.rows, m_outcome.pooled);
     m_progress->setText(progressText());
     updateButtons();
     emit pointArrived(index, count);
@@ -287,7 +291,7 @@ void TradeoffsPage::onPointFinished(int index, int count, const std::vector<core
 void TradeoffsPage::onSweepFinished(const core::SweepOutcome &outcome)
 {
     m_outcome = outcome;
-    m_grid->showRows(m_outcome.rows);
+    m_grid->showRows(m_outcome.rows, m_outcome.pooled);
     updateButtons();
     m_progress->setText(progressText());
     emit statusMessage(m_outcome.stopped ? tr("Sweep stopped: %1").arg(progressText())

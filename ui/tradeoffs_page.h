@@ -78,7 +78,8 @@ signals:
     void statusMessage(const QString &message);
 
 private:
-    void onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows);
+    void onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows,
+                         const std::vector<core::SweepPooled> &pooled);
     void onSweepFinished(const core::SweepOutcome &outcome);
     void onSweepFailed(const QString &error);
     void refreshSettings();
@@ -102,7 +103,11 @@ private:
 
     SweepRunner *m_runner = nullptr;
     core::SweepOutcome m_outcome;
-    std::map<int, std::vector<core::SweepRow>> m_points; // by point index, as they arrive
+    struct ArrivedPoint {
+        std::vector<core::SweepRow> rows;
+        std::vector<core::SweepPooled> pooled;
+    };
+    std::map<int, ArrivedPoint> m_points; // by point index, as they arrive
     int m_pointCount = 0;
 };
 

@@ -36,7 +36,8 @@ public:
         m_bar.update(sum(), m_total);
     }
 
-    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows) override
+    void pointFinished(int index, int count, const std::vector<core::SweepRow> &rows,
+                       const std::vector<core::SweepPooled> &) override
     {
         pollInterrupt();
         const std::lock_guard lock(m_mutex);

@@ -252,7 +252,7 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
     const int threads = request.threads > 0 ? request.threads : cores;
 
     std::vector<std::vector<SweepRow>> rowsByPoint(static_cast<std::size_t>(count));
-    std::vector<std::vector<PooledEss>> pooledByPoint(static_cast<std::size_t>(count));
+    std::vector<std::vector<SweepPooled>> pooledByPoint(static_cast<std::size_t>(count));
     std::vector<char> completed(static_cast<std::size_t>(count), 0);
     std::stop_source pointsStop;
     const std::stop_callback forwardStop(controls.stop, [&pointsStop] { pointsStop.request_stop(); });
@@ -279,9 +279,11 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
                 return; // cut short: its figures would describe shorter chains
             auto &rows = rowsByPoint[static_cast<std::size_t>(index)];
             rows = sweepRows(spec.key, value, result);
-            pooledByPoint[static_cast<std::size_t>(index)] = result.pooled;
+            auto &pooled = pooledByPoint[static_cast<std::size_t>(index)];
+            for (const PooledEss &method : result.pooled)
+                pooled.push_back({value, method});
             completed[static_cast<std::size_t>(index)] = 1;
-            observer.pointFinished(index, count, rows);
+            observer.pointFinished(index, count, rows, pooled);
         } catch (...) {
             const std::lock_guard lock(failureMutex);
             if (!failure)
@@ -316,8 +318,8 @@ SweepOutcome runSweep(const SweepRequest &request, SweepObserver &observer, cons
             ++outcome.pointsCompleted;
             auto &rows = rowsByPoint[static_cast<std::size_t>(index)];
             outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
-            for (const PooledEss &pooled : pooledByPoint[static_cast<std::size_t>(index)])
-                outcome.pooled.push_back({outcome.values[static_cast<std::size_t>(index)], pooled});
+            auto &pooled = pooledByPoint[static_cast<std::size_t>(index)];
+            outcome.pooled.insert(outcome.pooled.end(), pooled.begin(), pooled.end());
         }
     outcome.stopped = outcome.pointsCompleted < count;
     outcome.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -117,9 +117,13 @@ public:
     virtual void pointStarted(int /*index*/, int /*count*/, double /*value*/) {}
     /// Iterations done over all of point `index`'s chains, out of `total`.
     virtual void pointProgress(int /*index*/, std::int64_t /*done*/, std::int64_t /*total*/) {}
-    /// Point `index` of `count` is done; `rows` are its rows (methods × trials), as they will
-    /// be in the outcome. Not called for a point a stop cut short.
-    virtual void pointFinished(int /*index*/, int /*count*/, const std::vector<SweepRow> & /*rows*/) {}
+    /// Point `index` of `count` is done; `rows` are its rows (methods × trials) and `pooled`
+    /// each method's trials pooled (empty for one trial), as they will be in the outcome. Not
+    /// called for a point a stop cut short.
+    virtual void pointFinished(int /*index*/, int /*count*/, const std::vector<SweepRow> & /*rows*/,
+                               const std::vector<SweepPooled> & /*pooled*/)
+    {
+    }
 };
 
 /// The rows of one point's outcome, in channel order.

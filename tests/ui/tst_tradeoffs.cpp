@@ -56,6 +56,7 @@ private slots:
     void initTestCase();
     void tabIsLastAndListsTheDatasetsSettings();
     void smallSweepFillsProgressively();
+    void severalTrialsPlotTheirPooledSpeed();
     void stopKeepsCompletedPoints();
     void clickedPointLoadsIntoTheForm();
     void invalidSweepIsRefusedWithTheReason();
@@ -143,6 +144,52 @@ void tst_Tradeoffs::smallSweepFillsProgressively()
     QCOMPARE(text, QString::fromStdString(core::sweepCsv(outcome)));
     QVERIFY(text.startsWith(QString::fromLatin1(core::kSweepCsvHeader)));
     QCOMPARE(text.count(QLatin1Char('\n')), 1 + 6);
+}
+
+// With trials > 1 a point's speed is that of its trials pooled (one multi-chain ESS over the
+// wait for all of them), as the diagnostics table and the CLI's sweep JSON report it, and it is
+// drawn as each point arrives; the other figures stay the trials' mean.
+void tst_Tradeoffs::severalTrialsPlotTheirPooledSpeed()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 2, 300);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    page->setTrials(2);
+    TradeoffsGrid *grid = page->grid();
+    QList<QString> titlesAtArrival;
+    QList<int> pooledPointsAtArrival;
+    connect(page, &ui::TradeoffsPage::pointArrived, grid, [&] {
+        titlesAtArrival.append(grid->figureTitle(TradeoffsGrid::EssPerSecond));
+        pooledPointsAtArrival.append(grid->pointCount(TradeoffsGrid::EssPerSecond, 0));
+    });
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(page->startSweep());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    const core::SweepOutcome &outcome = page->outcome();
+    QCOMPARE(outcome.rows.size(), std::size_t(2 * 2 * 2)); // points × methods × trials
+    QCOMPARE(outcome.pooled.size(), std::size_t(2 * 2));   // points × methods
+    QCOMPARE(pooledPointsAtArrival, (QList<int>{1, 2}));
+    for (const QString &title : titlesAtArrival)
+        QCOMPARE(title, QStringLiteral("ESS per second, trials pooled"));
+    QCOMPARE(grid->view(TradeoffsGrid::DataPerEss)->chart()->title(), QStringLiteral("Data points per ESS, trials pooled"));
+    for (const core::SweepPooled &point : outcome.pooled) {
+        const int method = point.figures.method == core::TestMethod::Minibatch ? 0 : 1;
+        QCOMPARE(point.figures.chains, 2);
+        QVERIFY(point.figures.essPerSecond > 0.0);
+        QCOMPARE(grid->valueAt(TradeoffsGrid::EssPerSecond, method, point.value), point.figures.essPerSecond);
+        QCOMPARE(grid->valueAt(TradeoffsGrid::DataPerEss, method, point.value), point.figures.dataPointsPerEss);
+    }
+    // The acceptance rate is still the two trials' mean.
+    double sum = 0.0;
+    for (const core::SweepRow &row : outcome.rows)
+        if (row.method == core::TestMethod::Minibatch && row.value == 0.5)
+            sum += row.acceptanceRate;
+    QVERIFY(std::abs(grid->valueAt(TradeoffsGrid::Acceptance, 0, 0.5) - sum / 2.0) < 1e-12);
+
+    // One trial per point again: per-chain figures, and the plain title.
+    grid->showRows(outcome.rows, {});
+    QCOMPARE(grid->figureTitle(TradeoffsGrid::EssPerSecond), QStringLiteral("ESS per second"));
 }
 
 void tst_Tradeoffs::stopKeepsCompletedPoints()

@@ -56,16 +56,22 @@ struct RecordingSweepObserver : SweepObserver {
     std::mutex mutex;
     std::set<int> started;
     std::vector<std::vector<SweepRow>> finished; // by point
-    explicit RecordingSweepObserver(int points) : finished(static_cast<std::size_t>(points)) {}
+    std::vector<std::vector<SweepPooled>> pooled; // by point
+    explicit RecordingSweepObserver(int points)
+        : finished(static_cast<std::size_t>(points)), pooled(static_cast<std::size_t>(points))
+    {
+    }
     void pointStarted(int index, int, double) override
     {
         const std::lock_guard lock(mutex);
         started.insert(index);
     }
-    void pointFinished(int index, int, const std::vector<SweepRow> &rows) override
+    void pointFinished(int index, int, const std::vector<SweepRow> &rows,
+                       const std::vector<SweepPooled> &pooledTrials) override
     {
         const std::lock_guard lock(mutex);
         finished[static_cast<std::size_t>(index)] = rows;
+        pooled[static_cast<std::size_t>(index)] = pooledTrials;
     }
 };
 
@@ -214,6 +220,21 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
             BOOST_TEST(std::isnan(row.testAccuracy));
         }
     }
+    // Each point's pooled trials reach the observer as the outcome holds them: a live chart
+    // can plot pooled ESS per second point by point.
+    BOOST_TEST_REQUIRE((sequential.pooled.size()) == (std::size_t{3 * 2})); // points × methods
+    for (int point = 0; point < 3; ++point) {
+        const auto &seen = parallelObserver.pooled[static_cast<std::size_t>(point)];
+        BOOST_TEST_REQUIRE((seen.size()) == (std::size_t{2}));
+        for (std::size_t m = 0; m < 2; ++m) {
+            const SweepPooled &kept = parallel.pooled[static_cast<std::size_t>(point) * 2 + m];
+            BOOST_TEST((seen[m].value) == (steps[static_cast<std::size_t>(point)]));
+            BOOST_TEST((seen[m].figures.method) == (request.base.methods[m]));
+            BOOST_TEST((seen[m].figures.chains) == (2));
+            BOOST_TEST((seen[m].figures.essBulkMin) == (kept.figures.essBulkMin));
+            BOOST_TEST((seen[m].figures.essPerSecond) == (kept.figures.essPerSecond));
+        }
+    }
     // A larger step is accepted less often, on the same random streams.
     BOOST_TEST(sequential.rows[0].acceptanceRate > sequential.rows[8].acceptanceRate);
 }
@@ -262,7 +283,10 @@ BOOST_AUTO_TEST_CASE(aStopEndsTheSweepAtOnce)
             if (done >= 200)
                 stop.request_stop();
         }
-        void pointFinished(int, int, const std::vector<SweepRow> &) override { ++finishedPoints; }
+        void pointFinished(int, int, const std::vector<SweepRow> &, const std::vector<SweepPooled> &) override
+        {
+            ++finishedPoints;
+        }
     } observer;
     SweepRequest request = mixtureSweep("step", 0.1, 0.3, 4);
     request.base.config.samples = 5'000'000;
@@ -278,7 +302,10 @@ BOOST_AUTO_TEST_CASE(aStopEndsTheSweepAtOnce)
         std::stop_source stop;
         std::set<int> started;
         void pointStarted(int index, int, double) override { started.insert(index); }
-        void pointFinished(int, int, const std::vector<SweepRow> &) override { stop.request_stop(); }
+        void pointFinished(int, int, const std::vector<SweepRow> &, const std::vector<SweepPooled> &) override
+        {
+            stop.request_stop();
+        }
     } afterFirst;
     request = mixtureSweep("step", 0.1, 0.3, 4);
     request.base.config.samples = 300;
