@@ -112,7 +112,9 @@ QWidget *ControlPanel::buildRunGroup()
     m_leapfrogSteps->setToolTip(withSettingHelp(
         tr("Laplace HMC only: the mean number K of leapfrog steps per trajectory; each trajectory draws its length "
            "uniformly from 1 to 2K − 1, so that successive draws do not fall into step with the posterior's period. "
-           "A trajectory reads B rows per step: longer ones travel further per candidate at a proportional cost."),
+           "A trajectory reads B rows per step: longer ones travel further per candidate at a proportional cost. "
+           "The candidate enters the test only through its log proposal ratio, here the change in kinetic energy "
+           "(Seita et al. Sec. 3), so K changes the speed, not the posterior."),
         "leapfrog_steps"));
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
