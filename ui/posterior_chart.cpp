@@ -5,16 +5,13 @@
 
 #include <QBrush>
 #include <QChart>
-#include <QGraphicsPixmapItem>
 #include <QColorAxis>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QPixmap>
 #include <QValueAxis>
 
 #include "core/diagnostics/gmm_posterior.h"
-#include "ui/pinned_samples.h"
 #include "ui/posterior_heat_map.h"
 #include "ui/sample_markers.h"
 
@@ -28,18 +25,9 @@ const QColor kCurrentColour(230, 85, 13);
 
 } // namespace
 
-PosteriorChart::PosteriorChart(QWidget *parent) : ThemedChartView(new QChart, parent), m_proposal(kCurrentColour)
+PosteriorChart::PosteriorChart(QWidget *parent)
+    : ThemedChartView(new QChart, parent), m_chart(chart()), m_proposal(kCurrentColour), m_layers(m_chart)
 {
-    m_chart = chart();
-    // The heat map is an item over the plot-area background and under the grid and series
-    // (the chart's own items stack plot area 0, grid 2, series 4): unlike a textured
-    // background brush, an item is drawn into SVG exports too.
-    m_heatMap = new QGraphicsPixmapItem(m_chart);
-    m_heatMap->setZValue(0.5);
-    m_heatMap->hide();
-    m_pinLayer = new QGraphicsPixmapItem(m_chart);
-    m_pinLayer->setZValue(0.6);
-    m_pinLayer->hide();
     m_chart->setTitle(tr("Posterior samples over the true tempered log-posterior"));
     m_chart->legend()->setAlignment(Qt::AlignBottom);
 
@@ -99,23 +87,19 @@ QVector<QPointF> PosteriorChart::drawnSamples()
 
 void PosteriorChart::setPinnedSamples(const QVector<QPointF> &points)
 {
-    m_pinned = points;
+    m_layers.setPinned(points);
     updatePinLayer();
 }
 
 void PosteriorChart::updatePinLayer()
 {
-    const QRectF plotArea = m_chart->plotArea();
-    if (m_pinned.isEmpty() || plotArea.isEmpty()) {
-        m_pinLayer->hide();
-        return;
-    }
-    // Grey-violet, faint: apart from the samples' colour and the heat map's blue.
-    const QRectF window(QPointF(m_axisX->min(), m_axisY->min()), QPointF(m_axisX->max(), m_axisY->max()));
-    m_pinLayer->setPixmap(QPixmap::fromImage(
-        renderPinnedSamples(m_pinned, window, plotArea.size().toSize(), pinnedColour())));
-    m_pinLayer->setPos(plotArea.topLeft());
-    m_pinLayer->show();
+    m_layers.updatePin(plotWindow());
+}
+
+void PosteriorChart::setImage(const PosteriorImage &image)
+{
+    m_layers.setImage(image);
+    updatePlotBackground();
 }
 
 QLineSeries *PosteriorChart::addSampleChunk()
@@ -170,8 +154,7 @@ void PosteriorChart::clear()
     m_sampleChunks.front()->clear();
     m_current->clear();
     m_proposal.clear();
-    m_image = PosteriorImage();
-    updatePlotBackground();
+    setImage(PosteriorImage());
 }
 
 void PosteriorChart::setFreeAxes(int dimension)
@@ -179,7 +162,7 @@ void PosteriorChart::setFreeAxes(int dimension)
     m_free = true;
     m_dimension = dimension;
     m_hasRange = false;
-    m_image = PosteriorImage();
+    m_layers.setImage(PosteriorImage());
     m_colorAxis->setVisible(false);
     for (QValueAxis *axis : {m_axisX, m_axisY}) {
         axis->setLabelFormat(QStringLiteral("%.4g"));
@@ -211,9 +194,8 @@ void PosteriorChart::setPosteriorImage(const PosteriorImage &image)
 {
     if (m_free)
         return; // no heat map without an exact posterior
-    m_image = image;
     m_colorAxis->setRange(-image.logRange, 0.0);
-    updatePlotBackground();
+    setImage(image);
 }
 
 QColor PosteriorChart::sampleColour() const
@@ -414,24 +396,7 @@ int PosteriorChart::seriesCount() const
 
 void PosteriorChart::updatePlotBackground()
 {
-    const QRectF plotArea = m_chart->plotArea();
-    if (m_image.isNull() || plotArea.isEmpty()) {
-        m_heatMap->hide();
-        return;
-    }
-    // Map the image's θ corners through the axes rather than assuming they match the plot
-    // area, so a changed axis range still lines the posterior up with the samples.
-    const QPointF topLeft = m_chart->mapToPosition(QPointF(m_image.theta1Min, m_image.theta2Max), m_sampleChunks.front());
-    const QPointF bottomRight = m_chart->mapToPosition(QPointF(m_image.theta1Max, m_image.theta2Min), m_sampleChunks.front());
-    const QRectF target = QRectF(topLeft, bottomRight).normalized().intersected(plotArea);
-    if (target.width() < 1.0 || target.height() < 1.0)
-        return;
-    // Pre-scaling smoothly once per resize looks better than stretching the 200-pixel image
-    // at every paint, and keeps each repaint a plain blit.
-    m_heatMap->setPixmap(QPixmap::fromImage(
-        m_image.image.scaled(target.size().toSize(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation)));
-    m_heatMap->setPos(target.topLeft());
-    m_heatMap->show();
+    m_layers.updateHeatMap(m_sampleChunks.front());
 }
 
 } // namespace ui

@@ -19,13 +19,13 @@
 
 #include "ui/chart_style.h"
 #include "ui/posterior_heat_map.h"
+#include "ui/posterior_layers.h"
 #include "ui/proposal_ellipse.h"
 #include "ui/run_messages.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
 class QColorAxis;
-class QGraphicsPixmapItem;
 class QLineSeries;
 class QValueAxis;
 QT_END_NAMESPACE
@@ -48,8 +48,8 @@ public:
     void clear();
     /// Shows `image` behind the samples; its θ ranges are mapped onto the axes.
     void setPosteriorImage(const PosteriorImage &image);
-    bool hasPosteriorImage() const { return !m_image.isNull(); }
-    const PosteriorImage &posteriorImage() const { return m_image; }
+    bool hasPosteriorImage() const { return !m_layers.image().isNull(); }
+    const PosteriorImage &posteriorImage() const { return m_layers.image(); }
     /// Sets the sample markers' opacity for a run that will draw about `count` points, so a
     /// dense cloud still shows the heat map through it. Applies to points drawn from now on.
     void setExpectedSampleCount(qint64 count);
@@ -73,7 +73,7 @@ public:
     /// empty list removes it. clear() leaves it.
     void setPinnedSamples(const QVector<QPointF> &points);
     /// Samples in the pinned layer (0 without a pin).
-    qsizetype pinnedSampleCount() const { return m_pinned.size(); }
+    qsizetype pinnedSampleCount() const { return m_layers.pinnedCount(); }
     /// Samples flushed to the chart so far (queued ones not included); samples outside the θ
     /// window count but are not drawn.
     qsizetype plottedSampleCount() const;
@@ -108,6 +108,7 @@ private:
     static QVector<QPointF> insidePlot(const QVector<QPointF> &points, const QRectF &window);
     void updatePlotBackground();
     void updatePinLayer();
+    void setImage(const PosteriorImage &image);
     QColor sampleColour() const;
 
     QChart *m_chart = nullptr;
@@ -128,10 +129,7 @@ private:
     QPointF m_latest;
     bool m_hasLatest = false;
     QTimer m_flushTimer;
-    PosteriorImage m_image;
-    QGraphicsPixmapItem *m_heatMap = nullptr;
-    QGraphicsPixmapItem *m_pinLayer = nullptr; // over the heat map, under grid and samples
-    QVector<QPointF> m_pinned;
+    PosteriorLayers m_layers;             // the heat map and the pinned samples
     bool m_free = false;          // axes follow the samples (no exact posterior)
     int m_dimension = 2;
     bool m_hasRange = false;
