@@ -6,8 +6,7 @@
 /// - one summary JSON, the same schema from `mh-explorer-cli run`, `compare` and the window:
 ///   the settings at the top level, then the data, the preparation steps and a `chains` array
 ///   with every chain's figures;
-/// - for a compare, the Markdown table of the paper's Tables 1 and 4 (003_…txt Sec. 6.1,
-///   appendix 002_…txt Table 4) and its per-trial CSV.
+/// - for a compare, the Markdown table and per-trial CSV of compare_report.h.
 /// Every writer is atomic: on failure it throws std::runtime_error naming the path and leaves
 /// no partial file.
 #include <stop_token>
@@ -48,12 +47,5 @@ void writeRunSummary(const RunOutcome &outcome, const std::string &path, const s
 /// log-likelihood every config.traceStride samples against the data consumed so far, with the
 /// mean training log-likelihood. Throws std::invalid_argument for other datasets.
 void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, const std::string &path);
-
-/// A compare's table: per method, mean ± sd over its chains (the trials) of the minibatch size,
-/// the fraction of iterations reading all N, full-scan points, acceptance, the posterior
-/// figures (mixture), wall time and the full-scan share of it.
-std::string compareTableMarkdown(const RunOutcome &outcome);
-/// The same figures per trial, one row per chain.
-void writeCompareCsv(const RunOutcome &outcome, const std::string &path);
 
 } // namespace core
