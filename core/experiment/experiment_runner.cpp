@@ -21,6 +21,44 @@ void validateLap(const RunConfig &config, const Proposal *kept)
     validate(config);
 }
 
+namespace {
+
+struct LapProposal {
+    Proposal *proposal = nullptr;     ///< the lap's proposal: kept, built, or a stand-in
+    std::unique_ptr<Proposal> owned;  ///< built for this lap alone (no ChainInputs::keptProposal)
+    double setupSeconds = 0.0;        ///< building it (a Laplace fit); 0 when kept
+};
+
+// The proposal a lap runs with. Built per chain, or kept across a chain's laps: a Langevin
+// proposal holds the chain's gradient workspace, an adaptive one what the chain's burn-in
+// taught it, a Laplace one its fit. An adaptive proposal runs the burn-in itself (from the
+// burn-in's step) and goes on, frozen, as the main proposal.
+LapProposal lapProposal(const RunConfig &config, const Model &model, const ChainInputs &inputs, double burnInStep)
+{
+    LapProposal lap;
+    if (inputs.keptProposal && *inputs.keptProposal) {
+        lap.proposal = inputs.keptProposal->get();
+        return lap;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const bool learns = learnsDuringBurnIn(config.proposal);
+    try {
+        lap.owned = makeProposal(config, model, learns && config.burnIn > 0 ? burnInStep : config.step, inputs.stop);
+        if (inputs.keptProposal)
+            *inputs.keptProposal = std::move(lap.owned);
+        lap.proposal = inputs.keptProposal ? inputs.keptProposal->get() : lap.owned.get();
+    } catch (const Cancelled &) {
+        // Stopped during the set-up (a Laplace fit): the chain ends before its first
+        // iteration, as a stop then would end it. The stand-in proposal never draws.
+        lap.owned = std::make_unique<RandomWalkProposal>(config.step);
+        lap.proposal = lap.owned.get();
+    }
+    lap.setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return lap;
+}
+
+} // namespace
+
 ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs)
 {
     validateLap(config, inputs.keptProposal ? inputs.keptProposal->get() : nullptr);
@@ -28,30 +66,11 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     if (!inputs.test)
         built = makeAcceptanceTest(config, inputs.correction, inputs.designer);
     AcceptanceTest &test = inputs.test ? *inputs.test : *built;
-    // Built per chain (or kept across a chain's laps): a Langevin proposal holds the chain's
-    // gradient workspace, an adaptive one what the chain's burn-in taught it.
     const double burnInStep = config.burnInStep > 0.0 ? config.burnInStep : config.step;
     const bool learns = learnsDuringBurnIn(config.proposal);
-    // The adaptive proposal runs the burn-in itself (from the burn-in's step) and goes on,
-    // frozen, as the main proposal.
-    const auto setupStart = std::chrono::steady_clock::now();
-    std::unique_ptr<Proposal> builtProposal;
-    Proposal *proposal = inputs.keptProposal ? inputs.keptProposal->get() : nullptr;
-    if (!proposal) {
-        try {
-            builtProposal = makeProposal(config, *dataset.model, learns && config.burnIn > 0 ? burnInStep : config.step,
-                                         inputs.stop);
-            if (inputs.keptProposal)
-                *inputs.keptProposal = std::move(builtProposal);
-            proposal = inputs.keptProposal ? inputs.keptProposal->get() : builtProposal.get();
-        } catch (const Cancelled &) {
-            // Stopped during the set-up (a Laplace fit): the chain ends before its first
-            // iteration, as a stop then would end it. The stand-in proposal never draws.
-            builtProposal = std::make_unique<RandomWalkProposal>(config.step);
-            proposal = builtProposal.get();
-        }
-    }
-    const double setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
+    LapProposal lap = lapProposal(config, *dataset.model, inputs, burnInStep);
+    Proposal *const proposal = lap.proposal;
+    const double setupSeconds = lap.setupSeconds;
     auto *const adaptive = learns ? dynamic_cast<AdaptiveProposal *>(proposal) : nullptr;
     if (adaptive && config.burnIn == 0 && !adaptive->frozen())
         adaptive->freeze(); // an earlier lap ended where the burn-in does
