@@ -40,7 +40,7 @@ std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core
     if (result.samples.cols() < 2 || lastRow <= 0)
         return std::nullopt;
     ProposalSpread spread;
-    spread.drifts = core::usesGradient(kind);
+    spread.centre = core::usesGradient(kind) ? ProposalSpread::Centre::AlongGradient : ProposalSpread::Centre::AtTheState;
     switch (kind) {
     case core::ProposalKind::RandomWalk:
     case core::ProposalKind::Langevin: {
@@ -72,8 +72,26 @@ std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core
     }
     case core::ProposalKind::LaplaceLangevin:
     case core::ProposalKind::LaplaceCrankNicolson:
-    case core::ProposalKind::LaplaceHamiltonian:
-        return std::nullopt;
+    case core::ProposalKind::LaplaceHamiltonian: {
+        // scale²·M with the Laplace covariance M = L Lᵀ, its plotted block from L's two rows:
+        // the noise of a Langevin or Crank–Nicolson step, or the first position update
+        // ε·L·p of a trajectory (p ~ N(0, I)).
+        const core::LearnedProposal *learned =
+            result.learning ? &*result.learning : result.adaptation ? &*result.adaptation : nullptr;
+        if (!learned || !learned->preconditionerFactor || learned->preconditionerFactor->rows() <= std::max(x, y))
+            return std::nullopt;
+        const double scale = result.learning ? learned->scale : stepAt(result, lastRow);
+        spread.learning = result.learning.has_value();
+        spread.centre = kind == core::ProposalKind::LaplaceHamiltonian     ? ProposalSpread::Centre::LeapfrogStep
+                        : kind == core::ProposalKind::LaplaceCrankNicolson ? ProposalSpread::Centre::TowardMode
+                                                                           : ProposalSpread::Centre::AlongGradient;
+        const Eigen::MatrixXd &factor = *learned->preconditionerFactor;
+        const double s2 = scale * scale;
+        spread.xx = s2 * factor.row(x).squaredNorm();
+        spread.xy = s2 * factor.row(x).dot(factor.row(y));
+        spread.yy = s2 * factor.row(y).squaredNorm();
+        return spread;
+    }
     }
     return std::nullopt;
 }
@@ -182,9 +200,15 @@ void ProposalEllipseSeries::place(QPointF centre, bool visible, const QRectF &wi
         m_arcs[k]->replace(k < arcs.size() ? arcs[k] : QList<QPointF>{});
     if (m_spread) {
         const QString sds = QString::number(kProposalEllipseSds);
+        using Centre = ProposalSpread::Centre;
         const char *name = m_spread->learning ? "Proposal, %1 sd (learning in the burn-in)"
-                           : m_spread->drifts ? "Proposal noise, %1 sd (its centre moves along the gradient)"
-                                              : "Proposal, %1 sd";
+                           : m_spread->centre == Centre::AlongGradient
+                               ? "Proposal noise, %1 sd (its centre moves along the gradient)"
+                           : m_spread->centre == Centre::TowardMode
+                               ? "Proposal noise, %1 sd (its centre moves toward the Laplace mode)"
+                           : m_spread->centre == Centre::LeapfrogStep
+                               ? "One leapfrog step, %1 sd (a trajectory takes several)"
+                               : "Proposal, %1 sd";
         m_arcs.front()->setName(QCoreApplication::translate("ui::ProposalEllipseSeries", name).arg(sds));
     }
     for (qsizetype k = 0; k < m_arcs.size(); ++k)

@@ -31,9 +31,9 @@ inline constexpr double kProposalEllipseSds = 2.0;
 /// The spread of `kind`'s proposal from the state after row `lastRow − 1` of `result`, in the
 /// plane of components (x, y): the step of the segment that row belongs to, and for the
 /// adaptive kinds the covariance learned so far (ChainResult::learning) or as frozen
-/// (ChainResult::adaptation, which a later lap of a chain carries from its first report).
-/// Empty for a one-dimensional θ, a Laplace proposal (whose
-/// covariance the chain does not report), or an adaptive one before its first report.
+/// (ChainResult::adaptation, which a later lap of a chain carries from its first report); for
+/// the Laplace kinds scale²·M, M the Laplace covariance (LearnedProposal::preconditionerFactor).
+/// Empty for a one-dimensional θ, or a learning proposal before its first report.
 std::optional<ProposalSpread> proposalSpread(core::ProposalKind kind, const core::ChainResult &result,
                                              std::int64_t lastRow, int x, int y);
 

@@ -32,9 +32,17 @@ struct ClassifierPoint {
 /// the two plotted components of θ' − E[θ' | θ]. Random walk: step²·I; adaptive random walk:
 /// scale²·Σ̂; Langevin: h²·M, around a mean moved along the gradient (`drifts`).
 struct ProposalSpread {
+    /// How the candidate's distribution sits relative to the drawn ellipse around θ.
+    enum class Centre {
+        AtTheState,     ///< centred on θ (random walks)
+        AlongGradient,  ///< on θ plus a gradient step (Langevin)
+        TowardMode,     ///< on θ pulled toward the Laplace mode (Crank–Nicolson)
+        LeapfrogStep,   ///< one leapfrog step's momentum kick; a trajectory takes several (HMC)
+    };
     double xx = 0.0, xy = 0.0, yy = 0.0;
     bool learning = false; ///< an adaptive proposal during its burn-in: still changing
-    bool drifts = false;   ///< centred on θ plus a gradient step, not on θ
+    Centre centre = Centre::AtTheState;
+    bool drifts() const { return centre != Centre::AtTheState; }
 };
 
 /// What happened on one channel since its previous snapshot, plus its running totals.

@@ -4,6 +4,7 @@
 /// iteration's outcome and freezes them where the burn-in ends, so that the samples the figures
 /// are computed from come from one fixed kernel (ChainSettings::adaptation).
 #include <cstdint>
+#include <memory>
 
 #include <Eigen/Core>
 
@@ -36,6 +37,10 @@ struct LearnedProposal {
     bool covarianceLearned = false;          ///< false: the warm-up never ended (Σ̂ = I)
     std::int64_t observations = 0;           ///< burn-in iterations observed
     double burnInAcceptance = 0.0;           ///< acceptance rate over those iterations
+    /// A fixed full preconditioner M = L Lᵀ (the Laplace kinds): L, lower-triangular, shared
+    /// with the proposal, so that a copy of what was learned costs no d×d copy; `covariance`
+    /// then holds diag(M). Null for the others.
+    std::shared_ptr<const Eigen::MatrixXd> preconditionerFactor;
 };
 
 class AdaptiveProposal : public Proposal {

@@ -34,7 +34,7 @@ CrankNicolsonProposal::CrankNicolsonProposal(Vector mean, Eigen::MatrixXd lowerF
     if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
         throw std::invalid_argument("target acceptance must be in (0, 1); got "
                                     + std::to_string(adaptation->targetAcceptance));
-    m_factor = lowerFactor.triangularView<Eigen::Lower>();
+    m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
     m_whitened.resize(d);
     m_from.resize(d);
     m_to.resize(d);
@@ -43,7 +43,7 @@ CrankNicolsonProposal::CrankNicolsonProposal(Vector mean, Eigen::MatrixXd lowerF
 double CrankNicolsonProposal::referenceEnergy(const Vector &theta) const
 {
     m_whitened = theta - m_mean;
-    m_factor.triangularView<Eigen::Lower>().solveInPlace(m_whitened);
+    m_factor->triangularView<Eigen::Lower>().solveInPlace(m_whitened);
     return 0.5 * m_whitened.squaredNorm();
 }
 
@@ -56,7 +56,7 @@ void CrankNicolsonProposal::propose(const Vector &from, Vector &to, double, Rng 
         m_whitened[k] = keep * m_whitened[k] + step * rng.normal();
     m_energyTo = 0.5 * m_whitened.squaredNorm();
     to = m_mean;
-    to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_whitened;
+    to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_whitened;
     m_from = from;
     m_to = to;
     m_haveProposal = true;
@@ -73,7 +73,8 @@ double CrankNicolsonProposal::logProposalRatio(const Vector &from, const Vector 
 std::unique_ptr<Proposal> CrankNicolsonProposal::withStep(double step) const
 {
     requireStep(step);
-    auto copy = std::make_unique<CrankNicolsonProposal>(m_mean, m_factor, step);
+    auto copy = std::make_unique<CrankNicolsonProposal>(m_mean, *m_factor, step);
+    copy->m_factor = m_factor;
     copy->m_adaptation = m_adaptation;
     copy->m_scale = m_scale.withScale(step);
     copy->m_frozen = true;
@@ -88,7 +89,9 @@ void CrankNicolsonProposal::observe(const Vector &, bool accepted)
 
 LearnedProposal CrankNicolsonProposal::learned() const
 {
-    return m_scale.learned(m_factor.rowwise().squaredNorm());
+    LearnedProposal state = m_scale.learned(m_factor->rowwise().squaredNorm());
+    state.preconditionerFactor = m_factor;
+    return state;
 }
 
 } // namespace core

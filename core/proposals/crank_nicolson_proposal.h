@@ -64,13 +64,13 @@ public:
     LearnedProposal learned() const override;
 
     const Vector &mean() const { return m_mean; }
-    const Eigen::MatrixXd &factor() const { return m_factor; }
+    const Eigen::MatrixXd &factor() const { return *m_factor; }
     /// ½‖L⁻¹(θ − μ)‖²: minus log N(θ; μ, Σ) up to its constant.
     double referenceEnergy(const Vector &theta) const;
 
 private:
     Vector m_mean;
-    Eigen::MatrixXd m_factor;
+    std::shared_ptr<const Eigen::MatrixXd> m_factor; // L (shared with LearnedProposal)
     std::optional<AdaptationSettings> m_adaptation;
     ScaleAdaptation m_scale; // s, never above 1: an independent draw is the boldest move there is
     bool m_frozen = false;

@@ -50,7 +50,7 @@ HamiltonianProposal::HamiltonianProposal(const Model &model, Eigen::MatrixXd low
     if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
         throw std::invalid_argument("target acceptance must be in (0, 1); got "
                                     + std::to_string(adaptation->targetAcceptance));
-    m_factor = lowerFactor.triangularView<Eigen::Lower>();
+    m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
     if (gradBatch == n) {
         m_allRows.resize(static_cast<std::size_t>(n));
         std::iota(m_allRows.begin(), m_allRows.end(), DataIndex{0});
@@ -97,14 +97,14 @@ void HamiltonianProposal::propose(const Vector &from, Vector &to, double tempera
         m_momentum[k] = rng.normal();
     const double initialKinetic = 0.5 * m_momentum.squaredNorm();
     to = from;
-    m_whitened.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradient;
+    m_whitened.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradient;
     const int steps = 1 + static_cast<int>(rng.uniformIndex(static_cast<std::uint64_t>(2 * m_leapfrogSteps - 1)));
     for (int step = 0; step < steps; ++step) {
         m_momentum += (0.5 * epsilon) * m_whitened;
         m_whitened = epsilon * m_momentum; // reused as scratch for ε p
-        to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_whitened;
+        to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_whitened;
         gradient(to, temperature, m_gradient);
-        m_whitened.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradient;
+        m_whitened.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradient;
         m_momentum += (0.5 * epsilon) * m_whitened;
     }
     m_kineticChange = initialKinetic - 0.5 * m_momentum.squaredNorm();
@@ -131,7 +131,8 @@ double HamiltonianProposal::logProposalRatio(const Vector &from, const Vector &t
 std::unique_ptr<Proposal> HamiltonianProposal::withStep(double step) const
 {
     requireStep(step);
-    auto copy = std::make_unique<HamiltonianProposal>(m_model, m_factor, step, m_gradBatch, m_leapfrogSteps);
+    auto copy = std::make_unique<HamiltonianProposal>(m_model, *m_factor, step, m_gradBatch, m_leapfrogSteps);
+    copy->m_factor = m_factor;
     copy->m_adaptation = m_adaptation;
     copy->m_scale = m_scale.withScale(step);
     copy->m_frozen = true;
@@ -146,7 +147,9 @@ void HamiltonianProposal::observe(const Vector &, bool accepted)
 
 LearnedProposal HamiltonianProposal::learned() const
 {
-    return m_scale.learned(m_factor.rowwise().squaredNorm());
+    LearnedProposal state = m_scale.learned(m_factor->rowwise().squaredNorm());
+    state.preconditionerFactor = m_factor;
+    return state;
 }
 
 } // namespace core

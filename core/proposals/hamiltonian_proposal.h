@@ -86,7 +86,7 @@ private:
     void gradient(const Vector &theta, double temperature, Vector &out) const;
 
     const Model &m_model;
-    Eigen::MatrixXd m_factor;
+    std::shared_ptr<const Eigen::MatrixXd> m_factor; // L (shared with LearnedProposal)
     DataIndex m_gradBatch;
     int m_leapfrogSteps;
     std::optional<AdaptationSettings> m_adaptation;

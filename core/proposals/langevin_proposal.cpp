@@ -87,11 +87,11 @@ void LangevinProposal::propose(const Vector &from, Vector &to, double temperatur
     const double drift = 0.5 * m_step * m_step;
     if (fullPreconditioner()) {
         // to = θ + (h²/2) L (Lᵀ ĝ) + h L ξ = θ + L ((h²/2) Lᵀ ĝ + h ξ)
-        m_work.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
+        m_work.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
         for (Eigen::Index k = 0; k < from.size(); ++k)
             m_work[k] = drift * m_work[k] + m_step * rng.normal();
         to = from;
-        to.noalias() += m_factor.triangularView<Eigen::Lower>() * m_work;
+        to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_work;
         return;
     }
     for (Eigen::Index k = 0; k < from.size(); ++k)
@@ -113,9 +113,9 @@ double LangevinProposal::logProposalRatio(const Vector &from, const Vector &to) 
     if (fullPreconditioner()) {
         // ‖L⁻¹ (b − a − (h²/2) L Lᵀ ĝ(a))‖² = ‖L⁻¹ (b − a) − (h²/2) Lᵀ ĝ(a)‖²
         m_work = to - from;
-        m_factor.triangularView<Eigen::Lower>().solveInPlace(m_work);
-        m_whitenedFrom.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
-        m_whitenedTo.noalias() = m_factor.transpose().triangularView<Eigen::Upper>() * m_gradientTo;
+        m_factor->triangularView<Eigen::Lower>().solveInPlace(m_work);
+        m_whitenedFrom.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradientFrom;
+        m_whitenedTo.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradientTo;
         const double forward = (m_work - drift * m_whitenedFrom).squaredNorm();
         const double backward = (m_work + drift * m_whitenedTo).squaredNorm();
         return (forward - backward) / (2.0 * m_step * m_step);
@@ -153,8 +153,8 @@ void LangevinProposal::useFullPreconditioner(Eigen::MatrixXd lowerFactor)
         || !lowerFactor.allFinite())
         throw std::invalid_argument("the preconditioner's factor must be a finite " + std::to_string(d) + "×"
                                     + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
-    m_factor = lowerFactor.triangularView<Eigen::Lower>();
-    m_mass = m_factor.rowwise().squaredNorm();
+    m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
+    m_mass = m_factor->rowwise().squaredNorm();
     m_massSqrt = m_mass.cwiseSqrt();
     m_massLearned = true;
     m_windowEnd = 0; // M is given: the burn-in adapts h only
@@ -229,6 +229,7 @@ LearnedProposal LangevinProposal::learned() const
     state.observations = m_observations;
     state.burnInAcceptance =
         m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+    state.preconditionerFactor = m_factor;
     return state;
 }
 

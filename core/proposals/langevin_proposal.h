@@ -87,7 +87,7 @@ public:
     /// learns h only. Costs O(d²) per proposal and per ratio. Call before the chain starts;
     /// throws std::invalid_argument unless L is d×d with a positive diagonal.
     void useFullPreconditioner(Eigen::MatrixXd lowerFactor);
-    bool fullPreconditioner() const { return m_factor.size() > 0; }
+    bool fullPreconditioner() const { return m_factor != nullptr; }
     /// The diagonal preconditioner M, as variances.
     const Vector &preconditioner() const { return m_mass; }
 
@@ -106,7 +106,7 @@ private:
     std::optional<AdaptationSettings> m_adaptation;
     Vector m_mass;      // M, per-coordinate variances (the diagonal of L Lᵀ with a full M)
     Vector m_massSqrt;  // M^{1/2}
-    Eigen::MatrixXd m_factor;        // L of a full M = L Lᵀ; empty for a diagonal M
+    std::shared_ptr<const Eigen::MatrixXd> m_factor; // L of a full M = L Lᵀ; null for a diagonal M
     mutable Vector m_work;           // O(d) scratch of the full-M products, so that none allocates
     mutable Vector m_whitenedFrom;   // Lᵀ ĝ(θ) and Lᵀ ĝ(θ')
     mutable Vector m_whitenedTo;

@@ -3,7 +3,9 @@
 // adaptive proposal has learned, and a real run with the adaptive random walk draws the
 // learned, correlated ellipse after a round one during the burn-in. The Laplace proposals run
 // on logistic regression only, and Stop ends one during its fit.
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include <QChart>
@@ -146,10 +148,10 @@ private slots:
         QVERIFY(burnIn.has_value());
         QCOMPARE(burnIn->xx, 0.25);
         QCOMPARE(burnIn->xy, 0.0);
-        QVERIFY(!burnIn->drifts && !burnIn->learning);
+        QVERIFY(!burnIn->drifts() && !burnIn->learning);
         auto target = ui::proposalSpread(core::ProposalKind::Langevin, result, 8, 0, 2);
         QVERIFY(std::abs(target->yy - 0.04) < 1e-15);
-        QVERIFY(target->drifts);
+        QVERIFY(target->drifts());
 
         // An adaptive proposal before its first report: nothing to draw yet.
         QVERIFY(!ui::proposalSpread(core::ProposalKind::Adaptive, result, 3, 0, 2));
@@ -180,9 +182,33 @@ private slots:
         auto diagonal = ui::proposalSpread(core::ProposalKind::AdaptiveLangevin, result, 8, 0, 1);
         QCOMPARE(diagonal->xy, 0.0);
         QVERIFY(std::abs(diagonal->yy - 0.08) < 1e-15);
-        QVERIFY(diagonal->drifts);
+        QVERIFY(diagonal->drifts());
 
+        // The Laplace kinds: step²·L Lᵀ, the plotted block from L's rows; without the factor, nothing.
         QVERIFY(!ui::proposalSpread(core::ProposalKind::LaplaceHamiltonian, result, 8, 0, 1));
+        learned.covariance = Eigen::MatrixXd{{4.0}, {2.0}, {1.5}}; // diag(L Lᵀ), as the proposals report it
+        learned.preconditionerFactor = std::make_shared<const Eigen::MatrixXd>(
+            Eigen::MatrixXd{{2.0, 0.0, 0.0}, {1.0, 1.0, 0.0}, {0.5, 0.5, 1.0}});
+        result.adaptation = learned;
+        using Centre = ui::ProposalSpread::Centre;
+        const std::pair<core::ProposalKind, Centre> laplaceKinds[] = {
+            {core::ProposalKind::LaplaceHamiltonian, Centre::LeapfrogStep},
+            {core::ProposalKind::LaplaceCrankNicolson, Centre::TowardMode},
+            {core::ProposalKind::LaplaceLangevin, Centre::AlongGradient}};
+        for (const auto &[kind, centre] : laplaceKinds) {
+            auto laplace = ui::proposalSpread(kind, result, 8, 0, 2);
+            QVERIFY(laplace.has_value());
+            QVERIFY(laplace->centre == centre);
+            QVERIFY(std::abs(laplace->xx - 0.04 * 4.0) < 1e-15);  // M₀₀ = 2²
+            QVERIFY(std::abs(laplace->xy - 0.04 * 1.0) < 1e-15);  // M₀₂ = 2·0.5
+            QVERIFY(std::abs(laplace->yy - 0.04 * 1.5) < 1e-15);  // M₂₂ = 0.25 + 0.25 + 1
+        }
+        // Learning in the burn-in: its own current ε.
+        result.learning = learned;
+        auto learningLaplace = ui::proposalSpread(core::ProposalKind::LaplaceHamiltonian, result, 8, 0, 2);
+        QVERIFY(learningLaplace->learning);
+        QCOMPARE(learningLaplace->xx, 4.0 * 4.0);
+        result.learning.reset();
         QVERIFY(!ui::proposalSpread(core::ProposalKind::RandomWalk, chainWithSegments(1), 8, 0, 0));
     }
 
@@ -307,8 +333,8 @@ private slots:
     }
 
     // Laplace HMC on the bundled digits (784 weights): the run fits, learns ε during the burn-in
-    // and finishes; the chart draws no ellipse for it (its whitened covariance is not reported).
-    // A second run stopped at once ends, stopped, within the fit's time.
+    // and finishes; the chart draws one leapfrog step's ellipse, ε²·M in the plotted plane, M the
+    // Laplace covariance. A second run stopped at once ends, stopped, within the fit's time.
     void aLaplaceRunFinishesAndAStopEndsItsFit()
     {
         ui::MainWindow window;
@@ -341,9 +367,23 @@ private slots:
         qInfo("Laplace HMC on the digits: ε %.3f, acceptance %.2f after the burn-in, fit %.2f s",
               chain.adaptation->scale, acceptance, chain.setupSeconds);
         QVERIFY(acceptance > 0.3);
+        QVERIFY(chain.adaptation->preconditionerFactor != nullptr);
+        QCOMPARE(chain.adaptation->preconditionerFactor->rows(), Eigen::Index{784});
         window.chart()->flush();
-        QVERIFY(window.chart()->proposalEllipse().isEmpty());
-        QVERIFY(!isLegendShown(window.chart()));
+        const QVector<QPointF> ellipse = window.chart()->proposalEllipse();
+        QVERIFY(!ellipse.isEmpty());
+        QVERIFY(isLegendShown(window.chart()));
+        QVERIFY(window.chart()->drawnProposalArcs() >= 1);
+        // Its half-widths are 2·ε·√M_jj of the two plotted weights: some weight's prior-scale
+        // spread times ε, so the ellipse is small beside the posterior's cloud yet not a point.
+        double halfWidth = 0.0;
+        for (const QPointF &point : ellipse)
+            halfWidth = std::max(halfWidth, std::abs(point.x() - ellipse.front().x()) / 2.0);
+        qInfo("leapfrog-step ellipse: half-width %.4f (ε %.4f)", halfWidth, chain.adaptation->scale);
+        QVERIFY(halfWidth > 0.0);
+        const Eigen::VectorXd sds = chain.adaptation->preconditionerFactor->rowwise().norm();
+        QVERIFY(halfWidth <= 2.0 * chain.adaptation->scale * sds.maxCoeff() * (1.0 + 1e-9));
+        QVERIFY(halfWidth >= 2.0 * chain.adaptation->scale * sds.minCoeff() * (1.0 - 1e-9));
 
         QVERIFY(window.startRun(config));
         window.stopRun();
@@ -355,7 +395,8 @@ private:
     static bool isLegendShown(ui::PosteriorChart *chart)
     {
         for (QAbstractSeries *series : chart->chart()->series())
-            if (series->name().startsWith(QStringLiteral("Proposal")))
+            if (series->name().startsWith(QStringLiteral("Proposal"))
+                || series->name().startsWith(QStringLiteral("One leapfrog step")))
                 for (QLegendMarker *marker : chart->chart()->legend()->markers(series))
                     if (marker->isVisible())
                         return true;
