@@ -226,21 +226,24 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
         const bool logarithmic = logY(figure);
         double low = std::numeric_limits<double>::infinity(), high = -low;
         for (std::size_t m = 0; m < m_methods.size(); ++m) {
-            // Mean over the trials at each value, in the order of the setting.
+            // Mean over the trials at each value, in the order of the setting; the speed
+            // figures of pooled trials as they are.
             std::map<double, std::pair<double, int>> sums;
-            const bool fromPooled = m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss);
-            for (const core::SweepRow &row : rows) {
-                const double y = figureOf(row, figure, m_logreg);
-                if (fromPooled || row.method != m_methods[m] || !std::isfinite(y))
-                    continue;
-                auto &[sum, count] = sums[row.value];
-                sum += y;
-                ++count;
-            }
-            for (const core::SweepPooled &point : pooled) {
-                const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
-                if (fromPooled && point.figures.method == m_methods[m] && std::isfinite(y))
-                    sums[point.value] = {y, 1};
+            if (m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss)) {
+                for (const core::SweepPooled &point : pooled) {
+                    const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
+                    if (point.figures.method == m_methods[m] && std::isfinite(y))
+                        sums[point.value] = {y, 1};
+                }
+            } else {
+                for (const core::SweepRow &row : rows) {
+                    const double y = figureOf(row, figure, m_logreg);
+                    if (row.method != m_methods[m] || !std::isfinite(y))
+                        continue;
+                    auto &[sum, count] = sums[row.value];
+                    sum += y;
+                    ++count;
+                }
             }
             QList<QPointF> points;
             for (const auto &[x, sum] : sums) {
