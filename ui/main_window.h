@@ -15,10 +15,10 @@ QT_BEGIN_NAMESPACE
 class QSplitter;
 QT_END_NAMESPACE
 
-#include "core/experiment/run_config.h"
-#include "ui/run_controller.h"
-#include "ui/sampler_worker.h"
-#include "ui/session.h"
+#include "core/experiment/settings/run_config.h"
+#include "ui/run/run_controller.h"
+#include "ui/run/sampler_worker.h"
+#include "ui/files/session.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;

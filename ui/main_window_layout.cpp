@@ -12,8 +12,8 @@
 #include <QSplitter>
 #include <QStatusBar>
 
-#include "ui/control_panel.h"
-#include "ui/setting_help.h"
+#include "ui/panel/control_panel.h"
+#include "ui/panel/setting_help.h"
 
 namespace ui {
 

@@ -8,18 +8,18 @@
 #include <exception>
 #include <functional>
 
-#include "core/experiment/live_kernel.h"
-#include "core/experiment/settings_table.h"
-#include "ui/compare_box.h"
-#include "ui/continuous_controls.h"
-#include "ui/control_panel.h"
-#include "ui/dataset_box.h"
-#include "ui/posterior_preview.h"
-#include "ui/results_view.h"
-#include "ui/run_controller.h"
-#include "ui/run_status_strip.h"
-#include "ui/stale_banner.h"
-#include "ui/trace_chart.h"
+#include "core/experiment/service/live_kernel.h"
+#include "core/experiment/settings/settings_table.h"
+#include "ui/panel/compare_box.h"
+#include "ui/run/continuous_controls.h"
+#include "ui/panel/control_panel.h"
+#include "ui/panel/dataset_box.h"
+#include "ui/charts/posterior_preview.h"
+#include "ui/pages/results_view.h"
+#include "ui/run/run_controller.h"
+#include "ui/run/run_status_strip.h"
+#include "ui/run/stale_banner.h"
+#include "ui/charts/trace_chart.h"
 
 namespace ui {
 

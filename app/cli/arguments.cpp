@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/experiment/settings_table.h"
+#include "core/experiment/settings/settings_table.h"
 
 namespace cli {
 namespace {

@@ -8,8 +8,8 @@
 #include "app/cli/run_options.h"
 #include "core/acceptance/minibatch_sampler.h"
 #include "app/cli/run_progress.h"
-#include "core/experiment/run_service.h"
-#include "core/experiment/datasets.h"
+#include "core/experiment/service/run_service.h"
+#include "core/experiment/inputs/datasets.h"
 #include "core/io/json_file.h"
 
 namespace cli {

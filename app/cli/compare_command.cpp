@@ -6,9 +6,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_progress.h"
-#include "core/experiment/compare_report.h"
-#include "core/experiment/run_report.h"
-#include "core/experiment/run_service.h"
+#include "core/experiment/reports/compare_report.h"
+#include "core/experiment/reports/run_report.h"
+#include "core/experiment/service/run_service.h"
 #include "core/io/atomic_file.h"
 
 namespace cli {

@@ -6,9 +6,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_progress.h"
-#include "core/experiment/run_report.h"
-#include "core/experiment/run_record.h"
-#include "core/experiment/run_service.h"
+#include "core/experiment/reports/run_report.h"
+#include "core/experiment/reports/run_record.h"
+#include "core/experiment/service/run_service.h"
 #include "core/install/install_layout.h"
 #include "core/io/samples_csv_reader.h"
 

@@ -7,7 +7,7 @@
 #include "app/cli/progress_bar.h"
 #include "core/correction/correction_cache.h"
 #include "core/install/install_layout.h"
-#include "core/experiment/settings_table.h"
+#include "core/experiment/settings/settings_table.h"
 #include "core/io/atomic_file.h"
 
 namespace cli {

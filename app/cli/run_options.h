@@ -6,9 +6,9 @@
 #include <string>
 
 #include "app/cli/arguments.h"
-#include "core/experiment/datasets.h"
-#include "core/experiment/run_config.h"
-#include "core/experiment/settings_table.h"
+#include "core/experiment/inputs/datasets.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/settings_table.h"
 
 namespace cli {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/cli/progress_bar.h"
-#include "core/experiment/run_observer.h"
+#include "core/experiment/service/run_observer.h"
 
 namespace cli {
 

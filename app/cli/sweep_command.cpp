@@ -1,5 +1,5 @@
 // `mh-explorer-cli sweep`: one numeric setting stepped over a range with the same methods and
-// trials at every point (core/experiment/sweep.h). Prints a table and the total wall time;
+// trials at every point (core/experiment/sweep/sweep.h). Prints a table and the total wall time;
 // writes the rows as CSV and a summary JSON. Points run in parallel on --threads (default one
 // per core), so the timing figures include the contention; --threads 1 gives clean timings.
 #include <chrono>
@@ -11,8 +11,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/progress_bar.h"
 #include "app/cli/run_options.h"
-#include "core/experiment/sweep.h"
-#include "core/experiment/sweep_report.h"
+#include "core/experiment/sweep/sweep.h"
+#include "core/experiment/reports/sweep_report.h"
 
 namespace cli {
 namespace {

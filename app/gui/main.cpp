@@ -23,17 +23,17 @@
 #include <QStyleFactory>
 #include <QTimer>
 
-#include "core/experiment/run_config.h"
-#include "core/experiment/settings_table.h"
-#include "core/experiment/sweep.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/settings_table.h"
+#include "core/experiment/sweep/sweep.h"
 #include "ui/app_identity.h"
-#include "ui/control_panel.h"
-#include "ui/continuous_controls.h"
+#include "ui/panel/control_panel.h"
+#include "ui/run/continuous_controls.h"
 #include "ui/main_window.h"
-#include "ui/presets.h"
-#include "ui/results_view.h"
-#include "ui/scripted_run.h"
-#include "ui/session.h"
+#include "ui/panel/presets.h"
+#include "ui/pages/results_view.h"
+#include "ui/run/scripted_run.h"
+#include "ui/files/session.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <QApplication>
 #include <QEventLoop>
 
-#include "core/experiment/run_service.h"
+#include "core/experiment/service/run_service.h"
 #include "ui/main_window.h"
 
 namespace {

@@ -84,7 +84,7 @@ struct ChainSegment {
     /// first segment); a change made during a burn-in is timed when the burn-in ends.
     double startSeconds = 0.0;
     bool burnIn = false;      ///< rows sampled at the annealing schedule's T₀, not the target
-    /// The acceptance test changed here (a run until stopped, core/experiment/live_kernel.h).
+    /// The acceptance test changed here (a run until stopped, core/experiment/service/live_kernel.h).
     bool kernelChanged = false;
 };
 

@@ -1,4 +1,4 @@
-// Session files (ui/session.h): any bytes give a session or an error message, and a session
+// Session files (ui/files/session.h): any bytes give a session or an error message, and a session
 // that loads saves and loads again to the same JSON.
 #include <cstddef>
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <QByteArray>
 #include <QJsonDocument>
 
-#include "ui/session.h"
+#include "ui/files/session.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

@@ -15,7 +15,7 @@
 #include "core/acceptance/austere_design_cache.h"
 #include "core/correction/correction_cache.h"
 #include "core/data/idx_reader.h"
-#include "ui/session.h"
+#include "ui/files/session.h"
 
 namespace fs = std::filesystem;
 

@@ -20,7 +20,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/correction/correction_distribution.h"
-#include "core/experiment/run_config.h"
+#include "core/experiment/settings/run_config.h"
 #include "core/models/gaussian_mean_model.h"
 #include "tests/support/statistics.h"
 

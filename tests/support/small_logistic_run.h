@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/experiment/datasets.h"
-#include "core/experiment/run_config.h"
+#include "core/experiment/inputs/datasets.h"
+#include "core/experiment/settings/run_config.h"
 #include "core/models/logistic_regression_model.h"
 #include "tests/support/random_classification.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // Settings for GUI tests that run real chains: the paper's N/T = 100 on a data set small
 // enough to finish in about a second.
-#include "core/experiment/run_config.h"
+#include "core/experiment/settings/run_config.h"
 
 namespace testruns {
 

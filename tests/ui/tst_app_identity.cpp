@@ -15,7 +15,7 @@
 #include "tests/support/gui_test_main.h"
 #include "core/install/install_layout.h"
 #include "ui/app_identity.h"
-#include "ui/session.h"
+#include "ui/files/session.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 
 #include "tests/support/gui_test_main.h"
 #include "core/acceptance/austere_design_cache.h"
-#include "ui/control_panel.h"
+#include "ui/panel/control_panel.h"
 #include "ui/main_window.h"
-#include "ui/run_status_strip.h"
+#include "ui/run/run_status_strip.h"
 #include "tests/support/small_runs.h"
 
 using testruns::kRunTimeoutMs;

@@ -12,17 +12,17 @@
 #include <QSpinBox>
 #include <QtTest>
 
-#include "ui/batch_size_histogram.h"
-#include "ui/continuous_controls.h"
-#include "ui/control_panel.h"
+#include "ui/charts/batch_size_histogram.h"
+#include "ui/run/continuous_controls.h"
+#include "ui/panel/control_panel.h"
 #include "ui/main_window.h"
-#include "ui/posterior_chart.h"
-#include "ui/results_view.h"
-#include "ui/run_controller.h"
-#include "ui/run_status_strip.h"
-#include "ui/sampler_worker.h"
-#include "ui/stale_banner.h"
-#include "ui/trace_chart.h"
+#include "ui/charts/posterior_chart.h"
+#include "ui/pages/results_view.h"
+#include "ui/run/run_controller.h"
+#include "ui/run/run_status_strip.h"
+#include "ui/run/sampler_worker.h"
+#include "ui/run/stale_banner.h"
+#include "ui/charts/trace_chart.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 

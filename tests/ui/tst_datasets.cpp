@@ -14,16 +14,16 @@
 #include <QtTest>
 
 #include "tests/support/gui_test_main.h"
-#include "core/experiment/logistic_dataset.h"
+#include "core/experiment/inputs/logistic_dataset.h"
 #include "core/install/install_layout.h"
-#include "ui/accuracy_chart.h"
-#include "ui/control_panel.h"
-#include "ui/dataset_box.h"
+#include "ui/charts/accuracy_chart.h"
+#include "ui/panel/control_panel.h"
+#include "ui/panel/dataset_box.h"
 #include "ui/main_window.h"
-#include "ui/posterior_chart.h"
-#include "ui/results_view.h"
-#include "core/experiment/run_report.h"
-#include "ui/run_export.h"
+#include "ui/charts/posterior_chart.h"
+#include "ui/pages/results_view.h"
+#include "core/experiment/reports/run_report.h"
+#include "ui/files/run_export.h"
 #include "tests/support/small_runs.h"
 
 namespace {

@@ -9,17 +9,17 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "ui/batch_size_histogram.h"
-#include "ui/control_panel.h"
-#include "ui/correction_box.h"
-#include "ui/file_actions.h"
+#include "ui/charts/batch_size_histogram.h"
+#include "ui/panel/control_panel.h"
+#include "ui/panel/correction_box.h"
+#include "ui/files/file_actions.h"
 #include "ui/main_window.h"
-#include "ui/posterior_chart.h"
-#include "ui/results_view.h"
-#include "ui/run_status_strip.h"
-#include "ui/stale_banner.h"
-#include "ui/chart_style.h"
-#include "ui/trace_chart.h"
+#include "ui/charts/posterior_chart.h"
+#include "ui/pages/results_view.h"
+#include "ui/run/run_status_strip.h"
+#include "ui/run/stale_banner.h"
+#include "ui/charts/chart_style.h"
+#include "ui/charts/trace_chart.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 

@@ -11,16 +11,16 @@
 #include <QtTest>
 
 #include "tests/support/gui_test_main.h"
-#include "ui/compare_box.h"
-#include "ui/control_panel.h"
-#include "ui/diagnostics_table.h"
+#include "ui/panel/compare_box.h"
+#include "ui/panel/control_panel.h"
+#include "ui/pages/diagnostics_table.h"
 #include "ui/main_window.h"
-#include "ui/results_view.h"
-#include "core/experiment/run_report.h"
-#include "ui/run_export.h"
-#include "ui/run_status_strip.h"
-#include "ui/scripted_run.h"
-#include "ui/trace_chart.h"
+#include "ui/pages/results_view.h"
+#include "core/experiment/reports/run_report.h"
+#include "ui/files/run_export.h"
+#include "ui/run/run_status_strip.h"
+#include "ui/run/scripted_run.h"
+#include "ui/charts/trace_chart.h"
 #include "tests/support/small_runs.h"
 
 using testruns::kRunTimeoutMs;

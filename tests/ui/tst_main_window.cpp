@@ -13,11 +13,11 @@
 #include <QtTest>
 
 #include "tests/support/gui_test_main.h"
-#include "ui/compare_box.h"
-#include "ui/control_panel.h"
+#include "ui/panel/compare_box.h"
+#include "ui/panel/control_panel.h"
 #include "ui/main_window.h"
-#include "ui/posterior_chart.h"
-#include "ui/sampler_worker.h"
+#include "ui/charts/posterior_chart.h"
+#include "ui/run/sampler_worker.h"
 #include "tests/support/small_runs.h"
 
 namespace {

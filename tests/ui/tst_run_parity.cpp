@@ -7,11 +7,11 @@
 #include <QThread>
 
 #include "tests/support/gui_test_main.h"
-#include "core/experiment/run_report.h"
-#include "core/experiment/run_service.h"
+#include "core/experiment/reports/run_report.h"
+#include "core/experiment/service/run_service.h"
 #include "tests/support/small_runs.h"
-#include "ui/run_export.h"
-#include "ui/sampler_worker.h"
+#include "ui/files/run_export.h"
+#include "ui/run/sampler_worker.h"
 
 namespace {
 

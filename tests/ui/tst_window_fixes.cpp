@@ -19,14 +19,14 @@
 #include <QToolTip>
 #include <QtTest>
 
-#include "core/experiment/run_config.h"
-#include "core/experiment/run_observer.h"
-#include "ui/control_panel.h"
-#include "ui/export_dialog.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/experiment/service/run_observer.h"
+#include "ui/panel/control_panel.h"
+#include "ui/files/export_dialog.h"
 #include "ui/main_window.h"
-#include "ui/run_buttons.h"
-#include "ui/run_status_strip.h"
-#include "ui/session.h"
+#include "ui/run/run_buttons.h"
+#include "ui/run/run_status_strip.h"
+#include "ui/files/session.h"
 
 namespace {
 

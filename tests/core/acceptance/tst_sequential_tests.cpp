@@ -16,7 +16,7 @@
 #include "core/chain/chain_runner.h"
 #include "core/data/worst_case_data.h"
 #include "core/diagnostics/chain_summary.h"
-#include "core/experiment/run_config.h"
+#include "core/experiment/settings/run_config.h"
 #include "core/models/gaussian_mean_model.h"
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/nearly_equal.h"

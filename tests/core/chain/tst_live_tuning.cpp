@@ -9,7 +9,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/chain/live_tuning.h"
-#include "core/experiment/run_config.h"
+#include "core/experiment/settings/run_config.h"
 #include "core/models/gaussian_mean_model.h"
 #include "tests/support/nearly_equal.h"
 #include "tests/support/statistics.h"

@@ -15,10 +15,10 @@
 
 #include <Eigen/Dense>
 
-#include "core/experiment/datasets.h"
-#include "core/experiment/experiment_runner.h"
-#include "core/experiment/run_config.h"
-#include "core/experiment/settings_table.h"
+#include "core/experiment/inputs/datasets.h"
+#include "core/experiment/service/experiment_runner.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/settings_table.h"
 #include "core/models/logistic_regression_model.h"
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "tests/support/gaussian_mean_posterior.h"

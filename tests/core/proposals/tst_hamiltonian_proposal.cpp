@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "core/experiment/datasets.h"
-#include "core/experiment/experiment_runner.h"
-#include "core/experiment/run_config.h"
-#include "core/experiment/settings_table.h"
+#include "core/experiment/inputs/datasets.h"
+#include "core/experiment/service/experiment_runner.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/settings_table.h"
 #include "core/models/gaussian_mixture_model.h"
 #include "core/models/logistic_regression_model.h"
 #include "core/proposals/hamiltonian_proposal.h"

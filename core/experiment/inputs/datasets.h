@@ -1,0 +1,51 @@
+#pragma once
+/// Turns a RunConfig's dataset name into data, a model and, where the posterior is known,
+/// the reference it is measured against.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+#include "core/diagnostics/gmm_posterior.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/models/logistic_regression_model.h"
+#include "core/models/model.h"
+
+namespace core {
+
+struct DatasetInstance {
+    std::string name;
+    std::string description;                 ///< one line for headers and summaries
+    std::shared_ptr<const Model> model;
+    /// The binned true posterior (gmm only; null for other datasets or when not requested).
+    std::shared_ptr<const GaussianMixturePosterior> gmmPosterior;
+    /// Logistic regression only: the model with its accuracy functions, and the test set.
+    std::shared_ptr<const LogisticRegressionModel> classifier;
+    std::shared_ptr<const ClassificationData> testSet;
+    bool augmented = false;
+};
+
+/// The settings makeDataset reads: configurations with equal DataSettings get the same data
+/// and model, whatever their kernel or temperature. Fields a dataset does not read are left at
+/// their defaults, so that they do not tell equal data apart.
+struct DataSettings {
+    std::string dataset;
+    std::int64_t nData = 0;     ///< generated data (gmm, worst-case)
+    std::uint64_t dataSeed = 0; ///< generated data (gmm, worst-case)
+    LogisticDataSpec logreg;    ///< logreg
+
+    bool operator==(const DataSettings &) const = default;
+};
+
+/// The DataSettings of `config`.
+DataSettings dataSettings(const RunConfig &config);
+
+/// Generates or loads the data of `config.dataset` and builds its model. withPosterior also
+/// builds the gmm reference posterior at `config.temperature` (~1 s). Throws
+/// std::invalid_argument for an unknown dataset or bad settings, std::runtime_error for
+/// unreadable data files (naming the file).
+DatasetInstance makeDataset(const RunConfig &config, bool withPosterior,
+                            const std::function<void(double)> &progress = {}, std::stop_token stop = {});
+
+} // namespace core

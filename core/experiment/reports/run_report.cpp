@@ -1,0 +1,270 @@
+#include "core/experiment/reports/run_report.h"
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/experiment/reports/log_posterior_column.h"
+#include "core/experiment/inputs/logistic_dataset.h"
+#include "core/experiment/reports/run_record.h"
+#include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
+
+namespace core {
+namespace {
+
+std::string methodList(const RunRequest &request)
+{
+    std::string names;
+    for (TestMethod method : request.methods) {
+        if (!names.empty())
+            names += ',';
+        names += methodName(method);
+    }
+    return names;
+}
+
+// JSON has no NaN: a figure the run does not have is null.
+nlohmann::ordered_json number(double value)
+{
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+// The first row a chain's samples file holds: after a plain burn-in (at the target) that the
+// file leaves out, else 0 (an annealing burn-in is written, marked as segment 1).
+std::int64_t firstWrittenRow(const RunOutcome &outcome, const ChainReport &chain)
+{
+    return plainBurnIn(outcome.chainConfig(chain)) ? chain.result->burnInRows() : 0;
+}
+
+nlohmann::ordered_json pooledJson(const PooledEss &pooled)
+{
+    nlohmann::ordered_json entry;
+    entry["method"] = methodName(pooled.method);
+    entry["chains"] = pooled.chains;
+    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
+    for (double value : pooled.bulkEss)
+        ess.push_back(number(value));
+    entry["ess_bulk"] = ess;
+    entry["ess_bulk_min"] = number(pooled.essBulkMin);
+    entry["ess_bulk_median"] = number(pooled.essBulkMedian);
+    entry["ess_coordinates"] = pooled.essCoordinates;
+    entry["ess_per_second"] = number(pooled.essPerSecond);
+    entry["data_points_per_ess"] = number(pooled.dataPointsPerEss);
+    entry["wall_seconds"] = number(pooled.wallSeconds);
+    return entry;
+}
+
+// What an adaptive proposal learned during the burn-in, as frozen for the samples: the scale,
+// and the covariance (d×d rows when full, else the per-coordinate variances).
+void addLearnedProposal(nlohmann::ordered_json &entry, const LearnedProposal &learned)
+{
+    entry["adapted_scale"] = number(learned.scale);
+    entry["adapted_covariance_learned"] = learned.covarianceLearned;
+    entry["adapted_burn_in_acceptance"] = number(learned.burnInAcceptance);
+    nlohmann::ordered_json covariance = nlohmann::ordered_json::array();
+    for (Eigen::Index i = 0; i < learned.covariance.rows(); ++i) {
+        if (!learned.fullCovariance) {
+            covariance.push_back(number(learned.covariance(i, 0)));
+            continue;
+        }
+        nlohmann::ordered_json row = nlohmann::ordered_json::array();
+        for (Eigen::Index j = 0; j < learned.covariance.cols(); ++j)
+            row.push_back(number(learned.covariance(i, j)));
+        covariance.push_back(row);
+    }
+    entry[learned.fullCovariance ? "adapted_covariance" : "adapted_variances"] = covariance;
+}
+
+nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &chain)
+{
+    const ChainSummary &s = chain.summary;
+    const ChainResult &result = *chain.result;
+    const RunConfig config = outcome.chainConfig(chain);
+    nlohmann::ordered_json entry;
+    entry["method"] = methodName(chain.method);
+    entry["chain"] = chain.chainIndex + 1;
+    entry["seed"] = chain.seed;
+    entry["samples_completed"] = result.completed;
+    entry["stopped"] = result.stopped;
+    entry["acceptance_rate"] = number(s.acceptanceRate);
+    entry["mean_batch"] = number(s.meanBatch);
+    entry["sd_batch"] = number(s.sdBatch);
+    entry["max_batch"] = s.maxBatch;
+    entry["full_data_fallbacks"] = s.fullDataFallbacks;
+    entry["all_data_iterations"] = s.allDataIterations;
+    entry["data_points_used"] = s.dataPointsUsed;
+    entry["full_scan_points"] = s.fullScanPoints;
+    entry["burn_in_iterations"] = s.burnInIterations;
+    entry["burn_in_points_read"] = s.burnInPointsRead;
+    entry["proposal_points_read"] = s.proposalPointsRead;
+    entry["wall_seconds"] = number(s.wallSeconds);
+    entry["full_scan_seconds"] = number(result.fullScanSeconds);
+    entry["proposal_setup_seconds"] = number(result.setupSeconds);
+    entry["iterations_per_second"] = number(s.iterationsPerSecond);
+    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
+    for (double value : chain.bulkEss)
+        ess.push_back(number(value));
+    entry["ess_bulk"] = ess;
+    entry["ess_bulk_min"] = number(chain.essBulkMin);
+    entry["ess_bulk_median"] = number(chain.essBulkMedian);
+    entry["ess_coordinates"] = chain.essCoordinates;
+    entry["ess_per_second"] = number(chain.essPerSecond);
+    entry["data_points_per_ess"] = number(chain.dataPointsPerEss);
+    entry["r_hat"] = number(chain.splitRhat);
+    entry["segments"] = result.segments.size();
+    entry["final_segment_start"] = result.finalSegmentStart();
+    entry["final_temperature"] = result.segments.empty() ? config.temperature : result.segments.back().temperature;
+    entry["final_step"] = result.segments.empty() ? config.step : result.segments.back().step;
+    entry["proposal"] = proposalName(config.proposal);
+    if (result.adaptation)
+        addLearnedProposal(entry, *result.adaptation);
+    const bool measured = chain.hasPosteriorMetrics;
+    entry["posterior_tv"] = measured ? number(chain.posterior.totalVariation) : nullptr;
+    entry["posterior_chi2"] = measured ? number(chain.posterior.chiSquared) : nullptr;
+    entry["posterior_chi2_cells"] = measured ? chain.posterior.chiSquaredCells : 0;
+    entry["posterior_poisson_loglik"] = measured ? number(chain.posterior.poissonLogLikelihood) : nullptr;
+    entry["posterior_outside_samples"] = measured ? chain.posterior.outside : 0;
+    if (outcome.testSet) {
+        entry["test_accuracy"] = number(chain.testAccuracy);
+        entry["test_loglik"] = number(chain.testLogLikelihood);
+        entry["test_accuracy_posterior_mean"] = number(chain.meanThetaAccuracy);
+        entry["train_loglik_posterior_mean"] = number(chain.meanThetaTrainLogLikelihood);
+        entry["test_loglik_posterior_mean"] = number(chain.meanThetaTestLogLikelihood);
+        entry["classifier_evaluations"] = chain.classifierEvaluations;
+        entry["classifier_seconds"] = number(chain.classifierSeconds);
+    }
+    return entry;
+}
+
+} // namespace
+
+CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &chain, const std::string &program)
+{
+    const RunConfig config = outcome.chainConfig(chain);
+    const ChainResult &result = *chain.result;
+    CsvMetadata meta = {{"program", program}};
+    for (auto &entry : toMetadata(runSettings(config)))
+        meta.push_back(std::move(entry));
+    meta.insert(meta.end(), {{"description", outcome.datasetDescription},
+                             {"augmented", outcome.augmented ? "1" : "0"},
+                             {"n_data", std::to_string(outcome.dataSize)},
+                             {"chain", std::to_string(chain.chainIndex + 1)},
+                             {"chains", std::to_string(outcome.request.chains)},
+                             {"completed", std::to_string(result.completed)},
+                             {"stopped", result.stopped ? "1" : "0"}});
+    const std::int64_t first = firstWrittenRow(outcome, chain);
+    if (first > 0)
+        meta.emplace_back("first_iteration", std::to_string(first)); // the burn-in's rows are left out
+    // Burn-in and live changes: where each segment starts and its settings, and what lp__ is.
+    if (outcome.posterior || outcome.model)
+        addSegmentMetadata(meta, result, config, outcome.posterior != nullptr, first);
+    if (outcome.usedCorrection && needsCorrection(config.method))
+        meta.emplace_back("correction_linf", formatRoundTrip(outcome.correctionLinf));
+    return meta;
+}
+
+std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)
+{
+    if (outcome.request.channelCount() <= 1)
+        return path;
+    const std::filesystem::path file(path);
+    const std::string suffix = file.has_extension() ? file.extension().string() : ".csv";
+    const std::string stem = file.has_extension() ? file.stem().string() : file.filename().string();
+    const std::string name = stem + "-" + methodName(chain.method) + "-chain" + std::to_string(chain.chainIndex + 1) + suffix;
+    return (file.parent_path() / name).string();
+}
+
+std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainReport &chain, std::stop_token stop)
+{
+    if (outcome.posterior)
+        return logPosteriorColumn(*chain.result, *outcome.posterior);
+    if (outcome.model)
+        return logPosteriorColumn(*chain.result, *outcome.model, stop);
+    return {};
+}
+
+std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::string &path,
+                                         const std::string &program, std::stop_token stop)
+{
+    if (outcome.chains.empty())
+        throw std::invalid_argument("the run has no samples to write");
+    std::vector<std::string> written;
+    for (const ChainReport &chain : outcome.chains) {
+        if (chain.result->samples.rows() < chain.result->completed)
+            throw std::invalid_argument("the run kept no samples to write");
+        const std::vector<double> lp = logPosteriorOf(outcome, chain, stop);
+        const std::string file = chainSamplesPath(outcome, chain, path);
+        writeSamplesCsv(file, samplesCsvMetadata(outcome, chain, program), *chain.result, lp,
+                        firstWrittenRow(outcome, chain));
+        written.push_back(file);
+    }
+    return written;
+}
+
+nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::string &program)
+{
+    const RunConfig &config = outcome.config();
+    nlohmann::ordered_json json;
+    json["program"] = program;
+    addTo(json, runSettings(config));
+    json["methods"] = methodList(outcome.request);
+    json["chains_per_method"] = outcome.request.chains;
+    json["parallel"] = outcome.request.parallel;
+    json["stopped"] = outcome.stopped;
+    json["n_data"] = outcome.dataSize;
+    json["dimension"] = outcome.dimension;
+    json["description"] = outcome.datasetDescription;
+    json["augmented"] = outcome.augmented;
+    if (outcome.testSet) {
+        json["n_features"] = outcome.featureCount;
+        json["n_train"] = outcome.dataSize;
+        json["n_test"] = outcome.testSize;
+    }
+    json["components"] = outcome.componentNames;
+    json["correction_linf"] = outcome.usedCorrection ? number(outcome.correctionLinf) : nullptr;
+    json["correction_from_cache"] = outcome.correctionFromCache;
+    json["correction_converged"] = outcome.correctionConverged;
+    json["austere_note"] = outcome.austereNote;
+    json["posterior_binning_error_bound"] = outcome.posterior ? number(outcome.posterior->binningErrorBound()) : nullptr;
+    nlohmann::ordered_json chains = nlohmann::ordered_json::array();
+    for (const ChainReport &chain : outcome.chains)
+        chains.push_back(chainJson(outcome, chain));
+    json["chains"] = chains;
+    if (!outcome.pooled.empty()) {
+        nlohmann::ordered_json pooled = nlohmann::ordered_json::array();
+        for (const PooledEss &entry : outcome.pooled)
+            pooled.push_back(pooledJson(entry));
+        json["pooled"] = pooled;
+    }
+    return json;
+}
+
+void writeRunSummary(const RunOutcome &outcome, const std::string &path, const std::string &program)
+{
+    writeJsonFile(path, runSummaryJson(outcome, program));
+}
+
+void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)
+{
+    const auto model = std::dynamic_pointer_cast<const LogisticRegressionModel>(outcome.model);
+    if (!model || !outcome.testSet)
+        throw std::invalid_argument("a classifier trace is for --dataset logreg (accuracy against data consumed)");
+    const ChainResult &result = *chain.result;
+    const RunConfig config = outcome.chainConfig(chain);
+    const ClassifierTrace trace = classifierTrace(*model, result, *outcome.testSet, config.traceStride);
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << "# dataset = logreg\n# description = " << outcome.datasetDescription << "\n# augmented = "
+            << (outcome.augmented ? 1 : 0) << "\n# method = " << methodName(config.method)
+            << "\n# data_used counts minibatch and full-scan points up to and including the iteration\n"
+            << "iteration,data_used,test_accuracy,test_mean_loglik,train_mean_loglik\n";
+        for (std::size_t k = 0; k < trace.iteration.size(); ++k) {
+            const Vector theta = result.samples.row(trace.iteration[k]).transpose();
+            out << trace.iteration[k] << ',' << trace.dataUsed[k] << ',' << formatRoundTrip(trace.accuracy[k]) << ','
+                << formatRoundTrip(trace.meanLogLikelihood[k]) << ','
+                << formatRoundTrip(model->logLikelihoodSum(theta) / static_cast<double>(model->dataSize())) << '\n';
+        }
+    });
+}
+
+} // namespace core

@@ -1,0 +1,173 @@
+#include "core/experiment/reports/sweep_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <sstream>
+
+#include "core/experiment/reports/run_record.h"
+#include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
+
+namespace core {
+namespace {
+
+std::string csvCell(double value)
+{
+    return std::isnan(value) ? std::string() : formatRoundTrip(value);
+}
+
+nlohmann::ordered_json jsonNumber(double value)
+{
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+std::string formatted(const char *format, double value)
+{
+    if (std::isnan(value))
+        return "-";
+    char text[48];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+// One column of the terminal table: its header and how to show a row's figure.
+struct TableColumn {
+    std::string header;
+    std::function<double(const SweepRow &)> figure; ///< null for the text columns
+    const char *format = "%g";
+    std::function<std::string(const SweepRow &)> text;
+};
+
+} // namespace
+
+std::string sweepCsv(const SweepOutcome &outcome)
+{
+    std::ostringstream out;
+    out << kSweepCsvHeader << '\n';
+    for (const SweepRow &row : outcome.rows)
+        out << row.setting << ',' << formatRoundTrip(row.value) << ',' << methodName(row.method) << ',' << row.trial
+            << ',' << csvCell(row.meanBatch) << ',' << csvCell(row.acceptanceRate) << ',' << csvCell(row.correctionLinf)
+            << ',' << csvCell(row.posteriorTv) << ',' << csvCell(row.essBulkMin) << ',' << csvCell(row.essPerSecond)
+            << ',' << csvCell(row.dataPointsPerEss) << ',' << csvCell(row.testAccuracy) << ','
+            << csvCell(row.wallSeconds) << '\n';
+    return out.str();
+}
+
+void writeSweepCsv(const SweepOutcome &outcome, const std::string &path)
+{
+    const std::string text = sweepCsv(outcome);
+    writeFileAtomically(path, [&](std::ostream &out) { out << text; });
+}
+
+std::string sweepTableText(const SweepOutcome &outcome)
+{
+    const std::vector<TableColumn> all = {
+        {outcome.settingKey, nullptr, "", [](const SweepRow &r) { return formatted("%.6g", r.value); }},
+        {"method", nullptr, "", [](const SweepRow &r) { return methodName(r.method); }},
+        {"trial", nullptr, "", [](const SweepRow &r) { return std::to_string(r.trial); }},
+        {"mean batch", [](const SweepRow &r) { return r.meanBatch; }, "%.1f", nullptr},
+        {"accept", [](const SweepRow &r) { return r.acceptanceRate; }, "%.3f", nullptr},
+        {"corr L-inf", [](const SweepRow &r) { return r.correctionLinf; }, "%.2e", nullptr},
+        {"TV", [](const SweepRow &r) { return r.posteriorTv; }, "%.3f", nullptr},
+        {"min ESS", [](const SweepRow &r) { return r.essBulkMin; }, "%.0f", nullptr},
+        {"ESS/s", [](const SweepRow &r) { return r.essPerSecond; }, "%.1f", nullptr},
+        {"points/ESS", [](const SweepRow &r) { return r.dataPointsPerEss; }, "%.3g", nullptr},
+        {"test acc", [](const SweepRow &r) { return r.testAccuracy; }, "%.4f", nullptr},
+        {"wall s", [](const SweepRow &r) { return r.wallSeconds; }, "%.2f", nullptr},
+    };
+    // Cells first, so that widths fit them; a figure no row has is noise in every line.
+    std::vector<std::vector<std::string>> columns;
+    for (const TableColumn &column : all) {
+        if (column.figure
+            && std::none_of(outcome.rows.begin(), outcome.rows.end(),
+                            [&](const SweepRow &r) { return !std::isnan(column.figure(r)); }))
+            continue;
+        std::vector<std::string> cells = {column.header};
+        for (const SweepRow &row : outcome.rows)
+            cells.push_back(column.figure ? formatted(column.format, column.figure(row)) : column.text(row));
+        columns.push_back(std::move(cells));
+    }
+    std::ostringstream out;
+    const std::size_t lines = outcome.rows.size() + 1;
+    for (std::size_t line = 0; line < lines; ++line) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            std::size_t width = 0;
+            for (const std::string &cell : columns[c])
+                width = std::max(width, cell.size());
+            const std::string &cell = columns[c][line];
+            out << (c == 0 ? "" : "  ") << std::string(width - cell.size(), ' ') << cell;
+        }
+        out << '\n';
+    }
+    return out.str();
+}
+
+nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::string &program)
+{
+    const SweepRequest &request = outcome.request;
+    nlohmann::ordered_json json;
+    json["program"] = program;
+    addTo(json, runSettings(request.base.config));
+    json.erase(outcome.settingKey); // its base value was never run; `values` has what was
+    json["vary"] = outcome.settingKey;
+    json["from"] = request.axis.from;
+    json["to"] = request.axis.to;
+    json["count"] = request.axis.count;
+    json["log_spacing"] = request.axis.logSpacing;
+    json["values"] = outcome.values;
+    std::vector<std::string> methods;
+    for (TestMethod method : request.base.methods)
+        methods.push_back(methodName(method));
+    json["methods"] = methods;
+    json["trials"] = request.base.chains;
+    json["threads"] = request.threads;
+    json["points_completed"] = outcome.pointsCompleted;
+    json["stopped"] = outcome.stopped;
+    json["wall_seconds"] = outcome.wallSeconds;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const SweepRow &row : outcome.rows) {
+        nlohmann::ordered_json entry;
+        entry["value"] = row.value;
+        entry["method"] = methodName(row.method);
+        entry["trial"] = row.trial;
+        entry["mean_batch"] = jsonNumber(row.meanBatch);
+        entry["acceptance_rate"] = jsonNumber(row.acceptanceRate);
+        entry["correction_linf"] = jsonNumber(row.correctionLinf);
+        entry["posterior_tv"] = jsonNumber(row.posteriorTv);
+        entry["ess_bulk_min"] = jsonNumber(row.essBulkMin);
+        entry["ess_bulk_median"] = jsonNumber(row.essBulkMedian);
+        entry["ess_per_second"] = jsonNumber(row.essPerSecond);
+        entry["data_points_per_ess"] = jsonNumber(row.dataPointsPerEss);
+        entry["test_accuracy"] = jsonNumber(row.testAccuracy);
+        entry["wall_seconds"] = jsonNumber(row.wallSeconds);
+        rows.push_back(std::move(entry));
+    }
+    json["rows"] = rows;
+    if (!outcome.pooled.empty()) {
+        nlohmann::ordered_json pooled = nlohmann::ordered_json::array();
+        for (const SweepPooled &point : outcome.pooled) {
+            const PooledEss &p = point.figures;
+            nlohmann::ordered_json entry;
+            entry["value"] = point.value;
+            entry["method"] = methodName(p.method);
+            entry["chains"] = p.chains;
+            entry["ess_bulk_min"] = jsonNumber(p.essBulkMin);
+            entry["ess_bulk_median"] = jsonNumber(p.essBulkMedian);
+            entry["ess_per_second"] = jsonNumber(p.essPerSecond);
+            entry["data_points_per_ess"] = jsonNumber(p.dataPointsPerEss);
+            entry["wall_seconds"] = jsonNumber(p.wallSeconds);
+            pooled.push_back(std::move(entry));
+        }
+        json["pooled"] = pooled;
+    }
+    return json;
+}
+
+void writeSweepSummary(const SweepOutcome &outcome, const std::string &path, const std::string &program)
+{
+    writeJsonFile(path, sweepSummaryJson(outcome, program));
+}
+
+} // namespace core

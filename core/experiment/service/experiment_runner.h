@@ -1,0 +1,66 @@
+#pragma once
+/// One chain of a configured run on a prepared dataset: the primitive the run service
+/// (run_service.h) runs once per channel.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stop_token>
+
+#include "core/chain/chain_runner.h"
+#include "core/diagnostics/chain_summary.h"
+#include "core/experiment/inputs/datasets.h"
+
+namespace core {
+
+/// What one chain needs besides its settings and data: the correction table (minibatch method
+/// only), AustereMH(nc)'s designer, and the optional controls of ChainSettings.
+struct ChainInputs {
+    std::shared_ptr<const CorrectionDistribution> correction;
+    std::shared_ptr<const AustereDesigner> designer;
+    std::stop_token stop;
+    ChainProgressCallback onProgress;
+    PauseGate *pauseGate = nullptr;
+    const LiveTuning *tuning = nullptr;
+    /// Where the chain starts (empty: the model's initial θ) and the iteration number of its
+    /// first row: the laps of a run until stopped go on from the previous lap.
+    Vector initialTheta;
+    std::int64_t firstIteration = 0;
+    double maxSeconds = 0.0; ///< see ChainSettings::maxSeconds
+    std::chrono::steady_clock::time_point pacedFrom{}; ///< see ChainSettings::pacedFrom
+    bool newKernel = false;                             ///< see ChainSettings::newKernel
+    std::function<bool()> yieldRequested;               ///< see ChainSettings::yieldRequested
+    /// Set: the acceptance test to use, built for this config (makeAcceptanceTest), instead of
+    /// a new one. The laps of a run until stopped share one: building a test allocates and
+    /// clears buffers of N entries, which at N = 10⁶ would cost a lap a good part of its time.
+    AcceptanceTest *test = nullptr;
+    /// Set: where the chain's proposal is kept between the laps of one chain. Empty, it
+    /// receives the proposal built for this lap; filled, the lap goes on with it. What an
+    /// adaptive proposal learned during the burn-in, and a Laplace fit, then last the whole
+    /// chain: a lap after a kernel change must not start learning (or fitting) again.
+    std::unique_ptr<Proposal> *keptProposal = nullptr;
+};
+
+/// validate(config), for a lap of a chain that goes on with `kept`, the proposal its earlier
+/// laps used (ChainInputs::keptProposal; null: a chain's first lap). An adaptive proposal that
+/// is frozen, or whose burn-in has ended, needs no burn-in of the lap's own, and the target
+/// acceptance it was steered to no longer depends on the lap's test.
+void validateLap(const RunConfig &config, const Proposal *kept);
+
+/// Runs `config.method` on `dataset` with seed `config.seed`, the burn-in (annealed from
+/// config.annealFrom, or at config.temperature when that is 0) and the step of `config`. Throws std::invalid_argument for invalid settings.
+ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &dataset, const ChainInputs &inputs);
+
+struct ExperimentOutcome {
+    ChainResult chain;
+    ChainSummary summary;
+    std::optional<PosteriorMetrics> posterior; ///< gmm with a reference posterior only
+};
+
+/// runConfiguredChain, summarised, and for a dataset made with its reference posterior the
+/// final segment measured against the exact posterior at the final segment's temperature
+/// (PosteriorReferences), as the run service measures it.
+ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &dataset,
+                                std::shared_ptr<const CorrectionDistribution> correction, std::stop_token stop = {},
+                                const ChainProgressCallback &onProgress = {});
+
+} // namespace core

@@ -1,0 +1,151 @@
+#pragma once
+/// What the run service returns (see run_service.h): every chain's figures and the facts about
+/// the data and the preparation steps that reports need. Immutable once returned; the GUI
+/// passes it across threads by value (the chains' samples are shared, read-only).
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/chain/chain_runner.h"
+#include "core/data/classification_data.h"
+#include "core/diagnostics/chain_summary.h"
+#include "core/diagnostics/gmm_posterior.h"
+#include "core/experiment/settings/run_request.h"
+#include "core/models/model.h"
+
+namespace core {
+
+/// One finished (or stopped) chain with its diagnostics.
+///
+/// ESS, R-hat, the posterior metrics and the classifier's posterior-mean figures cover the
+/// final segment only: after an annealing burn-in, or after the temperature or step was changed
+/// during the run (see LiveTuning), earlier rows target another distribution.
+struct ChainReport {
+    int channel = 0;
+    TestMethod method = TestMethod::Minibatch;
+    int chainIndex = 0;
+    std::uint64_t seed = 0;
+    ChainSummary summary;
+    /// The mixture only: the final segment against the binned exact posterior at the final
+    /// segment's temperature. Absent for other datasets and for stopped runs.
+    bool hasPosteriorMetrics = false;
+    PosteriorMetrics posterior;
+    /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
+    /// kMinDiagnosticDraws rows in the final segment.
+    std::vector<double> bulkEss;
+    /// Min and median of the bulk ESS over EVERY θ coordinate (essCoordinates of them: all 784
+    /// weights of the MNIST classifier, not only the plotted two), since a run has as many
+    /// effective samples as its slowest coordinate has. NaN with fewer than
+    /// kMinDiagnosticDraws rows in the final segment.
+    double essBulkMin = std::nan("");
+    double essBulkMedian = std::nan("");
+    int essCoordinates = 0;
+    /// Speed per effective sample, with essBulkMin as the effective sample count. The ESS
+    /// counts the final segment's rows only, but what it cost is the whole chain's: a user
+    /// waits for the burn-in (annealed or not) and any earlier segment too (design.md Sec. 9).
+    /// essPerSecond: essBulkMin / the chain's whole sampling wall time (ChainResult::
+    /// wallSeconds: burn-in included, paused time excluded).
+    double essPerSecond = std::nan("");
+    /// Every data point the chain read (minibatches and full-data passes, burn-in included) /
+    /// essBulkMin: the cost of one effective sample in data, independent of the machine.
+    double dataPointsPerEss = std::nan("");
+    /// The whole chain, held only until the run service has pooled the ESS over chains
+    /// (RunOutcome::pooled) even when the request keeps no samples; null afterwards.
+    std::shared_ptr<const ChainResult> rowsForPooling;
+    /// Rank-normalised split R-hat (Vehtari et al. 2021) over this method's chains, a single
+    /// chain's halves when it has one; max over every θ component. NaN when samples are not kept.
+    double splitRhat = std::nan("");
+    /// Logistic regression: test accuracy and mean test log-likelihood at the last sample; the
+    /// accuracy at, and the mean training and test log-likelihoods of, the mean θ of the second
+    /// half of the final segment (Seita et al. 003_…txt Sec. 6.2).
+    double testAccuracy = std::nan("");
+    double testLogLikelihood = std::nan("");
+    double meanThetaAccuracy = std::nan("");
+    double meanThetaTrainLogLikelihood = std::nan("");
+    double meanThetaTestLogLikelihood = std::nan("");
+    /// Classifier evaluations an observer made while the chain ran (the GUI's live accuracy
+    /// curve) and the time they took; 0 when none.
+    std::int64_t classifierEvaluations = 0;
+    double classifierSeconds = 0.0;
+    /// The whole chain, for sample files and traces; null when RunRequest::keepSamples is off.
+    std::shared_ptr<const ChainResult> result;
+};
+
+/// The figures of one method's chains taken together, for requests with several chains per
+/// method: the multi-chain bulk ESS (bulkEffectiveSampleSize over every chain's final segment,
+/// each cut to the last rows of the shortest), per plotted component and, for the min and
+/// median, over every θ coordinate.
+struct PooledEss {
+    TestMethod method = TestMethod::Minibatch;
+    int chains = 0;
+    std::vector<double> bulkEss;            ///< per plotted component; empty when not measurable
+    double essBulkMin = std::nan("");       ///< over every θ coordinate
+    double essBulkMedian = std::nan("");
+    int essCoordinates = 0;
+    /// The time the pooled ESS took: the longest chain's wall time when the method's chains ran
+    /// at once, Σ wall / threads (at least the longest) when more chains than threads shared
+    /// them, Σ wall when they ran one after the other. That is the wait a user has for this
+    /// ESS; a sum over parallel chains would charge the cores, not the wait.
+    double wallSeconds = 0.0;
+    double essPerSecond = std::nan("");     ///< essBulkMin / wallSeconds
+    double dataPointsPerEss = std::nan(""); ///< every point the chains read, burn-in included / essBulkMin
+};
+
+/// The end of a request: complete, or stopped on request (failures are exceptions).
+struct RunOutcome {
+    RunRequest request;               ///< as run: AustereMH(c)'s designed (m, ε) written into config
+    std::vector<ChainReport> chains;  ///< in channel order; channels never started are absent
+    /// One per method when chains > 1 (in method order); empty for one chain per method.
+    std::vector<PooledEss> pooled;
+    bool stopped = false;
+
+    /// The data: N (training rows for logistic regression), θ's dimension, a one-line
+    /// description, and for a classifier its feature and test-set sizes.
+    std::int64_t dataSize = 0;
+    int dimension = 0;
+    std::string datasetDescription;
+    bool augmented = false;
+    std::int64_t featureCount = 0;
+    std::int64_t testSize = 0;
+
+    /// The two θ components charts plot and diagnostics describe, and their names ("θ₁", "θ₂",
+    /// or e.g. "weight of pixel (14, 12)" for logistic regression).
+    std::vector<int> components;
+    std::vector<std::string> componentNames;
+
+    /// The correction table, when a method used one.
+    bool usedCorrection = false;
+    double correctionLinf = std::nan("");
+    bool correctionFromCache = false;
+    bool correctionConverged = true;
+    /// AustereMH's preparation, in words (empty when no method needed it): where the design grid
+    /// came from and, for AustereMH(c) under a bound, the chosen (m, ε).
+    std::string austereNote;
+
+    /// The exact posterior of the mixture's data at config.temperature, for lp__ and the binning
+    /// bound (null for other datasets and for stopped runs); rows of other segments use
+    /// logDensity at their own temperature.
+    std::shared_ptr<const GaussianMixturePosterior> posterior;
+    /// The model the chains ran on: lp__ of datasets without a binned posterior (null for the
+    /// mixture, whose lp__ comes from `posterior`).
+    std::shared_ptr<const Model> model;
+    /// Logistic regression: the held-out rows (for traces).
+    std::shared_ptr<const ClassificationData> testSet;
+
+    const RunConfig &config() const { return request.config; }
+    /// Σ iterations over all reported chains, burn-in included (for a run until stopped, all it
+    /// ran, not only the window its figures describe).
+    std::int64_t totalIterations() const;
+    /// The longest chain's wall time: the run's sampling time when chains ran in parallel.
+    double longestWallSeconds() const;
+    std::int64_t totalFullDataFallbacks() const;
+    /// Σ data points read over all chains, minibatches, full-data passes and the proposal's
+    /// gradients together, burn-in included.
+    std::int64_t totalPointsRead() const;
+    /// The settings chain `report` ran with (its method, its seed, the designed AustereMH).
+    RunConfig chainConfig(const ChainReport &report) const { return request.channelConfig(report.channel); }
+};
+
+} // namespace core

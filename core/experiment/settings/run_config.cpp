@@ -1,0 +1,308 @@
+#include "core/experiment/settings/run_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/acceptance/austere_adaptive_test.h"
+#include "core/acceptance/full_data_tests.h"
+#include "core/acceptance/minibatch_barker_test.h"
+#include "core/models/logistic_laplace.h"
+#include "core/proposals/crank_nicolson_proposal.h"
+#include "core/proposals/hamiltonian_proposal.h"
+
+namespace core {
+
+const std::vector<TestMethod> &allMethods()
+{
+    static const std::vector<TestMethod> methods = {TestMethod::Minibatch,           TestMethod::AustereConservative,
+                                                    TestMethod::AustereNonConservative, TestMethod::SubLhd,
+                                                    TestMethod::Barker,              TestMethod::Metropolis,
+                                                    TestMethod::NaiveBarker};
+    return methods;
+}
+
+std::string methodName(TestMethod method)
+{
+    switch (method) {
+    case TestMethod::Metropolis: return "mh";
+    case TestMethod::Barker: return "barker";
+    case TestMethod::Minibatch: return "minibatch";
+    case TestMethod::NaiveBarker: return "naive-barker";
+    case TestMethod::AustereConservative: return "austere-c";
+    case TestMethod::AustereNonConservative: return "austere-nc";
+    case TestMethod::SubLhd: return "sublhd";
+    }
+    return "?";
+}
+
+TestMethod parseMethod(const std::string &name)
+{
+    std::string names;
+    for (auto method : allMethods()) {
+        if (methodName(method) == name)
+            return method;
+        names += (names.empty() ? "" : ", ") + methodName(method);
+    }
+    throw std::invalid_argument("method must be one of " + names + "; got '" + name + "'");
+}
+
+std::string proposalName(ProposalKind kind)
+{
+    switch (kind) {
+    case ProposalKind::RandomWalk: return "rw";
+    case ProposalKind::Langevin: return "langevin";
+    case ProposalKind::Adaptive: return "adaptive";
+    case ProposalKind::AdaptiveLangevin: return "adaptive-langevin";
+    case ProposalKind::LaplaceLangevin: return "laplace-langevin";
+    case ProposalKind::LaplaceCrankNicolson: return "laplace-cn";
+    case ProposalKind::LaplaceHamiltonian: return "laplace-hmc";
+    }
+    return "?";
+}
+
+bool usesGradient(ProposalKind kind)
+{
+    return kind == ProposalKind::Langevin || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin
+           || kind == ProposalKind::LaplaceHamiltonian;
+}
+
+bool learnsDuringBurnIn(ProposalKind kind)
+{
+    return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin
+           || kind == ProposalKind::LaplaceCrankNicolson || kind == ProposalKind::LaplaceHamiltonian;
+}
+
+ProposalKind parseProposal(const std::string &name)
+{
+    if (name == "rw")
+        return ProposalKind::RandomWalk;
+    if (name == "langevin")
+        return ProposalKind::Langevin;
+    if (name == "adaptive")
+        return ProposalKind::Adaptive;
+    if (name == "adaptive-langevin")
+        return ProposalKind::AdaptiveLangevin;
+    if (name == "laplace-langevin")
+        return ProposalKind::LaplaceLangevin;
+    if (name == "laplace-cn")
+        return ProposalKind::LaplaceCrankNicolson;
+    if (name == "laplace-hmc")
+        return ProposalKind::LaplaceHamiltonian;
+    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin, laplace-langevin, "
+                                "laplace-cn, laplace-hmc; got '"
+                                + name + "'");
+}
+
+void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
+{
+    if (config.dataset == "logreg") {
+        if (!temperatureGiven)
+            config.temperature = 100.0;
+        if (!stepGiven)
+            config.step = 0.05;
+        return;
+    }
+    if (config.dataset != "worst-case")
+        return;
+    if (!temperatureGiven)
+        config.temperature = 1.0;
+    if (!stepGiven && config.nData > 0)
+        config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
+}
+
+std::string solverName(CorrectionSolver solver)
+{
+    return solver == CorrectionSolver::Ridge ? "ridge" : "nnls";
+}
+
+CorrectionSolver parseSolver(const std::string &name)
+{
+    if (name == "ridge")
+        return CorrectionSolver::Ridge;
+    if (name == "nnls")
+        return CorrectionSolver::Nnls;
+    throw std::invalid_argument("solver must be one of ridge, nnls; got '" + name + "'");
+}
+
+bool needsCorrection(TestMethod method)
+{
+    return method == TestMethod::Minibatch;
+}
+
+void validate(const RunConfig &config)
+{
+    if (config.dataset != "gmm" && config.dataset != "worst-case" && config.dataset != "logreg")
+        throw std::invalid_argument("dataset must be gmm, worst-case or logreg; got '" + config.dataset + "'");
+    if (config.burnIn < 0 || (config.burnIn > 0 && config.burnIn >= config.samples))
+        throw std::invalid_argument("burn-in must be in [0, samples) so that some samples target the posterior; got "
+                                    + std::to_string(config.burnIn));
+    if (!(config.annealFrom >= 0.0) || !std::isfinite(config.annealFrom))
+        throw std::invalid_argument("anneal-from must be finite and >= 0 (0: the burn-in runs at --temperature); got "
+                                    + std::to_string(config.annealFrom));
+    if (!(config.burnInStep >= 0.0) || !std::isfinite(config.burnInStep))
+        throw std::invalid_argument("burn-in-step must be finite and >= 0; got " + std::to_string(config.burnInStep));
+    if (config.leapfrogSteps < 1 || config.leapfrogSteps > 1000)
+        throw std::invalid_argument("leapfrog-steps must be in [1, 1000]; got " + std::to_string(config.leapfrogSteps));
+    if (config.traceStride < 1)
+        throw std::invalid_argument("trace-every must be >= 1; got " + std::to_string(config.traceStride));
+    if (config.nData < 2 || config.nData > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("n-data must be in [2, 2147483647]; got " + std::to_string(config.nData));
+    if (config.samples < 1)
+        throw std::invalid_argument("samples must be >= 1; got " + std::to_string(config.samples));
+    if (!(config.temperature > 0.0) || !std::isfinite(config.temperature))
+        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(config.temperature));
+    if (!(config.step > 0.0) || !std::isfinite(config.step))
+        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
+    if (usesLaplaceFit(config.proposal) && config.dataset != "logreg")
+        throw std::invalid_argument("proposal " + proposalName(config.proposal)
+                                    + " is built around the Laplace approximation of logistic regression: it needs "
+                                      "the logreg dataset (use adaptive or adaptive-langevin for '"
+                                    + config.dataset + "')");
+    // The logistic data's N is known only once they are loaded: makeProposal checks it then.
+    if (usesGradient(config.proposal)
+        && (config.gradBatch < 1 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
+        throw std::invalid_argument("grad-batch must be in [1, N"
+                                    + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
+                                    + "] (rows of the Langevin gradient's minibatch); got "
+                                    + std::to_string(config.gradBatch));
+    // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
+    // would silently be the plain random walk, and a burn-in at an annealing temperature would
+    // teach it the hot posterior's covariance instead of the target's.
+    if (learnsDuringBurnIn(config.proposal) && config.burnIn <= 0)
+        throw std::invalid_argument("burn-in must be > 0 with --proposal " + proposalName(config.proposal)
+                                    + ": it learns its covariance and scale "
+                                    "during the burn-in and freezes them after it (add e.g. --burn-in "
+                                    + std::to_string(std::max<std::int64_t>(1, config.samples / 10)) + ")");
+    if (learnsDuringBurnIn(config.proposal) && config.annealFrom > 0.0)
+        throw std::invalid_argument("anneal-from must be 0 with --proposal " + proposalName(config.proposal)
+                                    + ": the burn-in it learns from must "
+                                    "run at the target temperature (drop --anneal-from)");
+    // At stationarity Barker's test accepts at most half of a symmetric proposal's moves on
+    // average (AdaptiveRandomWalkProposal derives it), approaching half as the step shrinks: a
+    // target of 1/2 or more would shrink the step without end.
+    const bool barkerType = config.method == TestMethod::Minibatch || config.method == TestMethod::Barker
+                            || config.method == TestMethod::NaiveBarker;
+    const double targetLimit = barkerType ? 0.5 : 1.0;
+    if (!(config.adaptTarget > 0.0 && config.adaptTarget < targetLimit))
+        throw std::invalid_argument("adapt-target must be in (0, " + std::string(barkerType ? "0.5" : "1")
+                                    + ")" + (barkerType ? " for a Barker-type test, which accepts at most half the moves" : "")
+                                    + "; got " + std::to_string(config.adaptTarget));
+    validate(config.minibatch);
+    validate(config.correction);
+    validate(config.austere);
+    validate(config.sublhd);
+    if (!(config.austereErrorBound >= 0.0 && config.austereErrorBound < 1.0))
+        throw std::invalid_argument("error-bound must be in [0, 1); got " + std::to_string(config.austereErrorBound));
+    if (config.method == TestMethod::AustereNonConservative && !(config.austereErrorBound > 0.0))
+        throw std::invalid_argument("error-bound must be > 0 for austere-nc (it designs the test every iteration)");
+    if (config.austerePilot < 1 || config.austerePilot > 100'000)
+        throw std::invalid_argument("pilot must be in [1, 100000]; got " + std::to_string(config.austerePilot));
+    const LogisticDataSpec &logreg = config.logreg;
+    if (logreg.images.empty() != logreg.labels.empty())
+        throw std::invalid_argument("images and --labels go together (an IDX image file and its label file)");
+    if (logreg.testSize < 1 || logreg.testSize > 10'000'000)
+        throw std::invalid_argument("test-size must be in [1, 10000000]; got " + std::to_string(logreg.testSize));
+    if (!(logreg.testFraction > 0.0 && logreg.testFraction < 1.0))
+        throw std::invalid_argument("test-fraction must be in (0, 1); got " + std::to_string(logreg.testFraction));
+    if (logreg.augmentTo < 0 || logreg.augmentTo > 50'000'000)
+        throw std::invalid_argument("augment-to must be in [0, 50000000] (0: no augmentation); got "
+                                    + std::to_string(logreg.augmentTo));
+    if (!(logreg.model.priorSd >= 0.0) || !std::isfinite(logreg.model.priorSd))
+        throw std::invalid_argument("prior-sd must be finite and >= 0 (0: the paper's flat prior); got "
+                                    + std::to_string(logreg.model.priorSd));
+}
+
+bool followsLiveTuning(const RunConfig &config)
+{
+    return !(config.method == TestMethod::AustereConservative && config.austereErrorBound > 0.0);
+}
+
+bool needsAustereDesign(const RunConfig &config)
+{
+    return config.method == TestMethod::AustereNonConservative
+           || (config.method == TestMethod::AustereConservative && config.austereErrorBound > 0.0);
+}
+
+namespace {
+
+// The Laplace approximation the laplace-* proposals are built around; logistic regression only.
+GaussianApproximation laplaceOf(const Model &model, const RunConfig &config, std::stop_token stop)
+{
+    const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
+    if (!logistic)
+        throw std::invalid_argument("--proposal " + proposalName(config.proposal)
+                                    + " needs the logistic-regression model (--dataset logreg); use adaptive or "
+                                      "adaptive-langevin for '" + model.name() + "'");
+    return logisticLaplace(*logistic, config.temperature, 40, std::move(stop));
+}
+
+} // namespace
+
+bool usesLaplaceFit(ProposalKind kind)
+{
+    return kind == ProposalKind::LaplaceLangevin || kind == ProposalKind::LaplaceCrankNicolson
+           || kind == ProposalKind::LaplaceHamiltonian;
+}
+
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step, std::stop_token stop)
+{
+    AdaptationSettings adaptation;
+    adaptation.targetAcceptance = config.adaptTarget;
+    adaptation.burnInLength = config.burnIn;
+    switch (config.proposal) {
+    case ProposalKind::Langevin: return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
+    case ProposalKind::AdaptiveLangevin:
+        return std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+    case ProposalKind::LaplaceLangevin: {
+        auto proposal = std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+        proposal->useFullPreconditioner(laplaceOf(model, config, stop).covarianceFactor);
+        return proposal;
+    }
+    case ProposalKind::LaplaceCrankNicolson: {
+        GaussianApproximation laplace = laplaceOf(model, config, stop);
+        return std::make_unique<CrankNicolsonProposal>(std::move(laplace.mode), std::move(laplace.covarianceFactor),
+                                                       step, adaptation);
+    }
+    case ProposalKind::LaplaceHamiltonian:
+        return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config, stop).covarianceFactor, step,
+                                                     config.gradBatch, config.leapfrogSteps, adaptation);
+    case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
+    case ProposalKind::RandomWalk: break;
+    }
+    return std::make_unique<RandomWalkProposal>(step);
+}
+
+std::int64_t proposalPointsPerIteration(const RunConfig &config, DataIndex dataSize)
+{
+    if (!usesGradient(config.proposal))
+        return 0;
+    // With B = N the gradient at the chain's point is the one computed at the end of the last
+    // proposal, kept (LangevinProposal, HamiltonianProposal); a fresh minibatch needs its own.
+    const auto batch = static_cast<std::int64_t>(config.gradBatch);
+    const std::int64_t atStart = batch < dataSize ? 1 : 0;
+    if (config.proposal == ProposalKind::LaplaceHamiltonian)
+        return (config.leapfrogSteps + atStart) * batch;
+    return (1 + atStart) * batch;
+}
+
+std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
+                                                   std::shared_ptr<const CorrectionDistribution> correction,
+                                                   std::shared_ptr<const AustereDesigner> designer)
+{
+    switch (config.method) {
+    case TestMethod::Metropolis: return std::make_unique<MetropolisTest>();
+    case TestMethod::Barker: return std::make_unique<BarkerTest>();
+    case TestMethod::Minibatch: return std::make_unique<MinibatchBarkerTest>(std::move(correction), config.minibatch);
+    case TestMethod::NaiveBarker:
+        return std::make_unique<NaiveMinibatchBarkerTest>(config.correction.sigma, config.minibatch);
+    case TestMethod::AustereConservative: return std::make_unique<AustereTest>(config.austere);
+    case TestMethod::AustereNonConservative:
+        return std::make_unique<AustereAdaptiveTest>(std::move(designer), config.austereErrorBound);
+    case TestMethod::SubLhd: return std::make_unique<SubLhdTest>(config.sublhd);
+    }
+    throw std::invalid_argument("unknown method");
+}
+
+} // namespace core

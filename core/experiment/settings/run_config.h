@@ -1,0 +1,172 @@
+#pragma once
+/// Everything that defines one run, shared by the CLI and the GUI, and the factory that turns
+/// it into a model, a proposal and an acceptance test.
+#include <cstdint>
+#include <memory>
+#include <stop_token>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/acceptance/acceptance_test.h"
+#include "core/acceptance/growing_minibatch.h"
+#include "core/acceptance/austere_designer.h"
+#include "core/acceptance/sequential_tests.h"
+#include "core/correction/correction_distribution.h"
+#include "core/experiment/inputs/logistic_dataset.h"
+#include "core/proposals/adaptive_random_walk_proposal.h"
+#include "core/proposals/langevin_proposal.h"
+#include "core/proposals/random_walk_proposal.h"
+
+namespace core {
+
+enum class TestMethod { Metropolis, Barker, Minibatch, NaiveBarker, AustereConservative, AustereNonConservative, SubLhd };
+
+/// Every method, in the order tables list them.
+const std::vector<TestMethod> &allMethods();
+/// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "austere-nc", "sublhd".
+std::string methodName(TestMethod method);
+/// Throws std::invalid_argument listing the allowed names.
+TestMethod parseMethod(const std::string &name);
+std::string solverName(CorrectionSolver solver);
+CorrectionSolver parseSolver(const std::string &name);
+
+/// How candidates are drawn: the paper's Gaussian random walk, a Langevin step along a
+/// minibatch gradient of the tempered log-posterior (LangevinProposal), or a random walk whose
+/// covariance and scale are learned during the burn-in and then frozen
+/// (AdaptiveRandomWalkProposal; needs a burn-in at the target temperature), or the Langevin
+/// step with its preconditioner and step learned during the burn-in (LangevinProposal made
+/// adaptive; the same needs), or, for logistic regression, the Langevin step preconditioned
+/// with the Laplace approximation's covariance (logistic_laplace.h), its step learned during
+/// the burn-in, or, for logistic regression too, Crank–Nicolson moves around that Laplace
+/// approximation (CrankNicolsonProposal), their scale learned during the burn-in, or Hamiltonian
+/// trajectories whose mass matrix that approximation gives (HamiltonianProposal), their leapfrog
+/// step learned during the burn-in.
+enum class ProposalKind {
+    RandomWalk,
+    Langevin,
+    Adaptive,
+    AdaptiveLangevin,
+    LaplaceLangevin,
+    LaplaceCrankNicolson,
+    LaplaceHamiltonian
+};
+/// CLI spelling: "rw", "langevin", "adaptive", "adaptive-langevin", "laplace-langevin",
+/// "laplace-cn", "laplace-hmc".
+std::string proposalName(ProposalKind kind);
+/// Whether the proposal follows a minibatch gradient (reads --grad-batch rows twice an iteration).
+bool usesGradient(ProposalKind kind);
+/// Whether the proposal learns during the burn-in and freezes after it (needs --burn-in).
+bool learnsDuringBurnIn(ProposalKind kind);
+/// Throws std::invalid_argument listing the allowed names.
+ProposalKind parseProposal(const std::string &name);
+
+/// Defaults are the paper's Gaussian-mixture settings (000_…txt Sec. 6.1, 003_…txt Sec. 6.1,
+/// appendix 002_…txt C.1): N = 10⁶, T = 10⁴, m = 100 growing by 100, σ = 1, 3000 samples.
+struct RunConfig {
+    std::string dataset = "gmm";
+    TestMethod method = TestMethod::Minibatch;
+    std::int64_t nData = 1'000'000;
+    std::int64_t samples = 3000;
+    std::uint64_t seed = 1;        ///< the chain's random stream
+    std::uint64_t dataSeed = 1;    ///< the generated data set; fixed across chains and methods
+    double temperature = 10'000.0;
+    double step = 0.15;            ///< proposal standard deviation per coordinate (see RandomWalkProposal)
+    /// Burn-in: the first `burnIn` of the `samples` iterations run with step `burnInStep`
+    /// (0: `step`) at `annealFrom`, or at `temperature` when annealFrom is 0 (a plain warm-up),
+    /// then `temperature` and `step`. Annealing is the paper's schedule (003_…txt Sec. 6.2:
+    /// 100 → 1 after 400 samples). Burn-in rows never count as draws of the target; a plain
+    /// warm-up's rows are not even written to samples files (see writeRunSamples).
+    std::int64_t burnIn = 0;
+    double annealFrom = 0.0;
+    double burnInStep = 0.0;
+    ProposalKind proposal = ProposalKind::RandomWalk;
+    /// Adaptive proposal: the acceptance rate the burn-in tunes its scale toward, in (0, 0.5)
+    /// for the Barker-type tests, (0, 1) otherwise (AdaptationSettings::targetAcceptance
+    /// explains the default and the limit).
+    double adaptTarget = AdaptationSettings{}.targetAcceptance;
+    /// Langevin and Hamiltonian proposals: rows B of the minibatch S their gradient averages,
+    /// in [1, N].
+    DataIndex gradBatch = 100;
+    /// Hamiltonian proposal: mean leapfrog steps K per trajectory (each draws 1 … 2K − 1), in
+    /// [1, 1000]. With the step ε the burn-in learns (≈ 0.35 in whitened units on Fashion-MNIST,
+    /// d = 784), 4 steps travel about π/2 on average, the quarter period that carries a
+    /// Gaussian's point to an independent one.
+    int leapfrogSteps = 4;
+    /// The logistic-regression data (dataset "logreg").
+    LogisticDataSpec logreg;
+    /// Test accuracy is evaluated every traceStride samples.
+    std::int64_t traceStride = 10;
+    MinibatchSettings minibatch;
+    /// AustereMH(c): the paper's mixture settings, m = 100 and ε = 0.005 (000_…txt Sec. 6.1),
+    /// unless austereErrorBound asks for a design.
+    AustereSettings austere;
+    /// > 0: choose AustereMH's (m, ε) by the design grid under this bound on the mean |ΔP|
+    /// (austere-c: once, from a pilot; austere-nc: every iteration). 0: use `austere` as is.
+    double austereErrorBound = 0.0;
+    int austerePilot = 200;        ///< pilot proposals for the conservative design
+    /// MHSubLhd: m = 100, γ = 1.5, p = 2, δ = 0.01 (000_…txt Sec. 6.1).
+    SubLhdSettings sublhd;
+    /// The paper's grid (N = 4000, V = 20, σ = 1, λ = 10) but solved by NNLS: its CDF error is
+    /// about 1e-7 against the ridge solution's 9e-4, at the same cost. `solver = Ridge`
+    /// reproduces the paper's table exactly.
+    CorrectionParams correction = defaultCorrection();
+
+    static CorrectionParams defaultCorrection()
+    {
+        CorrectionParams params;
+        params.solver = CorrectionSolver::Nnls;
+        return params;
+    }
+};
+
+/// True when the burn-in runs at the target temperature (burnIn > 0, no annealFrom): its rows
+/// are dropped from samples files, not only from the figures.
+inline bool plainBurnIn(const RunConfig &config) { return config.burnIn > 0 && !(config.annealFrom > 0.0); }
+
+/// Checks every field; throws std::invalid_argument whose message starts with the setting's
+/// CLI name and gives its allowed range, e.g. "sigma must be in (0, 1.8138); got 2".
+void validate(const RunConfig &config);
+
+/// Dataset-specific defaults unless the user set temperature or step: the worst-case Gaussian
+/// (000_…txt Sec. 2.1) at T = 1 with the proposal N(θ, 1/N); logistic regression at T = 100
+/// with step 0.05 (appendix 002_…txt Table 5, MNIST-13k).
+void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven);
+
+/// Builds the acceptance test. `correction` is required by the minibatch method only, and
+/// `designer` by AustereMH(nc).
+std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
+                                                   std::shared_ptr<const CorrectionDistribution> correction,
+                                                   std::shared_ptr<const AustereDesigner> designer = nullptr);
+
+/// Builds the configured proposal with scale `step` (config.step, or the burn-in's step) for
+/// `model`, which a Langevin proposal keeps a reference to. An adaptive proposal starts as the
+/// random walk with that step and learns only when the chain runner feeds it its burn-in
+/// (ChainSettings::adaptation, which runConfiguredChain sets). One per chain: a Langevin proposal
+/// carries the chain's gradient workspace. Throws std::invalid_argument when grad-batch exceeds
+/// the model's N, and Cancelled when `stop` is requested during a Laplace fit (seconds long).
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step,
+                                       std::stop_token stop = {});
+
+/// Whether the proposal is built around the Laplace approximation of logistic regression.
+bool usesLaplaceFit(ProposalKind kind);
+
+/// Data rows the proposal reads per iteration on N = dataSize rows: 2 · grad-batch for the
+/// Langevin proposal (its gradient at θ and at θ' over the same rows; 1 · N when grad-batch = N,
+/// whose gradient at θ is kept from the previous iteration), K · grad-batch on average for the
+/// Hamiltonian one (K + 1 when grad-batch < N), 0 for the random walks.
+std::int64_t proposalPointsPerIteration(const RunConfig &config, DataIndex dataSize);
+
+/// True when the method needs the AustereMH design grid.
+bool needsAustereDesign(const RunConfig &config);
+
+/// False when the test holds a design chosen for the run's temperature and step before it
+/// started (AustereMH(c) under an error bound): a live change (LiveTuning) would silently void
+/// that design's bound, so such a run must restart instead. Every other test decides from the
+/// temperature it is given at each iteration.
+bool followsLiveTuning(const RunConfig &config);
+
+/// True when the method samples X_corr (and so needs a solved correction table).
+bool needsCorrection(TestMethod method);
+
+} // namespace core

@@ -1,0 +1,63 @@
+#include "core/experiment/settings/run_request.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace core {
+
+RunRequest RunRequest::single(const RunConfig &config)
+{
+    RunRequest request;
+    request.config = config;
+    request.methods = {config.method};
+    return request;
+}
+
+RunConfig RunRequest::channelConfig(int channel) const
+{
+    RunConfig settings = config;
+    const auto method = static_cast<std::size_t>(methodIndexOf(channel));
+    settings.method = method < methods.size() ? methods[method] : config.method;
+    settings.seed = config.seed + static_cast<std::uint64_t>(chainIndexOf(channel));
+    return settings;
+}
+
+int RunRequest::concurrency() const
+{
+    if (untilStopped)
+        return std::max(1, channelCount()); // a chain that never ends cannot wait for a turn
+    if (!parallel)
+        return 1;
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return std::clamp(threads > 0 ? threads : cores, 1, std::max(1, channelCount()));
+}
+
+void validate(const RunRequest &request)
+{
+    const auto count = static_cast<int>(request.methods.size());
+    if (count < 1 || count > RunRequest::kMaxMethods)
+        throw std::invalid_argument("methods: choose 1 to " + std::to_string(RunRequest::kMaxMethods)
+                                    + " methods; got " + std::to_string(count));
+    if (std::set<TestMethod>(request.methods.begin(), request.methods.end()).size() != request.methods.size())
+        throw std::invalid_argument("methods: each method may appear once");
+    if (request.chains < 1 || request.chains > RunRequest::kMaxChains)
+        throw std::invalid_argument("chains must be in [1, " + std::to_string(RunRequest::kMaxChains) + "]; got "
+                                    + std::to_string(request.chains));
+    if (request.untilStopped && request.channelCount() > RunRequest::kMaxContinuousChannels)
+        throw std::invalid_argument("a run until stopped runs every chain at once: at most "
+                                    + std::to_string(RunRequest::kMaxContinuousChannels) + " chains in all; got "
+                                    + std::to_string(request.channelCount()));
+    if (request.threads < 0 || request.threads > 1024)
+        throw std::invalid_argument("threads must be in [0, 1024] (0: one per core); got "
+                                    + std::to_string(request.threads));
+    for (TestMethod method : request.methods) {
+        RunConfig settings = request.config;
+        settings.method = method;
+        validate(settings);
+    }
+}
+
+} // namespace core

@@ -1,0 +1,269 @@
+// Sessions: every setting survives save → load, both as data and through the window's
+// widgets; bad files are refused with a reason; the window restores what it autosaved.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/support/gui_test_main.h"
+#include "ui/panel/control_panel.h"
+#include "ui/panel/dataset_box.h"
+#include "ui/files/file_actions.h"
+#include "ui/main_window.h"
+#include "ui/panel/minibatch_box.h"
+#include "ui/pages/results_view.h"
+#include "ui/files/session.h"
+
+namespace {
+
+// Every field differs from its default, so a field that is not saved or not restored shows up.
+ui::Session unusualSession()
+{
+    ui::Session s;
+    core::RunConfig &c = s.config;
+    // Logistic regression on a file that is not there: shown as chosen, reported as missing,
+    // and every setting kept.
+    c.dataset = "logreg";
+    c.logreg.source = "fashion-mnist";
+    c.logreg.csv = "/nonexistent/mine.csv";
+    c.logreg.classes = {3, 5};
+    c.logreg.testSize = 500;
+    c.logreg.splitSeed = 9;
+    c.logreg.augmentTo = 5000;
+    c.logreg.augmentSeed = 11;
+    c.logreg.model.bias = true;
+    c.logreg.model.priorSd = 2.5;
+    c.method = core::TestMethod::SubLhd;
+    c.nData = 123'456;
+    c.samples = 4321;
+    c.seed = 9'007'199'254'740'993ULL; // above 2^53: must not be rounded
+    c.dataSeed = 77;
+    c.temperature = 1234.567;
+    c.step = 0.0000625; // more decimals than the step box shows
+    c.burnIn = 12;
+    c.annealFrom = 50.0;
+    c.burnInStep = 0.3;
+    c.traceStride = 7;
+    c.minibatch.initialBatch = 150;
+    c.minibatch.batchGrowth = 75;
+    c.minibatch.cltBound = 0.05;
+    c.minibatch.finitePopulationCorrection = false;
+    c.austere.batch = 250;
+    c.austere.epsilon = 0.01;
+    c.austereErrorBound = 0.02;
+    c.austerePilot = 123;
+    c.sublhd.batch = 90;
+    c.sublhd.gamma = 2.0;
+    c.sublhd.p = 3.0;
+    c.sublhd.delta = 0.05;
+    c.sublhd.useModelBound = true;
+    c.correction.grid = 3000;
+    c.correction.range = 15.0;
+    c.correction.sigma = 1.25;
+    c.correction.lambda = 3.5;
+    c.correction.solver = core::CorrectionSolver::Ridge;
+    s.compare = true;
+    s.compareMethods = {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::Barker};
+    s.chains = 3;
+    s.parallel = true;
+    s.exportSize = QSize(1234, 567);
+    s.tab = ui::ResultsView::TraceTab;
+    return s;
+}
+
+QByteArray canonical(const ui::Session &session)
+{
+    return QJsonDocument(ui::sessionToJson(session)).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class tst_Session : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void jsonRoundTripsEverySetting();
+    void fileRoundTripsThroughTheWindow();
+    void badFilesAreRefusedWithAReason_data();
+    void badFilesAreRefusedWithAReason();
+    void windowAutosavesOnClose();
+};
+
+void tst_Session::initTestCase()
+{
+    // Autosaves and QSettings go to a test location, never the user's.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_Session::jsonRoundTripsEverySetting()
+{
+    const ui::Session original = unusualSession();
+    const ui::Session loaded = ui::sessionFromJson(ui::sessionToJson(original));
+    QCOMPARE(canonical(loaded), canonical(original));
+    QCOMPARE(loaded.config.seed, original.config.seed);
+    QCOMPARE(loaded.config.correction, original.config.correction);
+    QCOMPARE(loaded.compareMethods, original.compareMethods);
+    QCOMPARE(loaded.config.logreg.classes, original.config.logreg.classes);
+    QCOMPARE(loaded.config.logreg.csv, original.config.logreg.csv);
+    QCOMPARE(loaded.config.minibatch.cltBound, 0.05);
+    // An IDX pair and the mixture with remembered files round-trip too.
+    ui::Session idx = original;
+    idx.config.dataset = "gmm";
+    idx.config.logreg.csv.clear();
+    idx.config.logreg.images = "/data/train-images-idx3-ubyte.gz";
+    idx.config.logreg.labels = "/data/train-labels-idx1-ubyte.gz";
+    QCOMPARE(canonical(ui::sessionFromJson(ui::sessionToJson(idx))), canonical(idx));
+    // Missing keys keep their defaults, so older or hand-written files load.
+    const ui::Session sparse = ui::sessionFromJson(QJsonObject{{"format", "mh-explorer-session"}, {"version", 1}});
+    QCOMPARE(canonical(sparse), canonical(ui::Session{}));
+    // Version 1 files (the settings in a nested "config" object) still load.
+    const ui::Session older = ui::sessionFromJson(QJsonObject{
+        {"format", "mh-explorer-session"},
+        {"version", 1},
+        {"config", QJsonObject{{"temperature", 5.0}, {"minibatch", QJsonObject{{"initial_batch", 150}}}}}});
+    QCOMPARE(older.config.temperature, 5.0);
+    QCOMPARE(older.config.minibatch.initialBatch, 150);
+    // Version 2 writes the table's keys, as samples-file headers do.
+    const QJsonObject written = ui::sessionToJson(original);
+    QCOMPARE(written[QStringLiteral("version")].toInt(), 2);
+    const QJsonObject settings = written[QStringLiteral("settings")].toObject();
+    QCOMPARE(settings[QStringLiteral("seed")].toString(), QStringLiteral("9007199254740993"));
+    QCOMPARE(settings[QStringLiteral("austere_batch")].toInt(), 250);
+    QVERIFY(!settings.contains(QStringLiteral("step_meaning")));
+}
+
+void tst_Session::fileRoundTripsThroughTheWindow()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    const ui::Session original = unusualSession();
+    QString error;
+    QVERIFY2(ui::saveSession(original, path, &error), qPrintable(error));
+
+    // Loaded into a window, shown by its widgets, and read back from them: nothing lost.
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    QVERIFY(window.fileActions()->openSession(path));
+    QCOMPARE(canonical(window.session()), canonical(original));
+    QCOMPARE(window.results()->currentIndex(), int{ui::ResultsView::TraceTab});
+    const ui::RunRequest request = window.controls()->request();
+    QCOMPARE(request.methods, original.compareMethods);
+    QCOMPARE(request.chains, 3);
+    QVERIFY(request.parallel);
+    // The dataset, its file and classes, and the minibatch settings are on the widgets.
+    QCOMPARE(window.controls()->datasetBox()->datasetCombo()->currentData().toString(), QStringLiteral("file"));
+    QCOMPARE(window.controls()->minibatchBox()->batchBox()->value(), 150);
+    QCOMPARE(window.controls()->minibatchBox()->growthBox()->value(), 75);
+    QCOMPARE(window.controls()->minibatchBox()->deltaBox()->value(), 0.05);
+    QCOMPARE(window.controls()->datasetBox()->files().csv, QStringLiteral("/nonexistent/mine.csv"));
+
+    // Saved again from the window: the same file.
+    const QString again = dir.filePath(QStringLiteral("again.json"));
+    QVERIFY(window.fileActions()->saveSession(again));
+    const auto reloaded = ui::loadSession(again, &error);
+    QVERIFY2(reloaded, qPrintable(error));
+    QCOMPARE(canonical(*reloaded), canonical(original));
+}
+
+void tst_Session::badFilesAreRefusedWithAReason_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("not json") << QByteArray("{ nope") << QStringLiteral("not a JSON object");
+    QTest::newRow("not a session") << QByteArray("{\"a\": 1}") << QStringLiteral("not a session file");
+    QTest::newRow("wrong type") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":"many"})")
+                                << QStringLiteral("'chains'");
+    QTest::newRow("unknown method")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"method":"magic"}})")
+        << QStringLiteral("method must be one of");
+    QTest::newRow("bad classes")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"logreg":{"classes":[1]}}})")
+        << QStringLiteral("logreg.classes");
+    QTest::newRow("newer version") << QByteArray(R"({"format":"mh-explorer-session","version":99})")
+                                   << QStringLiteral("newer version");
+    // Integers must fit where they go: nothing wraps around, and a session cannot ask for more
+    // data points than a run accepts or an export image of gigapixels.
+    QTest::newRow("N = 10^12")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"n_data":1000000000000}})")
+        << QStringLiteral("session key 'n_data' must be an integer from 2 to 2147483647");
+    QTest::newRow("N = 10^12 as text")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"n_data":"1000000000000"}})")
+        << QStringLiteral("'n_data' must be an integer from 2 to 2147483647");
+    QTest::newRow("chains beyond int") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":"4294967297"})")
+                                       << QStringLiteral("'chains' must be an integer from -2147483648 to 2147483647");
+    QTest::newRow("fractional chains") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":2.5})")
+                                       << QStringLiteral("'chains' must be an integer from");
+    QTest::newRow("negative seed")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"seed":"-1"}})")
+        << QStringLiteral("'seed' must be an integer from 0 to 18446744073709551615");
+    // Version 2 keeps the settings under the keys of samples-file headers (the settings table).
+    QTest::newRow("v2 unknown setting")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"temprature":5}})")
+        << QStringLiteral("'settings.temprature' must be a setting of this program");
+    QTest::newRow("v2 wrong type")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"temperature":"hot"}})")
+        << QStringLiteral("'settings.temperature' must be a number");
+    QTest::newRow("v2 not a whole number")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"samples":"12x"}})")
+        << QStringLiteral("settings.samples: expected a whole number");
+    QTest::newRow("v2 N = 10^12")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"n_data_requested":1e12}})")
+        << QStringLiteral("'settings.n_data_requested' must be an integer from 2 to 2147483647");
+    QTest::newRow("v2 negative seed")
+        << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"seed":"-1"}})")
+        << QStringLiteral("settings.seed: expected a non-negative whole number");
+    QTest::newRow("huge export") << QByteArray(R"({"format":"mh-explorer-session","version":1,"export_width":1e9})")
+                                 << QStringLiteral("'export_width' must be an integer from 1 to 8000");
+}
+
+void tst_Session::badFilesAreRefusedWithAReason()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    file.close();
+    QString error;
+    QVERIFY(!ui::loadSession(path, &error));
+    QVERIFY2(error.contains(reason) && error.contains(path), qPrintable(error));
+    QVERIFY(!ui::parseSession(content, QStringLiteral("in memory"), &error));
+    QVERIFY2(error.startsWith(QStringLiteral("in memory")) && error.contains(reason), qPrintable(error));
+
+    // The window keeps its settings and says why.
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    const QByteArray before = canonical(window.session());
+    QVERIFY(!window.fileActions()->openSession(path));
+    QCOMPARE(canonical(window.session()), before);
+    QVERIFY(window.lastError().contains(reason));
+}
+
+void tst_Session::windowAutosavesOnClose()
+{
+    QFile::remove(ui::autosaveSessionPath());
+    {
+        ui::MainWindow window;
+        window.setAutosaveSession(true);
+        window.applySession(unusualSession());
+        window.show();
+        QVERIFY(window.close());
+    }
+    QString error;
+    const auto restored = ui::loadSession(ui::autosaveSessionPath(), &error);
+    QVERIFY2(restored, qPrintable(error));
+    QCOMPARE(canonical(*restored), canonical(unusualSession()));
+    QFile::remove(ui::autosaveSessionPath());
+}
+
+MHX_GUI_TEST_MAIN(tst_Session)
+#include "tst_session.moc"

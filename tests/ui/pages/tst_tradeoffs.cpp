@@ -1,0 +1,287 @@
+// The Trade-offs tab, driven offscreen: a small σ sweep fills its charts point by point with
+// one line per method, the minibatch shrinks as σ grows, Stop ends a long sweep with the
+// completed points kept, a clicked point loads its value into the form, the rows export, and a
+// sweep with an invalid point is refused with the reason.
+#include <algorithm>
+#include <cmath>
+
+#include <QFile>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/experiment/reports/sweep_report.h"
+#include "tests/support/gui_test_main.h"
+#include "tests/support/small_runs.h"
+#include "ui/charts/chart_style.h"
+#include "ui/panel/control_panel.h"
+#include "ui/main_window.h"
+#include "ui/pages/results_view.h"
+#include "ui/pages/tradeoffs_grid.h"
+#include "ui/pages/tradeoffs_page.h"
+
+namespace {
+
+using testruns::kRunTimeoutMs;
+using ui::TradeoffsGrid;
+
+// The brief's small sweep: gmm, N = 20000, T = 200, 300 samples, a 1000-point correction grid,
+// the corrected minibatch test against the uncorrected one (which has no correction error).
+void setUpSmallSweep(ui::MainWindow &window, int count, qint64 samples)
+{
+    core::RunConfig config = testruns::smallConfig(core::TestMethod::Minibatch, samples);
+    config.correction.grid = 1000;
+    core::RunRequest request = core::RunRequest::single(config);
+    request.methods = {core::TestMethod::Minibatch, core::TestMethod::NaiveBarker};
+    window.controls()->setRequest(request);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    core::SweepAxis axis;
+    axis.setting = "sigma";
+    axis.from = 0.5;
+    axis.to = 1.5;
+    axis.count = count;
+    page->setAxis(axis);
+    page->setSamplesPerPoint(samples);
+    page->setTrials(1);
+}
+
+} // namespace
+
+class tst_Tradeoffs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void tabIsLastAndListsTheDatasetsSettings();
+    void smallSweepFillsProgressively();
+    void severalTrialsPlotTheirPooledSpeed();
+    void stopKeepsCompletedPoints();
+    void clickedPointLoadsIntoTheForm();
+    void invalidSweepIsRefusedWithTheReason();
+    void closingMidSweepJoins();
+
+private:
+    QTemporaryDir m_cacheDir;
+};
+
+void tst_Tradeoffs::initTestCase()
+{
+    // A private correction cache: the test neither depends on nor writes the user's.
+    QVERIFY(m_cacheDir.isValid());
+    qputenv("MHX_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+}
+
+void tst_Tradeoffs::tabIsLastAndListsTheDatasetsSettings()
+{
+    ui::MainWindow window;
+    ui::ResultsView *results = window.results();
+    QCOMPARE(results->count(), ui::ResultsView::TradeoffsTab + 1);
+    // The page scrolls on small screens like the chart pages.
+    QVERIFY(results->widget(ui::ResultsView::TradeoffsTab)->isAncestorOf(results->tradeoffsPage()));
+    const core::SweepAxis axis = results->tradeoffsPage()->axis();
+    QCOMPARE(axis.setting, std::string("sigma"));
+    QCOMPARE(axis.count, 8);
+    const core::SweepRequest request = results->tradeoffsPage()->sweepRequest();
+    QCOMPARE(request.base.config.samples, qint64(3000));
+    QCOMPARE(request.base.chains, 1);
+    QVERIFY(request.base.methods == window.controls()->request().methods);
+    // No rows yet: nothing of the tab to export.
+    for (const ui::NamedChart &chart : results->exportableCharts())
+        QVERIFY2(!chart.stem.startsWith(QStringLiteral("tradeoffs")), qPrintable(chart.stem));
+}
+
+void tst_Tradeoffs::smallSweepFillsProgressively()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 3, 300);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    TradeoffsGrid *grid = page->grid();
+    QList<int> plottedAtArrival;
+    connect(page, &ui::TradeoffsPage::pointArrived, this,
+            [&] { plottedAtArrival.append(grid->pointCount(TradeoffsGrid::MeanBatch, 0)); });
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QSignalSpy failed(page, &ui::TradeoffsPage::sweepFailed);
+    QVERIFY(page->startSweep());
+    QVERIFY(page->isRunning());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY(!page->isRunning());
+    // Each point was plotted as it arrived, before the sweep ended.
+    QCOMPARE(plottedAtArrival, (QList<int>{1, 2, 3}));
+    const core::SweepOutcome &outcome = page->outcome();
+    QCOMPARE(outcome.pointsCompleted, 3);
+    QCOMPARE(outcome.rows.size(), std::size_t(3 * 2));
+    QCOMPARE(page->progressText(), QStringLiteral("point 3 of 3"));
+    for (int figure : {int(TradeoffsGrid::MeanBatch), int(TradeoffsGrid::Acceptance), int(TradeoffsGrid::Fidelity)})
+        for (int method : {0, 1})
+            QCOMPARE(grid->pointCount(figure, method), 3);
+    // Only the corrected test draws from a correction table.
+    QCOMPARE(grid->pointCount(TradeoffsGrid::CorrectionError, 0), 3);
+    QCOMPARE(grid->pointCount(TradeoffsGrid::CorrectionError, 1), 0);
+    // A larger σ allows a larger variance of Δ*, so the tests stop at smaller batches.
+    const double b05 = grid->valueAt(TradeoffsGrid::MeanBatch, 0, 0.5);
+    const double b10 = grid->valueAt(TradeoffsGrid::MeanBatch, 0, 1.0);
+    const double b15 = grid->valueAt(TradeoffsGrid::MeanBatch, 0, 1.5);
+    QVERIFY2(b05 > b10 && b10 > b15, qPrintable(QStringLiteral("%1 %2 %3").arg(b05).arg(b10).arg(b15)));
+
+    // The charts export under the sweep's name, and the rows as the CLI's CSV.
+    QStringList stems;
+    for (const ui::NamedChart &chart : window.results()->exportableCharts())
+        stems.append(chart.stem);
+    QVERIFY2(stems.contains(QStringLiteral("tradeoffs-sigma-mean-batch")), qPrintable(stems.join(u' ')));
+    QCOMPARE(stems.filter(QStringLiteral("tradeoffs-sigma")).size(), int(TradeoffsGrid::FigureCount));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("rows.csv"));
+    QString error;
+    QVERIFY2(page->saveCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QCOMPARE(text, QString::fromStdString(core::sweepCsv(outcome)));
+    QVERIFY(text.startsWith(QString::fromLatin1(core::kSweepCsvHeader)));
+    QCOMPARE(text.count(QLatin1Char('\n')), 1 + 6);
+}
+
+// With trials > 1 a point's speed is that of its trials pooled (one multi-chain ESS over the
+// wait for all of them), as the diagnostics table and the CLI's sweep JSON report it, and it is
+// drawn as each point arrives; the other figures stay the trials' mean.
+void tst_Tradeoffs::severalTrialsPlotTheirPooledSpeed()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 2, 300);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    page->setTrials(2);
+    TradeoffsGrid *grid = page->grid();
+    QList<QString> titlesAtArrival;
+    QList<int> pooledPointsAtArrival;
+    connect(page, &ui::TradeoffsPage::pointArrived, grid, [&] {
+        titlesAtArrival.append(grid->figureTitle(TradeoffsGrid::EssPerSecond));
+        pooledPointsAtArrival.append(grid->pointCount(TradeoffsGrid::EssPerSecond, 0));
+    });
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(page->startSweep());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    const core::SweepOutcome &outcome = page->outcome();
+    QCOMPARE(outcome.rows.size(), std::size_t(2 * 2 * 2)); // points × methods × trials
+    QCOMPARE(outcome.pooled.size(), std::size_t(2 * 2));   // points × methods
+    QCOMPARE(pooledPointsAtArrival, (QList<int>{1, 2}));
+    for (const QString &title : titlesAtArrival)
+        QCOMPARE(title, QStringLiteral("ESS per second, trials pooled"));
+    QCOMPARE(grid->view(TradeoffsGrid::DataPerEss)->chart()->title(), QStringLiteral("Data points per ESS, trials pooled"));
+    for (const core::SweepPooled &point : outcome.pooled) {
+        const int method = point.figures.method == core::TestMethod::Minibatch ? 0 : 1;
+        QCOMPARE(point.figures.chains, 2);
+        QVERIFY(point.figures.essPerSecond > 0.0);
+        QCOMPARE(grid->valueAt(TradeoffsGrid::EssPerSecond, method, point.value), point.figures.essPerSecond);
+        QCOMPARE(grid->valueAt(TradeoffsGrid::DataPerEss, method, point.value), point.figures.dataPointsPerEss);
+    }
+    // The acceptance rate is still the two trials' mean.
+    double sum = 0.0;
+    for (const core::SweepRow &row : outcome.rows)
+        if (row.method == core::TestMethod::Minibatch && row.value == 0.5)
+            sum += row.acceptanceRate;
+    QVERIFY(std::abs(grid->valueAt(TradeoffsGrid::Acceptance, 0, 0.5) - sum / 2.0) < 1e-12);
+
+    // One trial per point again: per-chain figures, and the plain title.
+    grid->showRows(outcome.rows, {});
+    QCOMPARE(grid->figureTitle(TradeoffsGrid::EssPerSecond), QStringLiteral("ESS per second"));
+}
+
+void tst_Tradeoffs::stopKeepsCompletedPoints()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 200, 3000);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    QSignalSpy arrived(page, &ui::TradeoffsPage::pointArrived);
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(page->startSweep());
+    QVERIFY(arrived.wait(kRunTimeoutMs));
+    page->stopSweep();
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QVERIFY(!page->isRunning());
+    const core::SweepOutcome &outcome = page->outcome();
+    QVERIFY(outcome.stopped);
+    QVERIFY2(outcome.pointsCompleted >= 1 && outcome.pointsCompleted < 200, qPrintable(QString::number(outcome.pointsCompleted)));
+    QCOMPARE(outcome.rows.size(), std::size_t(outcome.pointsCompleted) * 2);
+    QCOMPARE(page->grid()->pointCount(TradeoffsGrid::MeanBatch, 0), outcome.pointsCompleted);
+    QVERIFY(page->progressText().endsWith(QStringLiteral("(stopped)")));
+}
+
+void tst_Tradeoffs::clickedPointLoadsIntoTheForm()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 3, 300);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(page->startSweep());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QCOMPARE(window.controls()->config().correction.sigma, 1.0);
+
+    // A click near the point at σ = 1.5 on a line of the first chart, as Qt Charts reports it.
+    auto *line = qobject_cast<QLineSeries *>(page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->series().value(0));
+    QVERIFY(line);
+    emit line->clicked(QPointF(1.47, 10.0));
+    QCOMPARE(window.controls()->config().correction.sigma, 1.5);
+    QVERIFY2(window.statusText().contains(QStringLiteral("sigma = 1.5")), qPrintable(window.statusText()));
+    // The dashed marker (the chart's last series) follows the form.
+    auto *marker = qobject_cast<QLineSeries *>(page->grid()->view(TradeoffsGrid::Fidelity)->chart()->series().last());
+    QVERIFY(marker && marker->count() == 2);
+    QCOMPARE(marker->at(0).x(), 1.5);
+
+    page->loadValue(0.52);
+    QCOMPARE(window.controls()->config().correction.sigma, 0.5);
+    // Other settings of the form stay as they were.
+    QCOMPARE(window.controls()->config().nData, qint64(20'000));
+    QVERIFY(window.controls()->request().methods.size() == 2);
+}
+
+void tst_Tradeoffs::invalidSweepIsRefusedWithTheReason()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 3, 300);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    core::SweepAxis axis = page->axis();
+    axis.to = 2.5; // beyond the correction's σ < 1.8138
+    page->setAxis(axis);
+    QSignalSpy failed(page, &ui::TradeoffsPage::sweepFailed);
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(!page->startSweep());
+    QVERIFY(!page->isRunning());
+    QCOMPARE(failed.count(), 1);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("sigma")) && message.contains(QStringLiteral("2.5")), qPrintable(message));
+    QVERIFY2(window.statusText().contains(message), qPrintable(window.statusText()));
+    QVERIFY(!page->hasRows());
+
+    // Unreadable bounds too.
+    axis.to = 1.5;
+    page->setAxis(axis);
+    page->findChild<QLineEdit *>(QStringLiteral("sweepFrom"))->setText(QStringLiteral("abc"));
+    QVERIFY(!page->startSweep());
+    QCOMPARE(failed.count(), 2);
+    QCOMPARE(finished.count(), 0);
+}
+
+void tst_Tradeoffs::closingMidSweepJoins()
+{
+    auto window = std::make_unique<ui::MainWindow>();
+    setUpSmallSweep(*window, 200, 3000);
+    ui::TradeoffsPage *page = window->results()->tradeoffsPage();
+    QSignalSpy arrived(page, &ui::TradeoffsPage::pointArrived);
+    QVERIFY(page->startSweep());
+    QVERIFY(arrived.wait(kRunTimeoutMs));
+    window.reset(); // the page's destructor stops and joins the sweep's thread
+    QVERIFY(!window);
+}
+
+MHX_GUI_TEST_MAIN(tst_Tradeoffs)
+#include "tst_tradeoffs.moc"

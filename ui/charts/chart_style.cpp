@@ -1,0 +1,81 @@
+#include "ui/charts/chart_style.h"
+
+#include <array>
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QEvent>
+#include <QLegend>
+#include <QPainter>
+
+namespace ui {
+
+QColor seriesColour(int index)
+{
+    // Hues of medium lightness: distinct from each other and from both a white
+    // and a near-black background.
+    static const std::array<QColor, 6> colours = {QColor(0x1f, 0x77, 0xb4), QColor(0xe6, 0x55, 0x0d),
+                                                  QColor(0x2c, 0xa0, 0x2c), QColor(0xa3, 0x4d, 0xc2),
+                                                  QColor(0x8c, 0x6d, 0x31), QColor(0xd6, 0x27, 0x72)};
+    return colours[static_cast<std::size_t>(index) % colours.size()];
+}
+
+QColor withAlpha(QColor colour, int alpha)
+{
+    colour.setAlpha(alpha);
+    return colour;
+}
+
+bool isDarkPalette(const QPalette &palette)
+{
+    return palette.color(QPalette::Base).lightnessF() < 0.5;
+}
+
+void applyPalette(QAbstractAxis *axis, const QPalette &palette)
+{
+    const QColor text = palette.color(QPalette::WindowText);
+    axis->setLabelsColor(text);
+    axis->setTitleBrush(text);
+    axis->setLinePenColor(withAlpha(text, 150));
+    // Faint grid lines: the data, not the grid, should stand out.
+    axis->setGridLineColor(withAlpha(text, 40));
+    axis->setMinorGridLineColor(withAlpha(text, 18));
+}
+
+void applyPalette(QChart *chart, const QPalette &palette)
+{
+    chart->setBackgroundBrush(palette.color(QPalette::Window));
+    chart->setBackgroundPen(Qt::NoPen);
+    chart->setPlotAreaBackgroundVisible(true);
+    chart->setPlotAreaBackgroundBrush(palette.color(QPalette::Base));
+    chart->setPlotAreaBackgroundPen(QPen(withAlpha(palette.color(QPalette::WindowText), 60)));
+    chart->setTitleBrush(palette.color(QPalette::WindowText));
+    chart->legend()->setLabelColor(palette.color(QPalette::WindowText));
+    chart->legend()->setBackgroundVisible(false);
+    for (QAbstractAxis *axis : chart->axes())
+        applyPalette(axis, palette);
+}
+
+ThemedChartView::ThemedChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    // The view's own frame and background would show around the chart in a dark theme.
+    setFrameShape(QFrame::NoFrame);
+    setBackgroundBrush(palette().color(QPalette::Window));
+}
+
+void ThemedChartView::restyle()
+{
+    setBackgroundBrush(palette().color(QPalette::Window));
+    applyPalette(chart(), palette());
+}
+
+void ThemedChartView::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        restyle();
+}
+
+} // namespace ui

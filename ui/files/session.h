@@ -1,0 +1,45 @@
+#pragma once
+// Sessions: every setting of the window as a JSON file (design.md Sec. 6), so a run can be
+// restored and shared. The file is versioned; keys that are missing keep their defaults, so
+// older session files still load. 64-bit seeds are stored as strings, because JSON numbers
+// are doubles and would round seeds above 2^53.
+#include <optional>
+#include <vector>
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QSize>
+#include <QString>
+#include <QVector>
+
+#include "core/experiment/settings/run_config.h"
+
+namespace ui {
+
+struct Session {
+    core::RunConfig config;
+    bool compare = false;                      ///< compare mode on
+    std::vector<core::TestMethod> compareMethods;  ///< ticked in compare mode (kept when it is off)
+    int chains = 1;
+    bool parallel = false;
+    QSize exportSize{1600, 1000};              ///< last chart export size
+    int tab = 0;                               ///< the chart tab shown
+};
+
+QJsonObject sessionToJson(const Session &session);
+/// Reads a session; throws std::invalid_argument naming the key when a value has the wrong
+/// type or an unknown name (method, solver), or the file is not a session.
+Session sessionFromJson(const QJsonObject &json);
+
+/// Writes atomically; on failure returns false and sets `*error` (path and reason).
+bool saveSession(const Session &session, const QString &path, QString *error);
+/// Reads a file written by saveSession(); on failure returns nothing and sets `*error`.
+std::optional<Session> loadSession(const QString &path, QString *error);
+/// Parses the bytes of a session file as loadSession() does; `name` stands for the path in
+/// `*error`.
+std::optional<Session> parseSession(const QByteArray &bytes, const QString &name, QString *error);
+
+/// Where the window keeps the session it restores at the next start.
+QString autosaveSessionPath();
+
+} // namespace ui

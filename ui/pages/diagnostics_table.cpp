@@ -1,0 +1,199 @@
+#include "ui/pages/diagnostics_table.h"
+
+#include <cmath>
+
+#include <QHeaderView>
+
+#include "ui/charts/chart_style.h"
+
+namespace ui {
+namespace {
+
+QTableWidgetItem *makeCell(const QString &text, Qt::Alignment alignment = Qt::AlignRight | Qt::AlignVCenter)
+{
+    auto *cell = new QTableWidgetItem(text);
+    cell->setTextAlignment(alignment);
+    cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return cell;
+}
+
+QString number(double value, int decimals)
+{
+    return std::isfinite(value) ? QStringLiteral("%L1").arg(value, 0, 'f', decimals) : QStringLiteral("—");
+}
+
+QString count(qint64 value)
+{
+    return QStringLiteral("%L1").arg(value);
+}
+
+// "950", "406,100", "34.4 M", "2.15 G": exact below ten million, three digits above.
+QString compactCount(qint64 value)
+{
+    const auto v = static_cast<double>(value);
+    if (value >= 1'000'000'000)
+        return QStringLiteral("%L1 G").arg(v / 1e9, 0, 'f', 2);
+    if (value >= 10'000'000)
+        return QStringLiteral("%L1 M").arg(v / 1e6, 0, 'f', 1);
+    return count(value);
+}
+
+// The speed figures per effective sample, after the columns the header names.
+enum SpeedColumn {
+    EssMinColumn = DiagnosticsTable::ColumnCount,
+    EssMedianColumn,
+    PointsPerEssColumn,
+    PooledEssColumn,
+    PooledEssPerSecondColumn,
+    AllColumnCount
+};
+
+} // namespace
+
+DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnCount, parent)
+{
+    struct Header {
+        int column;
+        const char *title;
+        const char *toolTip;
+    };
+    // QT_TR_NOOP marks the texts for translation; tr() below translates them.
+    const Header headers[] = {
+        {MethodColumn, QT_TR_NOOP("Method"), QT_TR_NOOP("Acceptance test of this chain.")},
+        {ChainColumn, QT_TR_NOOP("Chain (seed)"),
+         QT_TR_NOOP("Chain number within the method, and its seed: chain k uses seed + k − 1.")},
+        {AcceptanceColumn, QT_TR_NOOP("Accept."), QT_TR_NOOP("Share of proposals accepted.")},
+        {MeanBatchColumn, QT_TR_NOOP("Mean b"),
+         QT_TR_NOOP("Mean number of data points one acceptance test read (Seita et al. Table 1).")},
+        {SdBatchColumn, QT_TR_NOOP("SD b"), QT_TR_NOOP("Standard deviation of the points one test read.")},
+        {MaxBatchColumn, QT_TR_NOOP("Max b"), QT_TR_NOOP("Most points any single test read.")},
+        {DataUsedColumn, QT_TR_NOOP("Data used"),
+         QT_TR_NOOP("Data points read in total: minibatches plus any extra full-data passes (MHSubLhd's range "
+                    "bound, AustereMH(nc)'s μ_std).")},
+        {EssTheta1Column, QT_TR_NOOP("ESS θ₁"),
+         QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₁ (Vehtari et al. 2021) over this chain.")},
+        {EssTheta2Column, QT_TR_NOOP("ESS θ₂"),
+         QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₂ over this chain.")},
+        {EssPerSecondColumn, QT_TR_NOOP("ESS / s"),
+         QT_TR_NOOP("The smaller of the two bulk ESS divided by the chain's whole wall-clock time, burn-in included "
+                    "and pauses left out. The ESS counts the final segment only (after any burn-in, or the last "
+                    "change of T or the step), but the chain took all of that time to get it.")},
+        {RhatColumn, QT_TR_NOOP("Split R̂"),
+         QT_TR_NOOP("Rank-normalised split R-hat over all chains of this method (one chain: its two halves), "
+                    "the larger of the bulk and the folded value (Vehtari et al. 2021), worst θ component. "
+                    "Above 1.01 signals that the chains disagree.")},
+        {PosteriorTvColumn, QT_TR_NOOP("TV"),
+         QT_TR_NOOP("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 cells "
+                    "(Seita et al. Sec. 6.1); complete runs only.")},
+        {EssMinColumn, QT_TR_NOOP("Min ESS"), QT_TR_NOOP("The smallest bulk ESS over every θ coordinate (all the weights of a classifier, not only "
+                    "the two plotted): the one ESS / s uses.")},
+        {EssMedianColumn, QT_TR_NOOP("Median ESS"),
+         QT_TR_NOOP("Median bulk ESS over every θ coordinate.")},
+        {PointsPerEssColumn, QT_TR_NOOP("Points / ESS"),
+         QT_TR_NOOP("Data points the chain read (minibatches and full-data passes, burn-in included) per effective "
+                    "sample (min ESS): the cost of one effective sample in data, whatever the machine.")},
+        {PooledEssColumn, QT_TR_NOOP("Pooled ESS"),
+         QT_TR_NOOP("Several chains per method: the smallest multi-chain bulk ESS over every θ coordinate, "
+                    "all of this method's chains together (Vehtari et al. 2021), each cut to the shortest chain.")},
+        {PooledEssPerSecondColumn, QT_TR_NOOP("Pooled ESS / s"),
+         QT_TR_NOOP("Pooled ESS divided by the time the method's chains took: the longest chain's wall time when "
+                    "they ran at once, their total when they ran one after the other.")},
+    };
+    for (const Header &header : headers) {
+        auto *cell = new QTableWidgetItem(tr(header.title));
+        cell->setToolTip(tr(header.toolTip));
+        setHorizontalHeaderItem(header.column, cell);
+    }
+    verticalHeader()->hide();
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(false);
+    setAlternatingRowColors(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+}
+
+void DiagnosticsTable::clearRows()
+{
+    setRowCount(0);
+}
+
+void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
+{
+    setRowCount(static_cast<int>(outcome.chains.size()));
+    const qint64 nData = outcome.dataSize;
+    // The ESS columns describe the plotted components, named as the charts name them.
+    const int essColumns[] = {EssTheta1Column, EssTheta2Column};
+    for (int k = 0; k < 2; ++k) {
+        const QString name = static_cast<std::size_t>(k) < outcome.componentNames.size()
+                                 ? QString::fromStdString(outcome.componentNames[static_cast<std::size_t>(k)])
+                                 : (k == 0 ? QStringLiteral("θ₁") : QStringLiteral("θ₂"));
+        horizontalHeaderItem(essColumns[k])->setText(tr("ESS %1").arg(name));
+    }
+    for (int row = 0; row < static_cast<int>(outcome.chains.size()); ++row) {
+        const ChainReport &report = outcome.chains[static_cast<std::size_t>(row)];
+        const core::ChainSummary &s = report.summary;
+        const int methodIndex = outcome.request.methodIndexOf(report.channel);
+        // A chain retuned during the run (or started after a change) targets another posterior
+        // than the run's settings say: its row says which, since its statistics are the final
+        // segment's.
+        QString methodText = QString::fromStdString(core::methodName(report.method));
+        const auto &segments = report.result ? report.result->segments : std::vector<core::ChainSegment>{};
+        const core::RunConfig settings = outcome.request.channelConfig(report.channel);
+        const bool retuned = report.result && report.result->retuned(settings.temperature, settings.step);
+        if (retuned)
+            methodText = tr("%1 (T = %L2, step %L3; %4 segments)")
+                             .arg(methodText)
+                             .arg(segments.back().temperature, 0, 'g', 6)
+                             .arg(segments.back().step, 0, 'g', 4)
+                             .arg(report.result->targetSegmentCount());
+        auto *method = makeCell(methodText, Qt::AlignLeft | Qt::AlignVCenter);
+        if (retuned)
+            method->setToolTip(tr("T or the step changed during the run: ESS, R-hat and TV describe the final "
+                                  "segment, from iteration %L1.")
+                                   .arg(segments.back().start));
+        method->setForeground(seriesColour(methodIndex));
+        setItem(row, MethodColumn, method);
+        setItem(row, ChainColumn, makeCell(tr("%1 (%2)").arg(report.chainIndex + 1).arg(report.seed)));
+        setItem(row, AcceptanceColumn, makeCell(number(s.acceptanceRate, 3)));
+        setItem(row, MeanBatchColumn, makeCell(number(s.meanBatch, 1)));
+        setItem(row, SdBatchColumn, makeCell(number(s.sdBatch, 1)));
+        setItem(row, MaxBatchColumn, makeCell(count(s.maxBatch)));
+        const qint64 used = s.dataPointsUsed + s.fullScanPoints;
+        // Compact ("2.15 G (2,150 N)"), so that every column fits a 1024-pixel window; the exact
+        // counts are in the tooltip.
+        auto *data = makeCell(nData > 0 ? tr("%1 (%L2 N)")
+                                              .arg(compactCount(used))
+                                              .arg(static_cast<double>(used) / static_cast<double>(nData), 0, 'f',
+                                                   used >= 100 * nData ? 0 : 1)
+                                        : compactCount(used));
+        data->setToolTip(tr("%L1 points: %L2 in minibatches, %L3 in full-data passes")
+                             .arg(used)
+                             .arg(s.dataPointsUsed)
+                             .arg(s.fullScanPoints));
+        setItem(row, DataUsedColumn, data);
+        const auto ess = [&report](std::size_t k) { return k < report.bulkEss.size() ? report.bulkEss[k] : std::nan(""); };
+        setItem(row, EssTheta1Column, makeCell(number(ess(0), 0)));
+        setItem(row, EssTheta2Column, makeCell(number(ess(1), 0)));
+        setItem(row, EssPerSecondColumn, makeCell(number(report.essPerSecond, 0)));
+        setItem(row, RhatColumn, makeCell(number(report.splitRhat, 3)));
+        setItem(row, PosteriorTvColumn,
+                makeCell(report.hasPosteriorMetrics ? number(report.posterior.totalVariation, 3) : QStringLiteral("—")));
+        setItem(row, EssMinColumn, makeCell(number(report.essBulkMin, 0)));
+        setItem(row, EssMedianColumn, makeCell(number(report.essBulkMedian, 0)));
+        setItem(row, PointsPerEssColumn, makeCell(number(report.dataPointsPerEss, 0)));
+        // The same pooled figures on every row of the method, as split R-hat is.
+        const auto pooled = static_cast<std::size_t>(methodIndex) < outcome.pooled.size()
+                                ? &outcome.pooled[static_cast<std::size_t>(methodIndex)]
+                                : nullptr;
+        setItem(row, PooledEssColumn, makeCell(pooled ? number(pooled->essBulkMin, 0) : QStringLiteral("—")));
+        auto *pooledSpeed = makeCell(pooled ? number(pooled->essPerSecond, 0) : QStringLiteral("—"));
+        if (pooled)
+            pooledSpeed->setToolTip(tr("%L1 chains over %L2 s; %L3 data points per pooled ESS")
+                                        .arg(pooled->chains)
+                                        .arg(pooled->wallSeconds, 0, 'f', 2)
+                                        .arg(pooled->dataPointsPerEss, 0, 'f', 0));
+        setItem(row, PooledEssPerSecondColumn, pooledSpeed);
+    }
+}
+
+} // namespace ui

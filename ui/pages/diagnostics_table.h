@@ -1,0 +1,38 @@
+#pragma once
+// One row per method and chain of the finished run: acceptance, minibatch-size statistics,
+// data consumed, bulk ESS, ESS per second, split R-hat and the posterior fit. The numbers are
+// computed on the worker thread (SamplerWorker) and arrive in the RunOutcome.
+#include <QTableWidget>
+
+#include "ui/run/sampler_worker.h"
+
+namespace ui {
+
+class DiagnosticsTable : public QTableWidget {
+    Q_OBJECT
+public:
+    enum Column {
+        MethodColumn,
+        ChainColumn,
+        AcceptanceColumn,
+        MeanBatchColumn,
+        SdBatchColumn,
+        MaxBatchColumn,
+        DataUsedColumn,
+        EssTheta1Column,
+        EssTheta2Column,
+        EssPerSecondColumn,
+        RhatColumn,
+        PosteriorTvColumn,
+        ColumnCount
+    };
+
+    explicit DiagnosticsTable(QWidget *parent = nullptr);
+
+    /// Replaces the rows with the outcome's chains.
+    void showOutcome(const RunOutcome &outcome);
+    /// Removes all rows (a new run starts).
+    void clearRows();
+};
+
+} // namespace ui

@@ -1,0 +1,316 @@
+#include "ui/pages/tradeoffs_grid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <QChart>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QValueAxis>
+
+#include "ui/charts/chart_style.h"
+
+namespace ui {
+namespace {
+
+double figureOf(const core::SweepRow &row, int figure, bool logreg)
+{
+    switch (figure) {
+    case TradeoffsGrid::MeanBatch: return row.meanBatch;
+    case TradeoffsGrid::Acceptance: return row.acceptanceRate;
+    case TradeoffsGrid::CorrectionError: return row.correctionLinf;
+    case TradeoffsGrid::Fidelity: return logreg ? row.testAccuracy : row.posteriorTv;
+    case TradeoffsGrid::EssPerSecond: return row.essPerSecond;
+    case TradeoffsGrid::DataPerEss: return row.dataPointsPerEss;
+    default: return std::nan("");
+    }
+}
+
+QAbstractAxis *makeAxis(bool logarithmic, const QString &title)
+{
+    QAbstractAxis *axis = nullptr;
+    if (logarithmic) {
+        auto *log = new QLogValueAxis;
+        log->setBase(10.0);
+        log->setLabelFormat(QStringLiteral("%.3g"));
+        log->setMinorTickCount(8);
+        axis = log;
+    } else {
+        auto *linear = new QValueAxis;
+        linear->setLabelFormat(QStringLiteral("%.4g"));
+        linear->setTickCount(5);
+        axis = linear;
+    }
+    axis->setTitleText(title);
+    QFont font = axis->labelsFont();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    axis->setLabelsFont(font);
+    axis->setTitleFont(font);
+    return axis;
+}
+
+// Powers of ten in [low, high].
+int decadeMarks(double low, double high)
+{
+    return static_cast<int>(std::floor(std::log10(high) + 1e-9) - std::ceil(std::log10(low) - 1e-9)) + 1;
+}
+
+void setAxisRange(QAbstractAxis *axis, double low, double high, bool logarithmic)
+{
+    if (auto *log = qobject_cast<QLogValueAxis *>(axis); log && logarithmic) {
+        // QLogValueAxis labels only powers of ten: widen the range, on the side that costs
+        // less, until it holds two of them, so that the axis has labels to read. The margin,
+        // a share of the span, keeps the end markers inside the frame.
+        const double margin = std::max(1.4, std::pow(high / low, 0.1));
+        low /= margin;
+        high *= margin;
+        if (decadeMarks(low, high) < 2) {
+            const double lowDecade = std::pow(10.0, std::floor(std::log10(low)));
+            const double highDecade = std::pow(10.0, std::ceil(std::log10(high)));
+            const bool lowSuffices = decadeMarks(lowDecade, high) >= 2, highSuffices = decadeMarks(low, highDecade) >= 2;
+            if (lowSuffices && (!highSuffices || low / lowDecade <= highDecade / high))
+                low = lowDecade;
+            else if (highSuffices)
+                high = highDecade;
+            else
+                low = lowDecade, high = highDecade;
+        }
+        log->setRange(low, high);
+        return;
+    }
+    const double pad = high > low ? 0.05 * (high - low) : std::max(0.05 * std::abs(high), 0.01);
+    // Figures that cannot be negative keep their axis at or above zero.
+    const double floor = low >= 0.0 ? 0.0 : -std::numeric_limits<double>::infinity();
+    axis->setRange(std::max(low - pad, floor), high + pad);
+    if (auto *linear = qobject_cast<QValueAxis *>(axis))
+        linear->applyNiceNumbers();
+}
+
+// A cell of the grid: no legend of its own on screen (the grid shows one for all), but one in
+// an exported file, which stands alone.
+class TradeoffsChartView : public ThemedChartView {
+public:
+    using ThemedChartView::ThemedChartView;
+    void setExportLayout(bool exporting) override { chart()->legend()->setVisible(exporting); }
+};
+
+} // namespace
+
+TradeoffsGrid::TradeoffsGrid(QWidget *parent) : QWidget(parent)
+{
+    m_grid = new QGridLayout(this);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(2);
+    m_legend = new QLabel;
+    m_legend->setTextFormat(Qt::RichText);
+    m_grid->addWidget(m_legend, 0, 0, 1, 3);
+    for (int figure = 0; figure < FigureCount; ++figure) {
+        auto *chart = new QChart;
+        chart->setMargins(QMargins(2, 2, 2, 2));
+        chart->legend()->setVisible(false);
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        m_panels[static_cast<std::size_t>(figure)].chart = chart;
+        auto *view = new TradeoffsChartView(chart);
+        view->setMinimumSize(220, 180);
+        m_views[static_cast<std::size_t>(figure)] = view;
+        m_grid->addWidget(view, 1 + figure / 3, figure % 3);
+        m_grid->setRowStretch(1 + figure / 3, 1);
+    }
+    reset(QStringLiteral("sigma"), 0.4, 1.7, false, {core::TestMethod::Minibatch}, false);
+}
+
+QString TradeoffsGrid::figureStem(int figure)
+{
+    static const char *const stems[] = {"mean-batch", "acceptance", "correction-linf", "fidelity", "ess-per-second",
+                                        "data-per-ess"};
+    return QString::fromLatin1(stems[figure]);
+}
+
+QString TradeoffsGrid::figureTitle(int figure) const
+{
+    switch (figure) {
+    case MeanBatch: return tr("Mean minibatch size");
+    case Acceptance: return tr("Acceptance rate");
+    case CorrectionError: return tr("Correction L∞ CDF error");
+    case Fidelity: return m_logreg ? tr("Test accuracy") : tr("Posterior TV");
+    case EssPerSecond: return m_pooledSpeed ? tr("ESS per second, trials pooled") : tr("ESS per second");
+    default: return m_pooledSpeed ? tr("Data points per ESS, trials pooled") : tr("Data points per effective sample");
+    }
+}
+
+bool TradeoffsGrid::logY(int figure) const
+{
+    return figure == MeanBatch || figure == CorrectionError || figure == DataPerEss;
+}
+
+void TradeoffsGrid::reset(const QString &settingKey, double from, double to, bool logSpacing,
+                          const std::vector<core::TestMethod> &methods, bool logreg)
+{
+    m_setting = settingKey;
+    m_from = std::min(from, to);
+    m_to = std::max(from, to);
+    m_logX = logSpacing && m_from > 0.0;
+    m_methods = methods;
+    m_logreg = logreg;
+    m_pooledSpeed = false;
+    for (int figure = 0; figure < FigureCount; ++figure)
+        buildPanel(figure);
+    QStringList entries;
+    for (std::size_t m = 0; m < methods.size(); ++m)
+        entries.append(QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                           .arg(seriesColour(static_cast<int>(m)).name(),
+                                QString::fromStdString(core::methodName(methods[m])).toHtmlEscaped()));
+    entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1").arg(settingKey.toHtmlEscaped()));
+    m_legend->setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
+}
+
+void TradeoffsGrid::buildPanel(int figure)
+{
+    Panel &panel = m_panels[static_cast<std::size_t>(figure)];
+    QChart *chart = panel.chart;
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    panel.lines.clear();
+    chart->setTitle(figureTitle(figure));
+    panel.x = makeAxis(m_logX, m_logX ? tr("%1 (log scale)").arg(m_setting) : m_setting);
+    panel.y = makeAxis(logY(figure), logY(figure) ? tr("log scale") : QString());
+    chart->addAxis(panel.x, Qt::AlignBottom);
+    chart->addAxis(panel.y, Qt::AlignLeft);
+    setAxisRange(panel.x, m_from, m_to > m_from ? m_to : m_from + 1.0, m_logX);
+    panel.yLow = logY(figure) ? 1.0 : 0.0;
+    panel.yHigh = logY(figure) ? 10.0 : 1.0;
+    panel.y->setRange(panel.yLow, panel.yHigh);
+    for (std::size_t m = 0; m < m_methods.size(); ++m) {
+        auto *line = new QLineSeries;
+        line->setName(QString::fromStdString(core::methodName(m_methods[m])));
+        QPen pen(seriesColour(static_cast<int>(m)));
+        pen.setWidthF(2.0);
+        line->setPen(pen);
+        line->setPointsVisible(true);
+        line->setMarkerSize(5.0);
+        chart->addSeries(line);
+        line->attachAxis(panel.x);
+        line->attachAxis(panel.y);
+        connect(line, &QXYSeries::clicked, this, [this](const QPointF &point) { emit pointClicked(point.x()); });
+        panel.lines.append(line);
+    }
+    panel.marker = new QLineSeries;
+    panel.marker->setName(tr("form"));
+    QPen dashed(palette().color(QPalette::WindowText));
+    dashed.setStyle(Qt::DashLine);
+    dashed.setWidthF(1.0);
+    panel.marker->setPen(dashed);
+    chart->addSeries(panel.marker);
+    panel.marker->attachAxis(panel.x);
+    panel.marker->attachAxis(panel.y);
+    for (QLegendMarker *marker : chart->legend()->markers(panel.marker))
+        marker->setVisible(false);
+    applyPalette(chart, palette());
+    updateMarker(panel);
+}
+
+void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std::vector<core::SweepPooled> &pooled)
+{
+    m_pooledSpeed = !pooled.empty();
+    for (int figure = 0; figure < FigureCount; ++figure) {
+        Panel &panel = m_panels[static_cast<std::size_t>(figure)];
+        const bool logarithmic = logY(figure);
+        double low = std::numeric_limits<double>::infinity(), high = -low;
+        for (std::size_t m = 0; m < m_methods.size(); ++m) {
+            // Mean over the trials at each value, in the order of the setting; the speed
+            // figures of pooled trials as they are.
+            std::map<double, std::pair<double, int>> sums;
+            if (m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss)) {
+                for (const core::SweepPooled &point : pooled) {
+                    const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
+                    if (point.figures.method == m_methods[m] && std::isfinite(y))
+                        sums[point.value] = {y, 1};
+                }
+            } else {
+                for (const core::SweepRow &row : rows) {
+                    const double y = figureOf(row, figure, m_logreg);
+                    if (row.method != m_methods[m] || !std::isfinite(y))
+                        continue;
+                    auto &[sum, count] = sums[row.value];
+                    sum += y;
+                    ++count;
+                }
+            }
+            QList<QPointF> points;
+            for (const auto &[x, sum] : sums) {
+                const double y = sum.first / sum.second;
+                if ((logarithmic && !(y > 0.0)) || (m_logX && !(x > 0.0)))
+                    continue;
+                points.append(QPointF(x, y));
+                low = std::min(low, y);
+                high = std::max(high, y);
+            }
+            QLineSeries *line = panel.lines[static_cast<qsizetype>(m)];
+            line->replace(points);
+            // A method without this figure (no correction table) gets no line and no legend entry.
+            const bool shown = !points.isEmpty() || rows.empty();
+            line->setVisible(shown);
+            for (QLegendMarker *marker : panel.chart->legend()->markers(line))
+                marker->setVisible(shown);
+        }
+        if (std::isfinite(low)) {
+            setAxisRange(panel.y, low, high, logarithmic);
+            if (auto *linear = qobject_cast<QValueAxis *>(panel.y)) {
+                panel.yLow = linear->min();
+                panel.yHigh = linear->max();
+            } else if (auto *log = qobject_cast<QLogValueAxis *>(panel.y)) {
+                panel.yLow = log->min();
+                panel.yHigh = log->max();
+            }
+        }
+        const bool empty = !rows.empty() && !std::isfinite(low);
+        panel.chart->setTitle(empty ? tr("%1: not measured").arg(figureTitle(figure)) : figureTitle(figure));
+        updateMarker(panel);
+    }
+}
+
+void TradeoffsGrid::setMarker(double value)
+{
+    m_marker = value;
+    for (Panel &panel : m_panels)
+        updateMarker(panel);
+}
+
+void TradeoffsGrid::updateMarker(Panel &panel)
+{
+    if (!panel.marker)
+        return;
+    if (!std::isfinite(m_marker) || (m_logX && !(m_marker > 0.0))) {
+        panel.marker->clear();
+        return;
+    }
+    panel.marker->replace(QList<QPointF>{{m_marker, panel.yLow}, {m_marker, panel.yHigh}});
+}
+
+int TradeoffsGrid::pointCount(int figure, int methodIndex) const
+{
+    const Panel &panel = m_panels[static_cast<std::size_t>(figure)];
+    return methodIndex < panel.lines.size() ? static_cast<int>(panel.lines[methodIndex]->count()) : 0;
+}
+
+double TradeoffsGrid::valueAt(int figure, int methodIndex, double x) const
+{
+    const Panel &panel = m_panels[static_cast<std::size_t>(figure)];
+    if (methodIndex >= panel.lines.size())
+        return std::nan("");
+    for (const QPointF &point : panel.lines[methodIndex]->points())
+        if (std::abs(point.x() - x) <= 1e-9 * std::max(1.0, std::abs(x)))
+            return point.y();
+    return std::nan("");
+}
+
+} // namespace ui

@@ -1,0 +1,89 @@
+#pragma once
+// The charts of the Trade-offs tab: small multiples of what a sweep of one setting trades for
+// what (core/experiment/sweep/sweep.h), each against the setting: the mean minibatch size, the
+// acceptance rate, the correction's L∞ CDF error, the posterior's fidelity (TV to the exact
+// mixture posterior, or test accuracy for logistic regression), ESS per second and data points
+// read per effective sample. One line per method, the mean over trials, except that with several
+// trials the two speed figures are those of the trials pooled (one multi-chain ESS over the wait
+// for all of them, as the diagnostics table reports chains); a dashed vertical line
+// marks the form's value of the setting. Clicking a point of a line reports its setting value.
+#include <array>
+#include <vector>
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include "core/experiment/sweep/sweep.h"
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QChart;
+class QGridLayout;
+class QLabel;
+class QLineSeries;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class ThemedChartView;
+
+class TradeoffsGrid : public QWidget {
+    Q_OBJECT
+public:
+    /// The figures plotted, one chart each, in grid order.
+    enum Figure { MeanBatch, Acceptance, CorrectionError, Fidelity, EssPerSecond, DataPerEss, FigureCount };
+
+    explicit TradeoffsGrid(QWidget *parent = nullptr);
+
+    /// Empty charts for a sweep of `settingKey` over [from, to] (log x when `logSpacing`), one
+    /// line per method; `logreg` plots test accuracy instead of posterior TV.
+    void reset(const QString &settingKey, double from, double to, bool logSpacing,
+               const std::vector<core::TestMethod> &methods, bool logreg);
+    /// Redraws every chart from `rows` (any order, any number of points so far); where `pooled`
+    /// has a method's trials pooled at a point, its ESS per second and data per ESS are drawn
+    /// from those.
+    void showRows(const std::vector<core::SweepRow> &rows, const std::vector<core::SweepPooled> &pooled = {});
+    /// Moves the vertical marker to the form's value of the setting (NaN hides it).
+    void setMarker(double value);
+
+    ThemedChartView *view(int figure) const { return m_views[static_cast<std::size_t>(figure)]; }
+    /// Points on `method`'s line of `figure` (NaN figures and, on log axes, non-positive ones are left out).
+    int pointCount(int figure, int methodIndex) const;
+    /// The y of the point of `method`'s line of `figure` at setting value `x`, or NaN.
+    double valueAt(int figure, int methodIndex, double x) const;
+    /// The file-name stem part and title of a figure ("mean-batch", "Mean minibatch size").
+    static QString figureStem(int figure);
+    QString figureTitle(int figure) const;
+
+signals:
+    /// A point of a line was clicked: its setting value.
+    void pointClicked(double value);
+
+private:
+    struct Panel {
+        QChart *chart = nullptr;
+        QAbstractAxis *x = nullptr;
+        QAbstractAxis *y = nullptr;
+        QList<QLineSeries *> lines; // one per method
+        QLineSeries *marker = nullptr;
+        double yLow = 0.0, yHigh = 1.0;
+    };
+    void buildPanel(int figure);
+    void updateMarker(Panel &panel);
+    bool logY(int figure) const;
+
+    std::array<ThemedChartView *, FigureCount> m_views{};
+    std::array<Panel, FigureCount> m_panels{};
+    QGridLayout *m_grid = nullptr;
+    QLabel *m_legend = nullptr; // the methods' colours, for every chart
+    QString m_setting;
+    std::vector<core::TestMethod> m_methods;
+    bool m_logX = false;
+    bool m_logreg = false;
+    bool m_pooledSpeed = false; // the speed figures come from pooled trials
+    double m_from = 0.0, m_to = 1.0;
+    double m_marker = 0.0;
+};
+
+} // namespace ui

@@ -1,0 +1,380 @@
+#include "ui/pages/tradeoffs_page.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <utility>
+#include <variant>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "core/experiment/settings/settings_table.h"
+#include "core/experiment/reports/sweep_report.h"
+#include "ui/panel/control_panel.h"
+#include "ui/run/sweep_runner.h"
+#include "ui/pages/tradeoffs_grid.h"
+
+namespace ui {
+namespace {
+
+double numeric(const core::SettingValue &value)
+{
+    return std::visit(
+        [](const auto &v) -> double {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, std::string>)
+                return std::nan("");
+            else
+                return static_cast<double>(v);
+        },
+        value);
+}
+
+QString number(double value)
+{
+    return QString::number(value, 'g', 6);
+}
+
+} // namespace
+
+TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
+{
+    m_setting = new QComboBox;
+    m_setting->setToolTip(tr("The setting to vary; every other setting is the form's."));
+    m_from = new QLineEdit(QStringLiteral("0.4"));
+    m_to = new QLineEdit(QStringLiteral("1.7"));
+    m_from->setObjectName(QStringLiteral("sweepFrom"));
+    m_to->setObjectName(QStringLiteral("sweepTo"));
+    for (QLineEdit *edit : {m_from, m_to})
+        edit->setMaximumWidth(90);
+    m_count = new QSpinBox;
+    m_count->setRange(2, core::SweepRequest::kMaxPoints);
+    m_count->setValue(8);
+    m_log = new QCheckBox(tr("Log spacing"));
+    m_samples = new QSpinBox;
+    m_samples->setRange(10, 10'000'000);
+    m_samples->setSingleStep(1000);
+    m_samples->setValue(3000);
+    m_samples->setToolTip(tr("Samples of every chain at every point."));
+    m_trials = new QSpinBox;
+    m_trials->setRange(1, 100);
+    m_trials->setValue(1);
+    m_trials->setToolTip(tr("Chains per method at every point, with seeds seed, seed + 1, …; the lines show their mean."));
+    m_sweep = new QPushButton(tr("Sweep"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_save = new QPushButton(tr("Save rows as CSV…"));
+    m_progress = new QLabel;
+    m_grid = new TradeoffsGrid;
+    m_runner = new SweepRunner(this);
+
+    auto *axisRow = new QHBoxLayout;
+    axisRow->addWidget(new QLabel(tr("Vary")));
+    axisRow->addWidget(m_setting);
+    axisRow->addWidget(new QLabel(tr("from")));
+    axisRow->addWidget(m_from);
+    axisRow->addWidget(new QLabel(tr("to")));
+    axisRow->addWidget(m_to);
+    axisRow->addWidget(new QLabel(tr("points")));
+    axisRow->addWidget(m_count);
+    axisRow->addWidget(m_log);
+    axisRow->addStretch(1);
+    auto *runRow = new QHBoxLayout;
+    runRow->addWidget(new QLabel(tr("Samples per point")));
+    runRow->addWidget(m_samples);
+    runRow->addWidget(new QLabel(tr("Trials")));
+    runRow->addWidget(m_trials);
+    runRow->addWidget(m_sweep);
+    runRow->addWidget(m_stop);
+    runRow->addWidget(m_progress, 1);
+    runRow->addWidget(m_save);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(axisRow);
+    layout->addLayout(runRow);
+    layout->addWidget(m_grid, 1);
+
+    connect(m_sweep, &QPushButton::clicked, this, &TradeoffsPage::startSweep);
+    connect(m_stop, &QPushButton::clicked, this, &TradeoffsPage::stopSweep);
+    connect(m_save, &QPushButton::clicked, this, &TradeoffsPage::saveCsvFromDialog);
+    connect(m_grid, &TradeoffsGrid::pointClicked, this, &TradeoffsPage::loadValue);
+    connect(m_runner, &SweepRunner::pointFinished, this, &TradeoffsPage::onPointFinished);
+    connect(m_runner, &SweepRunner::finished, this, &TradeoffsPage::onSweepFinished);
+    connect(m_runner, &SweepRunner::failed, this, &TradeoffsPage::onSweepFailed);
+    connect(m_setting, &QComboBox::currentIndexChanged, this, [this] {
+        // Sensible bounds for the new setting: σ's useful range, else around the form's value.
+        const QString key = m_setting->currentData().toString();
+        if (key == QStringLiteral("sigma")) {
+            m_from->setText(QStringLiteral("0.4"));
+            m_to->setText(QStringLiteral("1.7"));
+        } else if (const core::SettingSpec *spec = core::findSettingByKey(key.toStdString())) {
+            const core::RunConfig config = m_form ? m_form->config() : core::RunConfig{};
+            const double value = numeric(spec->get(config));
+            if (std::isfinite(value) && value > 0.0) {
+                m_from->setText(number(value / 2.0));
+                m_to->setText(number(value * 2.0));
+            }
+        }
+        refreshMarker();
+    });
+    refreshSettings();
+    updateButtons();
+}
+
+TradeoffsPage::~TradeoffsPage()
+{
+    m_runner->stopAndJoin(); // before any widget the reports would touch is gone
+}
+
+void TradeoffsPage::setForm(ControlPanel *form)
+{
+    m_form = form;
+    connect(m_form, &ControlPanel::settingsChanged, this, [this] {
+        refreshSettings();
+        refreshMarker();
+    });
+    refreshSettings();
+    refreshMarker();
+}
+
+void TradeoffsPage::refreshSettings()
+{
+    const std::string dataset = m_form ? m_form->config().dataset : core::RunConfig{}.dataset;
+    const QString current = m_setting->count() > 0 ? m_setting->currentData().toString() : QStringLiteral("sigma");
+    QStringList keys;
+    for (const core::SettingSpec *spec : core::sweepableSettings(dataset))
+        keys.append(QString::fromStdString(spec->key));
+    QStringList shown;
+    for (int i = 0; i < m_setting->count(); ++i)
+        shown.append(m_setting->itemData(i).toString());
+    if (keys == shown)
+        return;
+    const QSignalBlocker quiet(m_setting);
+    m_setting->clear();
+    for (const QString &key : keys)
+        m_setting->addItem(key, key);
+    m_setting->setCurrentIndex(std::max<int>(0, static_cast<int>(keys.indexOf(current))));
+}
+
+void TradeoffsPage::refreshMarker()
+{
+    const core::SettingSpec *spec = core::findSettingByKey(m_setting->currentData().toString().toStdString());
+    const core::RunConfig config = m_form ? m_form->config() : core::RunConfig{};
+    m_grid->setMarker(spec ? numeric(spec->get(config)) : std::nan(""));
+}
+
+void TradeoffsPage::setAxis(const core::SweepAxis &axis)
+{
+    // The combo lists keys; the axis may name the command-line flag.
+    QString key = QString::fromStdString(axis.setting);
+    for (const core::SettingSpec &spec : core::settingsTable())
+        if (spec.flag == axis.setting)
+            key = QString::fromStdString(spec.key);
+    int index = m_setting->findData(key);
+    if (index < 0) { // not sweepable on this dataset: shown anyway, so that validation names it
+        m_setting->addItem(key, key);
+        index = m_setting->count() - 1;
+    }
+    m_setting->setCurrentIndex(index);
+    m_from->setText(number(axis.from));
+    m_to->setText(number(axis.to));
+    m_count->setValue(axis.count);
+    m_log->setChecked(axis.logSpacing);
+}
+
+core::SweepAxis TradeoffsPage::axis() const
+{
+    core::SweepAxis axis;
+    axis.setting = m_setting->currentData().toString().toStdString();
+    bool fromOk = false, toOk = false;
+    axis.from = m_from->text().trimmed().toDouble(&fromOk);
+    axis.to = m_to->text().trimmed().toDouble(&toOk);
+    // Unreadable bounds become NaN, which validate() refuses with a message naming the setting.
+    if (!fromOk)
+        axis.from = std::numeric_limits<double>::quiet_NaN();
+    if (!toOk)
+        axis.to = std::numeric_limits<double>::quiet_NaN();
+    axis.count = m_count->value();
+    axis.logSpacing = m_log->isChecked();
+    return axis;
+}
+
+void TradeoffsPage::setSamplesPerPoint(qint64 samples)
+{
+    m_samples->setValue(static_cast<int>(samples));
+}
+
+void TradeoffsPage::setTrials(int trials)
+{
+    m_trials->setValue(trials);
+}
+
+core::SweepRequest TradeoffsPage::sweepRequest() const
+{
+    core::SweepRequest request;
+    request.base = m_form ? m_form->request() : core::RunRequest::single(core::RunConfig{});
+    request.base.chains = m_trials->value();
+    request.base.config.samples = m_samples->value();
+    request.axis = axis();
+    return request;
+}
+
+bool TradeoffsPage::startSweep()
+{
+    m_runner->stopAndJoin();
+    const core::SweepRequest request = sweepRequest();
+    try {
+        core::validate(request);
+    } catch (const std::exception &problem) {
+        const QString message = QString::fromStdString(problem.what());
+        m_progress->setText(tr("Not started: %1").arg(message));
+        emit statusMessage(tr("Sweep not started: %1").arg(message));
+        emit sweepFailed(message);
+        return false;
+    }
+    const core::SettingSpec &spec = core::findSweepSetting(request.axis.setting, request.base.config.dataset);
+    m_outcome = core::SweepOutcome{};
+    m_outcome.request = request;
+    m_outcome.settingKey = spec.key;
+    m_outcome.values = core::sweepValues(request.axis, spec);
+    m_points.clear();
+    m_pointCount = request.axis.count;
+    m_grid->reset(QString::fromStdString(spec.key), request.axis.from, request.axis.to, request.axis.logSpacing,
+                  request.base.methods, request.base.config.dataset == "logreg");
+    refreshMarker();
+    m_progress->setText(tr("point 0 of %1").arg(m_pointCount));
+    m_runner->start(request);
+    updateButtons();
+    emit statusMessage(tr("Sweeping %1 over %2 points…").arg(QString::fromStdString(spec.key)).arg(m_pointCount));
+    return true;
+}
+
+bool TradeoffsPage::isRunning() const
+{
+    return m_runner->isRunning();
+}
+
+void TradeoffsPage::stopSweep()
+{
+    if (!isRunning())
+        return;
+    m_runner->requestStop();
+    m_progress->setText(tr("Stopping after %1 of %2 points…").arg(m_points.size()).arg(m_pointCount));
+}
+
+void TradeoffsPage::onPointFinished(int index, int count, const std::vector<core::SweepRow> &rows,
+                                    const std::vector<core::SweepPooled> &pooled)
+{
+    m_points[index] = {rows, pooled};
+    m_outcome.rows.clear();
+    m_outcome.pooled.clear();
+    for (const auto &[point, arrived] : m_points) {
+        m_outcome.rows.insert(m_outcome.rows.end(), arrived.rows.begin(), arrived.rows.end());
+        m_outcome.pooled.insert(m_outcome.pooled.end(), arrived.pooled.begin(), arrived.pooled.end());
+    }
+    m_outcome.pointsCompleted = static_cast<int>(m_points.size());
+    m_grid->showRows(m_outcome.rows, m_outcome.pooled);
+    m_progress->setText(progressText());
+    updateButtons();
+    emit pointArrived(index, count);
+}
+
+void TradeoffsPage::onSweepFinished(const core::SweepOutcome &outcome)
+{
+    m_outcome = outcome;
+    m_grid->showRows(m_outcome.rows, m_outcome.pooled);
+    updateButtons();
+    m_progress->setText(progressText());
+    emit statusMessage(m_outcome.stopped ? tr("Sweep stopped: %1").arg(progressText())
+                                         : tr("Sweep done: %1 points in %2 s")
+                                               .arg(m_outcome.pointsCompleted)
+                                               .arg(m_outcome.wallSeconds, 0, 'f', 1));
+    emit sweepFinished(m_outcome.stopped);
+}
+
+void TradeoffsPage::onSweepFailed(const QString &error)
+{
+    // The points that completed stay as they arrived.
+    updateButtons();
+    m_progress->setText(tr("Failed after %1 of %2 points: %3").arg(m_points.size()).arg(m_pointCount).arg(error));
+    emit statusMessage(tr("Sweep failed: %1").arg(error));
+    emit sweepFailed(error);
+}
+
+QString TradeoffsPage::progressText() const
+{
+    QString text = tr("point %1 of %2").arg(m_outcome.pointsCompleted).arg(m_pointCount);
+    if (!isRunning() && m_outcome.stopped)
+        text += tr(" (stopped)");
+    return text;
+}
+
+void TradeoffsPage::updateButtons()
+{
+    m_stop->setEnabled(isRunning());
+    m_save->setEnabled(hasRows());
+}
+
+void TradeoffsPage::loadValue(double value)
+{
+    if (m_outcome.values.empty() || m_outcome.settingKey.empty())
+        return;
+    // A click lands near a point, not on it: take the nearest value the sweep ran.
+    double nearest = m_outcome.values.front();
+    for (double candidate : m_outcome.values)
+        if (std::abs(candidate - value) < std::abs(nearest - value))
+            nearest = candidate;
+    const core::SettingSpec *spec = core::findSettingByKey(m_outcome.settingKey);
+    if (!spec || !m_form)
+        return;
+    core::RunConfig config = m_form->config();
+    const bool integer = spec->type == core::SettingType::Integer || spec->type == core::SettingType::Seed;
+    const std::string text = integer ? std::to_string(std::llround(nearest)) : core::settingText(nearest);
+    try {
+        spec->set(config, spec->key, text);
+    } catch (const std::exception &problem) {
+        emit statusMessage(tr("Cannot load %1 = %2: %3")
+                               .arg(QString::fromStdString(spec->key), QString::fromStdString(text), problem.what()));
+        return;
+    }
+    m_form->setConfig(config);
+    refreshMarker();
+    emit statusMessage(tr("Loaded %1 = %2 into the form.").arg(QString::fromStdString(spec->key), QString::fromStdString(text)));
+}
+
+bool TradeoffsPage::saveCsv(const QString &path, QString *error) const
+{
+    try {
+        core::writeSweepCsv(m_outcome, path.toStdString());
+        return true;
+    } catch (const std::exception &problem) {
+        if (error)
+            *error = QString::fromStdString(problem.what());
+        return false;
+    }
+}
+
+void TradeoffsPage::saveCsvFromDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep rows"),
+                                                      QStringLiteral("tradeoffs-%1.csv").arg(QString::fromStdString(m_outcome.settingKey)),
+                                                      tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (saveCsv(path, &error))
+        emit statusMessage(tr("Wrote %1 rows to %2").arg(m_outcome.rows.size()).arg(path));
+    else
+        emit statusMessage(tr("Could not save the rows: %1").arg(error));
+}
+
+} // namespace ui

@@ -1,0 +1,106 @@
+#include "ui/panel/compare_box.h"
+
+#include <algorithm>
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QLabel>
+
+namespace ui {
+
+QString methodDescription(core::TestMethod method)
+{
+    switch (method) {
+    case core::TestMethod::Minibatch:
+        return CompareBox::tr("The corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1).");
+    case core::TestMethod::AustereConservative:
+        return CompareBox::tr("AustereMH with its batch m and error level ε fixed before the run (Korattikara et al.; "
+                              "Seita et al. Sec. 6.1).");
+    case core::TestMethod::AustereNonConservative:
+        return CompareBox::tr("AustereMH with (m, ε) chosen at every iteration from a full pass over the data "
+                              "(Seita et al. Sec. 6.1); needs the |ΔP| bound.");
+    case core::TestMethod::SubLhd:
+        return CompareBox::tr("MHSubLhd, Bardenet et al.'s adaptive subsampling test (Seita et al. Sec. 6.1).");
+    case core::TestMethod::Barker:
+        return CompareBox::tr("The exact Barker test on all N points (Seita et al. Sec. 3).");
+    case core::TestMethod::Metropolis:
+        return CompareBox::tr("The exact Metropolis–Hastings test on all N points (Seita et al. Sec. 3).");
+    case core::TestMethod::NaiveBarker:
+        return CompareBox::tr("The minibatch Barker test without the correction, biased by the batch noise "
+                              "(Seita et al. Sec. 3.3).");
+    }
+    return {};
+}
+
+CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), parent)
+{
+    setCheckable(true);
+    setChecked(false);
+    setToolTip(tr("Run 2–4 acceptance tests on the same data and seeds and show them side by side, as in "
+                  "Seita et al. Sec. 6.1 (Table 1, Figure 4)."));
+    auto *grid = new QGridLayout(this);
+    grid->setHorizontalSpacing(12);
+    grid->setVerticalSpacing(2);
+    const QVector<core::TestMethod> offered = offeredMethods();
+    for (int k = 0; k < offered.size(); ++k) {
+        auto *box = new QCheckBox(QString::fromStdString(core::methodName(offered[k])));
+        box->setToolTip(methodDescription(offered[k]));
+        m_boxes.insert(offered[k], box);
+        grid->addWidget(box, k / 2, k % 2);
+        connect(box, &QCheckBox::toggled, this, [this] {
+            updateHint();
+            emit selectionChanged();
+        });
+    }
+    m_hint = new QLabel;
+    m_hint->setWordWrap(true);
+    grid->addWidget(m_hint, static_cast<int>((offered.size() + 1) / 2), 0, 1, 2);
+    connect(this, &QGroupBox::toggled, this, [this] {
+        updateHint();
+        emit selectionChanged();
+    });
+    setMethods({core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::SubLhd});
+}
+
+QVector<core::TestMethod> CompareBox::offeredMethods()
+{
+    // AustereMH(nc) last: it needs the design grid and a bound, and a full-data pass per iteration.
+    return {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::SubLhd,
+            core::TestMethod::Barker,    core::TestMethod::Metropolis,          core::TestMethod::NaiveBarker,
+            core::TestMethod::AustereNonConservative};
+}
+
+std::vector<core::TestMethod> CompareBox::methods() const
+{
+    std::vector<core::TestMethod> ticked;
+    for (core::TestMethod method : offeredMethods())
+        if (m_boxes.value(method)->isChecked())
+            ticked.push_back(method);
+    return ticked;
+}
+
+void CompareBox::setMethods(const std::vector<core::TestMethod> &methods)
+{
+    for (auto it = m_boxes.begin(); it != m_boxes.end(); ++it)
+        it.value()->setChecked(std::find(methods.begin(), methods.end(), it.key()) != methods.end());
+    updateHint();
+}
+
+bool CompareBox::isValidSelection() const
+{
+    const auto count = methods().size();
+    return isChecked() && count >= kMinMethods && count <= kMaxMethods;
+}
+
+void CompareBox::updateHint()
+{
+    const auto count = methods().size();
+    if (!isChecked())
+        m_hint->setText(tr("Off: the method above runs alone."));
+    else if (count < kMinMethods || count > kMaxMethods)
+        m_hint->setText(tr("Tick 2 to 4 methods (%1 ticked).").arg(count));
+    else
+        m_hint->setText(tr("%1 methods, same data and seeds.").arg(count));
+}
+
+} // namespace ui

@@ -1,0 +1,283 @@
+#include "ui/panel/control_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QGridLayout>
+#include <QSignalBlocker>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/panel/compare_box.h"
+#include "ui/panel/correction_box.h"
+#include "ui/panel/dataset_box.h"
+#include "ui/panel/minibatch_box.h"
+#include "ui/run/run_buttons.h"
+#include "ui/files/session.h"
+#include "ui/panel/spin_box_values.h"
+#include "ui/panel/setting_help.h"
+#include "ui/panel/wheel_guard.h"
+
+namespace ui {
+namespace {
+
+// Arrow clicks on T or the step closer together than this make one live change.
+constexpr int kLiveEditDelayMs = 350;
+
+} // namespace
+
+ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
+{
+    m_buttons = new RunButtons(this); // the window moves it into its own layout
+    m_compare = new CompareBox;
+    m_dataset = new DatasetBox;
+    m_minibatch = new MinibatchBox;
+    m_correction = new CorrectionBox;
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_dataset);
+    layout->addWidget(buildRunGroup());
+    layout->addWidget(m_minibatch);
+    layout->addWidget(m_correction);
+    layout->addWidget(m_compare);
+    layout->addStretch(1);
+    // After every box is built: the wheel scrolls the form over boxes without the focus.
+    WheelGuard::guardChildren(this);
+
+    connect(m_buttons, &RunButtons::runRequested, this, &ControlPanel::runRequested);
+    connect(m_buttons, &RunButtons::stopRequested, this, &ControlPanel::stopRequested);
+    connect(m_buttons, &RunButtons::pauseToggled, this, &ControlPanel::pauseToggled);
+    connect(m_buttons, &RunButtons::stepRequested, this, &ControlPanel::stepRequested);
+    connect(m_buttons, &RunButtons::resetRequested, this, &ControlPanel::resetRequested);
+    connectEditSignals();
+
+    setConfig(core::RunConfig{});
+    setRunning(false);
+}
+
+void ControlPanel::connectEditSignals()
+{
+    connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
+    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
+    connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);
+    connect(m_correction, &CorrectionBox::edited, this, [this](const QString &setting) {
+        if (m_loading)
+            return;
+        emit correctionChanged(correctionParams());
+        emit settingsChanged();
+        requestRestart(setting);
+    });
+    auto edited = [this] {
+        if (!m_loading)
+            emit settingsChanged();
+    };
+    for (QSpinBox *box : {m_nData, m_samples, m_burnIn, m_seed, m_chains})
+        connect(box, &QSpinBox::valueChanged, this, edited);
+    for (QDoubleSpinBox *box : {m_temperature, m_step})
+        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(m_method, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
+    // An adaptive proposal learns from the burn-in: picking one without a burn-in gives it one,
+    // a fifth of the samples, rather than a refusal at the next run.
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_loading && m_burnIn->value() == 0
+            && core::learnsDuringBurnIn(core::parseProposal(m_proposal->currentData().toString().toStdString())))
+            m_burnIn->setValue(std::max(1, m_samples->value() / 5));
+    });
+    connect(m_gradBatch, &QSpinBox::valueChanged, this, edited);
+    connect(m_leapfrogSteps, &QSpinBox::valueChanged, this, edited);
+    connect(m_parallel, &QCheckBox::toggled, this, edited);
+    connect(m_compare, &CompareBox::selectionChanged, this, edited);
+    connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, edited);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateSharpness);
+    connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateModeWidgets);
+    connect(m_dataset, &DatasetBox::datasetPicked, this, &ControlPanel::onDatasetPicked);
+
+    // During a run, temperature and step go to the running chains. Arrow clicks come in
+    // bursts, so a short pause in them decides the value (typed values arrive on Enter or
+    // when leaving the box: keyboard tracking is off); every value sent is a chain segment.
+    auto *liveDelay = new QTimer(this);
+    liveDelay->setSingleShot(true);
+    liveDelay->setInterval(kLiveEditDelayMs);
+    connect(liveDelay, &QTimer::timeout, this, [this] {
+        if (!m_running)
+            return;
+        const core::RunConfig shown = config();
+        if (shown.temperature != m_liveTemperature) {
+            m_liveTemperature = shown.temperature;
+            emit liveTemperatureChanged(shown.temperature);
+        }
+        if (shown.step != m_liveStep) {
+            m_liveStep = shown.step;
+            emit liveStepChanged(shown.step);
+        }
+    });
+    for (QDoubleSpinBox *box : {m_temperature, m_step}) {
+        box->setKeyboardTracking(false);
+        connect(box, &QDoubleSpinBox::valueChanged, liveDelay, [this, liveDelay] {
+            if (m_running && !m_loading)
+                liveDelay->start();
+        });
+    }
+    // Every other setting defines the sampler itself: name it so the window can restart.
+    auto restart = [this](const QString &setting) { return [this, setting] { requestRestart(setting); }; };
+    connect(m_method, &QComboBox::currentIndexChanged, this, restart(tr("the method")));
+    connect(m_nData, &QSpinBox::valueChanged, this, restart(tr("N")));
+    connect(m_proposal, &QComboBox::currentIndexChanged, this, restart(tr("the proposal")));
+    connect(m_gradBatch, &QSpinBox::valueChanged, this, restart(tr("the gradient batch")));
+    connect(m_leapfrogSteps, &QSpinBox::valueChanged, this, restart(tr("the leapfrog steps")));
+    connect(m_samples, &QSpinBox::valueChanged, this, restart(tr("the number of samples")));
+    connect(m_burnIn, &QSpinBox::valueChanged, this, restart(tr("the burn-in")));
+    connect(m_seed, &QSpinBox::valueChanged, this, restart(tr("the seed")));
+    connect(m_chains, &QSpinBox::valueChanged, this, restart(tr("the number of chains")));
+    connect(m_parallel, &QCheckBox::toggled, this, restart(tr("parallel chains")));
+    connect(m_compare, &CompareBox::selectionChanged, this, restart(tr("the compared methods")));
+    connect(m_dataset, &DatasetBox::userEdited, this, restart(tr("the dataset")));
+    connect(m_minibatch, &MinibatchBox::settingsChanged, this, restart(tr("the minibatch settings")));
+}
+
+void ControlPanel::requestRestart(const QString &setting)
+{
+    if (m_running && !m_loading)
+        emit restartSettingChanged(setting);
+}
+
+core::RunConfig ControlPanel::config() const
+{
+    core::RunConfig config = m_base;
+    config.method = core::parseMethod(m_method->currentData().toString().toStdString());
+    // For real data the N box shows the training rows; the generated N is kept aside.
+    config.nData = m_showingTrainingRows ? m_generatedN : keptValue(m_nData, m_base.nData);
+    config.temperature = keptValue(m_temperature, m_base.temperature);
+    config.step = keptValue(m_step, m_base.step);
+    config.proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
+    config.gradBatch = keptValue(m_gradBatch, m_base.gradBatch);
+    config.leapfrogSteps = keptValue(m_leapfrogSteps, m_base.leapfrogSteps);
+    config.samples = keptValue(m_samples, m_base.samples);
+    config.burnIn = keptValue(m_burnIn, m_base.burnIn);
+    config.seed = m_seed->value() == shownSeed(m_seed, m_base.seed) ? m_base.seed
+                                                                    : static_cast<std::uint64_t>(m_seed->value());
+    config.correction = correctionParams();
+    m_dataset->fillConfig(config);
+    m_minibatch->fillConfig(config);
+    return config;
+}
+
+core::CorrectionParams ControlPanel::correctionParams() const
+{
+    return m_correction->params(m_base.correction);
+}
+
+void ControlPanel::setConfig(const core::RunConfig &config)
+{
+    m_loading = true;
+    m_base = config;
+    const int index = m_method->findData(QString::fromStdString(core::methodName(config.method)));
+    m_method->setCurrentIndex(std::max(index, 0));
+    m_generatedN = config.nData;
+    m_nData->setValue(shownValue(m_nData, config.nData));
+    m_temperature->setValue(config.temperature);
+    m_step->setValue(config.step);
+    m_proposal->setCurrentIndex(std::max(m_proposal->findData(QString::fromStdString(core::proposalName(config.proposal))), 0));
+    m_gradBatch->setValue(shownValue(m_gradBatch, config.gradBatch));
+    m_leapfrogSteps->setValue(shownValue(m_leapfrogSteps, config.leapfrogSteps));
+    m_samples->setValue(shownValue(m_samples, config.samples));
+    m_burnIn->setValue(shownValue(m_burnIn, config.burnIn));
+    m_seed->setValue(shownSeed(m_seed, config.seed));
+    m_correction->applyParams(config.correction);
+    m_dataset->applyConfig(config);
+    m_minibatch->applyConfig(config);
+    if (config.dataset != m_shownDataset)
+        m_defaultsNote.clear();
+    m_shownDataset = config.dataset;
+    m_loading = false;
+    if (m_running) { // what a later live edit is measured against
+        m_liveTemperature = config.temperature;
+        m_liveStep = config.step;
+    }
+    updateSharpness();
+    updateModeWidgets();
+    emit correctionChanged(correctionParams());
+    emit settingsChanged();
+}
+
+RunRequest ControlPanel::request() const
+{
+    RunRequest request = RunRequest::single(config());
+    if (m_compare->isChecked()) {
+        request.methods = m_compare->methods();
+        if (!request.methods.empty())
+            request.config.method = request.methods.front();
+    }
+    request.chains = m_chains->value();
+    request.parallel = m_parallel->isChecked();
+    return request;
+}
+
+void ControlPanel::setRequest(const RunRequest &request)
+{
+    setConfig(request.config);
+    m_loading = true;
+    const bool compare = request.methods.size() > 1;
+    if (compare)
+        m_compare->setMethods(request.methods);
+    m_compare->setChecked(compare);
+    m_chains->setValue(std::clamp(request.chains, m_chains->minimum(), m_chains->maximum()));
+    m_parallel->setChecked(request.parallel);
+    m_loading = false;
+    updateModeWidgets();
+    emit settingsChanged();
+}
+
+void ControlPanel::fillSession(Session &session) const
+{
+    session.config = config();
+    session.compare = m_compare->isChecked();
+    session.compareMethods = m_compare->methods();
+    session.chains = m_chains->value();
+    session.parallel = m_parallel->isChecked();
+}
+
+void ControlPanel::applySession(const Session &session)
+{
+    setConfig(session.config);
+    m_loading = true;
+    m_compare->setMethods(session.compareMethods);
+    m_compare->setChecked(session.compare);
+    m_chains->setValue(std::clamp(session.chains, m_chains->minimum(), m_chains->maximum()));
+    m_parallel->setChecked(session.parallel);
+    m_loading = false;
+    updateModeWidgets();
+    emit settingsChanged();
+}
+
+void ControlPanel::setRunning(bool running)
+{
+    m_running = running;
+    if (running) { // live edits are measured against the values the run started with
+        m_liveTemperature = config().temperature;
+        m_liveStep = config().step;
+    }
+    m_buttons->setRunning(running);
+    updateModeWidgets();
+}
+
+void ControlPanel::setPaused(bool paused)
+{
+    m_buttons->setPaused(paused);
+}
+
+} // namespace ui

@@ -1,0 +1,152 @@
+#pragma once
+// The run settings form: the dataset, method, N, T, step, samples, seed, chains; the
+// minibatch test's m, growth and δ; the correction's σ, λ and solver; compare mode; Run, Stop,
+// Pause, Step and Reset.
+//
+// The form stays editable during a run. Temperature and step apply to the running chains from
+// their next iteration (a new, marked chain segment: core::LiveTuning); any other change means
+// a different sampler, which the window handles by restarting the run (restartSettingChanged).
+#include <cstdint>
+#include <string>
+
+#include <QWidget>
+
+#include "core/experiment/settings/run_config.h"
+#include "ui/panel/correction_box.h"
+#include "ui/run/run_buttons.h"
+#include "ui/run/sampler_worker.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class CompareBox;
+class DatasetBox;
+class MinibatchBox;
+class SliderSpinBox;
+struct Session;
+
+class ControlPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ControlPanel(QWidget *parent = nullptr);
+
+    /// The settings shown, on top of the settings not shown (data seed, minibatch growth, the
+    /// baselines' parameters…) as last given to setConfig().
+    core::RunConfig config() const;
+    /// Shows `config`'s settings (clamped to the widgets' ranges) and keeps the rest.
+    void setConfig(const core::RunConfig &config);
+    /// The whole request: config() plus compare mode's methods, chains and parallelism.
+    RunRequest request() const;
+    /// Shows a request; more than one method turns compare mode on.
+    void setRequest(const RunRequest &request);
+    /// Copies every panel setting into `session` (its window-level fields are left alone).
+    void fillSession(Session &session) const;
+    /// Shows every panel setting of `session`.
+    void applySession(const Session &session);
+    /// The correction settings shown (part of config()).
+    core::CorrectionParams correctionParams() const;
+    /// Tells the form a run is in progress (which buttons are enabled, and whether edits are
+    /// live changes).
+    void setRunning(bool running);
+    /// Continuous mode: the Samples box sizes the moving window (its label and tooltip say so).
+    void setUntilStopped(bool on);
+
+    /// Run, Stop, Pause, Step and Reset. Not in the panel's own layout: the window keeps them
+    /// below the scrolling form, always in view.
+    RunButtons *runButtons() const { return m_buttons; }
+    QPushButton *runButton() const { return m_buttons->runButton(); }
+    QPushButton *stopButton() const { return m_buttons->stopButton(); }
+    QPushButton *pauseButton() const { return m_buttons->pauseButton(); }
+    QPushButton *stepButton() const { return m_buttons->stepButton(); }
+    QPushButton *resetButton() const { return m_buttons->resetButton(); }
+    /// Shows the pause state (the worker owns it; the window reports it here).
+    void setPaused(bool paused);
+    QComboBox *methodBox() const { return m_method; }
+    QDoubleSpinBox *temperatureBox() const { return m_temperature; }
+    QDoubleSpinBox *proposalStepBox() const { return m_step; }
+    QComboBox *proposalBox() const { return m_proposal; }
+    QSpinBox *burnInBox() const { return m_burnIn; }
+    QSpinBox *samplesBox() const { return m_samples; }
+    QSpinBox *gradBatchBox() const { return m_gradBatch; }
+    QSpinBox *leapfrogStepsBox() const { return m_leapfrogSteps; }
+    QSpinBox *dataSizeBox() const { return m_nData; }
+    QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
+    QDoubleSpinBox *lambdaBox() const { return m_correction->lambdaBox(); }
+    QComboBox *solverBox() const { return m_correction->solverBox(); }
+    CorrectionBox *correctionBox() const { return m_correction; }
+    QSpinBox *chainsBox() const { return m_chains; }
+    QCheckBox *parallelBox() const { return m_parallel; }
+    CompareBox *compareBox() const { return m_compare; }
+    DatasetBox *datasetBox() const { return m_dataset; }
+    MinibatchBox *minibatchBox() const { return m_minibatch; }
+    /// The line under the run settings: posterior sharpness N/T, after a dataset switch
+    /// preceded by the defaults it applied.
+    QString sharpnessText() const;
+
+signals:
+    void runRequested();
+    void stopRequested();
+    void pauseToggled(bool paused);
+    void stepRequested();
+    void resetRequested();
+    /// During a run: the user settled on a new temperature or step (after arrow clicks stop for
+    /// a moment, or on Enter / leaving the box), to apply to the running chains.
+    void liveTemperatureChanged(double temperature);
+    void liveStepChanged(double step);
+    /// During a run: a setting that defines the sampler changed; `setting` names it.
+    void restartSettingChanged(const QString &setting);
+    /// σ, λ or the solver changed (also when set from code).
+    void correctionChanged(const core::CorrectionParams &params);
+    /// Any setting changed (for sessions).
+    void settingsChanged();
+
+private:
+    QWidget *buildRunGroup();
+    void updateSharpness();
+    void updateModeWidgets();
+    void connectEditSignals();
+    /// During a run (and not while settings are loaded): restartSettingChanged(setting).
+    void requestRestart(const QString &setting);
+    void onDatasetPicked();
+
+    QComboBox *m_method = nullptr;
+    QLabel *m_samplesLabel = nullptr;
+    QSpinBox *m_nData = nullptr;
+    SliderSpinBox *m_nDataSlider = nullptr;
+    std::int64_t m_generatedN = 0;     // the generated data's N while the box shows training rows
+    bool m_showingTrainingRows = false;
+    QDoubleSpinBox *m_temperature = nullptr;
+    QDoubleSpinBox *m_step = nullptr;
+    QComboBox *m_proposal = nullptr;
+    QSpinBox *m_gradBatch = nullptr;
+    SliderSpinBox *m_gradBatchSlider = nullptr;
+    QSpinBox *m_leapfrogSteps = nullptr;
+    SliderSpinBox *m_leapfrogSlider = nullptr;
+    QSpinBox *m_samples = nullptr;
+    QSpinBox *m_burnIn = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QSpinBox *m_chains = nullptr;
+    QCheckBox *m_parallel = nullptr;
+    QLabel *m_sharpness = nullptr;
+    CorrectionBox *m_correction = nullptr;
+    CompareBox *m_compare = nullptr;
+    DatasetBox *m_dataset = nullptr;
+    MinibatchBox *m_minibatch = nullptr;
+    QString m_defaultsNote;      // what the last dataset switch set, shown with N/T
+    std::string m_shownDataset;  // the dataset whose defaults T and step hold
+    RunButtons *m_buttons = nullptr;
+    core::RunConfig m_base; // the hidden settings, kept as given to setConfig()
+    bool m_running = false;
+    bool m_loading = false; // setConfig() in progress: one correctionChanged at the end
+    double m_liveTemperature = 0.0, m_liveStep = 0.0; // what the running chains were last given
+};
+
+} // namespace ui

@@ -1,0 +1,271 @@
+// The control panel's "Run settings" group (method, N, T, step, samples, seed, chains) and the
+// lines that depend on it: the posterior sharpness N/T and the defaults a dataset switch sets.
+// Split from control_panel.cpp, which wires the boxes together and converts settings.
+#include "ui/panel/control_panel.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "ui/panel/dataset_box.h"
+#include "ui/panel/compare_box.h"
+#include "ui/panel/setting_help.h"
+#include "ui/panel/slider_spin_box.h"
+#include "ui/panel/spin_box_values.h"
+
+namespace ui {
+namespace {
+
+// Larger N is possible in the core but would hold gigabytes; the GUI is for exploring.
+constexpr int kMinGuiData = 1000, kMaxGuiData = 50'000'000;
+constexpr int kMaxGuiSamples = 10'000'000;
+
+} // namespace
+
+QWidget *ControlPanel::buildRunGroup()
+{
+    m_method = new QComboBox;
+    // As narrow as a short entry: the panel never drops below its form's minimum width
+    // (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
+    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_method->setMinimumContentsLength(14);
+    const std::pair<core::TestMethod, QString> methods[] = {
+        {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
+        {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
+        {core::TestMethod::AustereNonConservative, tr("austere-nc (AustereMH, per-step design)")},
+        {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
+        {core::TestMethod::Barker, tr("barker (full data)")},
+        {core::TestMethod::Metropolis, tr("mh (full data)")},
+        {core::TestMethod::NaiveBarker, tr("naive-barker (uncorrected)")},
+    };
+    for (const auto &[method, label] : methods)
+        m_method->addItem(label, QString::fromStdString(core::methodName(method)));
+    m_method->setToolTip(withSettingHelp(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
+                            "the baselines AustereMH (conservative: m and ε fixed in advance; non-conservative: "
+                            "designed at every iteration from a full-data pass) and MHSubLhd (Sec. 6.1); "
+                            "the full-data Barker or Metropolis–Hastings test (Sec. 3); or the uncorrected minibatch "
+                            "Barker test whose bias the correction removes (Sec. 3.3)."), "method"));
+
+    m_nData = integerBox(kMinGuiData, kMaxGuiData, 10'000);
+    m_nData->setToolTip(withSettingHelp(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
+                           "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."), "n_data_requested"));
+    m_temperature = new QDoubleSpinBox;
+    m_temperature->setDecimals(2);
+    m_temperature->setRange(0.01, 1e9);
+    m_temperature->setSingleStep(100.0);
+    m_temperature->setGroupSeparatorShown(true);
+    m_temperature->setToolTip(withSettingHelp(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
+                                 "(Seita et al. Sec. 6.1 uses 10,000). During a run a new T applies from the next "
+                                 "iteration and starts a marked chain segment."), "temperature"));
+    m_step = new QDoubleSpinBox;
+    // Five decimals: the worst case's step 1/√N is 0.001 at N = 10⁶ and smaller beyond.
+    m_step->setDecimals(5);
+    m_step->setRange(0.00001, 10.0);
+    m_step->setSingleStep(0.01);
+    m_step->setToolTip(withSettingHelp(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
+                          "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
+                          "a new step applies from the next iteration and starts a marked chain segment."), "step"));
+    m_proposal = new QComboBox;
+    m_proposal->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_proposal->setMinimumContentsLength(14);
+    m_proposal->addItem(tr("random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::RandomWalk)));
+    m_proposal->addItem(tr("Langevin (minibatch gradient)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::Langevin)));
+    m_proposal->addItem(tr("adaptive random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::Adaptive)));
+    m_proposal->addItem(tr("adaptive Langevin"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::AdaptiveLangevin)));
+    m_proposal->addItem(tr("Laplace Langevin (logistic)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceLangevin)));
+    m_proposal->addItem(tr("Laplace HMC (logistic)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceHamiltonian)));
+    m_proposal->addItem(tr("Laplace Crank–Nicolson (logistic)"),
+                        QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceCrankNicolson)));
+    m_proposal->setToolTip(withSettingHelp(
+        tr("How candidates are drawn: a Gaussian random walk of the step's size, or a Langevin step that also moves "
+           "along a minibatch estimate of the posterior's gradient (its noise sd is the step). The gradient's "
+           "minibatch is drawn independently of θ and the proposal ratio uses the same rows, so the acceptance "
+           "test stays the only approximation (Korattikara et al. Sec. 4.2.4 pair an approximate test with such "
+           "proposals). The adaptive kinds learn during the burn-in, from the chain's own draws, a covariance "
+           "and scale (Haario et al. 2001; Roberts & Rosenthal's 2.38²/d) or a diagonal preconditioner and step, "
+           "then freeze them, so that the samples after it come from one fixed kernel; the posterior chart draws "
+           "the proposal's ellipse as it learns. The Laplace kinds (logistic regression only) first fit the "
+           "posterior's Gaussian approximation (a few seconds; Stop ends it) and move in its whitened coordinates: "
+           "a preconditioned Langevin step, Hamiltonian trajectories (the fastest for 784 weights), or "
+           "Crank–Nicolson moves around it, each with its step learned during the burn-in."),
+        "proposal"));
+    m_gradBatch = integerBox(1, kMaxGuiData, 10);
+    m_gradBatch->setToolTip(withSettingHelp(
+        tr("Gradient proposals only (Langevin, Laplace Langevin and HMC): the rows B whose average gradient steers "
+           "each proposal, in [1, N]; a Langevin iteration reads 2B rows for it, a trajectory B per leapfrog step. "
+           "B = N is the full-data gradient (MALA); Korattikara et al. Sec. 4.2.4 steer SGLD proposals by minibatch "
+           "gradients the same way."),
+        "grad_batch"));
+    m_leapfrogSteps = integerBox(1, 1000, 4);
+    m_leapfrogSteps->setToolTip(withSettingHelp(
+        tr("Laplace HMC only: the mean number K of leapfrog steps per trajectory; each trajectory draws its length "
+           "uniformly from 1 to 2K − 1, so that successive draws do not fall into step with the posterior's period. "
+           "A trajectory reads B rows per step: longer ones travel further per candidate at a proportional cost. "
+           "The candidate enters the test only through its log proposal ratio, here the change in kinetic energy "
+           "(Seita et al. Sec. 3), so K changes the speed, not the posterior."),
+        "leapfrog_steps"));
+    m_samples = integerBox(1, kMaxGuiSamples, 1000);
+    m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
+                             "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
+    m_burnIn = integerBox(0, kMaxGuiSamples - 1, 0);
+    m_burnIn->setToolTip(withSettingHelp(
+        tr("The first iterations of each chain, counted in the samples, that only warm the chain up (Seita et al. "
+           "Sec. 6.2 anneal during one): drawn at the target, ended by a dashed line on the traces, and never counted "
+           "in the figures or written to a samples file. The adaptive proposals learn during it (Haario et al. 2001) "
+           "and need one: choosing one fills in a fifth of the samples."),
+        "burn_in"));
+    m_seed = integerBox(0, std::numeric_limits<int>::max(), 1);
+    m_seed->setToolTip(withSettingHelp(tr("Seed of the first chain's random stream; chain k uses seed + k. The data keep their own "
+                          "fixed seed so that every method sees the same data set (Seita et al. Sec. 6.1)."), "seed"));
+    m_chains = integerBox(1, 4, 1);
+    m_chains->setToolTip(wrappedToolTip(tr("Chains per method, 1 to 4. The diagnostics table shows the split R-hat "
+                                           "across them (with one chain, across its two halves; Sec. 6 reports "
+                                           "averages over repeated runs).")));
+    m_parallel = new QCheckBox(tr("Run chains in parallel"));
+    m_parallel->setToolTip(wrappedToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core, like "
+                              "the repeated runs Seita et al. Sec. 6 average; per-chain speed figures then share "
+                              "the cores.")));
+
+    // Sliders for the settings one explores; samples and the seed are typed. Log scales where
+    // the interesting values span decades.
+    using Scale = SliderSpinBox::Scale;
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("&Method"), m_method);
+    m_nDataSlider = new SliderSpinBox(m_nData, tr("N"), Scale::Logarithmic, kMinGuiData, kMaxGuiData);
+    form->addRow(tr("Data po&ints N"), m_nDataSlider);
+    form->addRow(tr("Temperat&ure T"), new SliderSpinBox(m_temperature, tr("T"), Scale::Logarithmic, 0.1, 1e7));
+    form->addRow(tr("Pr&oposal step"), new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0));
+    form->addRow(tr("Proposal &kind"), m_proposal);
+    m_gradBatchSlider = new SliderSpinBox(m_gradBatch, tr("The gradient batch"), Scale::Logarithmic, 1, kMaxGuiData);
+    form->addRow(tr("Gradient batch B"), m_gradBatchSlider); // every letter is some other control's Alt key
+    m_leapfrogSlider = new SliderSpinBox(m_leapfrogSteps, tr("The leapfrog steps"), Scale::Logarithmic, 1, 1000);
+    form->addRow(tr("Leapfrog steps K"), m_leapfrogSlider);
+    m_samplesLabel = new QLabel(tr("S&amples"));
+    m_samplesLabel->setBuddy(m_samples);
+    form->addRow(m_samplesLabel, m_samples);
+    form->addRow(tr("Burn-in"), m_burnIn); // every letter is some other control's Alt key
+    form->addRow(tr("S&eed"), m_seed);
+    form->addRow(tr("C&hains"), new SliderSpinBox(m_chains, tr("Chains"), Scale::Linear, 1, 4));
+    form->addRow(QString(), m_parallel);
+
+    m_sharpness = new QLabel;
+    m_sharpness->setWordWrap(true);
+    m_sharpness->setToolTip(tr("The tempered posterior is as sharp as that of N/T untempered points "
+                               "(Seita et al. Sec. 6.1 uses N/T = 100)."));
+    auto *group = new QGroupBox(tr("Run settings"));
+    auto *groupLayout = new QVBoxLayout(group);
+    groupLayout->addLayout(form);
+    groupLayout->addWidget(m_sharpness);
+    return group;
+}
+
+void ControlPanel::setUntilStopped(bool on)
+{
+    // Until stopped, the box sizes the moving window the charts and figures describe.
+    m_samplesLabel->setText(on ? tr("S&amples shown") : tr("S&amples"));
+    m_samples->setToolTip(withSettingHelp(
+        on ? tr("Continuous mode: the charts, acceptance and mean batch show the latest this many iterations of each "
+                "chain (a moving window); the run goes on until Stop.")
+           : tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each (Seita et al. Sec. 6.1 "
+                "draws 3000)."),
+        "samples"));
+}
+
+void ControlPanel::onDatasetPicked()
+{
+    const std::string dataset = m_dataset->dataset();
+    if (dataset == m_shownDataset)
+        return; // another source or file of the same model keeps T and step
+    // The defaults of the new dataset, as the CLI applies them when T and step are not given.
+    core::RunConfig defaults = config();
+    if (dataset == "gmm") {
+        defaults.temperature = core::RunConfig{}.temperature;
+        defaults.step = core::RunConfig{}.step;
+    } else {
+        core::applyDatasetDefaults(defaults, false, false);
+    }
+    m_shownDataset = dataset;
+    m_base.temperature = defaults.temperature;
+    m_base.step = defaults.step;
+    m_temperature->setValue(defaults.temperature);
+    m_step->setValue(defaults.step);
+    if (dataset == "gmm")
+        m_defaultsNote = tr("Gaussian-mixture defaults set: T = %L1, step %2 (Sec. 6.1).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step);
+    else if (dataset == "worst-case")
+        m_defaultsNote = tr("Worst-case defaults set: T = %L1, step 1/√N = %2 (Sec. 2.1).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step, 0, 'g', 3);
+    else
+        m_defaultsNote = tr("Logistic-regression defaults set: T = %L1, step %2 (appendix Table 5).")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step);
+    updateModeWidgets();
+    updateSharpness();
+}
+
+QString ControlPanel::sharpnessText() const
+{
+    return m_sharpness->text();
+}
+
+void ControlPanel::updateSharpness()
+{
+    QString text;
+    if (m_dataset->isGenerated()) {
+        text = tr("Posterior sharpness N/T = %L1").arg(m_nData->value() / m_temperature->value(), 0, 'g', 4);
+    } else if (const qint64 rows = m_dataset->trainingRows(); rows > 0) {
+        text = tr("Posterior sharpness N/T = %L1 (N = %L2 training rows)")
+                   .arg(static_cast<double>(rows) / m_temperature->value(), 0, 'g', 4)
+                   .arg(rows);
+    } else {
+        text = tr("Posterior sharpness N/T: N is the number of training rows, known once the data are checked");
+    }
+    m_sharpness->setText(m_defaultsNote.isEmpty() ? text : m_defaultsNote + QLatin1Char(' ') + text);
+}
+
+void ControlPanel::updateModeWidgets()
+{
+    // In compare mode the ticked methods replace the single method.
+    m_method->setEnabled(!m_compare->isChecked());
+    // Real data have the size they have; N only sizes the generated data sets. For real data
+    // the box shows the training rows once the check knows them (blank until then), and the
+    // generated N comes back when a generated set is chosen again.
+    const bool generated = m_dataset->isGenerated();
+    m_nDataSlider->setEnabled(generated);
+    const core::ProposalKind proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
+    m_gradBatchSlider->setEnabled(core::usesGradient(proposal));
+    m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
+    const bool loading = m_loading;
+    m_loading = true; // the box shows a fact, not an edit
+    if (!generated) {
+        if (!m_showingTrainingRows)
+            m_generatedN = keptValue(m_nData, m_generatedN);
+        m_showingTrainingRows = true;
+        m_nData->setRange(0, kMaxGuiData);
+        m_nData->setSpecialValueText(tr("known once the data are checked"));
+        m_nData->setValue(static_cast<int>(std::min<qint64>(m_dataset->trainingRows(), kMaxGuiData)));
+    } else if (m_showingTrainingRows) {
+        m_showingTrainingRows = false;
+        m_nData->setSpecialValueText(QString());
+        m_nData->setRange(kMinGuiData, kMaxGuiData);
+        m_nData->setValue(shownValue(m_nData, m_generatedN));
+    }
+    m_loading = loading;
+}
+
+} // namespace ui

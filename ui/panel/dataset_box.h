@@ -1,0 +1,117 @@
+#pragma once
+// The dataset part of the control panel: the Welling–Teh Gaussian mixture (Seita et al.
+// Sec. 6.1), the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression (Sec. 6.2)
+// on each image source found on this machine or on the user's own files (a CSV of label +
+// features, or an IDX image file with its label file), with the two classes to tell apart.
+//
+// A selection of real data is checked once on a pool thread, as a run would load it: the box
+// then shows its size and labels, or the loader's message naming the file, and the window
+// stays responsive meanwhile. Settings the box does not show (augmentation, the prior)
+// are kept as last given, and so are the user's files while another dataset is shown.
+#include <string>
+#include <vector>
+
+#include <QGroupBox>
+
+#include "core/experiment/settings/run_config.h"
+#include "ui/files/data_files.h"
+#include "ui/panel/data_selection_text.h"
+#include "ui/run/latest_job.h"
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QWidget;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class TestSplitRow;
+
+class DatasetBox : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit DatasetBox(QWidget *parent = nullptr);
+
+    /// Writes the dataset name and the logistic-regression data settings into `config`.
+    void fillConfig(core::RunConfig &config) const;
+    /// Shows `config`'s dataset. A named source that is not found here is offered as missing
+    /// rather than replaced, so loading a session from another machine loses nothing.
+    void applyConfig(const core::RunConfig &config);
+    /// "gmm", "worst-case" or "logreg".
+    std::string dataset() const { return m_dataset; }
+    /// True for the generated data sets (mixture, worst case), whose size is N.
+    bool isGenerated() const { return m_dataset != "logreg"; }
+    /// Training rows of the selected real data once checked; 0 while unknown.
+    qint64 trainingRows() const;
+    /// Shows "Your file" with these files and checks them in the background.
+    void selectFiles(const DataFileChoice &choice);
+    const DataFileChoice &files() const { return m_files; }
+    /// Whether a check of the selection is still running.
+    bool isChecking() const { return m_checksRunning > 0; }
+    /// File dialogs open only when interactive (tests and scripted runs turn it off).
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    /// Why a run cannot start with this selection ("Your file" without a complete file
+    /// choice); empty when it can. Malformed contents are found by the check and by the run.
+    QString runProblem() const;
+    /// One line on the selected data: its size and labels, or why it cannot be used.
+    QString statusText() const;
+
+    QComboBox *datasetCombo() const { return m_kind; }
+    QComboBox *firstClassCombo() const { return m_first; }
+    QComboBox *secondClassCombo() const { return m_second; }
+    QPushButton *chooseButton() const { return m_choose; }
+    TestSplitRow *testSplitRow() const { return m_split; }
+
+public slots:
+    /// Opens the file dialog for "Your file" (CSV, or IDX images and labels).
+    void chooseFiles();
+
+signals:
+    /// The user picked another dataset (not emitted by applyConfig()).
+    void datasetPicked();
+    /// The user changed the data: another dataset, other files or other classes (never emitted
+    /// by applyConfig() or by a finished background check).
+    void userEdited();
+    /// Any setting changed.
+    void settingsChanged();
+    /// A check of the selection ended: ok, or the loader's message (which names the file).
+    void checked(bool ok, const QString &message);
+
+private:
+    QString currentKey() const;
+    DataSelection selection() const;
+    /// After the user picked a dataset or files: classes, background check, widgets, signals.
+    void announcePick();
+    QString keyFor(const core::RunConfig &config) const;
+    int selectKey(const QString &key);
+    const core::ImageSource *selectedSource() const;
+    void onKindActivated();
+    void onClassEdited();
+    void startCheck();
+    void fillClasses();
+    void updateWidgets();
+
+    QFormLayout *m_form = nullptr;
+    QComboBox *m_kind = nullptr;
+    QComboBox *m_first = nullptr;
+    QComboBox *m_second = nullptr;
+    QWidget *m_classRow = nullptr;
+    TestSplitRow *m_split = nullptr;
+    QPushButton *m_choose = nullptr;
+    QLabel *m_status = nullptr;
+    std::vector<core::ImageSource> m_sources;
+    std::string m_dataset = "gmm";
+    core::LogisticDataSpec m_spec; // as last given or edited, shown or not
+    DataFileChoice m_files;        // the user's files, kept across dataset switches
+    DataProbe m_probe;
+    QString m_probeKey;            // the selection m_probe describes; empty when none
+    LatestJob m_checks;            // answers of older checks are dropped
+    int m_checksRunning = 0;
+    bool m_loading = false;
+    bool m_interactive = true;
+};
+
+} // namespace ui

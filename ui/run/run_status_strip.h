@@ -1,0 +1,73 @@
+#pragma once
+// The strip under the charts: a progress bar and the running figures of the latest snapshot
+// (speed, acceptance, mean minibatch size, data used), then, after a run, one value per
+// compared method and the posterior fit. Labels elide long values to the width they get,
+// with "…", rather than widening the window or clipping mid-word; the whole text is in the
+// label's tooltip.
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include "ui/run/sampler_worker.h"
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QProgressBar;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class RunStatusStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunStatusStrip(QWidget *parent = nullptr);
+
+    /// Dashes everywhere: a new run starts, with a busy bar until the chains report.
+    void beginRun();
+    /// The bar after a run ends or fails (keeps what it shows unless it was busy).
+    void endRun();
+    /// Preparation progress in [0, 1]; < 0 means busy without a fraction. `stage` (a
+    /// core::RunStage) names what is being prepared on the bar.
+    void showPreparation(double fraction, int stage);
+    /// After a failed run: an empty bar that says so, not the last count.
+    void failRun();
+    /// The run was paused or resumed: the ETA counts sampling time only.
+    void setPaused(bool paused);
+    /// Seconds of sampling since the first snapshot, paused time left out; 0 before it.
+    double samplingSeconds() const;
+    /// One channel's figures; `done` of `total` iterations over all channels.
+    void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
+    void showOutcome(const RunOutcome &outcome);
+    /// A chain segment began during the run (segment `number` ≥ 2, counting from 1).
+    void showSegment(int number, const core::ChainSegment &segment);
+    /// A note that stays for the rest of the run (for example why it restarted).
+    void showNotice(const QString &text);
+    QString notice() const;
+    /// Back to the idle state, as at start (Reset).
+    void clear();
+
+    QProgressBar *progressBar() const { return m_progress; }
+
+private:
+    void resetLabels();
+
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_speed = nullptr;
+    QLabel *m_acceptance = nullptr;
+    QLabel *m_batch = nullptr;
+    QLabel *m_data = nullptr;
+    QLabel *m_fit = nullptr;
+    QLabel *m_segment = nullptr;
+    QElapsedTimer m_sampling; // since the first snapshot, for the ETA
+    QElapsedTimer m_pausedSince; // valid while paused
+    qint64 m_pausedMs = 0;       // paused time since the first snapshot
+};
+
+/// "0.25 passes", "6.07 passes", "20,000 passes": fewer decimals as the count grows, never an
+/// exponent.
+QString formatPasses(qint64 pointsUsed, qint64 nData);
+/// "950", "20.73 M", "1.20 G": a rate without exponents.
+QString formatRate(double perSecond);
+/// "42 s", "3 min 5 s", "2 h 10 min".
+QString formatDuration(double seconds);
+
+} // namespace ui
