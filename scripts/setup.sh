@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the build needs (Debian 12 packages) and builds everything into build/.
+# Installs what the build needs (Debian 12 or 13 packages) and builds everything into build/.
 # Safe to run again: it installs only what is missing and rebuilds incrementally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,11 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ ninja-build ccache pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
           libgl-dev libxkbcommon-dev fonts-dejavu-core libeigen3-dev libboost-dev libboost-test-dev zlib1g-dev
           nlohmann-json3-dev libcli11-dev)
+# Debian 13 ships Qt's SVG plugins (the SVG image format and icon engine) apart from the QtSvg
+# library; Debian 12 has them inside libqt6svg6. The window renders its icon through the library
+# (ui/app_identity.h), but SVG files opened as images need the plugin.
+debian_version=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_ID:-0}") || echo 0)
+if [ "${debian_version%%.*}" -ge 13 ] 2>/dev/null; then packages+=(qt6-svg-plugins); fi
 source scripts/install_packages.sh
 install_missing_packages "${packages[@]}"
 

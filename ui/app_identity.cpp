@@ -5,10 +5,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QPainter>
+#include <QPixmap>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 
 #include "core/install/install_layout.h"
-#include "ui/session.h"
+#include "ui/files/session.h"
 
 #ifndef MHX_APP_ID
 #error "MHX_APP_ID (the desktop entry's name, cmake/packaging.cmake) must be defined by the build"
@@ -25,6 +28,23 @@ void setApplicationIdentity()
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Minibatch MH Explorer"));
     // The installed desktop entry's name: Wayland compositors match windows to it by this id.
     QGuiApplication::setDesktopFileName(QStringLiteral(MHX_APP_ID));
+}
+
+QIcon applicationIcon()
+{
+    QSvgRenderer renderer(QStringLiteral(":/icons/mh-explorer.svg"));
+    if (!renderer.isValid())
+        return {};
+    QIcon icon;
+    for (const int size : {16, 22, 24, 32, 48, 64, 128, 256}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        renderer.render(&painter);
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
 }
 
 QString moveLegacyAutosave()

@@ -23,6 +23,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "ui/app_identity.h"
 #include "ui/panel/compare_box.h"
 #include "ui/run/continuous_controls.h"
 #include "ui/panel/control_panel.h"
@@ -47,7 +48,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     registerRunMetaTypes();
     setWindowTitle(tr("Minibatch MH Explorer"));
-    setWindowIcon(QIcon(QStringLiteral(":/icons/mh-explorer.svg")));
+    setWindowIcon(applicationIcon());
 
     m_controls = new ControlPanel;
     // The panel scrolls rather than forcing the window taller than small screens.
