@@ -113,8 +113,8 @@ int runCommand(int argc, char **argv)
     if (!summaryPath.empty())
         requireWritable("summary", summaryPath);
     if (!tracePath.empty()) {
-        if (config.dataset != "logreg")
-            throw UsageError("--trace is for --dataset logreg (accuracy against data consumed)");
+        if (!core::isLogisticDataset(config.dataset))
+            throw UsageError("--trace is for --dataset logreg or tall-logreg (accuracy against data consumed)");
         if (request.chains > 1)
             throw UsageError("--trace is for one chain (--chains 1)");
         requireWritable("trace", tracePath);
@@ -149,6 +149,10 @@ int runCommand(int argc, char **argv)
                 static_cast<long long>(outcome.dataSize), config.temperature, config.step,
                 static_cast<long long>(config.samples), request.chains, request.chains > 1 ? "s" : "",
                 static_cast<unsigned long long>(config.seed));
+    if (outcome.dataBytes > 0)
+        std::printf("  data                 N = %lld, d = %d: %.4g MB in memory, made in %.3g s (not in the speeds below)\n",
+                    static_cast<long long>(outcome.dataSize), outcome.dimension,
+                    static_cast<double>(outcome.dataBytes) / 1e6, outcome.dataSeconds);
     if (outcome.usedCorrection)
         std::printf("  correction L-inf     %.3g (%s, sigma %g, lambda %g%s)\n", outcome.correctionLinf,
                     core::solverName(config.correction.solver).c_str(), config.correction.sigma,

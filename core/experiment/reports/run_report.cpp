@@ -216,6 +216,8 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
     json["dimension"] = outcome.dimension;
     json["description"] = outcome.datasetDescription;
     json["augmented"] = outcome.augmented;
+    json["data_seconds"] = number(outcome.dataSeconds);
+    json["data_bytes"] = outcome.dataBytes;
     if (outcome.testSet) {
         json["n_features"] = outcome.featureCount;
         json["n_train"] = outcome.dataSize;
@@ -249,12 +251,12 @@ void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, c
 {
     const auto model = std::dynamic_pointer_cast<const LogisticRegressionModel>(outcome.model);
     if (!model || !outcome.testSet)
-        throw std::invalid_argument("a classifier trace is for --dataset logreg (accuracy against data consumed)");
+        throw std::invalid_argument("a classifier trace is for --dataset logreg or tall-logreg (accuracy against data consumed)");
     const ChainResult &result = *chain.result;
     const RunConfig config = outcome.chainConfig(chain);
     const ClassifierTrace trace = classifierTrace(*model, result, *outcome.testSet, config.traceStride);
     writeFileAtomically(path, [&](std::ostream &out) {
-        out << "# dataset = logreg\n# description = " << outcome.datasetDescription << "\n# augmented = "
+        out << "# dataset = " << config.dataset << "\n# description = " << outcome.datasetDescription << "\n# augmented = "
             << (outcome.augmented ? 1 : 0) << "\n# method = " << methodName(config.method)
             << "\n# data_used counts minibatch and full-scan points up to and including the iteration\n"
             << "iteration,data_used,test_accuracy,test_mean_loglik,train_mean_loglik\n";

@@ -3,6 +3,7 @@
 /// the data and the preparation steps that reports need. Immutable once returned; the GUI
 /// passes it across threads by value (the chains' samples are shared, read-only).
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -109,6 +110,11 @@ struct RunOutcome {
     bool augmented = false;
     std::int64_t featureCount = 0;
     std::int64_t testSize = 0;
+    /// Seconds the data took to generate or load when they were made (a sweep's later points
+    /// reuse them), and the bytes their rows take in memory (0 where not counted: the mixture
+    /// and the worst case keep one double per point).
+    double dataSeconds = std::nan("");
+    std::size_t dataBytes = 0;
 
     /// The two θ components charts plot and diagnostics describe, and their names ("θ₁", "θ₂",
     /// or e.g. "weight of pixel (14, 12)" for logistic regression).

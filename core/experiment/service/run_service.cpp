@@ -338,10 +338,14 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
     const RunConfig &config = outcome.request.config;
     const std::stop_token stop = controls.stop;
     try {
-        observer.stageStarted(RunStage::Data, config.dataset == "logreg"
-                                                  ? "Loading the logistic-regression data"
-                                                  : "Generating " + std::to_string(config.nData) + " " + config.dataset
-                                                        + " points (data seed " + std::to_string(config.dataSeed) + ")");
+        observer.stageStarted(RunStage::Data,
+                              config.dataset == "logreg"
+                                  ? "Loading the logistic-regression data"
+                                  : "Generating " + std::to_string(config.nData) + " " + config.dataset + " points"
+                                        + (config.dataset == "tall-logreg"
+                                               ? " of dimension " + std::to_string(config.dimension)
+                                               : std::string())
+                                        + " (data seed " + std::to_string(config.dataSeed) + ")");
         observer.preparationProgress(RunStage::Data, -1.0);
         const auto dataProgress = [&observer](double f) { observer.preparationProgress(RunStage::Data, f); };
         const std::shared_ptr<const PreparedData> prepared = inputs ? inputs->data(config, dataProgress, stop)
@@ -353,6 +357,8 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         outcome.dimension = dataset.model->dimension();
         outcome.datasetDescription = dataset.description;
         outcome.augmented = dataset.augmented;
+        outcome.dataSeconds = dataset.seconds;
+        outcome.dataBytes = dataset.bytes;
         if (dataset.classifier) {
             outcome.featureCount = static_cast<std::int64_t>(dataset.classifier->data().featureCount());
             outcome.testSize = static_cast<std::int64_t>(dataset.testSet->size());

@@ -95,21 +95,50 @@ ProposalKind parseProposal(const std::string &name)
                                 + name + "'");
 }
 
-void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
+const std::vector<std::string> &allDatasets()
 {
+    static const std::vector<std::string> names = {"gmm", "worst-case", "logreg", "tall-logreg"};
+    return names;
+}
+
+bool isLogisticDataset(const std::string &dataset)
+{
+    return dataset == "logreg" || dataset == "tall-logreg";
+}
+
+void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given)
+{
+    const auto set = [&](std::string_view flag) { return given && given(flag); };
     if (config.dataset == "logreg") {
-        if (!temperatureGiven)
+        if (!set("temperature"))
             config.temperature = 100.0;
-        if (!stepGiven)
+        if (!set("step"))
             config.step = 0.05;
+        return;
+    }
+    if (config.dataset == "tall-logreg") {
+        if (!set("temperature"))
+            config.temperature = 1.0;
+        if (!set("prior-sd"))
+            config.logreg.model.priorSd = 1.0;
+        config.logreg.model.bias = true; // the dimension d counts the bias weight
+        if (!set("step") && config.nData > 0)
+            config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
         return;
     }
     if (config.dataset != "worst-case")
         return;
-    if (!temperatureGiven)
+    if (!set("temperature"))
         config.temperature = 1.0;
-    if (!stepGiven && config.nData > 0)
+    if (!set("step") && config.nData > 0)
         config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
+}
+
+void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)
+{
+    applyDatasetDefaults(config, [&](std::string_view flag) {
+        return (flag == "temperature" && temperatureGiven) || (flag == "step" && stepGiven);
+    });
 }
 
 std::string solverName(CorrectionSolver solver)
@@ -133,8 +162,14 @@ bool needsCorrection(TestMethod method)
 
 void validate(const RunConfig &config)
 {
-    if (config.dataset != "gmm" && config.dataset != "worst-case" && config.dataset != "logreg")
-        throw std::invalid_argument("dataset must be gmm, worst-case or logreg; got '" + config.dataset + "'");
+    const auto &datasets = allDatasets();
+    if (std::find(datasets.begin(), datasets.end(), config.dataset) == datasets.end())
+        throw std::invalid_argument("dataset must be gmm, worst-case, logreg or tall-logreg; got '" + config.dataset + "'");
+    if (config.dataset == "tall-logreg"
+        && (config.dimension < (config.logreg.model.bias ? 2 : 1) || config.dimension > 10'000))
+        throw std::invalid_argument("dimension must be in [" + std::string(config.logreg.model.bias ? "2" : "1")
+                                    + ", 10000] (the model's weights, the bias included); got "
+                                    + std::to_string(config.dimension));
     if (config.burnIn < 0 || (config.burnIn > 0 && config.burnIn >= config.samples))
         throw std::invalid_argument("burn-in must be in [0, samples) so that some samples target the posterior; got "
                                     + std::to_string(config.burnIn));
@@ -155,10 +190,10 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(config.temperature));
     if (!(config.step > 0.0) || !std::isfinite(config.step))
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
-    if (usesLaplaceFit(config.proposal) && config.dataset != "logreg")
+    if (usesLaplaceFit(config.proposal) && !isLogisticDataset(config.dataset))
         throw std::invalid_argument("proposal " + proposalName(config.proposal)
                                     + " is built around the Laplace approximation of logistic regression: it needs "
-                                      "the logreg dataset (use adaptive or adaptive-langevin for '"
+                                      "the logreg or tall-logreg dataset (use adaptive or adaptive-langevin for '"
                                     + config.dataset + "')");
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if (usesGradient(config.proposal)

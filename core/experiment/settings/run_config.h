@@ -2,10 +2,12 @@
 /// Everything that defines one run, shared by the CLI and the GUI, and the factory that turns
 /// it into a model, a proposal and an acceptance test.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/acceptance/acceptance_test.h"
@@ -93,8 +95,12 @@ struct RunConfig {
     /// d = 784), 4 steps travel about π/2 on average, the quarter period that carries a
     /// Gaussian's point to an independent one.
     int leapfrogSteps = 4;
-    /// The logistic-regression data (dataset "logreg").
+    /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
+    /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;
+    /// tall-logreg: the model's dimension d, the bias weight included (d − 1 generated feature
+    /// columns with the bias, d without), in [1, 10000] (Cornish et al. 2019 Sec. 5 use 10 and 20).
+    int dimension = 20;
     /// Test accuracy is evaluated every traceStride samples.
     std::int64_t traceStride = 10;
     MinibatchSettings minibatch;
@@ -120,6 +126,13 @@ struct RunConfig {
     }
 };
 
+/// Every dataset name, in the order help texts list them: "gmm", "worst-case", "logreg",
+/// "tall-logreg".
+const std::vector<std::string> &allDatasets();
+/// True for the datasets sampled with the logistic-regression model ("logreg": images or a
+/// user's file; "tall-logreg": generated, synthetic_logistic_data.h).
+bool isLogisticDataset(const std::string &dataset);
+
 /// True when the burn-in runs at the target temperature (burnIn > 0, no annealFrom): its rows
 /// are dropped from samples files, not only from the figures.
 inline bool plainBurnIn(const RunConfig &config) { return config.burnIn > 0 && !(config.annealFrom > 0.0); }
@@ -128,9 +141,13 @@ inline bool plainBurnIn(const RunConfig &config) { return config.burnIn > 0 && !
 /// CLI name and gives its allowed range, e.g. "sigma must be in (0, 1.8138); got 2".
 void validate(const RunConfig &config);
 
-/// Dataset-specific defaults unless the user set temperature or step: the worst-case Gaussian
-/// (000_…txt Sec. 2.1) at T = 1 with the proposal N(θ, 1/N); logistic regression at T = 100
-/// with step 0.05 (appendix 002_…txt Table 5, MNIST-13k).
+/// Dataset-specific defaults for every setting the user did not give (`given(flag)` says which
+/// command-line flags were given): the worst-case Gaussian (000_…txt Sec. 2.1) at T = 1 with
+/// the proposal N(θ, 1/N); logistic regression at T = 100 with step 0.05 (appendix 002_…txt
+/// Table 5, MNIST-13k); tall-logreg at T = 1 with a N(0, I) prior, a bias weight (d counts it)
+/// and step 1/√N, the scale at which its posterior concentrates (Cornish et al. 2019 Sec. 5).
+void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given);
+/// The same, with only temperature and step possibly given.
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven);
 
 /// Builds the acceptance test. `correction` is required by the minibatch method only, and

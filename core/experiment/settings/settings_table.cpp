@@ -151,10 +151,16 @@ SettingSpec logregOnly(SettingSpec spec)
     return spec;
 }
 
+SettingSpec logisticModel(SettingSpec spec)
+{
+    spec.scope = SettingScope::LogisticModel;
+    return spec;
+}
+
 std::vector<SettingSpec> makeTable()
 {
     std::vector<SettingSpec> table;
-    SettingSpec dataset = text("dataset", "dataset", "gmm (the paper's mixture), worst-case or logreg [gmm]",
+    SettingSpec dataset = text("dataset", "dataset", "gmm (the paper's mixture), worst-case, logreg (images or a file) or tall-logreg (synthetic, --n-data x --dimension) [gmm]",
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
     table.push_back(named(
@@ -172,9 +178,9 @@ std::vector<SettingSpec> makeTable()
         c.dataSeed = c.logreg.splitSeed = c.logreg.augmentSeed = parseSeed(name, value);
     };
     table.push_back(dataSeed);
-    table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case 1, logreg 100]",
+    table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case and tall-logreg 1, logreg 100]",
                          [](auto &c) -> auto & { return c.temperature; }));
-    table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin: its noise sd h) [0.15; worst-case 1/sqrt(N), logreg 0.05]",
+    table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin: its noise sd h) [0.15; worst-case and tall-logreg 1/sqrt(N), logreg 0.05]",
                          [](auto &c) -> auto & { return c.step; }));
     SettingSpec meaning = named(
         "step_meaning", "", "",
@@ -278,6 +284,11 @@ std::vector<SettingSpec> makeTable()
                                 [](auto &c) -> auto & { return c.nData; });
     nData.scope = SettingScope::GeneratedData;
     table.push_back(nData);
+    SettingSpec dimension = integer("dimension", "dimension",
+                                    "tall-logreg: the model's weights d, the bias included, in [2, 10000] [20]",
+                                    [](auto &c) -> auto & { return c.dimension; });
+    dimension.scope = SettingScope::TallLogreg;
+    table.push_back(dimension);
     table.push_back(logregOnly(text("source", "source", "logreg: image source name [auto]",
                                     [](auto &c) -> auto & { return c.logreg.source; })));
     table.push_back(logregOnly(text("images", "images", "logreg: IDX image file (with --labels)",
@@ -292,8 +303,8 @@ std::vector<SettingSpec> makeTable()
             return std::to_string(c.logreg.classes.first) + "," + std::to_string(c.logreg.classes.second);
         },
         [](RunConfig &c, const std::string &value) { c.logreg.classes = parseClassPair(value); })));
-    table.push_back(logregOnly(integer("test_size", "test-size",
-                                       "logreg: rows held out for testing, at most --test-fraction of them [1000]",
+    table.push_back(logisticModel(integer("test_size", "test-size",
+                                       "logreg, tall-logreg: rows held out for testing, at most --test-fraction of them (tall-logreg: generated apart) [1000]",
                                        [](auto &c) -> auto & { return c.logreg.testSize; })));
     table.push_back(logregOnly(real("test_fraction", "test-fraction",
                                     "logreg: hold out at most this share of the rows, in (0, 1) [0.5]",
@@ -302,9 +313,9 @@ std::vector<SettingSpec> makeTable()
     table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
     table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
-    table.push_back(logregOnly(real("prior_sd", "prior-sd", "logreg: Gaussian prior sd [0: flat, the paper's]",
+    table.push_back(logisticModel(real("prior_sd", "prior-sd", "logreg, tall-logreg: Gaussian prior sd [logreg 0: flat, the paper's; tall-logreg 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
-    table.push_back(logregOnly(flag("bias", "bias", "logreg: add a bias weight", true,
+    table.push_back(logisticModel(flag("bias", "bias", "logreg: add a bias weight (always on for tall-logreg, whose --dimension counts it)", true,
                                     [](auto &c) -> auto & { return c.logreg.model.bias; })));
     return table;
 }
@@ -322,7 +333,9 @@ bool appliesTo(const SettingSpec &spec, const std::string &dataset)
     switch (spec.scope) {
     case SettingScope::Every: return true;
     case SettingScope::Logreg: return dataset == "logreg";
+    case SettingScope::LogisticModel: return isLogisticDataset(dataset);
     case SettingScope::GeneratedData: return dataset != "logreg";
+    case SettingScope::TallLogreg: return dataset == "tall-logreg";
     }
     return true;
 }

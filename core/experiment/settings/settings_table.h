@@ -21,8 +21,11 @@ using SettingValue = std::variant<std::string, double, std::int64_t, std::uint64
 
 enum class SettingType { Text, Integer, Seed, Real, Flag };
 
-/// Which runs a setting belongs to: headers list a setting only for its runs.
-enum class SettingScope { Every, Logreg, GeneratedData };
+/// Which runs a setting belongs to: headers list a setting only for its runs. Logreg: the
+/// image and file data of "logreg"; LogisticModel: the logistic model's options and test
+/// split, for "logreg" and "tall-logreg" alike; GeneratedData: every dataset made from a seed
+/// (all but "logreg"); TallLogreg: "tall-logreg" alone.
+enum class SettingScope { Every, Logreg, LogisticModel, GeneratedData, TallLogreg };
 
 struct SettingSpec {
     std::string key;      ///< snake_case: headers, summaries
