@@ -49,6 +49,10 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     if (summary.burnInIterations > 0)
         std::printf("  burn-in              %lld iterations, %lld data points read (in the time and data per ESS only)\n",
                     static_cast<long long>(summary.burnInIterations), static_cast<long long>(summary.burnInPointsRead));
+    if (std::isfinite(chain.residualSd))
+        std::printf("  proxies              theta at most %.3g from the mode; per-point sd of the residuals %.3g against "
+                    "%.3g for the plain ratios\n",
+                    chain.maxDistanceFromAnchor, chain.residualSd, chain.plainRatioSd);
     if (chain.result && chain.result->adaptation) {
         const core::LearnedProposal &learned = *chain.result->adaptation;
         std::printf("  adapted proposal     scale %.4g, %s covariance%s (burn-in acceptance %.3f), frozen after the burn-in\n",
@@ -153,6 +157,11 @@ int runCommand(int argc, char **argv)
         std::printf("  data                 N = %lld, d = %d: %.4g MB in memory, made in %.3g s (not in the speeds below)\n",
                     static_cast<long long>(outcome.dataSize), outcome.dimension,
                     static_cast<double>(outcome.dataBytes) / 1e6, outcome.dataSeconds);
+    for (const core::ControlVariateReport &cv : outcome.controlVariates)
+        std::printf("  control variates     taylor%d around the posterior mode: %d Newton steps%s, %lld passes over the "
+                    "data, %.3g s (not in the speeds below)\n",
+                    cv.order, cv.newtonSteps, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
+                    cv.seconds);
     if (outcome.usedCorrection)
         std::printf("  correction L-inf     %.3g (%s, sigma %g, lambda %g%s)\n", outcome.correctionLinf,
                     core::solverName(config.correction.solver).c_str(), config.correction.sigma,

@@ -22,6 +22,14 @@ struct TestProblem {
     double temperature;   ///< T > 0; divides every log-likelihood, never the prior
     /// log p0(θ') − log p0(θ) + log q(θ | θ') − log q(θ' | θ), i.e. −ψ(1, θ, θ') of Eq. 3.
     double logPriorProposalRatio;
+
+    /// The part of Δ no test needs to estimate: the prior and proposal ratio plus the model's
+    /// exact part of the log-likelihood ratio over T (Model::exactLogLikelihoodRatioPart; the
+    /// Taylor proxies' sum with control variates, 0 otherwise). One O(d²) evaluation.
+    double exactPart() const
+    {
+        return logPriorProposalRatio + model.exactLogLikelihoodRatioPart(current, proposed) / temperature;
+    }
 };
 
 /// What one test decided and what it cost.

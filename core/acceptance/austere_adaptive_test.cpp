@@ -22,7 +22,7 @@ Decision AustereAdaptiveTest::decide(const TestProblem &problem, Rng &rng)
     const auto start = std::chrono::steady_clock::now();
     const auto [mean, sd] = problem.model.logLikelihoodRatioMoments(problem.current, problem.proposed);
     const double scale = static_cast<double>(problem.model.dataSize()) / problem.temperature;
-    const ProposalMoments moments{mean * scale, sd * scale, problem.logPriorProposalRatio};
+    const ProposalMoments moments{mean * scale, sd * scale, problem.exactPart()};
     const std::size_t design = m_designer->choose(moments, m_errorBound);
     const double scanSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     Decision decision = m_tests[design].decide(problem, rng);

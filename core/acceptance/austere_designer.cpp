@@ -167,7 +167,11 @@ std::vector<ProposalMoments> collectPilot(const Model &model, const Proposal &pr
         if (!std::isfinite(logPrior))
             continue;
         const auto [mean, sd] = model.logLikelihoodRatioMoments(current, candidate);
-        ProposalMoments moments{mean * scale, sd * scale, logPrior + proposal.logProposalRatio(current, candidate)};
+        // With control variates the moments are the residuals' and the proxies' exact sum joins
+        // the part of Δ that needs no estimate.
+        ProposalMoments moments{mean * scale, sd * scale,
+                                logPrior + proposal.logProposalRatio(current, candidate)
+                                    + model.exactLogLikelihoodRatioPart(current, candidate) / temperature};
         pilot.push_back(moments);
         // Move by the exact Barker test, so that later proposals come from where the chain goes.
         if (moments.meanLambda + moments.logPriorProposalRatio + rng.logistic() > 0.0)

@@ -7,7 +7,7 @@ namespace core {
 double fullDataDelta(const TestProblem &problem)
 {
     return problem.model.logLikelihoodRatioSum(problem.current, problem.proposed) / problem.temperature
-           + problem.logPriorProposalRatio;
+           + problem.exactPart();
 }
 
 Decision MetropolisTest::decide(const TestProblem &problem, Rng &rng)

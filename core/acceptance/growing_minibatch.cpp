@@ -23,6 +23,7 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
 {
     m_batch.begin(problem, !settings.finitePopulationCorrection);
     MinibatchEstimate estimate;
+    const double exact = problem.exactPart();
     DataIndex want = settings.initialBatch;
     while (true) {
         m_batch.extend(want, rng);
@@ -33,7 +34,7 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
         estimate.size = b;
         estimate.looks = m_batch.looks();
         estimate.variance = variance;
-        estimate.deltaStar = m_batch.mean() + problem.logPriorProposalRatio;
+        estimate.deltaStar = m_batch.mean() + exact;
         estimate.wholeDataset = m_batch.wholeDataset();
         bool enough = variance < varianceTarget;
         if (enough && settings.cltBound > 0.0) {
@@ -46,7 +47,7 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
             // N draws with replacement and still too noisy: one exact pass, as the
             // without-replacement batch would have reached.
             estimate.deltaStar = problem.model.logLikelihoodRatioSum(problem.current, problem.proposed) / problem.temperature
-                                 + problem.logPriorProposalRatio;
+                                 + exact;
             estimate.variance = 0.0;
             estimate.fullScanPoints = m_batch.populationSize();
             estimate.wholeDataset = true;

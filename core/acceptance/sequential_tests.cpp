@@ -12,7 +12,7 @@ namespace {
 
 double metropolisThreshold(const TestProblem &problem, Rng &rng)
 {
-    return std::log(rng.uniformOpen01()) - problem.logPriorProposalRatio;
+    return std::log(rng.uniformOpen01()) - problem.exactPart();
 }
 
 Decision decisionFrom(const MinibatchAccumulator &batch, double threshold, std::int64_t fullScan)

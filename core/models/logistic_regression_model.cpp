@@ -149,6 +149,42 @@ void ratioKernel(const ClassificationData &data, RowOf rowOf, DataIndex total, M
     }
 }
 
+// The Taylor residuals r = [ℓ(θ') − ℓ(θ)] − [q̂(θ') − q̂(θ)] of ℓ = log σ(s z) around the anchor
+// θ̂, from the three margins of each row (control_variates.h). With u = s z the proxy's
+// terms are a (z' − z), a = s σ(−s ẑ), and for order 2 −½ w [(z' − ẑ)² − (z − ẑ)²], w = σ(ẑ) σ(−ẑ):
+// the gradient and Hessian of ℓ at θ̂ are a·x and −w·x xᵀ, so every proxy is a function of margins.
+template <bool RandomRows, typename RowOf>
+void residualKernel(const ClassificationData &data, RowOf rowOf, DataIndex total, Margins from, Margins to,
+                    Margins anchor, int order, double *out)
+{
+    for (DataIndex first = 0; first < total; first += kChunk) {
+        const DataIndex count = std::min(kChunk, total - first);
+        alignas(64) double z[3][kChunk];
+        alignas(64) double sign[kChunk];
+        blockMargins<3, RandomRows>(data, rowOf, first, count, total, {from.weights, to.weights, anchor.weights},
+                                    {from.bias, to.bias, anchor.bias}, z, sign);
+        alignas(64) double loss[2][kChunk];
+        const ChunkArray s(sign, count), zFrom(z[0], count), zTo(z[1], count), zHat(z[2], count);
+        ChunkArray uFrom(loss[0], count), uTo(loss[1], count);
+        uFrom = zFrom * s;
+        uTo = zTo * s;
+        negLogSigmoidInPlace(loss[0], count);
+        negLogSigmoidInPlace(loss[1], count);
+        // a = s σ(−s ẑ) = s / (1 + e^{s ẑ}); w = σ(ẑ) σ(−ẑ) = e^{−|ẑ|} / (1 + e^{−|ẑ|})². Stack
+        // buffers: nothing is allocated per call.
+        alignas(64) double slopes[kChunk], curvatures[kChunk];
+        ChunkArray slope(slopes, count), curvature(curvatures, count);
+        slope = s / (1.0 + (s * zHat).min(700.0).exp());
+        Eigen::Map<Eigen::ArrayXd> r(out + first, count);
+        r = (uFrom - uTo) - slope * (zTo - zFrom);
+        if (order == 2) {
+            curvature = (-zHat.abs()).exp();
+            curvature = curvature / (1.0 + curvature).square();
+            r += 0.5 * curvature * ((zTo - zHat).square() - (zFrom - zHat).square());
+        }
+    }
+}
+
 // Calls visit(marginsBlock, signBlock, count) for the blocks of all rows of `data`.
 template <typename Visit>
 void forEachBlock(const ClassificationData &data, Margins theta, Visit visit)
@@ -190,6 +226,7 @@ LogisticRegressionModel::LogisticRegressionModel(std::shared_ptr<const Classific
                                     + std::to_string(m_options.priorSd));
     m_features = m_data->featureCount();
     m_maxRowNorm = std::sqrt(m_data->features.cast<double>().rowwise().squaredNorm().maxCoeff());
+    m_maxAbsFeature = std::max(static_cast<double>(m_data->features.cwiseAbs().maxCoeff()), m_options.bias ? 1.0 : 0.0);
 }
 
 std::optional<double> LogisticRegressionModel::logLikelihoodRatioBound(const Vector &from, const Vector &to) const
@@ -251,6 +288,50 @@ void LogisticRegressionModel::logLikelihoodRatiosRange(const Vector &from, const
 {
     ratioKernel<false>(*m_data, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
                 marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias), out.data());
+}
+
+void LogisticRegressionModel::taylorResiduals(const Vector &from, const Vector &to, const Vector &anchor, int order,
+                                              std::span<const DataIndex> rows, std::span<double> out) const
+{
+    const DataIndex *indices = rows.data();
+    residualKernel<true>(*m_data, [indices](DataIndex k) { return indices[k]; }, static_cast<DataIndex>(rows.size()),
+                         marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias),
+                         marginsOf(anchor, m_features, m_options.bias), order, out.data());
+}
+
+void LogisticRegressionModel::taylorResidualsRange(const Vector &from, const Vector &to, const Vector &anchor,
+                                                   int order, DataIndex first, std::span<double> out) const
+{
+    residualKernel<false>(*m_data, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
+                          marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias),
+                          marginsOf(anchor, m_features, m_options.bias), order, out.data());
+}
+
+LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Vector &anchor) const
+{
+    // One pass: G = Σ a_i x_i and H = −Σ w_i x_i x_iᵀ (the bias column included), rows widened
+    // to double a block at a time so the d×d update is one matrix product per block.
+    const int d = dimension();
+    TaylorSums sums{Vector::Zero(d), Eigen::MatrixXd::Zero(d, d), 0.0};
+    Eigen::MatrixXd block(kChunk, d);
+    Eigen::VectorXd slope(kChunk), curvature(kChunk);
+    forEachBlock(*m_data, marginsOf(anchor, m_features, m_options.bias),
+                 [&, row = DataIndex{0}](double *z, const double *sign, DataIndex count) mutable {
+                     for (DataIndex k = 0; k < count; ++k) {
+                         block.row(k).head(m_features) = m_data->features.row(row + k).cast<double>();
+                         if (m_options.bias)
+                             block(k, m_features) = 1.0;
+                         const double e = std::exp(-std::abs(z[k]));
+                         slope[k] = sign[k] / (1.0 + std::exp(std::min(sign[k] * z[k], 700.0)));
+                         curvature[k] = e / ((1.0 + e) * (1.0 + e));
+                         sums.logLikelihood += logSigmoid(sign[k] * z[k]);
+                     }
+                     const auto rows = block.topRows(count);
+                     sums.gradient.noalias() += rows.transpose() * slope.head(count);
+                     sums.hessian.noalias() -= rows.transpose() * curvature.head(count).asDiagonal() * rows;
+                     row += count;
+                 });
+    return sums;
 }
 
 double LogisticRegressionModel::logLikelihoodSum(const Vector &theta) const

@@ -77,6 +77,27 @@ public:
     /// to help on MNIST; offered for comparison. No pass over the data.
     std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override;
 
+    /// Taylor proxies of ℓ_i = log p(y_i | x_i, θ) around `anchor` of order 1 or 2 (Bardenet et
+    /// al. 2017; Cornish et al. 2019, ICML): the residuals
+    /// r_k = [ℓ(to) − ℓ(from)] − [q̂(to) − q̂(from)] for r = rows[k], untempered. Each row is read
+    /// once and its three margins (at from, to and the anchor) formed together; allocates nothing.
+    void taylorResiduals(const Vector &from, const Vector &to, const Vector &anchor, int order,
+                         std::span<const DataIndex> rows, std::span<double> out) const;
+    /// The same for the contiguous rows [first, first + out.size()).
+    void taylorResidualsRange(const Vector &from, const Vector &to, const Vector &anchor, int order, DataIndex first,
+                              std::span<double> out) const;
+    /// The proxies' sums over all rows at the anchor: G = Σ ∇ℓ_i, H = Σ ∇²ℓ_i and Σ ℓ_i. One pass.
+    struct TaylorSums {
+        Vector gradient;
+        Eigen::MatrixXd hessian;
+        double logLikelihood = 0.0;
+    };
+    TaylorSums taylorSums(const Vector &anchor) const;
+    /// max_ij |x_ij| over the rows the model reads, the bias column's 1 included: with it the
+    /// (k+1)-th derivatives of every ℓ_i are bounded by ¼·max² (k = 1) or max³/(6√3) (k = 2)
+    /// (Cornish et al. 2019; max |σ(1−σ)(1−2σ)| = 1/(6√3)).
+    double maxAbsFeature() const { return m_maxAbsFeature; }
+
     /// Fraction of rows of `data` classified correctly, predicting label 1 iff z > 0.
     /// Throws std::invalid_argument when θ or the data's feature count do not fit the model.
     double accuracy(const Vector &theta, const ClassificationData &data) const;
@@ -101,6 +122,7 @@ private:
     LogisticRegressionOptions m_options;
     int m_features = 0;
     double m_maxRowNorm = 0.0; ///< R = max_i ‖x_i‖₂, for the ratio bound
+    double m_maxAbsFeature = 0.0;
 };
 
 } // namespace core

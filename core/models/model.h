@@ -38,6 +38,12 @@ public:
                                      std::span<const DataIndex> rows,
                                      std::span<double> out) const = 0;
 
+    /// The part of Σ_i l_i(from, to) a model computes exactly, without reading data, when its
+    /// per-point ratios above are only the rest: the Taylor proxies' sum of a model with control
+    /// variates (control_variates.h). Every test adds it, untempered, to N times its estimate of
+    /// the per-point mean: Σ_i l_i = exact part + Σ_i (per-point ratio)_i. 0 for plain models.
+    virtual double exactLogLikelihoodRatioPart(const Vector &, const Vector &) const { return 0.0; }
+
     /// The same for the contiguous rows [first, first + out.size()).
     virtual void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
                                           std::span<double> out) const = 0;

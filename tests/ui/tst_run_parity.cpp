@@ -21,6 +21,9 @@ void dropTimings(nlohmann::ordered_json &json)
 {
     json.erase("program");
     json.erase("correction_from_cache");
+    json.erase("data_seconds");
+    for (auto &setup : json["control_variates_setup"])
+        setup.erase("seconds");
     for (auto &chain : json["chains"])
         for (const char *key : {"wall_seconds", "full_scan_seconds", "iterations_per_second", "ess_per_second",
                                 "classifier_evaluations", "classifier_seconds"})

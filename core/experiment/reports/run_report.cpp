@@ -89,6 +89,11 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["stopped"] = result.stopped;
     entry["acceptance_rate"] = number(s.acceptanceRate);
     entry["mean_batch"] = number(s.meanBatch);
+    if (controlVariateOrder(config) > 0) {
+        entry["max_distance_from_anchor"] = number(chain.maxDistanceFromAnchor);
+        entry["residual_sd"] = number(chain.residualSd);
+        entry["plain_ratio_sd"] = number(chain.plainRatioSd);
+    }
     entry["sd_batch"] = number(s.sdBatch);
     entry["max_batch"] = s.maxBatch;
     entry["full_data_fallbacks"] = s.fullDataFallbacks;
@@ -224,6 +229,15 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
         json["n_test"] = outcome.testSize;
     }
     json["components"] = outcome.componentNames;
+    nlohmann::ordered_json proxies = nlohmann::ordered_json::array();
+    for (const ControlVariateReport &cv : outcome.controlVariates)
+        proxies.push_back({{"order", cv.order},
+                           {"anchor", std::vector<double>(cv.anchor.data(), cv.anchor.data() + cv.anchor.size())},
+                           {"newton_steps", cv.newtonSteps},
+                           {"passes", cv.passes},
+                           {"seconds", number(cv.seconds)},
+                           {"converged", cv.converged}});
+    json["control_variates_setup"] = proxies;
     json["correction_linf"] = outcome.usedCorrection ? number(outcome.correctionLinf) : nullptr;
     json["correction_from_cache"] = outcome.correctionFromCache;
     json["correction_converged"] = outcome.correctionConverged;

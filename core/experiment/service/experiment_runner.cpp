@@ -1,6 +1,7 @@
 #include "core/experiment/service/experiment_runner.h"
 
 #include <chrono>
+#include <stdexcept>
 
 #include "core/correction/cancelled.h"
 #include "core/experiment/inputs/posterior_references.h"
@@ -92,12 +93,20 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.pauseGate = inputs.pauseGate;
     settings.tuning = inputs.tuning;
     settings.initialTheta = inputs.initialTheta;
+    const int order = controlVariateOrder(config);
+    const ControlVariateModel *withProxies = order > 0 ? inputs.controlVariates[static_cast<std::size_t>(order)].get() : nullptr;
+    if (order > 0 && !withProxies)
+        throw std::logic_error("control variates " + controlVariatesName(config.controlVariates)
+                               + " were asked for but not prepared (ChainInputs::controlVariates)");
+    if (withProxies && settings.initialTheta.size() == 0)
+        settings.initialTheta = withProxies->proxies().anchor();
     settings.firstIteration = inputs.firstIteration;
     settings.maxSeconds = inputs.maxSeconds;
     settings.pacedFrom = inputs.pacedFrom;
     settings.newKernel = inputs.newKernel;
     settings.yieldRequested = inputs.yieldRequested;
-    ChainResult chain = runChain(*dataset.model, *proposal, test, settings, inputs.stop, inputs.onProgress);
+    const Model &testModel = withProxies ? static_cast<const Model &>(*withProxies) : *dataset.model;
+    ChainResult chain = runChain(testModel, *proposal, test, settings, inputs.stop, inputs.onProgress);
     if (setupSeconds > 1e-3) { // a fit, not the microseconds of allocating a proposal
         chain.setupSeconds = setupSeconds;
         chain.wallSeconds += setupSeconds;

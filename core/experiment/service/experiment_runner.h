@@ -1,6 +1,7 @@
 #pragma once
 /// One chain of a configured run on a prepared dataset: the primitive the run service
 /// (run_service.h) runs once per channel.
+#include <array>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -9,6 +10,7 @@
 #include "core/chain/chain_runner.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/experiment/inputs/datasets.h"
+#include "core/models/control_variates.h"
 
 namespace core {
 
@@ -38,6 +40,11 @@ struct ChainInputs {
     /// adaptive proposal learned during the burn-in, and a Laplace fit, then last the whole
     /// chain: a lap after a kernel change must not start learning (or fitting) again.
     std::unique_ptr<Proposal> *keptProposal = nullptr;
+    /// The dataset's model with Taylor-proxy control variates of order 1 and 2 (index 1, 2;
+    /// control_variates.h), built once per request where a channel's settings ask for them. A
+    /// chain whose config resolves to control variates has its acceptance test read that model,
+    /// and starts at the proxies' anchor θ̂ (the posterior mode) unless initialTheta is set.
+    std::array<std::shared_ptr<const ControlVariateModel>, 3> controlVariates;
 };
 
 /// validate(config), for a lap of a chain that goes on with `kept`, the proposal its earlier

@@ -23,6 +23,7 @@ enum class RunStage {
     Correction,       ///< loading or solving the correction table
     AustereDesign,    ///< loading or tabulating AustereMH's design grid
     AusterePilot,     ///< AustereMH(c)'s pilot that fixes (m, ε)
+    ControlVariates,  ///< the posterior mode θ̂ and the Taylor proxies' sums around it
     Sampling,         ///< the chains
     Diagnostics,      ///< comparing with the exact posterior, R-hat
 };

@@ -18,6 +18,17 @@
 
 namespace core {
 
+/// The control variates a request prepared (control_variates.h): the anchor θ̂, what finding it
+/// cost, and the one pass for the proxies' sums.
+struct ControlVariateReport {
+    int order = 0;
+    Vector anchor;
+    int newtonSteps = 0;
+    std::int64_t passes = 0;  ///< full passes over the data, the mode's and the sums' together
+    double seconds = 0.0;     ///< the mode and the sums, reported apart from the sampling
+    bool converged = false;
+};
+
 /// One finished (or stopped) chain with its diagnostics.
 ///
 /// ESS, R-hat, the posterior metrics and the classifier's posterior-mean figures cover the
@@ -33,6 +44,13 @@ struct ChainReport {
     /// segment's temperature. Absent for other datasets and for stopped runs.
     bool hasPosteriorMetrics = false;
     PosteriorMetrics posterior;
+    /// With control variates: the largest ‖θ − θ̂‖₂ over the chain's kept draws, and the
+    /// per-point standard deviations of the residuals r_i and of the plain ratios l_i for moves
+    /// between consecutive draws (RMS over up to 100 evenly spaced moves, on up to 10⁴ rows):
+    /// their ratio is how much the proxies shrink the minibatch's noise. NaN without.
+    double maxDistanceFromAnchor = std::nan("");
+    double residualSd = std::nan("");
+    double plainRatioSd = std::nan("");
     /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
     /// kMinDiagnosticDraws rows in the final segment.
     std::vector<double> bulkEss;
@@ -120,6 +138,9 @@ struct RunOutcome {
     /// or e.g. "weight of pixel (14, 12)" for logistic regression).
     std::vector<int> components;
     std::vector<std::string> componentNames;
+
+    /// The control variates prepared, one per Taylor order used (empty without).
+    std::vector<ControlVariateReport> controlVariates;
 
     /// The correction table, when a method used one.
     bool usedCorrection = false;

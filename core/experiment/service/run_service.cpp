@@ -12,6 +12,7 @@
 #include "core/diagnostics/chain_convergence.h"
 #include "core/experiment/inputs/austere_setup.h"
 #include "core/experiment/service/continuous_chain.h"
+#include "core/experiment/service/control_variate_setup.h"
 #include "core/experiment/reports/ess_figures.h"
 #include "core/experiment/service/experiment_runner.h"
 #include "core/experiment/inputs/posterior_references.h"
@@ -227,6 +228,8 @@ private:
         report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
         addEssFigures(chain, report);
         addClassifierFigures(m_dataset, chain, report);
+        if (const auto &cv = m_shared.controlVariates[static_cast<std::size_t>(controlVariateOrder(settings))])
+            addControlVariateFigures(chain, *cv, report);
         // A stopped chain skips the comparison: the reference grid takes about a second and
         // cannot be cancelled.
         // A run until stopped ends by a stop: its window is measured all the same.
@@ -369,7 +372,13 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
 
         ChainInputs shared;
         shared.correction = prepareCorrection(outcome.request, observer, stop, outcome);
-        shared.designer = prepareAustere(outcome, dataset, observer, stop);
+        shared.controlVariates = prepareControlVariates(outcome, dataset, observer, stop);
+        // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
+        // control variates.
+        DatasetInstance testedData = dataset;
+        if (const auto &cv = shared.controlVariates[static_cast<std::size_t>(controlVariateOrder(config))])
+            testedData.model = cv;
+        shared.designer = prepareAustere(outcome, testedData, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -48,6 +48,39 @@ TestMethod parseMethod(const std::string &name)
     throw std::invalid_argument("method must be one of " + names + "; got '" + name + "'");
 }
 
+std::string controlVariatesName(ControlVariates kind)
+{
+    switch (kind) {
+    case ControlVariates::Auto: return "auto";
+    case ControlVariates::None: return "none";
+    case ControlVariates::Taylor1: return "taylor1";
+    case ControlVariates::Taylor2: return "taylor2";
+    }
+    return "?";
+}
+
+ControlVariates parseControlVariates(const std::string &name)
+{
+    for (auto kind : {ControlVariates::Auto, ControlVariates::None, ControlVariates::Taylor1, ControlVariates::Taylor2})
+        if (controlVariatesName(kind) == name)
+            return kind;
+    throw std::invalid_argument("control-variates must be one of auto, none, taylor1, taylor2; got '" + name + "'");
+}
+
+ControlVariates resolvedControlVariates(const RunConfig &config)
+{
+    return config.controlVariates == ControlVariates::Auto ? ControlVariates::None : config.controlVariates;
+}
+
+int controlVariateOrder(const RunConfig &config)
+{
+    switch (resolvedControlVariates(config)) {
+    case ControlVariates::Taylor1: return 1;
+    case ControlVariates::Taylor2: return 2;
+    default: return 0;
+    }
+}
+
 std::string proposalName(ProposalKind kind)
 {
     switch (kind) {
@@ -202,6 +235,23 @@ void validate(const RunConfig &config)
                                     + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
                                     + "] (rows of the Langevin gradient's minibatch); got "
                                     + std::to_string(config.gradBatch));
+    if (controlVariateOrder(config) > 0) {
+        const std::string cv = "control-variates " + controlVariatesName(config.controlVariates);
+        if (config.method == TestMethod::Metropolis || config.method == TestMethod::Barker)
+            throw std::invalid_argument(cv + " is for the minibatch tests (minibatch, naive-barker, austere-c, "
+                                             "austere-nc, sublhd): the exact test " + methodName(config.method)
+                                        + " reads every point, so there is nothing to estimate (use --control-variates none)");
+        if (config.dataset == "worst-case")
+            throw std::invalid_argument(cv + " needs a model with Taylor proxies: gmm, logreg or tall-logreg; "
+                                             "worst-case has none (use --control-variates none)");
+        // MHSubLhd's concentration bound needs the residuals' range, which must come from the
+        // Taylor remainder (Bardenet, Doucet & Holmes 2017, improved confidence sampler), never from a pass.
+        if (config.method == TestMethod::SubLhd && config.dataset == "gmm")
+            throw std::invalid_argument(cv + " with sublhd takes the residuals' range from the Taylor remainder's "
+                                             "bound, and the mixture has none (its derivatives grow without bound in "
+                                             "theta): use sublhd with logreg or tall-logreg, or the minibatch test or "
+                                             "austere-c on the mixture");
+    }
     // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
     // would silently be the plain random walk, and a burn-in at an annealing temperature would
     // teach it the hot posterior's covariance instead of the target's.
@@ -335,7 +385,14 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
     case TestMethod::AustereConservative: return std::make_unique<AustereTest>(config.austere);
     case TestMethod::AustereNonConservative:
         return std::make_unique<AustereAdaptiveTest>(std::move(designer), config.austereErrorBound);
-    case TestMethod::SubLhd: return std::make_unique<SubLhdTest>(config.sublhd);
+    case TestMethod::SubLhd: {
+        // With control variates the residuals' range is the Taylor remainder's bound (the model's
+        // logLikelihoodRatioBound), never a pass over the data (Bardenet, Doucet & Holmes 2017).
+        SubLhdSettings settings = config.sublhd;
+        if (controlVariateOrder(config) > 0)
+            settings.useModelBound = true;
+        return std::make_unique<SubLhdTest>(settings);
+    }
     }
     throw std::invalid_argument("unknown method");
 }

@@ -234,6 +234,13 @@ std::vector<SettingSpec> makeTable()
                             [](auto &c) -> auto & { return c.gradBatch; }));
     table.push_back(integer("leapfrog_steps", "leapfrog-steps", "laplace-hmc: mean leapfrog steps per trajectory (each draws 1 to 2K-1), in [1, 1000] [4]",
                             [](auto &c) -> auto & { return c.leapfrogSteps; }));
+    table.push_back(named(
+        "control_variates", "control-variates",
+        "auto, none, taylor1 or taylor2: Taylor proxies around the posterior mode as control variates for "
+        "minibatch, naive-barker, austere-c, austere-nc and sublhd; the minibatch estimates only their residuals "
+        "[auto: none]",
+        [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
+        [](RunConfig &c, const std::string &value) { c.controlVariates = parseControlVariates(value); }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
     // sublhd_batch come later in the table).
     SettingSpec batch = integer("batch", "batch", "initial minibatch m >= 2, for every method [100]",

@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
         validate(config);
         BOOST_FAIL("no exception");
     } catch (const std::invalid_argument &error) {
-        BOOST_TEST(std::string(error.what()).find("needs the logreg dataset") != std::string::npos, error.what());
+        BOOST_TEST(std::string(error.what()).find("needs the logreg or tall-logreg dataset") != std::string::npos, error.what());
     }
     config.dataset = "logreg";
     BOOST_CHECK_NO_THROW(validate(config));

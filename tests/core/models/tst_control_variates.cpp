@@ -1,0 +1,327 @@
+// Taylor-proxy control variates (control_variates.h): the
+// proxies' exact sum plus the residuals is the full ratio, the sums G and H are the gradient
+// and Hessian of the log-likelihood, the remainder bound holds, the posterior mode is a
+// stationary point, the minibatch test on the control-variate estimate accepts with Barker's
+// probability, and a chain run on it has the exact posterior (a 1-D logistic regression whose
+// posterior is integrated on a grid) as its stationary distribution.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "core/acceptance/minibatch_barker_test.h"
+#include "core/acceptance/sequential_tests.h"
+#include "core/chain/chain_runner.h"
+#include "core/correction/correction_distribution.h"
+#include "core/data/synthetic_logistic_data.h"
+#include "core/models/control_variates.h"
+#include "core/models/gaussian_mixture_model.h"
+#include "core/models/logistic_regression_model.h"
+#include "core/models/posterior_mode.h"
+#include "core/proposals/random_walk_proposal.h"
+#include "tests/support/acceptance_sampling.h"
+#include "tests/support/statistics.h"
+
+using namespace core;
+
+namespace {
+
+std::shared_ptr<const LogisticRegressionModel> tallLogistic(std::int64_t rows, int features, std::uint64_t seed)
+{
+    SyntheticLogisticSpec spec;
+    spec.rows = rows;
+    spec.features = features;
+    spec.seed = seed;
+    LogisticRegressionOptions options;
+    options.bias = true;
+    options.priorSd = 1.0;
+    return std::make_shared<const LogisticRegressionModel>(
+        std::make_shared<ClassificationData>(generateSyntheticLogistic(spec)), options);
+}
+
+std::shared_ptr<const GaussianMixtureModel> mixture(Eigen::Index n)
+{
+    Rng rng(17);
+    Eigen::VectorXd x(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        x[i] = (rng.uniformIndex(2) ? 1.0 : 0.0) + std::sqrt(2.0) * rng.normal();
+    return std::make_shared<const GaussianMixtureModel>(x);
+}
+
+Vector perturbed(const Vector &at, double scale, Rng &rng)
+{
+    Vector out = at;
+    for (Eigen::Index j = 0; j < out.size(); ++j)
+        out[j] += scale * rng.normal();
+    return out;
+}
+
+double fullSum(const Model &model, const Vector &from, const Vector &to)
+{
+    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
+    model.logLikelihoodRatiosRange(from, to, 0, values);
+    return std::accumulate(values.begin(), values.end(), 0.0);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(residualsAndProxySumAreTheExactRatioSum)
+{
+    const auto logistic = tallLogistic(5000, 4, 3);
+    const auto gmm = mixture(5000);
+    Rng rng(5);
+    for (const Model *model : {static_cast<const Model *>(logistic.get()), static_cast<const Model *>(gmm.get())}) {
+        const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+        for (int order : {1, 2}) {
+            const ControlVariateModel cv(std::shared_ptr<const Model>(std::shared_ptr<const Model>{}, model),
+                                         makeTaylorProxies(*model, anchor, order));
+            for (int trial = 0; trial < 5; ++trial) {
+                const Vector from = perturbed(anchor, 0.05, rng), to = perturbed(anchor, 0.05, rng);
+                const double exact = fullSum(*model, from, to);
+                const double split = cv.exactLogLikelihoodRatioPart(from, to) + fullSum(cv, from, to);
+                BOOST_TEST_INFO(model->name() << " order " << order << ": " << split << " vs " << exact);
+                BOOST_TEST(std::abs(split - exact) <= 1e-9 * std::max(1.0, std::abs(exact)));
+                // The gathered rows give the same residuals as the contiguous ones.
+                const std::vector<DataIndex> rows = {0, 17, 4999, 2500};
+                std::vector<double> gathered(rows.size()), range(5000);
+                cv.logLikelihoodRatios(from, to, rows, gathered);
+                cv.logLikelihoodRatiosRange(from, to, 0, range);
+                for (std::size_t k = 0; k < rows.size(); ++k)
+                    BOOST_TEST(std::abs(gathered[k] - range[static_cast<std::size_t>(rows[k])]) < 1e-14);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sumsAreTheLogLikelihoodsGradientAndHessian)
+{
+    const auto logistic = tallLogistic(3000, 3, 8);
+    const auto gmm = mixture(3000);
+    for (const Model *model : {static_cast<const Model *>(logistic.get()), static_cast<const Model *>(gmm.get())}) {
+        Vector at = model->initialTheta();
+        at.array() += 0.3;
+        const auto proxies = makeTaylorProxies(*model, at, 2);
+        const int d = model->dimension();
+        const double h = 1e-4;
+        for (int j = 0; j < d; ++j) {
+            Vector plus = at, minus = at;
+            plus[j] += h;
+            minus[j] -= h;
+            const double derivative = (model->logLikelihoodSum(plus) - model->logLikelihoodSum(minus)) / (2 * h);
+            BOOST_TEST_INFO(model->name() << " gradient " << j);
+            BOOST_TEST(proxies->gradientSum()[j] == derivative, boost::test_tools::tolerance(1e-5));
+            // The Hessian's column j from differences of the (exact) gradient sums.
+            const Vector column = (makeTaylorProxies(*model, plus, 2)->gradientSum()
+                                   - makeTaylorProxies(*model, minus, 2)->gradientSum()) / (2 * h);
+            for (int k = 0; k < d; ++k) {
+                BOOST_TEST_INFO(model->name() << " hessian " << k << "," << j);
+                BOOST_TEST(proxies->hessianSum()(k, j) == column[k], boost::test_tools::tolerance(1e-5));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(remainderBoundHoldsForEveryPoint)
+{
+    const auto logistic = tallLogistic(4000, 6, 12);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    Rng rng(9);
+    for (int order : {1, 2}) {
+        const auto proxies = makeTaylorProxies(*logistic, anchor, order);
+        std::vector<double> residuals(4000);
+        for (double scale : {0.01, 0.1, 1.0}) {
+            const Vector from = perturbed(anchor, scale, rng), to = perturbed(anchor, scale, rng);
+            proxies->residualsRange(from, to, 0, residuals);
+            double largest = 0.0;
+            for (double r : residuals)
+                largest = std::max(largest, std::abs(r));
+            const double bound = *proxies->residualBound(from, to);
+            BOOST_TEST_INFO("order " << order << ", scale " << scale << ": max |r| " << largest << ", bound " << bound);
+            BOOST_TEST(largest <= bound);
+        }
+    }
+    // The mixture's derivatives are unbounded in theta: no bound, never a made-up one.
+    const auto gmm = mixture(100);
+    BOOST_TEST(!makeTaylorProxies(*gmm, Vector::Zero(2), 2)->residualBound(Vector::Zero(2), Vector::Ones(2)));
+}
+
+BOOST_AUTO_TEST_CASE(modeIsAStationaryPointOfThePosterior)
+{
+    const auto logistic = tallLogistic(20000, 5, 21);
+    const PosteriorMode mode = findPosteriorMode(*logistic, 1.0);
+    BOOST_TEST(mode.converged);
+    BOOST_TEST(mode.passes >= 2 * mode.newtonSteps);
+    Vector prior;
+    logistic->gradLogPrior(mode.mode, prior);
+    const Vector gradient = makeTaylorProxies(*logistic, mode.mode, 1)->gradientSum() + prior;
+    BOOST_TEST(gradient.norm() < 1e-6 * 20000);
+    // Tempered: the likelihood counts 1/T, so the mode moves toward the prior's.
+    const PosteriorMode hot = findPosteriorMode(*logistic, 5000.0);
+    BOOST_TEST(hot.mode.norm() < mode.mode.norm());
+    BOOST_CHECK_THROW(findPosteriorMode(*logistic, 0.0), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(modelsWithoutProxiesAreRefusedByName)
+{
+    class Flat final : public Model {
+    public:
+        std::string name() const override { return "flat"; }
+        int dimension() const override { return 1; }
+        DataIndex dataSize() const override { return 1; }
+        double logPrior(const Vector &) const override { return 0.0; }
+        void logLikelihoodRatios(const Vector &, const Vector &, std::span<const DataIndex>, std::span<double>) const override {}
+        void logLikelihoodRatiosRange(const Vector &, const Vector &, DataIndex, std::span<double>) const override {}
+        double logLikelihoodSum(const Vector &) const override { return 0.0; }
+        Vector initialTheta() const override { return Vector::Zero(1); }
+    } flat;
+    BOOST_CHECK_EXCEPTION(makeTaylorProxies(flat, Vector::Zero(1), 1), std::invalid_argument,
+                          [](const std::invalid_argument &e) {
+                              return std::string(e.what()).find("logreg, tall-logreg or gmm") != std::string::npos;
+                          });
+    const auto gmm = mixture(50);
+    BOOST_CHECK_THROW(makeTaylorProxies(*gmm, Vector::Zero(2), 3), std::invalid_argument);
+    BOOST_CHECK_THROW(makeTaylorProxies(*gmm, Vector::Zero(3), 1), std::invalid_argument);
+}
+
+// The minibatch test on the control-variate estimate Δ̂ = (1/T)[Σ proxies + (N/b) Σ_B r_i] +
+// prior: its variance condition is on the whole Δ̂, so X_nc tops it up to σ² and the test accepts
+// with Barker's probability of the exact Δ (within Monte Carlo error and the correction's L∞
+// error). N/T is large enough that the plain test would need most of the data.
+BOOST_AUTO_TEST_CASE(minibatchTestWithControlVariatesHasBarkersProbability)
+{
+    CorrectionParams params;
+    params.grid = 2000;
+    const auto correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    const auto logistic = tallLogistic(200'000, 4, 33);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    Rng rng(41);
+    const int repetitions = 40000;
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        for (double scale : {0.002, 0.004, 0.008}) {
+            const Vector from = perturbed(anchor, scale, rng), to = perturbed(from, scale, rng);
+            const double logPrior = logistic->logPrior(to) - logistic->logPrior(from);
+            const double delta = fullSum(*logistic, from, to) + logPrior;
+            MinibatchBarkerTest test(correction, MinibatchSettings{});
+            const TestProblem problem{cv, from, to, 1.0, logPrior};
+            int accepted = 0;
+            double points = 0.0;
+            for (int r = 0; r < repetitions; ++r) {
+                const Decision decision = test.decide(problem, rng);
+                accepted += decision.accepted;
+                points += decision.pointsUsed;
+            }
+            const double rate = static_cast<double>(accepted) / repetitions;
+            const double exact = teststats::barkerProbability(delta);
+            BOOST_TEST_INFO("order " << order << ", delta " << delta << ": " << rate << " vs " << exact
+                                     << ", mean batch " << points / repetitions);
+            BOOST_TEST(std::abs(rate - exact) <= teststats::acceptanceTolerance(exact, correction->linfError(), repetitions));
+            BOOST_TEST(points / repetitions < 2000.0); // a small batch, not the data
+        }
+    }
+}
+
+// MHSubLhd with control variates takes its range from the remainder bound and accepts with
+// Metropolis' probability up to its δ.
+BOOST_AUTO_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbability)
+{
+    const auto logistic = tallLogistic(100'000, 3, 35);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, 2));
+    Rng rng(43);
+    const int repetitions = 20000;
+    for (double scale : {0.003, 0.006}) {
+        const Vector from = perturbed(anchor, scale, rng), to = perturbed(from, scale, rng);
+        const double logPrior = logistic->logPrior(to) - logistic->logPrior(from);
+        const double delta = fullSum(*logistic, from, to) + logPrior;
+        SubLhdSettings settings;
+        settings.useModelBound = true; // with control variates, the remainder bound
+        SubLhdTest test(settings);
+        const TestProblem problem{cv, from, to, 1.0, logPrior};
+        int accepted = 0;
+        std::int64_t scans = 0;
+        for (int r = 0; r < repetitions; ++r) {
+            const Decision decision = test.decide(problem, rng);
+            accepted += decision.accepted;
+            scans += decision.fullScanPoints;
+        }
+        const double rate = static_cast<double>(accepted) / repetitions;
+        const double exact = teststats::metropolisProbability(delta);
+        BOOST_TEST_INFO("delta " << delta << ": " << rate << " vs " << exact);
+        BOOST_TEST(std::abs(rate - exact) <= teststats::acceptanceTolerance(exact, settings.delta, repetitions));
+        BOOST_TEST(scans == 0); // the range came from the bound, never from a pass
+    }
+}
+
+// One weight, no bias, prior N(0, 1), N = 3000 rows: the posterior is integrated on a fine grid,
+// and the chains' thinned draws must follow it (KS) with the right mean.
+BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
+{
+    SyntheticLogisticSpec spec;
+    spec.rows = 3000;
+    spec.features = 1;
+    spec.bias = false;
+    spec.seed = 51;
+    LogisticRegressionOptions options;
+    options.priorSd = 1.0;
+    const auto model = std::make_shared<const LogisticRegressionModel>(
+        std::make_shared<ClassificationData>(generateSyntheticLogistic(spec)), options);
+    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+    // The exact posterior on a grid of ±10 Laplace sds.
+    const auto proxies2 = makeTaylorProxies(*model, anchor, 2);
+    const double laplaceSd = 1.0 / std::sqrt(-(proxies2->hessianSum()(0, 0) - 1.0));
+    const int cells = 4000;
+    std::vector<double> grid(cells + 1), cdf(cells + 1, 0.0);
+    double peak = -1e300;
+    std::vector<double> logDensity(cells + 1);
+    for (int k = 0; k <= cells; ++k) {
+        grid[k] = anchor[0] + laplaceSd * (-10.0 + 20.0 * k / cells);
+        const Vector theta = Vector::Constant(1, grid[k]);
+        logDensity[k] = model->logPrior(theta) + model->logLikelihoodSum(theta);
+        peak = std::max(peak, logDensity[k]);
+    }
+    double mean = 0.0, mass = 0.0;
+    for (int k = 1; k <= cells; ++k) {
+        const double a = std::exp(logDensity[k - 1] - peak), b = std::exp(logDensity[k] - peak);
+        mass += 0.5 * (a + b) * (grid[k] - grid[k - 1]);
+        mean += 0.5 * (a * grid[k - 1] + b * grid[k]) * (grid[k] - grid[k - 1]);
+        cdf[k] = mass;
+    }
+    mean /= mass;
+    const auto exactCdf = [&](double x) {
+        if (x <= grid.front())
+            return 0.0;
+        if (x >= grid.back())
+            return 1.0;
+        const auto k = static_cast<std::size_t>((x - grid.front()) / (grid.back() - grid.front()) * cells);
+        const double t = (x - grid[k]) / (grid[k + 1] - grid[k]);
+        return (cdf[k] + t * (cdf[k + 1] - cdf[k])) / mass;
+    };
+
+    CorrectionParams params;
+    params.grid = 2000;
+    const auto correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(model, makeTaylorProxies(*model, anchor, order));
+        MinibatchBarkerTest test(correction, MinibatchSettings{});
+        const RandomWalkProposal proposal(laplaceSd);
+        ChainSettings settings;
+        settings.samples = 61000;
+        settings.seed = 7 + order;
+        settings.temperature = 1.0;
+        settings.initialTheta = anchor;
+        const ChainResult chain = runChain(cv, proposal, test, settings);
+        std::vector<double> thinned;
+        for (std::int64_t t = 1000; t < chain.completed; t += 30)
+            thinned.push_back(chain.samples(t, 0));
+        const double d = teststats::ksStatistic(thinned, exactCdf);
+        const double p = teststats::ksPValue(d, thinned.size());
+        const double sampleMean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / thinned.size();
+        BOOST_TEST_INFO("order " << order << ": KS D = " << d << ", p = " << p << "; mean " << sampleMean << " vs "
+                                 << mean);
+        BOOST_TEST(p > 1e-4);
+        BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
+    }
+}
