@@ -24,7 +24,7 @@ const std::map<std::string, std::string> &outputOptionHelp()
         {"parallel", "run the chains at once, one per core"},
         {"threads", "run the chains (compare: the trials; sweep: the points, 0 = one per core) on N threads"},
         {"from", "the settings in this samples file's header: the same chain again"},
-        {"methods", "comma-separated methods, run on the same data and seeds"},
+        {"methods", "comma-separated methods, run on the same data and seeds; METHOD+taylor1 or METHOD+taylor2 adds control variates to that one (e.g. minibatch,minibatch+taylor2,mh)"},
         {"trials", "chains per method, seeds seed..seed+trials-1 [compare 10, sweep 1 per point]"},
         {"vary", "sweep: NAME=FROM:TO:COUNT, a numeric setting's key or flag (sigma, temperature, batch...)"},
         {"log", "sweep: geometric spacing between FROM and TO (both > 0)"},

@@ -24,11 +24,7 @@ int compareCommand(int argc, char **argv)
                          {{"csv", "write the table as CSV (logreg data: --source or --images/--labels, not a CSV)"}});
     core::RunRequest request;
     request.config = readRunConfig(args, {"csv"});
-    for (const auto &name : args.list("methods", "minibatch,austere-c,sublhd"))
-        asUsage([&] { request.methods.push_back(core::parseMethod(name)); });
-    if (request.methods.empty())
-        throw UsageError("--methods needs at least one method");
-    request.config.method = request.methods.front();
+    readMethods(args, "minibatch,austere-c,sublhd", request);
     const auto trials = args.integer("trials", 10);
     if (trials < 1 || trials > core::RunRequest::kMaxChains)
         throw UsageError("--trials must be in [1, " + std::to_string(core::RunRequest::kMaxChains) + "]; got "

@@ -122,6 +122,24 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
     return config;
 }
 
+void readMethods(const Arguments &args, const std::string &fallback, core::RunRequest &request)
+{
+    std::vector<core::ControlVariates> variants;
+    bool anyVariant = false;
+    for (const auto &name : args.list("methods", fallback))
+        asUsage([&] {
+            const auto [method, controlVariates] = core::parseMethodVariant(name);
+            request.methods.push_back(method);
+            variants.push_back(controlVariates.value_or(request.config.controlVariates));
+            anyVariant = anyVariant || controlVariates.has_value();
+        });
+    if (request.methods.empty())
+        throw UsageError("--methods needs at least one method");
+    if (anyVariant)
+        request.controlVariates = std::move(variants);
+    request.config.method = request.methods.front();
+}
+
 std::shared_ptr<const core::CorrectionDistribution> obtainCorrection(const core::CorrectionParams &params,
                                                                      bool useCache, bool *fromCache)
 {

@@ -8,6 +8,7 @@
 #include "app/cli/arguments.h"
 #include "core/experiment/inputs/datasets.h"
 #include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/run_request.h"
 #include "core/experiment/settings/settings_table.h"
 
 namespace cli {
@@ -19,6 +20,12 @@ std::set<std::string> without(std::set<std::string> options, std::initializer_li
 
 /// Flags shared by them (the table's switches and --no-cache).
 const std::set<std::string> &runFlags();
+
+/// --methods as a list of methods, each optionally with its control variates
+/// ("minibatch,minibatch+taylor2,mh"), into request.methods and, when any names control
+/// variates, request.controlVariates (the others taking --control-variates). `fallback` is the
+/// list when --methods is not given. Sets request.config.method to the first.
+void readMethods(const Arguments &args, const std::string &fallback, core::RunRequest &request);
 
 /// Reads and validates; a core validation failure becomes a UsageError naming the --option.
 /// `notSettings`: setting flags the command takes for something else (sweep's --csv is its

@@ -92,11 +92,7 @@ int sweepCommand(int argc, char **argv)
     asUsage([&] { varied = &core::findSweepSetting(request.axis.setting, request.base.config.dataset); });
     if (args.has(varied->flag))
         throw UsageError("--" + varied->flag + " and --vary both set " + varied->key + "; give one");
-    for (const auto &name : args.list("methods", core::methodName(request.base.config.method)))
-        asUsage([&] { request.base.methods.push_back(core::parseMethod(name)); });
-    if (request.base.methods.empty())
-        throw UsageError("--methods needs at least one method");
-    request.base.config.method = request.base.methods.front();
+    readMethods(args, core::methodName(request.base.config.method), request.base);
     const auto trials = args.integer("trials", 1);
     if (trials < 1 || trials > core::RunRequest::kMaxChains)
         throw UsageError("--trials must be in [1, " + std::to_string(core::RunRequest::kMaxChains) + "]; got "

@@ -404,6 +404,34 @@ private slots:
         QVERIFY2(tiny.err.contains("dimension must be in [2, 10000]"), qPrintable(tiny.err));
     }
 
+    // Method entries with their own control variates run side by side, named by their labels
+    // in the rows; a repeated entry and control variates for an exact test are refused.
+    void methodsWithControlVariatesRunSideBySide()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/sweep.csv";
+        const Result result = runCli({"sweep", "--dataset", "tall-logreg", "--vary", "n-data=5000:20000:2", "--log",
+                                      "--dimension", "5", "--methods", "minibatch,minibatch+taylor2,mh", "--samples",
+                                      "200", "--csv", csv});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QCOMPARE(text.count(QStringLiteral(",minibatch+taylor2,")), 2);
+        QCOMPARE(text.count(QStringLiteral(",minibatch,")), 2);
+        QCOMPARE(text.count(QStringLiteral(",mh,")), 2);
+        const Result repeated = runCli({"compare", "--dataset", "tall-logreg", "--n-data", "5000", "--methods",
+                                        "minibatch+taylor2,minibatch+taylor2", "--samples", "10", "--trials", "1",
+                                        "--out", dir.path() + "/t.md"});
+        QCOMPARE(repeated.exitCode, 2);
+        QVERIFY2(repeated.err.contains("may appear once"), qPrintable(repeated.err));
+        const Result exact = runCli({"compare", "--dataset", "tall-logreg", "--n-data", "5000", "--methods",
+                                     "minibatch,mh+taylor1", "--samples", "10", "--trials", "1", "--out",
+                                     dir.path() + "/t.md"});
+        QCOMPARE(exact.exitCode, 2);
+        QVERIFY2(exact.err.contains("the exact test mh reads every point"), qPrintable(exact.err));
+    }
+
     void badDataFilesAreReportedByName()
     {
         QTemporaryDir dir;

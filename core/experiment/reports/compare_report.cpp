@@ -32,7 +32,7 @@ struct Spread {
 };
 
 struct MethodRow {
-    TestMethod method;
+    std::string method; ///< the method's label (RunRequest::methodLabel)
     Spread meanBatch, allDataFraction, fullScanPerIteration, acceptance, tv, chi2, eq39, wall, scanShare;
     Spread essMin, essMedian, essPerSecond, pointsPerEss;
 };
@@ -40,8 +40,8 @@ struct MethodRow {
 std::vector<MethodRow> compareRows(const RunOutcome &outcome)
 {
     std::vector<MethodRow> rows;
-    for (TestMethod method : outcome.request.methods)
-        rows.push_back(MethodRow{method, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}});
+    for (std::size_t index = 0; index < outcome.request.methods.size(); ++index)
+        rows.push_back(MethodRow{outcome.request.methodLabel(index), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}});
     for (const ChainReport &chain : outcome.chains) {
         MethodRow &row = rows[static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel))];
         const ChainSummary &s = chain.summary;
@@ -106,7 +106,7 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
         table << "---|---|---|";
     table << "---|---|---|---|---|\n";
     for (const MethodRow &row : rows) {
-        table << "| " << methodName(row.method) << " | " << plusMinus(row.meanBatch, "%.1f") << " | "
+        table << "| " << row.method << " | " << plusMinus(row.meanBatch, "%.1f") << " | "
               << plusMinus(row.allDataFraction, "%.4f") << " | " << plusMinus(row.fullScanPerIteration, "%.0f") << " | "
               << plusMinus(row.acceptance, "%.3f") << " |";
         if (withPosterior)
@@ -123,7 +123,7 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
               << " took):\n\n| method | pooled min ESS | pooled median ESS | ESS/s | points / ESS |\n|---|---|---|---|---|\n";
         for (const PooledEss &pooled : outcome.pooled) {
             char line[200];
-            std::snprintf(line, sizeof line, "| %s | %.0f | %.0f | %.1f | %.3g |\n", methodName(pooled.method).c_str(),
+            std::snprintf(line, sizeof line, "| %s | %.0f | %.0f | %.1f | %.3g |\n", pooled.methodLabel().c_str(),
                           pooled.essBulkMin, pooled.essBulkMedian, pooled.essPerSecond, pooled.dataPointsPerEss);
             table << line;
         }
@@ -147,7 +147,7 @@ void writeCompareCsv(const RunOutcome &outcome, const std::string &path)
                 auto at = [&](const Spread &s) {
                     return t < s.values.size() ? formatRoundTrip(s.values[t]) : std::string("nan");
                 };
-                out << methodName(row.method) << ',' << t << ',' << at(row.meanBatch) << ',' << at(row.allDataFraction)
+                out << row.method << ',' << t << ',' << at(row.meanBatch) << ',' << at(row.allDataFraction)
                     << ',' << at(row.fullScanPerIteration) << ',' << at(row.acceptance) << ',' << at(row.tv) << ','
                     << at(row.chi2) << ',' << at(row.eq39) << ',' << at(row.wall) << ',' << at(row.scanShare) << ','
                     << at(row.essMin) << ',' << at(row.essMedian) << ',' << at(row.essPerSecond) << ','

@@ -50,6 +50,7 @@ void addPooledFigures(RunOutcome &outcome)
                 reports.push_back(&report);
         PooledEss pooled;
         pooled.method = request.methods[method];
+        pooled.label = request.methodLabel(method);
         pooled.chains = static_cast<int>(reports.size());
         double longest = 0.0, total = 0.0;
         std::int64_t points = 0;

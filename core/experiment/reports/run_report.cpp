@@ -16,10 +16,10 @@ namespace {
 std::string methodList(const RunRequest &request)
 {
     std::string names;
-    for (TestMethod method : request.methods) {
+    for (std::size_t index = 0; index < request.methods.size(); ++index) {
         if (!names.empty())
             names += ',';
-        names += methodName(method);
+        names += request.methodLabel(index);
     }
     return names;
 }
@@ -40,7 +40,7 @@ std::int64_t firstWrittenRow(const RunOutcome &outcome, const ChainReport &chain
 nlohmann::ordered_json pooledJson(const PooledEss &pooled)
 {
     nlohmann::ordered_json entry;
-    entry["method"] = methodName(pooled.method);
+    entry["method"] = pooled.methodLabel();
     entry["chains"] = pooled.chains;
     nlohmann::ordered_json ess = nlohmann::ordered_json::array();
     for (double value : pooled.bulkEss)
@@ -82,7 +82,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     const ChainResult &result = *chain.result;
     const RunConfig config = outcome.chainConfig(chain);
     nlohmann::ordered_json entry;
-    entry["method"] = methodName(chain.method);
+    entry["method"] = chain.methodLabel();
     entry["chain"] = chain.chainIndex + 1;
     entry["seed"] = chain.seed;
     entry["samples_completed"] = result.completed;
@@ -176,7 +176,7 @@ std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain
     const std::filesystem::path file(path);
     const std::string suffix = file.has_extension() ? file.extension().string() : ".csv";
     const std::string stem = file.has_extension() ? file.stem().string() : file.filename().string();
-    const std::string name = stem + "-" + methodName(chain.method) + "-chain" + std::to_string(chain.chainIndex + 1) + suffix;
+    const std::string name = stem + "-" + chain.methodLabel() + "-chain" + std::to_string(chain.chainIndex + 1) + suffix;
     return (file.parent_path() / name).string();
 }
 

@@ -47,7 +47,7 @@ std::string sweepCsv(const SweepOutcome &outcome)
     std::ostringstream out;
     out << kSweepCsvHeader << '\n';
     for (const SweepRow &row : outcome.rows)
-        out << row.setting << ',' << formatRoundTrip(row.value) << ',' << methodName(row.method) << ',' << row.trial
+        out << row.setting << ',' << formatRoundTrip(row.value) << ',' << row.methodLabel() << ',' << row.trial
             << ',' << csvCell(row.meanBatch) << ',' << csvCell(row.acceptanceRate) << ',' << csvCell(row.correctionLinf)
             << ',' << csvCell(row.posteriorTv) << ',' << csvCell(row.essBulkMin) << ',' << csvCell(row.essPerSecond)
             << ',' << csvCell(row.dataPointsPerEss) << ',' << csvCell(row.testAccuracy) << ','
@@ -65,7 +65,7 @@ std::string sweepTableText(const SweepOutcome &outcome)
 {
     const std::vector<TableColumn> all = {
         {outcome.settingKey, nullptr, "", [](const SweepRow &r) { return formatted("%.6g", r.value); }},
-        {"method", nullptr, "", [](const SweepRow &r) { return methodName(r.method); }},
+        {"method", nullptr, "", [](const SweepRow &r) { return r.methodLabel(); }},
         {"trial", nullptr, "", [](const SweepRow &r) { return std::to_string(r.trial); }},
         {"mean batch", [](const SweepRow &r) { return r.meanBatch; }, "%.1f", nullptr},
         {"accept", [](const SweepRow &r) { return r.acceptanceRate; }, "%.3f", nullptr},
@@ -118,8 +118,8 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
     json["log_spacing"] = request.axis.logSpacing;
     json["values"] = outcome.values;
     std::vector<std::string> methods;
-    for (TestMethod method : request.base.methods)
-        methods.push_back(methodName(method));
+    for (std::size_t index = 0; index < request.base.methods.size(); ++index)
+        methods.push_back(request.base.methodLabel(index));
     json["methods"] = methods;
     json["trials"] = request.base.chains;
     json["threads"] = request.threads;
@@ -130,7 +130,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
     for (const SweepRow &row : outcome.rows) {
         nlohmann::ordered_json entry;
         entry["value"] = row.value;
-        entry["method"] = methodName(row.method);
+        entry["method"] = row.methodLabel();
         entry["trial"] = row.trial;
         entry["mean_batch"] = jsonNumber(row.meanBatch);
         entry["acceptance_rate"] = jsonNumber(row.acceptanceRate);
@@ -151,7 +151,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
             const PooledEss &p = point.figures;
             nlohmann::ordered_json entry;
             entry["value"] = point.value;
-            entry["method"] = methodName(p.method);
+            entry["method"] = p.methodLabel();
             entry["chains"] = p.chains;
             entry["ess_bulk_min"] = jsonNumber(p.essBulkMin);
             entry["ess_bulk_median"] = jsonNumber(p.essBulkMedian);

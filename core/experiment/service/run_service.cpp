@@ -76,14 +76,15 @@ std::shared_ptr<const CorrectionDistribution> prepareCorrection(const RunRequest
 
 // The design grid (once, for every method that needs it) and AustereMH(c)'s pilot-chosen
 // (m, ε), written into outcome.request so that every austere-c channel uses it.
-std::shared_ptr<const AustereDesigner> prepareAustere(RunOutcome &outcome, const DatasetInstance &dataset,
-                                                      RunObserver &observer, std::stop_token stop)
+std::shared_ptr<const AustereDesigner>
+prepareAustere(RunOutcome &outcome, const DatasetInstance &dataset,
+               const std::array<std::shared_ptr<const ControlVariateModel>, 3> &controlVariates, RunObserver &observer,
+               std::stop_token stop)
 {
     std::shared_ptr<const AustereDesigner> designer;
     std::string note;
-    for (TestMethod method : outcome.request.methods) {
-        RunConfig settings = outcome.request.config;
-        settings.method = method;
+    for (std::size_t index = 0; index < outcome.request.methods.size(); ++index) {
+        RunConfig settings = outcome.request.methodConfig(index);
         if (!needsAustereDesign(settings))
             continue;
         const bool hadDesigner = designer != nullptr;
@@ -104,7 +105,12 @@ std::shared_ptr<const AustereDesigner> prepareAustere(RunOutcome &outcome, const
             }
             observer.preparationProgress(RunStage::AusterePilot, f);
         };
-        const AustereSetup setup = core::prepareAustere(settings, dataset, progress, stop, designer);
+        // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
+        // control variates.
+        DatasetInstance tested = dataset;
+        if (const auto &cv = controlVariates[static_cast<std::size_t>(controlVariateOrder(settings))])
+            tested.model = cv;
+        const AustereSetup setup = core::prepareAustere(settings, tested, progress, stop, designer);
         if (!hadDesigner)
             note += setup.designFromCache ? "AustereMH design grid from the cache"
                                           : "AustereMH design grid tabulated and cached";
@@ -221,6 +227,7 @@ private:
         ChainReport &report = m_reports[static_cast<std::size_t>(channel)];
         report.channel = channel;
         report.method = ended.method;
+        report.label = methodVariantName(ended);
         report.chainIndex = request.chainIndexOf(channel);
         report.seed = settings.seed;
         report.summary = summarize(chain, m_dataset.model->dataSize());
@@ -375,10 +382,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         shared.controlVariates = prepareControlVariates(outcome, dataset, observer, stop);
         // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
         // control variates.
-        DatasetInstance testedData = dataset;
-        if (const auto &cv = shared.controlVariates[static_cast<std::size_t>(controlVariateOrder(config))])
-            testedData.model = cv;
-        shared.designer = prepareAustere(outcome, testedData, observer, stop);
+        shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -67,6 +67,26 @@ ControlVariates parseControlVariates(const std::string &name)
     throw std::invalid_argument("control-variates must be one of auto, none, taylor1, taylor2; got '" + name + "'");
 }
 
+std::string methodVariantName(const RunConfig &config)
+{
+    const ControlVariates cv = resolvedControlVariates(config);
+    std::string name = methodName(config.method);
+    if (cv != ControlVariates::None) {
+        // Appended piece by piece: GCC 12 takes "+" + std::string for an overlapping memcpy (-Wrestrict).
+        name += '+';
+        name += controlVariatesName(cv);
+    }
+    return name;
+}
+
+std::pair<TestMethod, std::optional<ControlVariates>> parseMethodVariant(const std::string &name)
+{
+    const auto plus = name.find('+');
+    if (plus == std::string::npos)
+        return {parseMethod(name), std::nullopt};
+    return {parseMethod(name.substr(0, plus)), parseControlVariates(name.substr(plus + 1))};
+}
+
 ControlVariates resolvedControlVariates(const RunConfig &config)
 {
     return config.controlVariates == ControlVariates::Auto ? ControlVariates::None : config.controlVariates;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/acceptance/acceptance_test.h"
@@ -144,6 +145,13 @@ const std::vector<std::string> &allDatasets();
 /// True for the datasets sampled with the logistic-regression model ("logreg": images or a
 /// user's file; "tall-logreg": generated, synthetic_logistic_data.h).
 bool isLogisticDataset(const std::string &dataset);
+
+/// "minibatch", or "minibatch+taylor2" with control variates: a method as tables and the CLI's
+/// --methods lists name it.
+std::string methodVariantName(const RunConfig &config);
+/// Parses "minibatch" or "minibatch+taylor2" into the method and, when a "+..." part is given,
+/// its control variates. Throws std::invalid_argument naming the allowed spellings.
+std::pair<TestMethod, std::optional<ControlVariates>> parseMethodVariant(const std::string &name);
 
 /// What `config.controlVariates` means for its method: Auto is None (the setting is written
 /// resolved into files).

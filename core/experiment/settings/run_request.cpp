@@ -16,13 +16,25 @@ RunRequest RunRequest::single(const RunConfig &config)
     return request;
 }
 
-RunConfig RunRequest::channelConfig(int channel) const
+RunConfig RunRequest::methodConfig(std::size_t index) const
 {
     RunConfig settings = config;
-    const auto method = static_cast<std::size_t>(methodIndexOf(channel));
-    settings.method = method < methods.size() ? methods[method] : config.method;
+    settings.method = index < methods.size() ? methods[index] : config.method;
+    if (index < controlVariates.size())
+        settings.controlVariates = controlVariates[index];
+    return settings;
+}
+
+RunConfig RunRequest::channelConfig(int channel) const
+{
+    RunConfig settings = methodConfig(static_cast<std::size_t>(methodIndexOf(channel)));
     settings.seed = config.seed + static_cast<std::uint64_t>(chainIndexOf(channel));
     return settings;
+}
+
+std::string RunRequest::methodLabel(std::size_t index) const
+{
+    return methodVariantName(methodConfig(index));
 }
 
 int RunRequest::concurrency() const
@@ -41,8 +53,13 @@ void validate(const RunRequest &request)
     if (count < 1 || count > RunRequest::kMaxMethods)
         throw std::invalid_argument("methods: choose 1 to " + std::to_string(RunRequest::kMaxMethods)
                                     + " methods; got " + std::to_string(count));
-    if (std::set<TestMethod>(request.methods.begin(), request.methods.end()).size() != request.methods.size())
-        throw std::invalid_argument("methods: each method may appear once");
+    if (!request.controlVariates.empty() && request.controlVariates.size() != request.methods.size())
+        throw std::invalid_argument("methods: control variates must be given for every method or for none");
+    std::set<std::string> labels;
+    for (std::size_t index = 0; index < request.methods.size(); ++index)
+        labels.insert(request.methodLabel(index));
+    if (labels.size() != request.methods.size())
+        throw std::invalid_argument("methods: each method (with its control variates) may appear once");
     if (request.chains < 1 || request.chains > RunRequest::kMaxChains)
         throw std::invalid_argument("chains must be in [1, " + std::to_string(RunRequest::kMaxChains) + "]; got "
                                     + std::to_string(request.chains));
@@ -53,11 +70,8 @@ void validate(const RunRequest &request)
     if (request.threads < 0 || request.threads > 1024)
         throw std::invalid_argument("threads must be in [0, 1024] (0: one per core); got "
                                     + std::to_string(request.threads));
-    for (TestMethod method : request.methods) {
-        RunConfig settings = request.config;
-        settings.method = method;
-        validate(settings);
-    }
+    for (std::size_t index = 0; index < request.methods.size(); ++index)
+        validate(request.methodConfig(index));
 }
 
 } // namespace core

@@ -6,7 +6,9 @@
 /// Chain k of every method uses seed + k, so methods are compared on identical random streams
 /// where they consume them alike. Each (method, chain) pair is a "channel", numbered method by
 /// method: channel = methodIndex · chains + chainIndex.
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/experiment/settings/run_config.h"
@@ -22,6 +24,10 @@ struct RunRequest {
 
     RunConfig config;                  ///< shared settings; config.method is the first method
     std::vector<TestMethod> methods;   ///< run on the same data, in this order
+    /// Per entry of `methods`, its control variates (so that "minibatch" and
+    /// "minibatch+taylor2" can run side by side); empty: every method takes
+    /// config.controlVariates.
+    std::vector<ControlVariates> controlVariates;
     int chains = 1;                    ///< per method, seeds seed, seed + 1, …
     /// Run channels concurrently on up to `threads` threads (0: one per core).
     bool parallel = false;
@@ -45,8 +51,13 @@ struct RunRequest {
     int channelCount() const { return static_cast<int>(methods.size()) * chains; }
     int methodIndexOf(int channel) const { return chains > 0 ? channel / chains : 0; }
     int chainIndexOf(int channel) const { return chains > 0 ? channel % chains : 0; }
-    /// The settings of one channel: its method and its seed.
+    /// The settings of one channel: its method, its control variates and its seed.
     RunConfig channelConfig(int channel) const;
+    /// The settings of method entry `index` (its method and control variates; config's seed).
+    RunConfig methodConfig(std::size_t index) const;
+    /// How tables, charts and file names call method entry `index`: "minibatch", or
+    /// "minibatch+taylor2" when it runs with control variates.
+    std::string methodLabel(std::size_t index) const;
     /// How many channels run at once.
     int concurrency() const;
 };

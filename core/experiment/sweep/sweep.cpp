@@ -218,6 +218,7 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
         row.setting = settingKey;
         row.value = value;
         row.method = chain.method;
+        row.label = chain.methodLabel();
         row.trial = chain.chainIndex;
         row.meanBatch = chain.summary.meanBatch;
         row.acceptanceRate = chain.summary.acceptanceRate;
