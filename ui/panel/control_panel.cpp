@@ -87,6 +87,7 @@ void ControlPanel::connectEditSignals()
     for (QDoubleSpinBox *box : {m_temperature, m_step})
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_method, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_controlVariates, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
     // An adaptive proposal learns from the burn-in: picking one without a burn-in gives it one,
@@ -135,6 +136,7 @@ void ControlPanel::connectEditSignals()
     // Every other setting defines the sampler itself: name it so the window can restart.
     auto restart = [this](const QString &setting) { return [this, setting] { requestRestart(setting); }; };
     connect(m_method, &QComboBox::currentIndexChanged, this, restart(tr("the method")));
+    connect(m_controlVariates, &QComboBox::currentIndexChanged, this, restart(tr("the control variates")));
     connect(m_nData, &QSpinBox::valueChanged, this, restart(tr("N")));
     connect(m_proposal, &QComboBox::currentIndexChanged, this, restart(tr("the proposal")));
     connect(m_gradBatch, &QSpinBox::valueChanged, this, restart(tr("the gradient batch")));
@@ -159,6 +161,7 @@ core::RunConfig ControlPanel::config() const
 {
     core::RunConfig config = m_base;
     config.method = core::parseMethod(m_method->currentData().toString().toStdString());
+    config.controlVariates = core::parseControlVariates(m_controlVariates->currentData().toString().toStdString());
     // For real data the N box shows the training rows; the generated N is kept aside.
     config.nData = m_showingTrainingRows ? m_generatedN : keptValue(m_nData, m_base.nData);
     config.temperature = keptValue(m_temperature, m_base.temperature);
@@ -187,6 +190,8 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_base = config;
     const int index = m_method->findData(QString::fromStdString(core::methodName(config.method)));
     m_method->setCurrentIndex(std::max(index, 0));
+    m_controlVariates->setCurrentIndex(std::max(
+        m_controlVariates->findData(QString::fromStdString(core::controlVariatesName(config.controlVariates))), 0));
     m_generatedN = config.nData;
     m_nData->setValue(shownValue(m_nData, config.nData));
     m_temperature->setValue(config.temperature);

@@ -70,6 +70,7 @@ public:
     /// Shows the pause state (the worker owns it; the window reports it here).
     void setPaused(bool paused);
     QComboBox *methodBox() const { return m_method; }
+    QComboBox *controlVariatesBox() const { return m_controlVariates; }
     QDoubleSpinBox *temperatureBox() const { return m_temperature; }
     QDoubleSpinBox *proposalStepBox() const { return m_step; }
     QComboBox *proposalBox() const { return m_proposal; }
@@ -118,6 +119,7 @@ private:
     void onDatasetPicked();
 
     QComboBox *m_method = nullptr;
+    QComboBox *m_controlVariates = nullptr;
     QLabel *m_samplesLabel = nullptr;
     QSpinBox *m_nData = nullptr;
     SliderSpinBox *m_nDataSlider = nullptr;

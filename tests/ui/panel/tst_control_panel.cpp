@@ -69,6 +69,7 @@ private slots:
     void smallDataKeepRowsToTrainOn();
     void nBoxShowsTheTrainingRows();
     void proposalAndGradientBatchReachTheRun();
+    void controlVariatesReachTheRun();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -392,6 +393,43 @@ void tst_ControlPanel::proposalAndGradientBatchReachTheRun()
     QCOMPARE(outcome.request.config.proposal, core::ProposalKind::Langevin);
     QCOMPARE(outcome.chains.front().summary.proposalPointsRead, std::int64_t{2 * 40 * 500});
     QVERIFY(outcome.chains.front().summary.acceptanceRate > 0.05);
+}
+
+// The control-variates box: its tooltip cites the method and the flag, a session's value comes
+// back into it, and the window's run uses the proxies (the chain is named by them, starts at the
+// mode and keeps the batch at m where the plain test needs more).
+void tst_ControlPanel::controlVariatesReachTheRun()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.setAutoRun(false);
+    ui::ControlPanel *panel = window.controls();
+    QComboBox *box = panel->controlVariatesBox();
+    QVERIFY(box->toolTip().contains(QStringLiteral("--control-variates")));
+    QCOMPARE(panel->config().controlVariates, core::ControlVariates::Auto);
+    core::RunConfig config = panel->config();
+    config.controlVariates = core::ControlVariates::Taylor1;
+    panel->setConfig(config);
+    QCOMPARE(box->currentData().toString(), QStringLiteral("taylor1"));
+    box->setCurrentIndex(box->findData(QStringLiteral("taylor2")));
+    QCOMPARE(panel->config().controlVariates, core::ControlVariates::Taylor2);
+
+    config = panel->config();
+    config.dataset = "gmm";
+    config.nData = 20000;
+    config.temperature = 20.0;
+    config.samples = 500;
+    panel->setConfig(config);
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QVERIFY(window.startRunFromControls());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, testruns::kRunTimeoutMs);
+    const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+    QCOMPARE(outcome.chains.size(), std::size_t{1});
+    const ui::ChainReport &chain = outcome.chains.front();
+    QCOMPARE(QString::fromStdString(chain.methodLabel()), QStringLiteral("minibatch+taylor2"));
+    QCOMPARE(outcome.controlVariates.size(), std::size_t{1});
+    QVERIFY(std::isfinite(chain.residualSd) && chain.residualSd < chain.plainRatioSd);
+    QVERIFY(chain.summary.meanBatch < 1000.0);
 }
 
 #include "tst_control_panel.moc"
