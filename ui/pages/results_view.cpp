@@ -160,7 +160,7 @@ void ResultsView::beginRun(const RunRequest &request)
             overview->setWindow(window * request.chains);
         m_traces->setWindow(window);
     }
-    m_accuracy->reset(channels, colours, request.config.dataset == "logreg");
+    m_accuracy->reset(channels, colours, core::isLogisticDataset(request.config.dataset));
     m_table->clearRows();
 }
 

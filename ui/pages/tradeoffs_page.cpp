@@ -249,7 +249,7 @@ bool TradeoffsPage::startSweep()
     m_points.clear();
     m_pointCount = request.axis.count;
     m_grid->reset(QString::fromStdString(spec.key), request.axis.from, request.axis.to, request.axis.logSpacing,
-                  request.base.methods, request.base.config.dataset == "logreg");
+                  request.base.methods, core::isLogisticDataset(request.base.config.dataset));
     refreshMarker();
     m_progress->setText(tr("point 0 of %1").arg(m_pointCount));
     m_runner->start(request);

@@ -230,6 +230,10 @@ void ControlPanel::onDatasetPicked()
         m_defaultsNote = tr("Worst-case defaults set: T = %L1, step 1/√N = %2 (Sec. 2.1).")
                              .arg(defaults.temperature)
                              .arg(defaults.step, 0, 'g', 3);
+    else if (dataset == "tall-logreg")
+        m_defaultsNote = tr("Tall-data defaults set: T = %L1, step 1/√N = %2; try Control variates.")
+                             .arg(defaults.temperature)
+                             .arg(defaults.step, 0, 'g', 3);
     else
         m_defaultsNote = tr("Logistic-regression defaults set: T = %L1, step %2 (appendix Table 5).")
                              .arg(defaults.temperature)

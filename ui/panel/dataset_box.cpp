@@ -50,14 +50,19 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_kind->setMinimumContentsLength(22);
     m_kind->addItem(tr("Gaussian mixture (Welling–Teh)"), QStringLiteral("gmm"));
     m_kind->addItem(tr("Worst-case Gaussian"), QStringLiteral("worst-case"));
+    m_kind->addItem(tr("Logistic: synthetic tall data"), QStringLiteral("tall-logreg"));
+    m_kind->setItemData(m_kind->count() - 1,
+                        tr("N rows of 19 standard normal covariates and a bias, labels drawn at θ* = (1, …, 1) "
+                           "(Cornish et al. 2019); --dimension sets d"),
+                        Qt::ToolTipRole);
     for (const core::ImageSource &source : m_sources) {
         m_kind->addItem(sourceLabel(source), kSourcePrefix + QString::fromStdString(source.name));
         m_kind->setItemData(m_kind->count() - 1, QString::fromStdString(source.title), Qt::ToolTipRole);
     }
     m_kind->addItem(tr("Logistic: your file…"), kFileKey);
     m_kind->setToolTip(tr("The data and model to sample: the Welling–Teh Gaussian mixture (Seita et al. Sec. 6.1), "
-                          "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images or "
-                          "your own file (Sec. 6.2)."));
+                          "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images, "
+                          "your own file (Sec. 6.2) or generated tall data of N rows."));
 
     m_first = new QComboBox;
     m_first->setToolTip(tr("The class that becomes label 0; the paper tells MNIST 1s from 7s (Seita et al. Sec. 6.2)."));
@@ -182,6 +187,13 @@ void DatasetBox::onKindActivated()
     const QString key = currentKey();
     if (key == QLatin1String("gmm") || key == QLatin1String("worst-case")) {
         m_dataset = key.toStdString();
+    } else if (key == QLatin1String("tall-logreg")) {
+        m_dataset = key.toStdString();
+        // Its model as the CLI makes it: a bias weight (d counts it) and a N(0, I) prior, unless
+        // a session chose another prior.
+        m_spec.model.bias = true;
+        if (m_spec.model.priorSd == 0.0)
+            m_spec.model.priorSd = 1.0;
     } else {
         m_dataset = "logreg";
         if (key.startsWith(kSourcePrefix)) {
