@@ -31,6 +31,7 @@ const std::map<std::string, std::string> &outputOptionHelp()
         {"csv", "also write the rows as CSV"},
         {"minibatch-iterations", "iterations of the minibatch chain [20000]"},
         {"full-iterations", "iterations of each full-data chain [100]"},
+        {"repeats", "bench: time each side this many times, alternating, and report the medians [5]"},
     };
     return help;
 }

@@ -1,8 +1,10 @@
 // `mh-explorer-cli bench`: minibatch versus full-data tests on the same data in one run.
 // Prints iterations/s and data points/s; the ratio is the figure to quote.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
@@ -11,6 +13,7 @@
 #include "core/experiment/service/run_service.h"
 #include "core/experiment/inputs/datasets.h"
 #include "core/io/json_file.h"
+#include "core/models/control_variates.h"
 
 namespace cli {
 namespace {
@@ -64,7 +67,7 @@ double kernelPointsPerSecond(const core::Model &model, core::DataIndex batch, st
     std::int64_t points = 0;
     const auto start = std::chrono::steady_clock::now();
     double elapsed = 0.0;
-    while (elapsed < 1.0) {
+    while (elapsed < 0.5) {
         for (int repeat = 0; repeat < 1000; ++repeat) {
             sampler.beginTest();
             const auto rows = sampler.drawMore(batch, rng);
@@ -88,31 +91,59 @@ int benchCommand(int argc, char **argv)
     auto options = without(runValueOptions(), {"method", "samples", "out", "trace", "trace-every", "burn-in",
                                                "anneal-from", "burn-in-step", "epsilon", "error-bound", "pilot",
                                                "gamma", "sublhd-p", "sublhd-delta"});
-    options.insert({"minibatch-iterations", "full-iterations"});
+    options.insert({"minibatch-iterations", "full-iterations", "repeats"});
     const Arguments args(argc, argv, 2, options, {"no-fpc", "no-cache", "bias"});
     core::RunConfig config = readRunConfig(args);
     const auto minibatchIterations = args.integer("minibatch-iterations", 20000);
     const auto fullIterations = args.integer("full-iterations", 100);
+    const auto repeats = args.integer("repeats", 5);
     if (minibatchIterations < 1 || fullIterations < 1)
         throw UsageError("--minibatch-iterations and --full-iterations must be >= 1");
+    if (repeats < 1 || repeats > 100)
+        throw UsageError("--repeats must be in [1, 100] (each figure is the median over the repeats); got "
+                         + std::to_string(repeats));
     const std::string summaryPath = args.text("summary", "");
     if (!summaryPath.empty())
         requireWritable("summary", summaryPath);
 
     const bool useCache = !args.flag("no-cache");
-    const Timing minibatch = timeChains(config, {core::TestMethod::Minibatch}, minibatchIterations, useCache).front();
-    const std::vector<Timing> full =
-        timeChains(config, {core::TestMethod::Metropolis, core::TestMethod::Barker}, fullIterations, useCache);
-    const Timing &metropolis = full[0], &barker = full[1];
+    // The exact tests read every point: control variates are the minibatch test's alone.
+    core::RunConfig exact = config;
+    exact.controlVariates = core::ControlVariates::None;
+    // Each side `repeats` times, alternating in this one process; a figure is the median of its
+    // repeats (the run with the median iterations/s), so one slow run on a busy machine does not
+    // make the ratio.
+    std::vector<Timing> minibatchRuns, metropolisRuns, barkerRuns;
+    for (std::int64_t r = 0; r < repeats; ++r) {
+        minibatchRuns.push_back(timeChains(config, {core::TestMethod::Minibatch}, minibatchIterations, useCache).front());
+        const std::vector<Timing> full =
+            timeChains(exact, {core::TestMethod::Metropolis, core::TestMethod::Barker}, fullIterations, useCache);
+        metropolisRuns.push_back(full[0]);
+        barkerRuns.push_back(full[1]);
+    }
+    const auto median = [](std::vector<Timing> runs) {
+        std::sort(runs.begin(), runs.end(), [](const Timing &a, const Timing &b) {
+            return a.summary.iterationsPerSecond < b.summary.iterationsPerSecond;
+        });
+        return runs[runs.size() / 2];
+    };
+    const Timing minibatch = median(minibatchRuns), metropolis = median(metropolisRuns), barker = median(barkerRuns);
     // The kernel alone, on the same data (generated again from the data seed).
     const core::DatasetInstance dataset = core::makeDataset(config, false, {}, interruptToken());
     const core::Model &model = *dataset.model;
 
-    std::printf("bench: %s N = %lld, T = %g, step %g, batch %d + %d, sigma %g\n", config.dataset.c_str(),
-                static_cast<long long>(model.dataSize()),
-                config.temperature, config.step, config.minibatch.initialBatch, config.minibatch.batchGrowth,
-                config.correction.sigma);
+    std::printf("bench: %s N = %lld, T = %g, step %g, batch %d + %d, sigma %g; medians of %lld repeats\n",
+                config.dataset.c_str(), static_cast<long long>(model.dataSize()), config.temperature, config.step,
+                config.minibatch.initialBatch, config.minibatch.batchGrowth, config.correction.sigma,
+                static_cast<long long>(repeats));
     const double kernel = kernelPointsPerSecond(model, config.minibatch.initialBatch, config.seed);
+    // With control variates the kernel is the residuals': three margins a row instead of two.
+    double residualKernel = std::nan("");
+    if (const int order = core::controlVariateOrder(config); order > 0) {
+        const core::ControlVariateModel residuals(
+            dataset.model, core::makeTaylorProxies(model, model.initialTheta(), order));
+        residualKernel = kernelPointsPerSecond(residuals, config.minibatch.initialBatch, config.seed);
+    }
 
     auto line = [](const char *name, const Timing &t) {
         std::printf("  %-22s %10lld it  %12.1f it/s  %10.3g points/s  mean batch %.1f  min ESS %.0f (median %.0f)  "
@@ -120,13 +151,17 @@ int benchCommand(int argc, char **argv)
                     name, static_cast<long long>(t.summary.iterations), t.summary.iterationsPerSecond, t.pointsPerSecond,
                     t.summary.meanBatch, t.essBulkMin, t.essBulkMedian, t.essPerSecond, t.dataPointsPerEss);
     };
-    line("minibatch (MHminibatch)", minibatch);
+    const std::string minibatchName = "minibatch (" + core::methodVariantName(config) + ")";
+    line(minibatchName.c_str(), minibatch);
     line("full-data Metropolis", metropolis);
     line("full-data Barker", barker);
     const double speedup = minibatch.summary.iterationsPerSecond / metropolis.summary.iterationsPerSecond;
     std::printf("  speed-up per iteration, minibatch / full-data Metropolis: %.0fx\n", speedup);
     std::printf("  kernel: log-likelihood ratios over %d random rows: %.3g points/s\n", config.minibatch.initialBatch,
                 kernel);
+    if (std::isfinite(residualKernel))
+        std::printf("  kernel: control-variate residuals over %d random rows: %.3g points/s (%.2f of the ratios')\n",
+                    config.minibatch.initialBatch, residualKernel, residualKernel / kernel);
 
     if (!summaryPath.empty()) {
         // NaN (too few iterations for an ESS) is null, as in every summary.
@@ -149,6 +184,9 @@ int benchCommand(int argc, char **argv)
                                              {"barker_iterations_per_second", barker.summary.iterationsPerSecond},
                                              {"speedup_vs_metropolis", speedup},
                                              {"kernel_points_per_second", kernel},
+                                             {"control_variates", core::controlVariatesName(core::resolvedControlVariates(config))},
+                                             {"residual_kernel_points_per_second", figure(residualKernel)},
+                                             {"repeats", repeats},
                                              {"minibatch_ess", ess(minibatch)},
                                              {"metropolis_ess", ess(metropolis)},
                                              {"barker_ess", ess(barker)}};
