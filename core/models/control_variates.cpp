@@ -120,10 +120,20 @@ TaylorProxies::TaylorProxies(int order, Vector anchor, Vector gradient, Eigen::M
 
 double TaylorProxies::proxyRatioSum(const Vector &from, const Vector &to) const
 {
+    // Once per iteration: plain loops over H's columns, so that nothing is allocated (Eigen's
+    // H·b would make a temporary vector).
     double sum = m_gradient.dot(to - from);
     if (m_order == 2) {
-        const Vector a = from - m_anchor, b = to - m_anchor;
-        sum += 0.5 * (b.dot(m_hessian * b) - a.dot(m_hessian * a));
+        double quadratic = 0.0;
+        const Eigen::Index d = m_anchor.size();
+        for (Eigen::Index j = 0; j < d; ++j) {
+            const double aj = from[j] - m_anchor[j], bj = to[j] - m_anchor[j];
+            double column = 0.0;
+            for (Eigen::Index i = 0; i < d; ++i)
+                column += m_hessian(i, j) * ((to[i] - m_anchor[i]) * bj - (from[i] - m_anchor[i]) * aj);
+            quadratic += column;
+        }
+        sum += 0.5 * quadratic;
     }
     return sum;
 }

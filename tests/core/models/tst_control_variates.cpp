@@ -6,7 +6,9 @@
 // posterior is integrated on a grid) as its stationary distribution.
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -25,6 +27,25 @@
 #include "tests/support/statistics.h"
 
 using namespace core;
+
+// Counts heap allocations while `counting` is set: the hot loop must make none. malloc itself
+// is interposed (Eigen allocates with malloc, not operator new, and operator new calls malloc);
+// builds with a sanitizer, which interposes malloc itself, count nothing.
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<long> allocations{0};
+} // namespace
+
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define MHX_COUNTS_ALLOCATIONS 1
+extern "C" void *__libc_malloc(std::size_t size) noexcept;
+extern "C" void *malloc(std::size_t size) noexcept
+{
+    if (counting.load(std::memory_order_relaxed))
+        allocations.fetch_add(1, std::memory_order_relaxed);
+    return __libc_malloc(size);
+}
+#endif
 
 namespace {
 
@@ -220,6 +241,35 @@ BOOST_AUTO_TEST_CASE(minibatchTestWithControlVariatesHasBarkersProbability)
             BOOST_TEST(std::abs(rate - exact) <= teststats::acceptanceTolerance(exact, correction->linfError(), repetitions));
             BOOST_TEST(points / repetitions < 2000.0); // a small batch, not the data
         }
+    }
+}
+
+// The test on the control-variate model, after its first call for the model's size, allocates
+// nothing: the residual kernel keeps its scratch on the stack and the proxies' sum is plain loops.
+BOOST_AUTO_TEST_CASE(minibatchTestWithControlVariatesAllocatesNothingPerIteration)
+{
+    CorrectionParams params;
+    params.grid = 500;
+    const auto correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    const auto logistic = tallLogistic(50'000, 6, 61);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    Rng rng(63);
+    const Vector from = perturbed(anchor, 0.005, rng), to = perturbed(from, 0.005, rng);
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        MinibatchBarkerTest test(correction, MinibatchSettings{});
+        const TestProblem problem{cv, from, to, 1.0, 0.0};
+        test.decide(problem, rng); // sizes the buffers for N
+        allocations = 0;
+        counting = true;
+        for (int r = 0; r < 2000; ++r)
+            test.decide(problem, rng);
+        counting = false;
+#ifdef MHX_COUNTS_ALLOCATIONS
+        BOOST_TEST(allocations.load() == 0, "order " << order << ": " << allocations.load() << " allocations");
+#else
+        BOOST_TEST_MESSAGE("allocations are not counted in a sanitizer build");
+#endif
     }
 }
 
