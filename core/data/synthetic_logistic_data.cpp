@@ -74,7 +74,7 @@ ClassificationData generateSyntheticLogistic(const SyntheticLogisticSpec &spec,
     data.features.resize(static_cast<Eigen::Index>(spec.rows), spec.features);
     data.labels.resize(static_cast<std::size_t>(spec.rows));
     data.classNames = {"y = 0", "y = 1"};
-    data.description = "synthetic logistic regression (Cornish et al. 2019 Sec. 5): N = " + std::to_string(spec.rows)
+    data.description = "synthetic logistic regression (Cornish et al. 2019): N = " + std::to_string(spec.rows)
                        + ", " + std::to_string(spec.features) + " N(0, 1) covariates"
                        + (spec.bias ? " plus a bias" : "") + ", theta* = (1, ..., 1), seed "
                        + std::to_string(spec.seed);

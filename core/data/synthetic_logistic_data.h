@@ -1,6 +1,6 @@
 #pragma once
 /// Tall synthetic data for Bayesian logistic regression, as in the experiments of Cornish et
-/// al. (Scalable Metropolis–Hastings, ICML 2019, Sec. 5): covariates with independent standard
+/// al. (Scalable Metropolis–Hastings, ICML 2019, experiments): covariates with independent standard
 /// normal entries, labels drawn from the model itself at a stated true parameter
 /// θ* = (1, …, 1), so the posterior concentrates around θ* at the rate N^−1/2 as N grows.
 ///

@@ -112,7 +112,7 @@ struct RunConfig {
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;
     /// tall-logreg: the model's dimension d, the bias weight included (d − 1 generated feature
-    /// columns with the bias, d without), in [1, 10000] (Cornish et al. 2019 Sec. 5 use 10 and 20).
+    /// columns with the bias, d without), in [1, 10000] (Cornish et al. 2019 use 10 and 20 in their experiments).
     int dimension = 20;
     /// Test accuracy is evaluated every traceStride samples.
     std::int64_t traceStride = 10;
@@ -171,7 +171,7 @@ void validate(const RunConfig &config);
 /// command-line flags were given): the worst-case Gaussian (000_…txt Sec. 2.1) at T = 1 with
 /// the proposal N(θ, 1/N); logistic regression at T = 100 with step 0.05 (appendix 002_…txt
 /// Table 5, MNIST-13k); tall-logreg at T = 1 with a N(0, I) prior, a bias weight (d counts it)
-/// and step 1/√N, the scale at which its posterior concentrates (Cornish et al. 2019 Sec. 5).
+/// and step 1/√N, the scale at which its posterior concentrates (Cornish et al. 2019, experiments).
 void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given);
 /// The same, with only temperature and step possibly given.
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven);

@@ -1,4 +1,4 @@
-// The tall synthetic logistic data (Cornish et al. 2019 Sec. 5): the same data for a seed
+// The tall synthetic logistic data (Cornish et al. 2019): the same data for a seed
 // whatever the thread count, covariates that are standard normal (KS against Boost's normal),
 // labels that follow σ(θ*ᵀx) (chi-squared over margin bins), a posterior mode that recovers
 // θ* = (1, …, 1), and clear errors for sizes out of range.
