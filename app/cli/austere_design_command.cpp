@@ -25,7 +25,8 @@ int austereDesignCommand(int argc, char **argv)
     // --csv is the design table's file only (see compare): never read as logistic-regression data.
     const Arguments args(argc, argv, 2, options, {"bias"},
                          {{"csv", "write the design table as CSV (logreg data: --source or --images/--labels)"}});
-    core::RunConfig config = readRunConfig(args, {"csv"});
+    // The design is of the paper's test: its settings unless told otherwise.
+    core::RunConfig config = readRunConfig(args, {"csv"}, {}, core::Preset::Paper);
     if (!(config.austereErrorBound > 0.0))
         throw UsageError("--error-bound is required: the bound on the mean |error| of the acceptance probability");
     config.method = core::TestMethod::AustereConservative;

@@ -93,7 +93,8 @@ int benchCommand(int argc, char **argv)
                                                "gamma", "sublhd-p", "sublhd-delta"});
     options.insert({"minibatch-iterations", "full-iterations", "repeats"});
     const Arguments args(argc, argv, 2, options, {"no-fpc", "no-cache", "bias"});
-    core::RunConfig config = readRunConfig(args);
+    // bench times the tests, so it runs the paper's settings unless told otherwise.
+    core::RunConfig config = readRunConfig(args, {}, {}, core::Preset::Paper);
     const auto minibatchIterations = args.integer("minibatch-iterations", 20000);
     const auto fullIterations = args.integer("full-iterations", 100);
     const auto repeats = args.integer("repeats", 5);

@@ -2,6 +2,7 @@
 // paper's Tables 1 and 4 (003_…txt Sec. 6.1, appendix 002_…txt Table 4). Trial k of every
 // method is the service's chain k (seed + k); --threads runs trials in parallel.
 #include <cstdio>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
@@ -12,6 +13,12 @@
 #include "core/io/atomic_file.h"
 
 namespace cli {
+namespace {
+
+// The paper's Table 1 methods.
+const std::string kCompareMethods = "minibatch,austere-c,sublhd";
+
+} // namespace
 
 int compareCommand(int argc, char **argv)
 {
@@ -23,8 +30,8 @@ int compareCommand(int argc, char **argv)
     const Arguments args(argc, argv, 2, options, runFlags(),
                          {{"csv", "write the table as CSV (logreg data: --source or --images/--labels, not a CSV)"}});
     core::RunRequest request;
-    request.config = readRunConfig(args, {"csv"});
-    readMethods(args, "minibatch,austere-c,sublhd", request);
+    request.config = readRunConfig(args, {"csv"}, kCompareMethods);
+    readMethods(args, kCompareMethods, request);
     const auto trials = args.integer("trials", 10);
     if (trials < 1 || trials > core::RunRequest::kMaxChains)
         throw UsageError("--trials must be in [1, " + std::to_string(core::RunRequest::kMaxChains) + "]; got "

@@ -153,6 +153,12 @@ int runCommand(int argc, char **argv)
                 static_cast<long long>(outcome.dataSize), config.temperature, config.step,
                 static_cast<long long>(config.samples), request.chains, request.chains > 1 ? "s" : "",
                 static_cast<unsigned long long>(config.seed));
+    if (config.preset == core::Preset::Recommended)
+        std::printf("  preset               recommended: proposal %s, burn-in %lld (--preset paper for Seita et al.'s "
+                    "settings)\n",
+                    core::proposalName(config.proposal).c_str(), static_cast<long long>(config.burnIn));
+    else
+        std::printf("  preset               paper (Seita et al. Sec. 6's settings)\n");
     if (outcome.dataBytes > 0)
         std::printf("  data                 N = %lld, d = %d: %.4g MB in memory, made in %.3g s (not in the speeds below)\n",
                     static_cast<long long>(outcome.dataSize), outcome.dimension,

@@ -1,5 +1,7 @@
 #include "app/cli/run_options.h"
 
+#include "core/experiment/settings/presets.h"
+
 #include <cstdio>
 #include <filesystem>
 
@@ -7,6 +9,7 @@
 #include "app/cli/progress_bar.h"
 #include "core/correction/correction_cache.h"
 #include "core/install/install_layout.h"
+#include "core/experiment/settings/presets.h"
 #include "core/experiment/settings/settings_table.h"
 #include "core/io/atomic_file.h"
 
@@ -100,7 +103,8 @@ void readSetting(const Arguments &args, const core::SettingSpec &spec, core::Run
     asUsage([&] { spec.set(config, spec.flag, text); });
 }
 
-core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings)
+core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings,
+                              const std::string &methodsFallback, core::Preset defaultPreset)
 {
     core::RunConfig config;
     for (const core::SettingSpec &spec : core::settingsTable())
@@ -117,7 +121,17 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
                              + config.dataset + ": add --dataset " + firstDatasetOf(spec) + ", or leave --" + spec.flag
                              + " out");
     config.logreg.searchDirectories = core::dataSearchDirectories();
-    core::applyDatasetDefaults(config, [&](std::string_view flag) { return args.has(std::string(flag)); });
+    if (!args.has("preset"))
+        config.preset = defaultPreset;
+    // The preset's samples and control variates depend on every method the command will run.
+    std::vector<core::TestMethod> methods;
+    const std::string methodNames = args.has("methods") ? args.text("methods", "") : methodsFallback;
+    if (methodNames.empty())
+        methods.push_back(config.method);
+    else
+        for (const auto &name : args.list("methods", methodNames))
+            asUsage([&] { methods.push_back(core::parseMethodVariant(name).first); });
+    core::applyPreset(config, methods, [&](std::string_view flag) { return args.has(std::string(flag)); });
     asUsage([&] { core::validate(config); });
     return config;
 }

@@ -29,8 +29,12 @@ void readMethods(const Arguments &args, const std::string &fallback, core::RunRe
 
 /// Reads and validates; a core validation failure becomes a UsageError naming the --option.
 /// `notSettings`: setting flags the command takes for something else (sweep's --csv is its
-/// output, not the logistic-regression data), left at their defaults.
-core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings = {});
+/// output, not the logistic-regression data), left at their defaults. Settings not given come
+/// from --preset, or `defaultPreset` without it, for the methods of --methods, or of
+/// `methodsFallback` (a comma list) without it, or of --method when both are empty.
+core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings = {},
+                              const std::string &methodsFallback = {},
+                              core::Preset defaultPreset = core::Preset::Recommended);
 
 /// Sets `spec` from its --flag when given (the table's parser; errors name the --flag).
 void readSetting(const Arguments &args, const core::SettingSpec &spec, core::RunConfig &config);

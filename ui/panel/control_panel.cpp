@@ -1,5 +1,7 @@
 #include "ui/panel/control_panel.h"
 
+#include "core/experiment/settings/presets.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -87,6 +89,7 @@ void ControlPanel::connectEditSignals()
     for (QDoubleSpinBox *box : {m_temperature, m_step})
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_method, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &ControlPanel::onPresetPicked);
     connect(m_controlVariates, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
@@ -160,6 +163,7 @@ void ControlPanel::requestRestart(const QString &setting)
 core::RunConfig ControlPanel::config() const
 {
     core::RunConfig config = m_base;
+    config.preset = core::parsePreset(m_preset->currentData().toString().toStdString());
     config.method = core::parseMethod(m_method->currentData().toString().toStdString());
     config.controlVariates = core::parseControlVariates(m_controlVariates->currentData().toString().toStdString());
     // For real data the N box shows the training rows; the generated N is kept aside.
@@ -188,6 +192,7 @@ void ControlPanel::setConfig(const core::RunConfig &config)
 {
     m_loading = true;
     m_base = config;
+    m_preset->setCurrentIndex(std::max(m_preset->findData(QString::fromStdString(core::presetName(config.preset))), 0));
     const int index = m_method->findData(QString::fromStdString(core::methodName(config.method)));
     m_method->setCurrentIndex(std::max(index, 0));
     m_controlVariates->setCurrentIndex(std::max(

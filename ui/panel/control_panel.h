@@ -71,6 +71,7 @@ public:
     void setPaused(bool paused);
     QComboBox *methodBox() const { return m_method; }
     QComboBox *controlVariatesBox() const { return m_controlVariates; }
+    QComboBox *presetBox() const { return m_preset; }
     QDoubleSpinBox *temperatureBox() const { return m_temperature; }
     QDoubleSpinBox *proposalStepBox() const { return m_step; }
     QComboBox *proposalBox() const { return m_proposal; }
@@ -117,9 +118,14 @@ private:
     /// During a run (and not while settings are loaded): restartSettingChanged(setting).
     void requestRestart(const QString &setting);
     void onDatasetPicked();
+    void onPresetPicked();
+    /// Shows the settings a preset decides (T, step, prior, proposal, samples, burn-in,
+    /// control variates) as `defaults` has them, and says so beside N/T.
+    void showPresetSettings(const core::RunConfig &defaults);
 
     QComboBox *m_method = nullptr;
     QComboBox *m_controlVariates = nullptr;
+    QComboBox *m_preset = nullptr;
     QLabel *m_samplesLabel = nullptr;
     QSpinBox *m_nData = nullptr;
     SliderSpinBox *m_nDataSlider = nullptr;

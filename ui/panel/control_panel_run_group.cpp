@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "core/experiment/settings/presets.h"
 #include "ui/panel/dataset_box.h"
 #include "ui/panel/compare_box.h"
 #include "ui/panel/setting_help.h"
@@ -28,10 +29,44 @@ namespace {
 constexpr int kMinGuiData = 1000, kMaxGuiData = 50'000'000;
 constexpr int kMaxGuiSamples = 10'000'000;
 
+// What a dataset switch or a preset set, shown beside N/T.
+QString presetNote(const core::RunConfig &config)
+{
+    const QString dataset = config.dataset == "gmm"            ? ControlPanel::tr("Gaussian mixture")
+                            : config.dataset == "worst-case"   ? ControlPanel::tr("worst case")
+                            : config.dataset == "tall-logreg" ? ControlPanel::tr("tall data")
+                                                               : ControlPanel::tr("logistic regression");
+    QString note = config.preset == core::Preset::Paper
+                       ? ControlPanel::tr("The paper's settings for the %1: T = %L2, step %3, %L4 samples.")
+                       : ControlPanel::tr("Recommended settings for the %1: T = %L2, step %3, %L4 samples.");
+    note = note.arg(dataset).arg(config.temperature).arg(config.step, 0, 'g', 3).arg(config.samples);
+    if (config.proposal != core::ProposalKind::RandomWalk)
+        note += ControlPanel::tr(" Proposal %1 with a burn-in of %L2.")
+                    .arg(QString::fromStdString(core::proposalName(config.proposal)))
+                    .arg(config.burnIn);
+    if (core::controlVariateOrder(config) > 0)
+        note += ControlPanel::tr(" Control variates %1.")
+                    .arg(QString::fromStdString(core::controlVariatesName(config.controlVariates)));
+    return note;
+}
+
 } // namespace
 
 QWidget *ControlPanel::buildRunGroup()
 {
+    m_preset = new QComboBox;
+    m_preset->setObjectName(QStringLiteral("preset"));
+    m_preset->addItem(tr("recommended (mixes)"), QString::fromStdString(core::presetName(core::Preset::Recommended)));
+    m_preset->addItem(tr("the paper's (Seita et al.)"), QString::fromStdString(core::presetName(core::Preset::Paper)));
+    m_preset->setToolTip(withSettingHelp(
+        tr("Which settings a dataset opens with. Recommended: a proposal that mixes on it (an adaptive random walk "
+           "along the mixture's ridge, Hamiltonian moves preconditioned by the Laplace approximation on images, "
+           "Crank–Nicolson moves around it on tall data), a burn-in for it to learn from and enough samples for "
+           "thousands of effective draws; on images a N(0, I) prior, since the flat one is improper where the "
+           "classes separate; on tall data Taylor control variates. The paper's: Seita et al. Sec. 6's settings "
+           "(3,000 random-walk samples at step 0.15 on the mixture, T = 100 and step 0.05 on images), which every "
+           "reproduction of its figures uses. Picking one sets those settings; the others stay."),
+        "preset"));
     m_method = new QComboBox;
     // As narrow as a short entry: the panel never drops below its form's minimum width
     // (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
@@ -162,6 +197,7 @@ QWidget *ControlPanel::buildRunGroup()
     using Scale = SliderSpinBox::Scale;
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Preset"), m_preset); // every letter is some other control's Alt key
     form->addRow(tr("&Method"), m_method);
     form->addRow(tr("Control variates"), m_controlVariates); // every letter is some other control's Alt key
     m_nDataSlider = new SliderSpinBox(m_nData, tr("N"), Scale::Logarithmic, kMinGuiData, kMaxGuiData);
@@ -208,36 +244,40 @@ void ControlPanel::onDatasetPicked()
 {
     const std::string dataset = m_dataset->dataset();
     if (dataset == m_shownDataset)
-        return; // another source or file of the same model keeps T and step
-    // The defaults of the new dataset, as the CLI applies them when T and step are not given.
-    core::RunConfig defaults = config();
-    if (dataset == "gmm") {
-        defaults.temperature = core::RunConfig{}.temperature;
-        defaults.step = core::RunConfig{}.step;
-    } else {
-        core::applyDatasetDefaults(defaults, false, false);
-    }
+        return; // another source or file of the same model keeps its settings
     m_shownDataset = dataset;
+    showPresetSettings(core::withPreset(config(), config().preset, request().methods));
+}
+
+void ControlPanel::onPresetPicked()
+{
+    if (m_loading)
+        return;
+    showPresetSettings(core::withPreset(config(), config().preset, request().methods));
+    emit settingsChanged();
+    requestRestart(tr("the preset"));
+}
+
+void ControlPanel::showPresetSettings(const core::RunConfig &defaults)
+{
+    // The widgets' own signals mark the run stale and keep the burn-in rule; the caller says
+    // what changed.
     m_base.temperature = defaults.temperature;
     m_base.step = defaults.step;
+    m_base.samples = defaults.samples;
+    m_base.burnIn = defaults.burnIn;
+    m_base.annealFrom = defaults.annealFrom;
+    m_base.logreg.model = defaults.logreg.model;
+    m_dataset->setModel(defaults.logreg.model);
     m_temperature->setValue(defaults.temperature);
     m_step->setValue(defaults.step);
-    if (dataset == "gmm")
-        m_defaultsNote = tr("Gaussian-mixture defaults set: T = %L1, step %2 (Sec. 6.1).")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step);
-    else if (dataset == "worst-case")
-        m_defaultsNote = tr("Worst-case defaults set: T = %L1, step 1/√N = %2 (Sec. 2.1).")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step, 0, 'g', 3);
-    else if (dataset == "tall-logreg")
-        m_defaultsNote = tr("Tall-data defaults set: T = %L1, step 1/√N = %2; try Control variates.")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step, 0, 'g', 3);
-    else
-        m_defaultsNote = tr("Logistic-regression defaults set: T = %L1, step %2 (appendix Table 5).")
-                             .arg(defaults.temperature)
-                             .arg(defaults.step);
+    m_samples->setValue(shownValue(m_samples, defaults.samples));
+    m_burnIn->setValue(shownValue(m_burnIn, defaults.burnIn));
+    m_proposal->setCurrentIndex(
+        std::max(m_proposal->findData(QString::fromStdString(core::proposalName(defaults.proposal))), 0));
+    m_controlVariates->setCurrentIndex(std::max(
+        m_controlVariates->findData(QString::fromStdString(core::controlVariatesName(defaults.controlVariates))), 0));
+    m_defaultsNote = presetNote(defaults);
     updateModeWidgets();
     updateSharpness();
 }

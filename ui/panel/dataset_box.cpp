@@ -189,11 +189,8 @@ void DatasetBox::onKindActivated()
         m_dataset = key.toStdString();
     } else if (key == QLatin1String("tall-logreg")) {
         m_dataset = key.toStdString();
-        // Its model as the CLI makes it: a bias weight (d counts it) and a N(0, I) prior, unless
-        // a session chose another prior.
+        // Its dimension d counts the bias weight; the prior comes with the preset (ControlPanel).
         m_spec.model.bias = true;
-        if (m_spec.model.priorSd == 0.0)
-            m_spec.model.priorSd = 1.0;
     } else {
         m_dataset = "logreg";
         if (key.startsWith(kSourcePrefix)) {

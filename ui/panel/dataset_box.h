@@ -40,6 +40,9 @@ public:
     /// Shows `config`'s dataset. A named source that is not found here is offered as missing
     /// rather than replaced, so loading a session from another machine loses nothing.
     void applyConfig(const core::RunConfig &config);
+    /// The logistic model's prior and bias, which the box keeps without showing them (a
+    /// preset sets them).
+    void setModel(const core::LogisticRegressionOptions &model) { m_spec.model = model; }
     /// "gmm", "worst-case" or "logreg".
     std::string dataset() const { return m_dataset; }
     /// True for the generated data sets (mixture, worst case), whose size is N.

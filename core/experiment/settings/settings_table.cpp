@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/data/classification_data.h"
+#include "core/experiment/settings/presets.h"
 #include "core/io/atomic_file.h"
 
 namespace core {
@@ -160,6 +161,14 @@ SettingSpec logisticModel(SettingSpec spec)
 std::vector<SettingSpec> makeTable()
 {
     std::vector<SettingSpec> table;
+    table.push_back(named(
+        "preset", "preset",
+        "recommended (a proposal that mixes on the dataset, its burn-in and enough samples for thousands of "
+        "effective draws; logreg: a N(0, I) prior; tall-logreg: taylor2 control variates) or paper (Seita et al. "
+        "Sec. 6's settings: 3000 random-walk samples; every reproduction of their figures names it); fills only "
+        "the settings not given [recommended]",
+        [](const RunConfig &c) { return presetName(c.preset); },
+        [](RunConfig &c, const std::string &value) { c.preset = parsePreset(value); }));
     SettingSpec dataset = text("dataset", "dataset", "gmm (the paper's mixture), worst-case, logreg (images or a file) or tall-logreg (synthetic, --n-data x --dimension) [gmm]",
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
@@ -167,7 +176,7 @@ std::vector<SettingSpec> makeTable()
         "method", "method", "minibatch, austere-c, austere-nc, sublhd, barker, mh or naive-barker [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
         [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
-    table.push_back(integer("samples", "samples", "iterations per chain [3000]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000 and tall-logreg 20000 when every method is minibatch or naive-barker]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
     // The data seed also seeds the logistic-regression split and augmentation; files record
@@ -209,7 +218,7 @@ std::vector<SettingSpec> makeTable()
         [](RunConfig &, const std::string &) {}); // a note for readers
     meaning.noteOnly = true;
     table.push_back(meaning);
-    table.push_back(integer("burn_in", "burn-in", "first B of the samples are a burn-in at --temperature (or --anneal-from): not written, not counted [0]",
+    table.push_back(integer("burn_in", "burn-in", "first B of the samples are a burn-in at --temperature (or --anneal-from): not written, not counted [paper 0; recommended: samples/10 for a proposal that learns, logreg samples/6]",
                             [](auto &c) -> auto & { return c.burnIn; }));
     table.push_back(real("anneal_from", "anneal-from", "anneal the burn-in from temperature T0 > 0 [0: burn-in at --temperature]",
                          [](auto &c) -> auto & { return c.annealFrom; }));
@@ -224,7 +233,7 @@ std::vector<SettingSpec> makeTable()
         "laplace-cn (logreg: Crank-Nicolson moves around the Laplace approximation, exact for any fit since the "
         "test weighs the posterior against it; their scale learned during --burn-in) or laplace-hmc (logreg: "
         "Hamiltonian trajectories of --leapfrog-steps steps with the Laplace covariance as inverse mass matrix, "
-        "their step learned during --burn-in) [rw]",
+        "their step learned during --burn-in) [paper rw; recommended: gmm adaptive, logreg laplace-hmc, tall-logreg laplace-cn, worst-case rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
     table.push_back(real("adapt_target", "adapt-target",
@@ -238,7 +247,7 @@ std::vector<SettingSpec> makeTable()
         "control_variates", "control-variates",
         "auto, none, taylor1 or taylor2: Taylor proxies around the posterior mode as control variates for "
         "minibatch, naive-barker, austere-c, austere-nc and sublhd; the minibatch estimates only their residuals "
-        "[auto: none]",
+        "[auto: none; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
         [](RunConfig &c, const std::string &value) { c.controlVariates = parseControlVariates(value); }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
@@ -320,7 +329,7 @@ std::vector<SettingSpec> makeTable()
     table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
     table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
-    table.push_back(logisticModel(real("prior_sd", "prior-sd", "logreg, tall-logreg: Gaussian prior sd [logreg 0: flat, the paper's; tall-logreg 1]",
+    table.push_back(logisticModel(real("prior_sd", "prior-sd", "logreg, tall-logreg: Gaussian prior sd [tall-logreg 1; logreg: paper 0 (flat), recommended 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
     table.push_back(logisticModel(flag("bias", "bias", "logreg: add a bias weight (always on for tall-logreg, whose --dimension counts it)", true,
                                     [](auto &c) -> auto & { return c.logreg.model.bias; })));

@@ -1,0 +1,36 @@
+#pragma once
+/// The two presets a run starts from. The paper's preset is RunConfig{} with the dataset's own
+/// temperature and step (applyDatasetDefaults): Seita et al.'s settings, which every
+/// reproduction of their figures and tables names. The recommended preset is what the front
+/// ends open with: on top of the paper's model settings it picks a proposal that mixes on the
+/// dataset (an adaptive random walk on the mixture, Hamiltonian moves preconditioned by the
+/// Laplace approximation on images, Crank–Nicolson moves around it on tall data), a burn-in for
+/// it to learn from, enough samples for a few thousand effective draws in about a second, a
+/// N(0, I) prior where the paper's flat prior is improper (separable images), and Taylor
+/// control variates on tall data. Only settings the user did not give are filled.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/experiment/settings/run_config.h"
+
+namespace core {
+
+/// "paper" or "recommended".
+std::string presetName(Preset preset);
+/// Throws std::invalid_argument naming the allowed values.
+Preset parsePreset(const std::string &name);
+
+/// Fills every setting of `config.preset` that `given(flag)` says the user did not give, for
+/// `config.dataset` and for running each of `methods` (the samples and control variates
+/// depend on what every method reads per iteration). The paper's preset is exactly
+/// applyDatasetDefaults.
+void applyPreset(RunConfig &config, const std::vector<TestMethod> &methods,
+                 const std::function<bool(std::string_view flag)> &given);
+
+/// `config` with every setting a preset decides reset and then filled by `preset` for
+/// `config.dataset`: what a front end shows when its user picks a preset or a dataset.
+RunConfig withPreset(RunConfig config, Preset preset, const std::vector<TestMethod> &methods);
+
+} // namespace core

@@ -1,0 +1,178 @@
+// The two presets: the paper's is exactly the dataset defaults the reproductions were measured
+// with; the recommended one fills only what the user did not give, keeps the paper's length
+// where a method reads much of the data, and on the mixture gives a chain that has mixed.
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/experiment/service/run_service.h"
+#include "core/experiment/settings/presets.h"
+#include "core/experiment/settings/settings_table.h"
+
+using namespace core;
+
+namespace {
+
+std::function<bool(std::string_view)> givenFlags(std::set<std::string> flags)
+{
+    return [flags = std::move(flags)](std::string_view flag) { return flags.count(std::string(flag)) > 0; };
+}
+
+RunConfig filled(const std::string &dataset, Preset preset, const std::vector<TestMethod> &methods,
+                 const std::set<std::string> &given = {})
+{
+    RunConfig config;
+    config.dataset = dataset;
+    config.preset = preset;
+    applyPreset(config, methods, givenFlags(given));
+    return config;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(namesRoundTripAndUnknownNamesAreRefused)
+{
+    for (Preset preset : {Preset::Paper, Preset::Recommended})
+        BOOST_TEST((parsePreset(presetName(preset)) == preset));
+    BOOST_CHECK_EXCEPTION(parsePreset("fast"), std::invalid_argument, [](const std::invalid_argument &error) {
+        return std::string(error.what()).find("recommended or paper") != std::string::npos;
+    });
+}
+
+BOOST_AUTO_TEST_CASE(thePapersPresetIsTheDatasetDefaults)
+{
+    for (const std::string &dataset : allDatasets()) {
+        RunConfig expected;
+        expected.dataset = dataset;
+        applyDatasetDefaults(expected, false, false);
+        const RunConfig paper = filled(dataset, Preset::Paper, {TestMethod::Minibatch});
+        BOOST_TEST_CONTEXT(dataset) { BOOST_TEST(settingDifferences(expected, paper).empty()); }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(recommendedSettingsPerDatasetAllValidate)
+{
+    const RunConfig gmm = filled("gmm", Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST((gmm.proposal == ProposalKind::Adaptive));
+    BOOST_TEST(gmm.samples == 100'000);
+    BOOST_TEST(gmm.burnIn == 10'000);
+    BOOST_TEST(gmm.temperature == RunConfig{}.temperature); // the model stays the paper's
+    BOOST_TEST(gmm.step == RunConfig{}.step);
+
+    const RunConfig images = filled("logreg", Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST((images.proposal == ProposalKind::LaplaceHamiltonian));
+    BOOST_TEST(images.logreg.model.priorSd == 1.0);
+    BOOST_TEST(images.temperature == 100.0);
+    BOOST_TEST(images.samples == 3000);
+    BOOST_TEST(images.burnIn == 500);
+
+    const RunConfig tall = filled("tall-logreg", Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST((tall.proposal == ProposalKind::LaplaceCrankNicolson));
+    BOOST_TEST((tall.controlVariates == ControlVariates::Taylor2));
+    BOOST_TEST(tall.samples == 20'000);
+    BOOST_TEST(tall.burnIn == 2'000);
+
+    // The worst case is the paper's lesson about the batch size: its settings stay.
+    const RunConfig worst = filled("worst-case", Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST(settingDifferences(filled("worst-case", Preset::Paper, {TestMethod::Minibatch}), worst).size() == 1u);
+
+    for (const RunConfig &config : {gmm, images, tall, worst})
+        BOOST_CHECK_NO_THROW(validate(config));
+}
+
+BOOST_AUTO_TEST_CASE(givenSettingsAreKept)
+{
+    RunConfig config;
+    config.preset = Preset::Recommended;
+    config.proposal = ProposalKind::RandomWalk;
+    config.samples = 500;
+    config.logreg.model.priorSd = 0.0;
+    applyPreset(config, {TestMethod::Minibatch}, givenFlags({"proposal", "samples"}));
+    BOOST_TEST((config.proposal == ProposalKind::RandomWalk));
+    BOOST_TEST(config.samples == 500);
+    BOOST_TEST(config.burnIn == 0); // a random walk learns nothing: no burn-in added
+
+    // A proposal the user picks that learns gets its burn-in from the preset.
+    RunConfig adaptive;
+    adaptive.preset = Preset::Recommended;
+    adaptive.dataset = "worst-case";
+    adaptive.proposal = ProposalKind::Adaptive;
+    adaptive.samples = 2000;
+    applyPreset(adaptive, {TestMethod::Minibatch}, givenFlags({"proposal", "samples"}));
+    BOOST_TEST(adaptive.burnIn == 200);
+
+    // An annealed burn-in (the paper's schedule) keeps the random walk, which needs no learning.
+    RunConfig annealed;
+    annealed.preset = Preset::Recommended;
+    annealed.dataset = "logreg";
+    annealed.annealFrom = 100.0;
+    annealed.burnIn = 400;
+    annealed.temperature = 1.0;
+    applyPreset(annealed, {TestMethod::Minibatch}, givenFlags({"anneal-from", "burn-in", "temperature"}));
+    BOOST_TEST((annealed.proposal == ProposalKind::RandomWalk));
+    BOOST_TEST(annealed.temperature == 1.0);
+    BOOST_CHECK_NO_THROW(validate(annealed));
+}
+
+BOOST_AUTO_TEST_CASE(runsThatReadMuchOfTheDataKeepThePapersLength)
+{
+    const std::vector<TestMethod> table1 = {TestMethod::Minibatch, TestMethod::AustereConservative, TestMethod::SubLhd};
+    BOOST_TEST(filled("gmm", Preset::Recommended, table1).samples == 3000);
+    BOOST_TEST(filled("gmm", Preset::Recommended, table1).burnIn == 300);
+    BOOST_TEST(filled("gmm", Preset::Recommended, {TestMethod::Metropolis}).samples == 3000);
+    // The exact tests take no control variates, so a run that includes one gets none.
+    const RunConfig withExact = filled("tall-logreg", Preset::Recommended, {TestMethod::Minibatch, TestMethod::Metropolis});
+    BOOST_TEST((withExact.controlVariates == ControlVariates::Auto));
+    BOOST_TEST(withExact.samples == 3000);
+    for (TestMethod method : {TestMethod::Minibatch, TestMethod::Metropolis}) {
+        RunConfig one = withExact;
+        one.method = method;
+        BOOST_CHECK_NO_THROW(validate(one));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(withPresetSwitchesEveryPresetSettingBothWays)
+{
+    RunConfig images;
+    images.dataset = "logreg";
+    images.seed = 7;
+    images = withPreset(images, Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST((images.proposal == ProposalKind::LaplaceHamiltonian));
+    images.dataset = "gmm";
+    const RunConfig mixture = withPreset(images, Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST((mixture.proposal == ProposalKind::Adaptive)); // not the logistic-only proposal
+    BOOST_TEST(mixture.logreg.model.priorSd == 0.0);
+    BOOST_TEST(mixture.seed == 7u); // what no preset decides stays
+    const RunConfig paper = withPreset(mixture, Preset::Paper, {TestMethod::Minibatch});
+    RunConfig expected;
+    expected.seed = 7;
+    BOOST_TEST(settingDifferences(expected, paper).empty());
+}
+
+// What the front ends open with on the mixture must be a chain that has mixed: the paper's
+// settings give split R-hat ≈ 1.6 and a bulk ESS of 2 here. The recommended run at the paper's
+// N = 10⁶ and T = 10⁴, seed 1, must give split R-hat ≤ 1.01 and a bulk ESS in the thousands,
+// and its draws must match the exact posterior (the binned TV the run reports).
+BOOST_AUTO_TEST_CASE(theRecommendedMixtureRunHasMixed)
+{
+    RunConfig config;
+    config.preset = Preset::Recommended;
+    applyPreset(config, {TestMethod::Minibatch}, nullptr);
+    const RunOutcome outcome = runRequest(RunRequest::single(config));
+    BOOST_REQUIRE_EQUAL(outcome.chains.size(), 1u);
+    const ChainReport &chain = outcome.chains.front();
+    BOOST_TEST_MESSAGE("split R-hat " << chain.splitRhat << ", bulk ESS min " << chain.essBulkMin << ", TV "
+                                      << chain.posterior.totalVariation);
+    BOOST_TEST(chain.splitRhat <= 1.01);
+    BOOST_TEST(chain.essBulkMin >= 2000.0);
+    BOOST_REQUIRE(chain.hasPosteriorMetrics);
+    BOOST_TEST(chain.posterior.totalVariation <= 0.1);
+
+    // The paper's settings on the same data and seed have not mixed: the reason for the preset.
+    RunConfig paper;
+    const RunOutcome paperOutcome = runRequest(RunRequest::single(paper));
+    BOOST_TEST(paperOutcome.chains.front().splitRhat > 1.1);
+}
