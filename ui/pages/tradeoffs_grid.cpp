@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QGridLayout>
 #include <QLabel>
@@ -122,7 +124,7 @@ TradeoffsGrid::TradeoffsGrid(QWidget *parent) : QWidget(parent)
         m_grid->addWidget(view, 1 + figure / 3, figure % 3);
         m_grid->setRowStretch(1 + figure / 3, 1);
     }
-    reset(QStringLiteral("sigma"), 0.4, 1.7, false, {core::TestMethod::Minibatch}, false);
+    reset(QStringLiteral("sigma"), 0.4, 1.7, false, {core::methodName(core::TestMethod::Minibatch)}, false);
 }
 
 QString TradeoffsGrid::figureStem(int figure)
@@ -150,7 +152,7 @@ bool TradeoffsGrid::logY(int figure) const
 }
 
 void TradeoffsGrid::reset(const QString &settingKey, double from, double to, bool logSpacing,
-                          const std::vector<core::TestMethod> &methods, bool logreg)
+                          const std::vector<std::string> &methods, bool logreg)
 {
     m_setting = settingKey;
     m_from = std::min(from, to);
@@ -159,14 +161,16 @@ void TradeoffsGrid::reset(const QString &settingKey, double from, double to, boo
     m_methods = methods;
     m_logreg = logreg;
     m_pooledSpeed = false;
+    m_staleNote.clear();
     for (int figure = 0; figure < FigureCount; ++figure)
         buildPanel(figure);
     QStringList entries;
     for (std::size_t m = 0; m < methods.size(); ++m)
         entries.append(QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
                            .arg(seriesColour(static_cast<int>(m)).name(),
-                                QString::fromStdString(core::methodName(methods[m])).toHtmlEscaped()));
-    entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1").arg(settingKey.toHtmlEscaped()));
+                                QString::fromStdString(methods[m]).toHtmlEscaped()));
+    entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1; shaded: ± one standard error over the trials")
+                       .arg(settingKey.toHtmlEscaped()));
     m_legend->setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
 }
 
@@ -180,6 +184,7 @@ void TradeoffsGrid::buildPanel(int figure)
         delete axis;
     }
     panel.lines.clear();
+    panel.bands.clear();
     chart->setTitle(figureTitle(figure));
     panel.x = makeAxis(m_logX, m_logX ? tr("%1 (log scale)").arg(m_setting) : m_setting);
     panel.y = makeAxis(logY(figure), logY(figure) ? tr("log scale") : QString());
@@ -190,8 +195,20 @@ void TradeoffsGrid::buildPanel(int figure)
     panel.yHigh = logY(figure) ? 10.0 : 1.0;
     panel.y->setRange(panel.yLow, panel.yHigh);
     for (std::size_t m = 0; m < m_methods.size(); ++m) {
+        // The band first, so that the line is drawn over it.
+        auto *band = new QAreaSeries(new QLineSeries, new QLineSeries);
+        QColor fill = seriesColour(static_cast<int>(m));
+        fill.setAlphaF(0.22);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        chart->addSeries(band);
+        band->attachAxis(panel.x);
+        band->attachAxis(panel.y);
+        for (QLegendMarker *marker : chart->legend()->markers(band))
+            marker->setVisible(false);
+        panel.bands.append(band);
         auto *line = new QLineSeries;
-        line->setName(QString::fromStdString(core::methodName(m_methods[m])));
+        line->setName(QString::fromStdString(m_methods[m]));
         QPen pen(seriesColour(static_cast<int>(m)));
         pen.setWidthF(2.0);
         line->setPen(pen);
@@ -228,37 +245,66 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
         for (std::size_t m = 0; m < m_methods.size(); ++m) {
             // Mean over the trials at each value, in the order of the setting; the speed
             // figures of pooled trials as they are.
-            std::map<double, std::pair<double, int>> sums;
-            if (m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss)) {
+            // The trials' values at each setting value, in its order.
+            std::map<double, std::vector<double>> trials;
+            for (const core::SweepRow &row : rows) {
+                const double y = figureOf(row, figure, m_logreg);
+                if (row.methodLabel() == m_methods[m] && std::isfinite(y))
+                    trials[row.value].push_back(y);
+            }
+            std::map<double, double> pooledLine;
+            if (m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss))
                 for (const core::SweepPooled &point : pooled) {
                     const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
-                    if (point.figures.method == m_methods[m] && std::isfinite(y))
-                        sums[point.value] = {y, 1};
+                    if (point.figures.methodLabel() == m_methods[m] && std::isfinite(y))
+                        pooledLine[point.value] = y;
                 }
-            } else {
-                for (const core::SweepRow &row : rows) {
-                    const double y = figureOf(row, figure, m_logreg);
-                    if (row.method != m_methods[m] || !std::isfinite(y))
-                        continue;
-                    auto &[sum, count] = sums[row.value];
-                    sum += y;
-                    ++count;
-                }
-            }
-            QList<QPointF> points;
-            for (const auto &[x, sum] : sums) {
-                const double y = sum.first / sum.second;
+            QList<QPointF> points, upper, lower;
+            const auto add = [&](double x, double y, double halfWidth) {
                 if ((logarithmic && !(y > 0.0)) || (m_logX && !(x > 0.0)))
-                    continue;
+                    return;
                 points.append(QPointF(x, y));
                 low = std::min(low, y);
                 high = std::max(high, y);
+                if (!std::isfinite(halfWidth))
+                    halfWidth = 0.0;
+                // On a log axis the band stops above zero.
+                const double bottom = logarithmic ? std::max(y - halfWidth, y / 10.0) : y - halfWidth;
+                upper.append(QPointF(x, y + halfWidth));
+                lower.append(QPointF(x, bottom));
+                low = std::min(low, bottom);
+                high = std::max(high, y + halfWidth);
+            };
+            if (!pooledLine.empty()) {
+                // A pooled ESS is one estimate from all the trials: it has no spread to draw.
+                for (const auto &[x, y] : pooledLine)
+                    add(x, y, std::nan(""));
+            } else {
+                for (const auto &[x, values] : trials) {
+                    double sum = 0.0;
+                    for (double v : values)
+                        sum += v;
+                    const double mean = sum / static_cast<double>(values.size());
+                    double halfWidth = std::nan("");
+                    if (values.size() > 1) {
+                        double squares = 0.0;
+                        for (double v : values)
+                            squares += (v - mean) * (v - mean);
+                        const double n = static_cast<double>(values.size());
+                        halfWidth = std::sqrt(squares / (n - 1.0) / n);
+                    }
+                    add(x, mean, halfWidth);
+                }
             }
             QLineSeries *line = panel.lines[static_cast<qsizetype>(m)];
             line->replace(points);
+            QAreaSeries *band = panel.bands[static_cast<qsizetype>(m)];
+            band->upperSeries()->replace(upper);
+            band->lowerSeries()->replace(lower);
             // A method without this figure (no correction table) gets no line and no legend entry.
             const bool shown = !points.isEmpty() || rows.empty();
             line->setVisible(shown);
+            band->setVisible(shown && !points.isEmpty());
             for (QLegendMarker *marker : panel.chart->legend()->markers(line))
                 marker->setVisible(shown);
         }
@@ -272,10 +318,27 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
                 panel.yHigh = log->max();
             }
         }
-        const bool empty = !rows.empty() && !std::isfinite(low);
-        panel.chart->setTitle(empty ? tr("%1: not measured").arg(figureTitle(figure)) : figureTitle(figure));
+        panel.empty = !rows.empty() && !std::isfinite(low);
+        retitle(panel, figure);
         updateMarker(panel);
     }
+}
+
+void TradeoffsGrid::retitle(Panel &panel, int figure)
+{
+    QString title = panel.empty ? tr("%1: not measured").arg(figureTitle(figure)) : figureTitle(figure);
+    if (!m_staleNote.isEmpty())
+        title += tr(" (%1)").arg(m_staleNote);
+    panel.chart->setTitle(title);
+}
+
+void TradeoffsGrid::setStaleNote(const QString &note)
+{
+    if (note == m_staleNote)
+        return;
+    m_staleNote = note;
+    for (int figure = 0; figure < FigureCount; ++figure)
+        retitle(m_panels[static_cast<std::size_t>(figure)], figure);
 }
 
 void TradeoffsGrid::setMarker(double value)
@@ -300,6 +363,17 @@ int TradeoffsGrid::pointCount(int figure, int methodIndex) const
 {
     const Panel &panel = m_panels[static_cast<std::size_t>(figure)];
     return methodIndex < panel.lines.size() ? static_cast<int>(panel.lines[methodIndex]->count()) : 0;
+}
+
+double TradeoffsGrid::bandAt(int figure, int methodIndex, double x) const
+{
+    const Panel &panel = m_panels[static_cast<std::size_t>(figure)];
+    if (methodIndex >= panel.bands.size())
+        return std::nan("");
+    for (const QPointF &point : panel.bands[methodIndex]->upperSeries()->points())
+        if (std::abs(point.x() - x) <= 1e-9 * std::max(1.0, std::abs(x)))
+            return point.y() - valueAt(figure, methodIndex, x);
+    return std::nan("");
 }
 
 double TradeoffsGrid::valueAt(int figure, int methodIndex, double x) const

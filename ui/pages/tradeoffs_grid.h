@@ -17,6 +17,7 @@
 #include "core/experiment/sweep/sweep.h"
 
 QT_BEGIN_NAMESPACE
+class QAreaSeries;
 class QAbstractAxis;
 class QChart;
 class QGridLayout;
@@ -37,9 +38,14 @@ public:
     explicit TradeoffsGrid(QWidget *parent = nullptr);
 
     /// Empty charts for a sweep of `settingKey` over [from, to] (log x when `logSpacing`), one
-    /// line per method; `logreg` plots test accuracy instead of posterior TV.
+    /// line per method entry as tables label it ("minibatch", "minibatch+taylor2"); `logreg`
+    /// plots test accuracy instead of posterior TV.
     void reset(const QString &settingKey, double from, double to, bool logSpacing,
-               const std::vector<core::TestMethod> &methods, bool logreg);
+               const std::vector<std::string> &methodLabels, bool logreg);
+    /// Marks every chart as drawn for settings the form no longer shows (`note` says which), or
+    /// clears the mark with an empty note: the titles, also in exported files, carry it.
+    void setStaleNote(const QString &note);
+    bool isStale() const { return !m_staleNote.isEmpty(); }
     /// Redraws every chart from `rows` (any order, any number of points so far); where `pooled`
     /// has a method's trials pooled at a point, its ESS per second and data per ESS are drawn
     /// from those.
@@ -50,6 +56,9 @@ public:
     ThemedChartView *view(int figure) const { return m_views[static_cast<std::size_t>(figure)]; }
     /// Points on `method`'s line of `figure` (NaN figures and, on log axes, non-positive ones are left out).
     int pointCount(int figure, int methodIndex) const;
+    /// The half-width of the band around `method`'s line of `figure` at `x`: one standard error
+    /// of the mean over the trials there (NaN with one trial, or where the line is not drawn).
+    double bandAt(int figure, int methodIndex, double x) const;
     /// The y of the point of `method`'s line of `figure` at setting value `x`, or NaN.
     double valueAt(int figure, int methodIndex, double x) const;
     /// The file-name stem part and title of a figure ("mean-batch", "Mean minibatch size").
@@ -65,11 +74,14 @@ private:
         QChart *chart = nullptr;
         QAbstractAxis *x = nullptr;
         QAbstractAxis *y = nullptr;
-        QList<QLineSeries *> lines; // one per method
+        QList<QLineSeries *> lines; // one per method entry
+        QList<QAreaSeries *> bands; // mean ± one standard error over the trials, one per entry
         QLineSeries *marker = nullptr;
         double yLow = 0.0, yHigh = 1.0;
+        bool empty = false; // rows arrived, none with this figure
     };
     void buildPanel(int figure);
+    void retitle(Panel &panel, int figure);
     void updateMarker(Panel &panel);
     bool logY(int figure) const;
 
@@ -78,7 +90,8 @@ private:
     QGridLayout *m_grid = nullptr;
     QLabel *m_legend = nullptr; // the methods' colours, for every chart
     QString m_setting;
-    std::vector<core::TestMethod> m_methods;
+    std::vector<std::string> m_methods; // the entries' labels
+    QString m_staleNote;
     bool m_logX = false;
     bool m_logreg = false;
     bool m_pooledSpeed = false; // the speed figures come from pooled trials

@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStringList>
 #include <QVBoxLayout>
 
 #include "core/experiment/settings/settings_table.h"
@@ -62,18 +63,30 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     m_count->setValue(8);
     m_log = new QCheckBox(tr("Log spacing"));
     m_samples = new QSpinBox;
-    m_samples->setRange(10, 10'000'000);
+    // 0: the form's samples and burn-in, which the preset chose to give a mixed chain; a
+    // sweep of unmixed chains draws noise where a trend should be.
+    m_samples->setRange(0, 10'000'000);
     m_samples->setSingleStep(1000);
-    m_samples->setValue(3000);
-    m_samples->setToolTip(tr("Samples of every chain at every point."));
+    m_samples->setSpecialValueText(tr("the form's"));
+    m_samples->setValue(0);
+    m_samples->setToolTip(tr("Samples of every chain at every point: the form's (with its burn-in), or a number of "
+                             "your own."));
     m_trials = new QSpinBox;
     m_trials->setRange(1, 100);
-    m_trials->setValue(1);
-    m_trials->setToolTip(tr("Chains per method at every point, with seeds seed, seed + 1, …; the lines show their mean."));
+    m_trials->setValue(3);
+    m_trials->setToolTip(tr("Chains per method at every point, with seeds seed, seed + 1, …; the lines show their "
+                            "mean and the shaded bands one standard error of it, so that a step between two points "
+                            "can be told from noise."));
     m_sweep = new QPushButton(tr("Sweep"));
     m_stop = new QPushButton(tr("Stop"));
     m_save = new QPushButton(tr("Save rows as CSV…"));
     m_progress = new QLabel;
+    m_stale = new QLabel;
+    m_stale->setObjectName(QStringLiteral("sweepStale"));
+    m_stale->setWordWrap(true);
+    m_stale->setStyleSheet(QStringLiteral("QLabel { background: palette(highlight); color: palette(highlighted-text); "
+                                          "padding: 3px; }"));
+    m_stale->setVisible(false);
     m_grid = new TradeoffsGrid;
     m_runner = new SweepRunner(this);
 
@@ -101,6 +114,7 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(axisRow);
     layout->addLayout(runRow);
+    layout->addWidget(m_stale);
     layout->addWidget(m_grid, 1);
 
     connect(m_sweep, &QPushButton::clicked, this, &TradeoffsPage::startSweep);
@@ -141,6 +155,7 @@ void TradeoffsPage::setForm(ControlPanel *form)
     connect(m_form, &ControlPanel::settingsChanged, this, [this] {
         refreshSettings();
         refreshMarker();
+        refreshStale();
     });
     refreshSettings();
     refreshMarker();
@@ -163,6 +178,54 @@ void TradeoffsPage::refreshSettings()
     for (const QString &key : keys)
         m_setting->addItem(key, key);
     m_setting->setCurrentIndex(std::max<int>(0, static_cast<int>(keys.indexOf(current))));
+}
+
+QString TradeoffsPage::staleNote() const
+{
+    if (!m_form || m_outcome.rows.empty())
+        return {};
+    const core::RunRequest &swept = m_outcome.request.base;
+    const core::RunRequest form = m_form->request();
+    QStringList changes;
+    if (swept.config.dataset != form.config.dataset)
+        changes.append(tr("dataset %1 → %2")
+                           .arg(QString::fromStdString(swept.config.dataset), QString::fromStdString(form.config.dataset)));
+    std::vector<std::string> sweptLabels, formLabels;
+    for (std::size_t m = 0; m < swept.methods.size(); ++m)
+        sweptLabels.push_back(swept.methodLabel(m));
+    for (std::size_t m = 0; m < form.methods.size(); ++m)
+        formLabels.push_back(form.methodLabel(m));
+    if (sweptLabels != formLabels)
+        changes.append(tr("methods"));
+    // The swept setting and the page's own samples are the sweep's, not the form's.
+    for (const core::SettingDifference &difference : core::settingDifferences(swept.config, form.config)) {
+        const std::string &key = difference.spec->key;
+        if (key == m_outcome.settingKey || key == "dataset" || (key == "samples" && m_samples->value() > 0)
+            || key == "method")
+            continue;
+        changes.append(QStringLiteral("%1 %2 → %3")
+                           .arg(QString::fromStdString(key), QString::fromStdString(difference.before),
+                                QString::fromStdString(difference.after)));
+    }
+    if (changes.isEmpty())
+        return {};
+    if (changes.size() > 3) {
+        const qsizetype more = changes.size() - 2;
+        changes = changes.mid(0, 2);
+        changes.append(tr("%1 more").arg(more));
+    }
+    return tr("swept before the form changed: %1").arg(changes.join(QStringLiteral(", ")));
+}
+
+void TradeoffsPage::refreshStale()
+{
+    if (isRunning())
+        return; // a running sweep keeps the request it started with; it is marked when it ends
+    const QString note = staleNote();
+    m_grid->setStaleNote(note);
+    m_stale->setVisible(!note.isEmpty());
+    m_stale->setText(note.isEmpty() ? QString()
+                                    : tr("These points were %1. Press Sweep to sweep the form's settings.").arg(note));
 }
 
 void TradeoffsPage::refreshMarker()
@@ -223,7 +286,8 @@ core::SweepRequest TradeoffsPage::sweepRequest() const
     core::SweepRequest request;
     request.base = m_form ? m_form->request() : core::RunRequest::single(core::RunConfig{});
     request.base.chains = m_trials->value();
-    request.base.config.samples = m_samples->value();
+    if (m_samples->value() > 0)
+        request.base.config.samples = m_samples->value();
     request.axis = axis();
     return request;
 }
@@ -248,9 +312,13 @@ bool TradeoffsPage::startSweep()
     m_outcome.values = core::sweepValues(request.axis, spec);
     m_points.clear();
     m_pointCount = request.axis.count;
+    std::vector<std::string> labels;
+    for (std::size_t m = 0; m < request.base.methods.size(); ++m)
+        labels.push_back(request.base.methodLabel(m));
     m_grid->reset(QString::fromStdString(spec.key), request.axis.from, request.axis.to, request.axis.logSpacing,
-                  request.base.methods, core::isLogisticDataset(request.base.config.dataset));
+                  labels, core::isLogisticDataset(request.base.config.dataset));
     refreshMarker();
+    m_stale->setVisible(false);
     m_progress->setText(tr("point 0 of %1").arg(m_pointCount));
     m_runner->start(request);
     updateButtons();
@@ -292,6 +360,7 @@ void TradeoffsPage::onSweepFinished(const core::SweepOutcome &outcome)
 {
     m_outcome = outcome;
     m_grid->showRows(m_outcome.rows, m_outcome.pooled);
+    refreshStale();
     updateButtons();
     m_progress->setText(progressText());
     emit statusMessage(m_outcome.stopped ? tr("Sweep stopped: %1").arg(progressText())

@@ -61,6 +61,9 @@ public:
     bool hasRows() const { return !m_outcome.rows.empty(); }
     TradeoffsGrid *grid() const { return m_grid; }
     QString progressText() const;
+    /// What differs between the shown sweep's settings and the form's (dataset, methods, any
+    /// setting but the swept one), or empty when nothing does or nothing was swept.
+    QString staleNote() const;
 
     /// Writes the rows with core's sweep CSV writer. Returns false with `error` set on failure.
     bool saveCsv(const QString &path, QString *error) const;
@@ -84,6 +87,8 @@ private:
     void onSweepFailed(const QString &error);
     void refreshSettings();
     void refreshMarker();
+    /// Marks the charts when the form no longer shows the settings they were swept with.
+    void refreshStale();
     void updateButtons();
     void saveCsvFromDialog();
 
@@ -99,6 +104,7 @@ private:
     QPushButton *m_stop = nullptr;
     QPushButton *m_save = nullptr;
     QLabel *m_progress = nullptr;
+    QLabel *m_stale = nullptr; // the banner over a sweep of settings the form no longer shows
     TradeoffsGrid *m_grid = nullptr;
 
     SweepRunner *m_runner = nullptr;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QSignalSpy>
@@ -17,6 +19,7 @@
 #include "tests/support/small_runs.h"
 #include "ui/charts/chart_style.h"
 #include "ui/panel/control_panel.h"
+#include "ui/panel/dataset_box.h"
 #include "ui/main_window.h"
 #include "ui/pages/results_view.h"
 #include "ui/pages/tradeoffs_grid.h"
@@ -60,6 +63,7 @@ private slots:
     void stopKeepsCompletedPoints();
     void clickedPointLoadsIntoTheForm();
     void invalidSweepIsRefusedWithTheReason();
+    void sweepOfEarlierSettingsIsMarked();
     void closingMidSweepJoins();
 
 private:
@@ -84,8 +88,9 @@ void tst_Tradeoffs::tabIsLastAndListsTheDatasetsSettings()
     QCOMPARE(axis.setting, std::string("sigma"));
     QCOMPARE(axis.count, 8);
     const core::SweepRequest request = results->tradeoffsPage()->sweepRequest();
-    QCOMPARE(request.base.config.samples, qint64(3000));
-    QCOMPARE(request.base.chains, 1);
+    // The form's samples (a window built in code shows the paper's 3000), three trials a point.
+    QCOMPARE(request.base.config.samples, window.controls()->config().samples);
+    QCOMPARE(request.base.chains, 3);
     QVERIFY(request.base.methods == window.controls()->request().methods);
     // No rows yet: nothing of the tab to export.
     for (const ui::NamedChart &chart : results->exportableCharts())
@@ -186,6 +191,14 @@ void tst_Tradeoffs::severalTrialsPlotTheirPooledSpeed()
         if (row.method == core::TestMethod::Minibatch && row.value == 0.5)
             sum += row.acceptanceRate;
     QVERIFY(std::abs(grid->valueAt(TradeoffsGrid::Acceptance, 0, 0.5) - sum / 2.0) < 1e-12);
+    // Its band is one standard error of that mean: |a₁ − a₂| / 2 for two trials.
+    std::vector<double> accepted;
+    for (const core::SweepRow &row : outcome.rows)
+        if (row.method == core::TestMethod::Minibatch && row.value == 0.5)
+            accepted.push_back(row.acceptanceRate);
+    QCOMPARE(accepted.size(), std::size_t(2));
+    QVERIFY(std::abs(grid->bandAt(TradeoffsGrid::Acceptance, 0, 0.5) - std::abs(accepted[0] - accepted[1]) / 2.0)
+            < 1e-12);
 
     // One trial per point again: per-chain figures, and the plain title.
     grid->showRows(outcome.rows, {});
@@ -226,7 +239,10 @@ void tst_Tradeoffs::clickedPointLoadsIntoTheForm()
     QCOMPARE(window.controls()->config().correction.sigma, 1.0);
 
     // A click near the point at σ = 1.5 on a line of the first chart, as Qt Charts reports it.
-    auto *line = qobject_cast<QLineSeries *>(page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->series().value(0));
+    QLineSeries *line = nullptr; // the first method's line (its error band comes before it)
+    for (QAbstractSeries *series : page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->series())
+        if ((line = qobject_cast<QLineSeries *>(series)))
+            break;
     QVERIFY(line);
     emit line->clicked(QPointF(1.47, 10.0));
     QCOMPARE(window.controls()->config().correction.sigma, 1.5);
@@ -281,6 +297,52 @@ void tst_Tradeoffs::closingMidSweepJoins()
     QVERIFY(arrived.wait(kRunTimeoutMs));
     window.reset(); // the page's destructor stops and joins the sweep's thread
     QVERIFY(!window);
+}
+
+// A sweep whose settings the form no longer shows (another dataset chosen, T changed) is marked
+// on the page and in every chart's title, which exported files carry; sweeping again clears it,
+// and changing only the swept setting does not mark it.
+void tst_Tradeoffs::sweepOfEarlierSettingsIsMarked()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    setUpSmallSweep(window, 2, 300);
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    auto *banner = page->findChild<QLabel *>(QStringLiteral("sweepStale"));
+    QVERIFY(banner);
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(page->startSweep());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QVERIFY(page->staleNote().isEmpty());
+    QVERIFY(!page->grid()->isStale());
+
+    core::RunConfig config = window.controls()->config();
+    config.correction.sigma = 0.7; // the swept setting itself: still this sweep
+    window.controls()->setConfig(config);
+    emit window.controls()->settingsChanged();
+    QVERIFY(page->staleNote().isEmpty());
+
+    QComboBox *kind = window.controls()->datasetBox()->datasetCombo();
+    kind->setCurrentIndex(kind->findData(QStringLiteral("worst-case")));
+    QVERIFY2(page->staleNote().contains(QStringLiteral("dataset gmm → worst-case")), qPrintable(page->staleNote()));
+    QVERIFY(page->grid()->isStale());
+    QVERIFY(!banner->isHidden());
+    const QString title = page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title();
+    QVERIFY2(title.contains(QStringLiteral("swept before the form changed")), qPrintable(title));
+
+    kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
+    config = window.controls()->config();
+    config.nData = 20'000;
+    config.temperature = 200.0;
+    window.controls()->setConfig(config);
+    emit window.controls()->settingsChanged();
+    // Back on the mixture, but at other settings than swept (the dataset switch set the paper's
+    // defaults, now put back by hand but for the samples): still marked until a new sweep.
+    QVERIFY(page->startSweep());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    QVERIFY2(page->staleNote().isEmpty(), qPrintable(page->staleNote()));
+    QVERIFY(banner->isHidden());
+    QVERIFY(!page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title().contains(QStringLiteral("swept before")));
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)
