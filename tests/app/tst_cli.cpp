@@ -439,6 +439,27 @@ private slots:
         QVERIFY2(tiny.err.contains("dimension must be in [2, 10000]"), qPrintable(tiny.err));
     }
 
+    // Tall data with the recommended preset (laplace-cn, taylor2): a samples file whose lp__
+    // column would read more than the budget of data points leaves it out, says why in its
+    // header, and still reads in diagnose.
+    void tallDataSamplesLeaveOutAnExpensiveLp()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/tall.csv";
+        const Result result = runCli({"run", "--dataset", "tall-logreg", "--samples", "5000", "--seed", "2", "--out", csv});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.contains("preset               recommended: proposal laplace-cn"), qPrintable(result.out));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY2(text.contains("# lp_omitted = lp__ would read "), text.left(2000).constData());
+        QVERIFY(text.contains("\naccept_stat__,batch_size__"));
+        QVERIFY(!text.contains("lp__,"));
+        const Result diagnose = runCli({"diagnose", csv});
+        QVERIFY2(diagnose.exitCode == 0, qPrintable(diagnose.err));
+        QVERIFY2(diagnose.out.contains("theta.20"), qPrintable(diagnose.out));
+    }
+
     // Method entries with their own control variates run side by side, named by their labels
     // in the rows; a repeated entry and control variates for an exact test are refused.
     void methodsWithControlVariatesRunSideBySide()

@@ -136,16 +136,22 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         // A chain retuned during the run (or started after a change) targets another posterior
         // than the run's settings say: its row says which, since its statistics are the final
         // segment's.
-        QString methodText = QString::fromStdString(core::methodName(report.method));
+        QString methodText = QString::fromStdString(report.methodLabel());
         const auto &segments = report.result ? report.result->segments : std::vector<core::ChainSegment>{};
         const core::RunConfig settings = outcome.request.channelConfig(report.channel);
         const bool retuned = report.result && report.result->retuned(settings.temperature, settings.step);
-        if (retuned)
+        // A burn-in that learned the step retunes the chain once: one segment at the target.
+        if (retuned && report.result->targetSegmentCount() > 1)
             methodText = tr("%1 (T = %L2, step %L3; %4 segments)")
                              .arg(methodText)
                              .arg(segments.back().temperature, 0, 'g', 6)
                              .arg(segments.back().step, 0, 'g', 4)
                              .arg(report.result->targetSegmentCount());
+        else if (retuned)
+            methodText = tr("%1 (T = %L2, step %L3)")
+                             .arg(methodText)
+                             .arg(segments.back().temperature, 0, 'g', 6)
+                             .arg(segments.back().step, 0, 'g', 4);
         auto *method = makeCell(methodText, Qt::AlignLeft | Qt::AlignVCenter);
         if (retuned)
             method->setToolTip(tr("T or the step changed during the run: ESS, R-hat and TV describe the final "

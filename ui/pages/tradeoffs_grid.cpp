@@ -6,7 +6,6 @@
 #include <map>
 #include <string>
 
-#include <QAreaSeries>
 #include <QChart>
 #include <QGridLayout>
 #include <QLabel>
@@ -169,7 +168,7 @@ void TradeoffsGrid::reset(const QString &settingKey, double from, double to, boo
         entries.append(QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
                            .arg(seriesColour(static_cast<int>(m)).name(),
                                 QString::fromStdString(methods[m]).toHtmlEscaped()));
-    entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1; shaded: ± one standard error over the trials")
+    entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1; bars: ± one standard error over the trials")
                        .arg(settingKey.toHtmlEscaped()));
     m_legend->setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
 }
@@ -184,7 +183,8 @@ void TradeoffsGrid::buildPanel(int figure)
         delete axis;
     }
     panel.lines.clear();
-    panel.bands.clear();
+    panel.whiskers.clear(); // removeAllSeries deleted them
+    panel.halfWidths.assign(m_methods.size(), {});
     chart->setTitle(figureTitle(figure));
     panel.x = makeAxis(m_logX, m_logX ? tr("%1 (log scale)").arg(m_setting) : m_setting);
     panel.y = makeAxis(logY(figure), logY(figure) ? tr("log scale") : QString());
@@ -195,18 +195,6 @@ void TradeoffsGrid::buildPanel(int figure)
     panel.yHigh = logY(figure) ? 10.0 : 1.0;
     panel.y->setRange(panel.yLow, panel.yHigh);
     for (std::size_t m = 0; m < m_methods.size(); ++m) {
-        // The band first, so that the line is drawn over it.
-        auto *band = new QAreaSeries(new QLineSeries, new QLineSeries);
-        QColor fill = seriesColour(static_cast<int>(m));
-        fill.setAlphaF(0.22);
-        band->setBrush(fill);
-        band->setPen(Qt::NoPen);
-        chart->addSeries(band);
-        band->attachAxis(panel.x);
-        band->attachAxis(panel.y);
-        for (QLegendMarker *marker : chart->legend()->markers(band))
-            marker->setVisible(false);
-        panel.bands.append(band);
         auto *line = new QLineSeries;
         line->setName(QString::fromStdString(m_methods[m]));
         QPen pen(seriesColour(static_cast<int>(m)));
@@ -242,6 +230,12 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
         Panel &panel = m_panels[static_cast<std::size_t>(figure)];
         const bool logarithmic = logY(figure);
         double low = std::numeric_limits<double>::infinity(), high = -low;
+        for (QLineSeries *bar : panel.whiskers) {
+            panel.chart->removeSeries(bar);
+            delete bar;
+        }
+        panel.whiskers.clear();
+        std::vector<std::pair<QPointF, QPointF>> bars; // one method's error bars at a time
         for (std::size_t m = 0; m < m_methods.size(); ++m) {
             // Mean over the trials at each value, in the order of the setting; the speed
             // figures of pooled trials as they are.
@@ -259,19 +253,21 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
                     if (point.figures.methodLabel() == m_methods[m] && std::isfinite(y))
                         pooledLine[point.value] = y;
                 }
-            QList<QPointF> points, upper, lower;
+            QList<QPointF> points;
+            std::map<double, double> &halfWidths = panel.halfWidths[m];
+            halfWidths.clear();
             const auto add = [&](double x, double y, double halfWidth) {
                 if ((logarithmic && !(y > 0.0)) || (m_logX && !(x > 0.0)))
                     return;
                 points.append(QPointF(x, y));
                 low = std::min(low, y);
                 high = std::max(high, y);
-                if (!std::isfinite(halfWidth))
-                    halfWidth = 0.0;
-                // On a log axis the band stops above zero.
+                if (!(halfWidth > 0.0))
+                    return;
+                // On a log axis the bar stops above zero.
                 const double bottom = logarithmic ? std::max(y - halfWidth, y / 10.0) : y - halfWidth;
-                upper.append(QPointF(x, y + halfWidth));
-                lower.append(QPointF(x, bottom));
+                halfWidths[x] = halfWidth;
+                bars.push_back({QPointF(x, bottom), QPointF(x, y + halfWidth)});
                 low = std::min(low, bottom);
                 high = std::max(high, y + halfWidth);
             };
@@ -298,13 +294,23 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
             }
             QLineSeries *line = panel.lines[static_cast<qsizetype>(m)];
             line->replace(points);
-            QAreaSeries *band = panel.bands[static_cast<qsizetype>(m)];
-            band->upperSeries()->replace(upper);
-            band->lowerSeries()->replace(lower);
+            for (const auto &[bottom, top] : bars) {
+                auto *bar = new QLineSeries;
+                QPen pen(seriesColour(static_cast<int>(m)));
+                pen.setWidthF(1.5);
+                bar->setPen(pen);
+                panel.chart->addSeries(bar);
+                bar->attachAxis(panel.x);
+                bar->attachAxis(panel.y);
+                bar->replace(QList<QPointF>{bottom, top});
+                for (QLegendMarker *marker : panel.chart->legend()->markers(bar))
+                    marker->setVisible(false);
+                panel.whiskers.append(bar);
+            }
+            bars.clear();
             // A method without this figure (no correction table) gets no line and no legend entry.
             const bool shown = !points.isEmpty() || rows.empty();
             line->setVisible(shown);
-            band->setVisible(shown && !points.isEmpty());
             for (QLegendMarker *marker : panel.chart->legend()->markers(line))
                 marker->setVisible(shown);
         }
@@ -327,8 +333,11 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
 void TradeoffsGrid::retitle(Panel &panel, int figure)
 {
     QString title = panel.empty ? tr("%1: not measured").arg(figureTitle(figure)) : figureTitle(figure);
+    // The title says only that the settings changed (it is narrow on screen); the page's
+    // banner and the chart's tooltip say which.
     if (!m_staleNote.isEmpty())
-        title += tr(" (%1)").arg(m_staleNote);
+        title += tr(" — earlier settings");
+    m_views[static_cast<std::size_t>(figure)]->setToolTip(m_staleNote);
     panel.chart->setTitle(title);
 }
 
@@ -365,14 +374,14 @@ int TradeoffsGrid::pointCount(int figure, int methodIndex) const
     return methodIndex < panel.lines.size() ? static_cast<int>(panel.lines[methodIndex]->count()) : 0;
 }
 
-double TradeoffsGrid::bandAt(int figure, int methodIndex, double x) const
+double TradeoffsGrid::barAt(int figure, int methodIndex, double x) const
 {
     const Panel &panel = m_panels[static_cast<std::size_t>(figure)];
-    if (methodIndex >= panel.bands.size())
+    if (methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= panel.halfWidths.size())
         return std::nan("");
-    for (const QPointF &point : panel.bands[methodIndex]->upperSeries()->points())
-        if (std::abs(point.x() - x) <= 1e-9 * std::max(1.0, std::abs(x)))
-            return point.y() - valueAt(figure, methodIndex, x);
+    for (const auto &[value, halfWidth] : panel.halfWidths[static_cast<std::size_t>(methodIndex)])
+        if (std::abs(value - x) <= 1e-9 * std::max(1.0, std::abs(x)))
+            return halfWidth;
     return std::nan("");
 }
 

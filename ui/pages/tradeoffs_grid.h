@@ -8,6 +8,7 @@
 // for all of them, as the diagnostics table reports chains); a dashed vertical line
 // marks the form's value of the setting. Clicking a point of a line reports its setting value.
 #include <array>
+#include <map>
 #include <vector>
 
 #include <QList>
@@ -17,7 +18,6 @@
 #include "core/experiment/sweep/sweep.h"
 
 QT_BEGIN_NAMESPACE
-class QAreaSeries;
 class QAbstractAxis;
 class QChart;
 class QGridLayout;
@@ -42,8 +42,9 @@ public:
     /// plots test accuracy instead of posterior TV.
     void reset(const QString &settingKey, double from, double to, bool logSpacing,
                const std::vector<std::string> &methodLabels, bool logreg);
-    /// Marks every chart as drawn for settings the form no longer shows (`note` says which), or
-    /// clears the mark with an empty note: the titles, also in exported files, carry it.
+    /// Marks every chart as drawn for settings the form no longer shows (`note` says which, in
+    /// each chart's tooltip), or clears the mark with an empty note: the titles, also in
+    /// exported files, end in "— earlier settings".
     void setStaleNote(const QString &note);
     bool isStale() const { return !m_staleNote.isEmpty(); }
     /// Redraws every chart from `rows` (any order, any number of points so far); where `pooled`
@@ -56,9 +57,10 @@ public:
     ThemedChartView *view(int figure) const { return m_views[static_cast<std::size_t>(figure)]; }
     /// Points on `method`'s line of `figure` (NaN figures and, on log axes, non-positive ones are left out).
     int pointCount(int figure, int methodIndex) const;
-    /// The half-width of the band around `method`'s line of `figure` at `x`: one standard error
-    /// of the mean over the trials there (NaN with one trial, or where the line is not drawn).
-    double bandAt(int figure, int methodIndex, double x) const;
+    /// The half-width of the error bar on `method`'s line of `figure` at `x`: one standard error
+    /// of the mean over the trials there (NaN with one trial, for pooled figures, or where the
+    /// line has no point).
+    double barAt(int figure, int methodIndex, double x) const;
     /// The y of the point of `method`'s line of `figure` at setting value `x`, or NaN.
     double valueAt(int figure, int methodIndex, double x) const;
     /// The file-name stem part and title of a figure ("mean-batch", "Mean minibatch size").
@@ -75,7 +77,8 @@ private:
         QAbstractAxis *x = nullptr;
         QAbstractAxis *y = nullptr;
         QList<QLineSeries *> lines; // one per method entry
-        QList<QAreaSeries *> bands; // mean ± one standard error over the trials, one per entry
+        QList<QLineSeries *> whiskers; // error bars: mean ± one standard error over the trials
+        std::vector<std::map<double, double>> halfWidths; // per entry: setting value → bar half-width
         QLineSeries *marker = nullptr;
         double yLow = 0.0, yHigh = 1.0;
         bool empty = false; // rows arrived, none with this figure

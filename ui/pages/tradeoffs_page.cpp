@@ -75,7 +75,7 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     m_trials->setRange(1, 100);
     m_trials->setValue(3);
     m_trials->setToolTip(tr("Chains per method at every point, with seeds seed, seed + 1, …; the lines show their "
-                            "mean and the shaded bands one standard error of it, so that a step between two points "
+                            "mean and the error bars one standard error of it, so that a step between two points "
                             "can be told from noise."));
     m_sweep = new QPushButton(tr("Sweep"));
     m_stop = new QPushButton(tr("Stop"));

@@ -137,6 +137,7 @@ private:
     QSpinBox *m_gradBatch = nullptr;
     SliderSpinBox *m_gradBatchSlider = nullptr;
     QSpinBox *m_leapfrogSteps = nullptr;
+    SliderSpinBox *m_stepSlider = nullptr;
     SliderSpinBox *m_leapfrogSlider = nullptr;
     QSpinBox *m_samples = nullptr;
     QSpinBox *m_burnIn = nullptr;

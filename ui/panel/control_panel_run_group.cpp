@@ -203,7 +203,8 @@ QWidget *ControlPanel::buildRunGroup()
     m_nDataSlider = new SliderSpinBox(m_nData, tr("N"), Scale::Logarithmic, kMinGuiData, kMaxGuiData);
     form->addRow(tr("Data po&ints N"), m_nDataSlider);
     form->addRow(tr("Temperat&ure T"), new SliderSpinBox(m_temperature, tr("T"), Scale::Logarithmic, 0.1, 1e7));
-    form->addRow(tr("Pr&oposal step"), new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0));
+    m_stepSlider = new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0);
+    form->addRow(tr("Pr&oposal step"), m_stepSlider);
     form->addRow(tr("Proposal &kind"), m_proposal);
     m_gradBatchSlider = new SliderSpinBox(m_gradBatch, tr("The gradient batch"), Scale::Logarithmic, 1, kMaxGuiData);
     form->addRow(tr("Gradient batch B"), m_gradBatchSlider); // every letter is some other control's Alt key
@@ -314,6 +315,9 @@ void ControlPanel::updateModeWidgets()
     const core::ProposalKind proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
     m_gradBatchSlider->setEnabled(core::usesGradient(proposal));
     m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
+    // These two start from the Laplace approximation's own scale and learn it in the burn-in.
+    m_stepSlider->setEnabled(proposal != core::ProposalKind::LaplaceHamiltonian
+                             && proposal != core::ProposalKind::LaplaceCrankNicolson);
     const bool loading = m_loading;
     m_loading = true; // the box shows a fact, not an edit
     if (!generated) {

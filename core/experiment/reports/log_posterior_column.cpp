@@ -56,4 +56,13 @@ std::vector<double> logPosteriorColumn(const ChainResult &chain, const Model &mo
     return lp;
 }
 
+double logPosteriorColumnCost(const ChainResult &chain, const Model &model)
+{
+    std::int64_t distinct = 0;
+    for (std::int64_t t = 0; t < chain.completed; ++t)
+        if (t == 0 || chain.samples.row(t) != chain.samples.row(t - 1))
+            ++distinct;
+    return static_cast<double>(distinct) * static_cast<double>(model.dataSize());
+}
+
 } // namespace core

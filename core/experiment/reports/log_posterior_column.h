@@ -19,4 +19,11 @@ std::vector<double> logPosteriorColumn(const ChainResult &chain, const GaussianM
 /// is requested before it is done.
 std::vector<double> logPosteriorColumn(const ChainResult &chain, const Model &model, std::stop_token stop = {});
 
+/// Data points that logPosteriorColumn(chain, model) reads: N per distinct θ.
+double logPosteriorColumnCost(const ChainResult &chain, const Model &model);
+/// Above this many points (about five seconds on two cores) a samples file leaves lp__ out
+/// rather than make a run of tall data wait minutes for a column nobody asked for: 20,000
+/// draws at N = 10⁶ would read 2·10¹⁰ points, a hundred times the sampling's own reads.
+inline constexpr double kLogPosteriorColumnBudget = 2e9;
+
 } // namespace core

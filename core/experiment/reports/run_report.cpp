@@ -198,10 +198,16 @@ std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::s
     for (const ChainReport &chain : outcome.chains) {
         if (chain.result->samples.rows() < chain.result->completed)
             throw std::invalid_argument("the run kept no samples to write");
-        const std::vector<double> lp = logPosteriorOf(outcome, chain, stop);
+        CsvMetadata meta = samplesCsvMetadata(outcome, chain, program);
+        std::vector<double> lp;
+        const double cost = !outcome.posterior && outcome.model ? logPosteriorColumnCost(*chain.result, *outcome.model) : 0.0;
+        if (cost > kLogPosteriorColumnBudget)
+            meta.emplace_back("lp_omitted", "lp__ would read " + formatRoundTrip(cost) + " data points (N per distinct draw), over "
+                                                + formatRoundTrip(kLogPosteriorColumnBudget) + "; the draws are complete");
+        else
+            lp = logPosteriorOf(outcome, chain, stop);
         const std::string file = chainSamplesPath(outcome, chain, path);
-        writeSamplesCsv(file, samplesCsvMetadata(outcome, chain, program), *chain.result, lp,
-                        firstWrittenRow(outcome, chain));
+        writeSamplesCsv(file, meta, *chain.result, lp, firstWrittenRow(outcome, chain));
         written.push_back(file);
     }
     return written;

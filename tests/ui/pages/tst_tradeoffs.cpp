@@ -191,13 +191,13 @@ void tst_Tradeoffs::severalTrialsPlotTheirPooledSpeed()
         if (row.method == core::TestMethod::Minibatch && row.value == 0.5)
             sum += row.acceptanceRate;
     QVERIFY(std::abs(grid->valueAt(TradeoffsGrid::Acceptance, 0, 0.5) - sum / 2.0) < 1e-12);
-    // Its band is one standard error of that mean: |a₁ − a₂| / 2 for two trials.
+    // Its error bar is one standard error of that mean: |a₁ − a₂| / 2 for two trials.
     std::vector<double> accepted;
     for (const core::SweepRow &row : outcome.rows)
         if (row.method == core::TestMethod::Minibatch && row.value == 0.5)
             accepted.push_back(row.acceptanceRate);
     QCOMPARE(accepted.size(), std::size_t(2));
-    QVERIFY(std::abs(grid->bandAt(TradeoffsGrid::Acceptance, 0, 0.5) - std::abs(accepted[0] - accepted[1]) / 2.0)
+    QVERIFY(std::abs(grid->barAt(TradeoffsGrid::Acceptance, 0, 0.5) - std::abs(accepted[0] - accepted[1]) / 2.0)
             < 1e-12);
 
     // One trial per point again: per-chain figures, and the plain title.
@@ -239,7 +239,7 @@ void tst_Tradeoffs::clickedPointLoadsIntoTheForm()
     QCOMPARE(window.controls()->config().correction.sigma, 1.0);
 
     // A click near the point at σ = 1.5 on a line of the first chart, as Qt Charts reports it.
-    QLineSeries *line = nullptr; // the first method's line (its error band comes before it)
+    QLineSeries *line = nullptr; // the first method's line
     for (QAbstractSeries *series : page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->series())
         if ((line = qobject_cast<QLineSeries *>(series)))
             break;
@@ -328,7 +328,7 @@ void tst_Tradeoffs::sweepOfEarlierSettingsIsMarked()
     QVERIFY(page->grid()->isStale());
     QVERIFY(!banner->isHidden());
     const QString title = page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title();
-    QVERIFY2(title.contains(QStringLiteral("swept before the form changed")), qPrintable(title));
+    QVERIFY2(title.endsWith(QStringLiteral("— earlier settings")), qPrintable(title));
 
     kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
     config = window.controls()->config();
@@ -342,7 +342,7 @@ void tst_Tradeoffs::sweepOfEarlierSettingsIsMarked()
     QVERIFY(finished.wait(kRunTimeoutMs));
     QVERIFY2(page->staleNote().isEmpty(), qPrintable(page->staleNote()));
     QVERIFY(banner->isHidden());
-    QVERIFY(!page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title().contains(QStringLiteral("swept before")));
+    QVERIFY(!page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title().contains(QStringLiteral("earlier")));
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)
