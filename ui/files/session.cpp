@@ -31,13 +31,22 @@ constexpr int kMaxExportSide = 8000;
 }
 
 // Readers: leave `target` alone when the key is absent, throw when its type is wrong.
-void read(const QJsonObject &json, const QString &key, double &target)
+// `convert` turns a value of the type `has` accepts into the target's.
+template <typename Target, typename Convert>
+void readTyped(const QJsonObject &json, const QString &key, Target &target, bool (QJsonValue::*has)() const,
+               const char *expected, Convert convert)
 {
     if (!json.contains(key))
         return;
-    if (!json[key].isDouble())
-        badValue(key, QStringLiteral("a number"));
-    target = json[key].toDouble();
+    const QJsonValue value = json[key];
+    if (!(value.*has)())
+        badValue(key, QString::fromLatin1(expected));
+    target = convert(value);
+}
+
+void read(const QJsonObject &json, const QString &key, double &target)
+{
+    readTyped(json, key, target, &QJsonValue::isDouble, "a number", [](const QJsonValue &v) { return v.toDouble(); });
 }
 
 // Integers may be JSON numbers or decimal strings (seeds above 2^53); either way the value must
@@ -86,29 +95,20 @@ void readInteger(const QJsonObject &json, const QString &key, Integer &target,
 
 void read(const QJsonObject &json, const QString &key, bool &target)
 {
-    if (!json.contains(key))
-        return;
-    if (!json[key].isBool())
-        badValue(key, QStringLiteral("true or false"));
-    target = json[key].toBool();
+    readTyped(json, key, target, &QJsonValue::isBool, "true or false", [](const QJsonValue &v) { return v.toBool(); });
 }
 
 void read(const QJsonObject &json, const QString &key, std::string &target)
 {
-    if (!json.contains(key))
-        return;
-    if (!json[key].isString())
-        badValue(key, QStringLiteral("a string"));
-    target = json[key].toString().toStdString();
+    readTyped(json, key, target, &QJsonValue::isString, "a string",
+              [](const QJsonValue &v) { return v.toString().toStdString(); });
 }
 
 QJsonObject object(const QJsonObject &json, const QString &key)
 {
-    if (!json.contains(key))
-        return {};
-    if (!json[key].isObject())
-        badValue(key, QStringLiteral("an object"));
-    return json[key].toObject();
+    QJsonObject target;
+    readTyped(json, key, target, &QJsonValue::isObject, "an object", [](const QJsonValue &v) { return v.toObject(); });
+    return target;
 }
 
 QString seedText(std::uint64_t seed)

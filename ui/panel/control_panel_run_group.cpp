@@ -67,11 +67,7 @@ QWidget *ControlPanel::buildRunGroup()
            "(3,000 random-walk samples at step 0.15 on the mixture, T = 100 and step 0.05 on images), which every "
            "reproduction of its figures uses. Picking one sets those settings; the others stay."),
         "preset"));
-    m_method = new QComboBox;
-    // As narrow as a short entry: the panel never drops below its form's minimum width
-    // (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
-    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_method->setMinimumContentsLength(14);
+    m_method = narrowComboBox();
     const std::pair<core::TestMethod, QString> methods[] = {
         {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
         {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
@@ -111,25 +107,17 @@ QWidget *ControlPanel::buildRunGroup()
     m_nData = integerBox(kMinGuiData, kMaxGuiData, 10'000);
     m_nData->setToolTip(withSettingHelp(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
                            "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."), "n_data_requested"));
-    m_temperature = new QDoubleSpinBox;
-    m_temperature->setDecimals(2);
-    m_temperature->setRange(0.01, 1e9);
-    m_temperature->setSingleStep(100.0);
+    m_temperature = realBox(2, 0.01, 1e9, 100.0);
     m_temperature->setGroupSeparatorShown(true);
     m_temperature->setToolTip(withSettingHelp(tr("Temperature T divides every log-likelihood, so N/T sets how sharp the posterior is "
                                  "(Seita et al. Sec. 6.1 uses 10,000). During a run a new T applies from the next "
                                  "iteration and starts a marked chain segment."), "temperature"));
-    m_step = new QDoubleSpinBox;
     // Five decimals: the worst case's step 1/√N is 0.001 at N = 10⁶ and smaller beyond.
-    m_step->setDecimals(5);
-    m_step->setRange(0.00001, 10.0);
-    m_step->setSingleStep(0.01);
+    m_step = realBox(5, 0.00001, 10.0, 0.01);
     m_step->setToolTip(withSettingHelp(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
                           "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
                           "a new step applies from the next iteration and starts a marked chain segment."), "step"));
-    m_proposal = new QComboBox;
-    m_proposal->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_proposal->setMinimumContentsLength(14);
+    m_proposal = narrowComboBox();
     m_proposal->addItem(tr("random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::RandomWalk)));
     m_proposal->addItem(tr("Langevin (minibatch gradient)"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::Langevin)));

@@ -30,26 +30,16 @@ constexpr double kAccurateSigmaNnls = 1.43, kAccurateSigmaRidge = 1.03;
 
 CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (minibatch test)"), parent)
 {
-    m_sigma = new QDoubleSpinBox;
-    m_sigma->setDecimals(2);
-    m_sigma->setRange(kMinSigma, kMaxSigma);
-    m_sigma->setSingleStep(0.05);
+    m_sigma = realBox(2, kMinSigma, kMaxSigma, 0.05);
     m_sigma->setToolTip(withSettingHelp(tr("σ: standard deviation of the Gaussian part X_norm ~ N(0, σ²) of the test noise; the "
                            "minibatch grows until the variance of Δ* is below σ² (Seita et al. Sec. 4). Larger σ "
                            "allows smaller minibatches but a less accurate correction C_σ (appendix Table 3); σ must "
                            "stay below sqrt(π²/3) ≈ 1.81."), "sigma"));
-    m_lambda = new QDoubleSpinBox;
-    m_lambda->setDecimals(3);
-    m_lambda->setRange(0.001, 1000.0);
-    m_lambda->setSingleStep(1.0);
+    m_lambda = realBox(3, 0.001, 1000.0, 1.0);
     m_lambda->setToolTip(withSettingHelp(tr("λ: ridge weight of the correction solve, Eq. 15 (Seita et al. Sec. 4); the paper uses "
                             "λ = 10, which gives an L∞ error of 8.9e-4 at σ = 1 (appendix Table 3). The NNLS solver "
                             "does not use it."), "lambda"));
-    m_solver = new QComboBox;
-    // As narrow as a short entry: the panel never drops below its form's minimum width
-    // (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
-    m_solver->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_solver->setMinimumContentsLength(14);
+    m_solver = narrowComboBox();
     m_solver->addItem(tr("NNLS (non-negative least squares)"), QStringLiteral("nnls"));
     m_solver->addItem(tr("ridge (the paper's Eq. 15)"), QStringLiteral("ridge"));
     m_solver->setToolTip(withSettingHelp(tr("How C_σ is solved: the paper's ridge regression with negative masses clipped (Sec. 4, "

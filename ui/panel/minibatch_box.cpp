@@ -26,18 +26,12 @@ MinibatchBox::MinibatchBox(QWidget *parent) : QGroupBox(tr("Minibatch test"), pa
     m_growth->setGroupSeparatorShown(true);
     m_growth->setToolTip(withSettingHelp(tr("Rows added to the minibatch at each further look while the variance of Δ* is still "
                             "above σ² (Seita et al. Algorithm 1; Sec. 6.1 grows by 100)."), "batch_growth"));
-    m_delta = new QDoubleSpinBox;
-    m_delta->setDecimals(4);
-    m_delta->setRange(0.0, 10.0);
-    m_delta->setSingleStep(0.01);
+    m_delta = realBox(4, 0.0, 10.0, 0.01);
     m_delta->setSpecialValueText(tr("off"));
     m_delta->setToolTip(withSettingHelp(tr("δ: also grow the batch until the CLT error bound ε = (6.4 E|X|³ + 2 E|X|)/√b is at most "
                            "δ (Seita et al. Sec. 5.1, Corollary 1); 0 switches the bound off, and δ = 0.01 needs "
                            "b ≥ 640,000."), "delta"));
-    m_austereBound = new QDoubleSpinBox;
-    m_austereBound->setDecimals(4);
-    m_austereBound->setRange(0.0, 0.5);
-    m_austereBound->setSingleStep(0.005);
+    m_austereBound = realBox(4, 0.0, 0.5, 0.005);
     m_austereBound->setSpecialValueText(tr("off: m = 100, ε = 0.005"));
     m_austereBound->setToolTip(withSettingHelp(tr("Bound on AustereMH's mean acceptance-probability error |ΔP| (Korattikara et al. "
                                   "Sec. D; Seita et al. appendix C.2.1). Off, AustereMH(c) uses the paper's m = 100, "

@@ -1,5 +1,7 @@
 #include "ui/panel/spin_box_values.h"
 
+#include <QComboBox>
+
 #include <algorithm>
 #include <cmath>
 
@@ -37,6 +39,23 @@ QSpinBox *integerBox(int minimum, int maximum, int step)
     box->setSingleStep(step);
     box->setGroupSeparatorShown(true);
     box->setAccelerated(true);
+    return box;
+}
+
+QDoubleSpinBox *realBox(int decimals, double minimum, double maximum, double step)
+{
+    auto *box = new QDoubleSpinBox;
+    box->setDecimals(decimals);
+    box->setRange(minimum, maximum);
+    box->setSingleStep(step);
+    return box;
+}
+
+QComboBox *narrowComboBox()
+{
+    auto *box = new QComboBox;
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(14);
     return box;
 }
 

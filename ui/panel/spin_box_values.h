@@ -6,6 +6,7 @@
 #include <QtGlobal>
 
 QT_BEGIN_NAMESPACE
+class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -24,5 +25,10 @@ int shownSeed(const QSpinBox *box, std::uint64_t seed);
 double keptValue(const QDoubleSpinBox *box, double original);
 /// An integer box with thousands separators and accelerated arrows.
 QSpinBox *integerBox(int minimum, int maximum, int step);
+/// A real box with `decimals` digits after the point, its range and its arrows' step.
+QDoubleSpinBox *realBox(int decimals, double minimum, double maximum, double step);
+/// A combo box as narrow as a short entry: the panel never drops below its form's minimum
+/// width (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.
+QComboBox *narrowComboBox();
 
 } // namespace ui

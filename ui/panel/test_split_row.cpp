@@ -16,10 +16,7 @@ TestSplitRow::TestSplitRow(QWidget *parent) : QWidget(parent)
     m_size->setToolTip(withSettingHelp(tr("Rows held out at random to measure test accuracy; the paper holds out 1000 "
                                           "(Seita et al. Sec. 6.2)."),
                                        "test_size"));
-    m_fraction = new QDoubleSpinBox;
-    m_fraction->setDecimals(2);
-    m_fraction->setRange(0.01, 0.99);
-    m_fraction->setSingleStep(0.05);
+    m_fraction = realBox(2, 0.01, 0.99, 0.05);
     m_fraction->setToolTip(withSettingHelp(tr("At most this share of the rows is held out, so that small data keep rows "
                                               "to train on; 1000 of the paper's 13,007 MNIST rows (Sec. 6.2) are well "
                                               "below it."),
