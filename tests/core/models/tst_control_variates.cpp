@@ -3,7 +3,8 @@
 // and Hessian of the log-likelihood, the remainder bound holds, the posterior mode is a
 // stationary point, the minibatch test on the control-variate estimate accepts with Barker's
 // probability, and a chain run on it has the exact posterior (a 1-D logistic regression whose
-// posterior is integrated on a grid) as its stationary distribution.
+// posterior is integrated on a grid) as its stationary distribution; two broken control
+// variates (inconsistent expansion points, a point missing from the sum) are caught.
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -11,6 +12,8 @@
 #include <cstddef>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "core/acceptance/minibatch_barker_test.h"
@@ -373,5 +376,151 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
                                  << mean);
         BOOST_TEST(p > 1e-4);
         BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
+    }
+}
+
+namespace {
+
+// A broken control variate for the tests below to catch: the proxies' exact sum (anchor, G, H)
+// from `sums`, the residuals the minibatch estimates from `residualSource`. When the two do not
+// describe the same proxies, sum + residuals is no longer the exact ratio.
+class SplicedProxies final : public TaylorProxies {
+public:
+    SplicedProxies(const TaylorProxies &sums, std::shared_ptr<const TaylorProxies> residualSource)
+        : TaylorProxies(sums.order(), sums.anchor(), sums.gradientSum(), sums.hessianSum()),
+          m_source(std::move(residualSource))
+    {
+    }
+    void residuals(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
+                   std::span<double> out) const override
+    {
+        m_source->residuals(from, to, rows, out);
+    }
+    void residualsRange(const Vector &from, const Vector &to, DataIndex first, std::span<double> out) const override
+    {
+        m_source->residualsRange(from, to, first, out);
+    }
+    std::optional<double> residualBound(const Vector &from, const Vector &to) const override
+    {
+        return m_source->residualBound(from, to);
+    }
+
+private:
+    std::shared_ptr<const TaylorProxies> m_source;
+};
+
+struct AcceptanceCheck {
+    double rate = 0.0;
+    double exact = 0.0;
+    double tolerance = 0.0;
+    bool agrees() const { return std::abs(rate - exact) <= tolerance; }
+};
+
+// The minibatch test on `cv` for the move from → to, against Barker's probability of the exact
+// Δ of `base`.
+AcceptanceCheck minibatchAcceptance(const Model &base, const Model &cv, const Vector &from, const Vector &to,
+                                    const std::shared_ptr<const CorrectionDistribution> &correction, Rng &rng)
+{
+    const int repetitions = 40000;
+    const double logPrior = base.logPrior(to) - base.logPrior(from);
+    MinibatchBarkerTest test(correction, MinibatchSettings{});
+    const TestProblem problem{cv, from, to, 1.0, logPrior};
+    int accepted = 0;
+    for (int r = 0; r < repetitions; ++r)
+        accepted += test.decide(problem, rng).accepted;
+    AcceptanceCheck check;
+    check.rate = static_cast<double>(accepted) / repetitions;
+    check.exact = teststats::barkerProbability(fullSum(base, from, to) + logPrior);
+    check.tolerance = teststats::acceptanceTolerance(check.exact, correction->linfError(), repetitions);
+    return check;
+}
+
+} // namespace
+
+// Two broken control variates that the acceptance-probability test must catch, beside the
+// correct one on the same moves. Moves are symmetric about the anchor (θ̂ ∓ v), so the exact Δ
+// stays near 0, where Barker's probability is most sensitive, however far apart θ and θ' are.
+//  - "inconsistent expansion points": the sums G, H precomputed at θ̂ but the per-point proxies
+//    (the residuals) expanded at θ̂ + δ;
+//  - "one point missing from the proxy sum": G and H summed over N − 1 points, on a small N and
+//    a move along that point's features long enough that its proxy term is ≥ 0.5 nats.
+BOOST_AUTO_TEST_CASE(brokenControlVariatesAreCaughtByTheAcceptanceTest)
+{
+    CorrectionParams params;
+    params.grid = 2000;
+    const auto correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    Rng rng(43);
+
+    {
+        const auto logistic = tallLogistic(20'000, 3, 51);
+        const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+        const auto proxies = makeTaylorProxies(*logistic, anchor, 2);
+        const Vector shift = Vector::Constant(anchor.size(), 0.05);
+        const auto shifted = makeTaylorProxies(*logistic, anchor + shift, 2);
+        const ControlVariateModel correct(logistic, proxies);
+        const ControlVariateModel inconsistent(logistic, std::make_shared<const SplicedProxies>(*proxies, shifted));
+        const Vector v = Vector::Constant(anchor.size(), 0.04);
+        const Vector from = anchor - v, to = anchor + v;
+        const double error = std::abs(inconsistent.exactLogLikelihoodRatioPart(from, to) + fullSum(inconsistent, from, to)
+                                      - fullSum(*logistic, from, to));
+        BOOST_TEST_MESSAGE("inconsistent expansion points: the estimate is off by " << error << " nats");
+        BOOST_REQUIRE(error >= 0.5);
+        const AcceptanceCheck good = minibatchAcceptance(*logistic, correct, from, to, correction, rng);
+        const AcceptanceCheck bad = minibatchAcceptance(*logistic, inconsistent, from, to, correction, rng);
+        BOOST_TEST_MESSAGE("consistent: " << good.rate << " vs " << good.exact << " ± " << good.tolerance
+                                          << "; inconsistent: " << bad.rate);
+        BOOST_TEST_INFO("consistent: " << good.rate << " vs " << good.exact << " ± " << good.tolerance);
+        BOOST_TEST(good.agrees());
+        BOOST_TEST_INFO("inconsistent expansion points: " << bad.rate << " vs " << bad.exact << " ± " << bad.tolerance);
+        BOOST_TEST(!bad.agrees());
+    }
+    {
+        const auto logistic = tallLogistic(500, 3, 52);
+        const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+        // The point whose proxy moves most along its own features: the largest |y − σ(x·θ̂)| |x|.
+        const Eigen::Index n = logistic->dataSize();
+        DataIndex missing = 0;
+        double largest = -1.0;
+        Vector direction;
+        for (DataIndex i = 0; i < n; ++i) {
+            const int features = logistic->data().featureCount();
+            Vector x(anchor.size());
+            for (int k = 0; k < features; ++k)
+                x[k] = logistic->data().features(i, k);
+            x[features] = 1.0; // the bias weight comes last
+            const double margin = x.dot(anchor);
+            const double residual = logistic->data().labels[static_cast<std::size_t>(i)] - 1.0 / (1.0 + std::exp(-margin));
+            if (std::abs(residual) * x.norm() > largest) {
+                largest = std::abs(residual) * x.norm();
+                missing = i;
+                direction = x.normalized();
+            }
+        }
+        std::vector<DataIndex> others;
+        for (DataIndex i = 0; i < n; ++i)
+            if (i != missing)
+                others.push_back(i);
+        const auto without = std::make_shared<const LogisticRegressionModel>(
+            std::make_shared<ClassificationData>(selectRows(logistic->data(), others)), logistic->options());
+        const auto proxies = makeTaylorProxies(*logistic, anchor, 2);
+        const auto short_ = makeTaylorProxies(*without, anchor, 2);
+        const ControlVariateModel correct(logistic, proxies);
+        const ControlVariateModel missingPoint(logistic, std::make_shared<const SplicedProxies>(*short_, proxies));
+        // Long enough that the missing point's proxy term, 2 g·v, is 1 nat.
+        const Vector v = direction * (0.5 / largest);
+        const Vector from = anchor - v, to = anchor + v;
+        const double missingTerm = std::abs(correct.exactLogLikelihoodRatioPart(from, to)
+                                            - missingPoint.exactLogLikelihoodRatioPart(from, to));
+        BOOST_TEST_MESSAGE("one point missing from the proxy sum: its term is " << missingTerm << " nats");
+        BOOST_REQUIRE(missingTerm >= 0.5);
+        const AcceptanceCheck good = minibatchAcceptance(*logistic, correct, from, to, correction, rng);
+        const AcceptanceCheck bad = minibatchAcceptance(*logistic, missingPoint, from, to, correction, rng);
+        BOOST_TEST_MESSAGE("all points: " << good.rate << " vs " << good.exact << " ± " << good.tolerance
+                                          << "; one missing: " << bad.rate);
+        BOOST_TEST_INFO("all points: " << good.rate << " vs " << good.exact << " ± " << good.tolerance);
+        BOOST_TEST(good.agrees());
+        BOOST_TEST_INFO("one point missing from the proxy sum: " << bad.rate << " vs " << bad.exact << " ± "
+                                                                 << bad.tolerance);
+        BOOST_TEST(!bad.agrees());
     }
 }
