@@ -49,7 +49,7 @@ QString MainWindow::controlsProblem() const
 {
     const CompareBox *compare = m_controls->compareBox();
     if (compare->isChecked() && !compare->isValidSelection())
-        return tr("Compare mode needs 2 to 4 ticked methods; %1 are ticked.").arg(compare->methods().size());
+        return tr("Compare mode needs 2 to 4 runs; the ticked methods make %1.").arg(compare->entryMethods().size());
     if (const QString problem = m_controls->datasetBox()->runProblem(); !problem.isEmpty())
         return problem;
     try {

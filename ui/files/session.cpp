@@ -280,6 +280,7 @@ QJsonObject sessionToJson(const Session &session)
         {"settings", settingsToJson(session.config)},
         {"compare", session.compare},
         {"compare_methods", methods},
+        {"compare_control_variates", session.compareWithControlVariates},
         {"chains", session.chains},
         {"parallel", session.parallel},
         {"export_width", session.exportSize.width()},
@@ -298,6 +299,7 @@ Session sessionFromJson(const QJsonObject &json)
     session.config = json.contains(QStringLiteral("settings")) ? settingsFromJson(object(json, QStringLiteral("settings")))
                                                                : configFromJson(object(json, QStringLiteral("config")));
     read(json, QStringLiteral("compare"), session.compare);
+    read(json, QStringLiteral("compare_control_variates"), session.compareWithControlVariates);
     if (json.contains(QStringLiteral("compare_methods"))) {
         if (!json[QStringLiteral("compare_methods")].isArray())
             badValue(QStringLiteral("compare_methods"), QStringLiteral("an array of method names"));

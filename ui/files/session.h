@@ -20,6 +20,8 @@ struct Session {
     core::RunConfig config;
     bool compare = false;                      ///< compare mode on
     std::vector<core::TestMethod> compareMethods;  ///< ticked in compare mode (kept when it is off)
+    /// Each ticked method that takes them also runs with taylor2 control variates (CompareBox).
+    bool compareWithControlVariates = false;
     int chains = 1;
     bool parallel = false;
     QSize exportSize{1600, 1000};              ///< last chart export size

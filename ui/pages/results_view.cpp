@@ -27,6 +27,12 @@ QString methodLabel(core::TestMethod method)
     return QString::fromStdString(core::methodName(method));
 }
 
+// Entry `index` of the request as tables name it ("minibatch+taylor2").
+QString entryLabel(const RunRequest &request, std::size_t index)
+{
+    return QString::fromStdString(request.methodLabel(index));
+}
+
 } // namespace
 
 QColor channelColour(int methodIndex, int chainIndex)
@@ -119,16 +125,17 @@ void ResultsView::beginRun(const RunRequest &request)
     // Only the mixture has an exact posterior to draw behind the samples.
     const bool mixture = request.config.dataset == "gmm";
     m_dimension = request.config.dataset == "worst-case" ? 1 : 2;
-    for (core::TestMethod method : request.methods) {
-        methods.append(methodLabel(method));
+    for (std::size_t m = 0; m < request.methods.size(); ++m) {
+        const QString label = entryLabel(request, m);
+        methods.append(label);
         if (compare)
-            posteriorTitles.append(tr("%1: posterior samples").arg(methodLabel(method)));
+            posteriorTitles.append(tr("%1: posterior samples").arg(label));
         else if (mixture)
-            posteriorTitles.append(tr("Posterior samples over the true tempered log-posterior (%1)").arg(methodLabel(method)));
+            posteriorTitles.append(tr("Posterior samples over the true tempered log-posterior (%1)").arg(label));
         else if (m_dimension == 1)
-            posteriorTitles.append(tr("Posterior samples of θ (%1)").arg(methodLabel(method)));
+            posteriorTitles.append(tr("Posterior samples of θ (%1)").arg(label));
         else
-            posteriorTitles.append(tr("Posterior samples of the two most discriminative weights (%1)").arg(methodLabel(method)));
+            posteriorTitles.append(tr("Posterior samples of the two most discriminative weights (%1)").arg(label));
     }
     for (int channel = 0; channel < request.channelCount(); ++channel) {
         const int method = request.methodIndexOf(channel), chain = request.chainIndexOf(channel);
@@ -273,7 +280,7 @@ QList<NamedChart> ResultsView::exportableCharts() const
     const QList<PosteriorChart *> &posterior = m_comparePage->charts();
     for (int k = 0; k < posterior.size(); ++k) {
         const auto index = static_cast<std::size_t>(k);
-        const QString method = methodLabel(index < m_request.methods.size() ? m_request.methods[index] : m_request.config.method);
+        const QString method = entryLabel(m_request, index);
         charts.append({posterior.size() > 1 ? QStringLiteral("posterior-%1").arg(method) : QStringLiteral("posterior"),
                        tr("Posterior (%1)").arg(method), posterior[k]});
     }

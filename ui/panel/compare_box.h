@@ -34,7 +34,16 @@ public:
     std::vector<core::TestMethod> methods() const;
     /// Ticks exactly these (unknown ones are ignored).
     void setMethods(const std::vector<core::TestMethod> &methods);
-    /// Whether compare mode is on and 2–4 methods are ticked.
+    /// Whether each ticked method that takes control variates also runs with Taylor proxies of
+    /// second order, beside itself without (the scaling view's minibatch against
+    /// minibatch+taylor2).
+    bool withControlVariates() const;
+    void setWithControlVariates(bool on);
+    /// The entries to run: each ticked method, and with withControlVariates() each one that takes
+    /// them twice, without and with taylor2 (then the control variates of every entry are set).
+    std::vector<core::TestMethod> entryMethods() const;
+    std::vector<core::ControlVariates> entryControlVariates() const;
+    /// Whether compare mode is on and there are 2–4 entries.
     bool isValidSelection() const;
     QCheckBox *checkBox(core::TestMethod method) const { return m_boxes.value(method); }
 
@@ -45,6 +54,7 @@ private:
     void updateHint();
 
     QMap<core::TestMethod, QCheckBox *> m_boxes;
+    QCheckBox *m_withControlVariates = nullptr;
     QLabel *m_hint = nullptr;
 };
 

@@ -228,7 +228,8 @@ RunRequest ControlPanel::request() const
 {
     RunRequest request = RunRequest::single(config());
     if (m_compare->isChecked()) {
-        request.methods = m_compare->methods();
+        request.methods = m_compare->entryMethods();
+        request.controlVariates = m_compare->entryControlVariates();
         if (!request.methods.empty())
             request.config.method = request.methods.front();
     }
@@ -242,8 +243,14 @@ void ControlPanel::setRequest(const RunRequest &request)
     setConfig(request.config);
     m_loading = true;
     const bool compare = request.methods.size() > 1;
-    if (compare)
+    if (compare) {
+        // Entries with and without taylor2 of the same method are the box's control-variate twins.
+        bool twins = false;
+        for (std::size_t k = 0; k < request.controlVariates.size(); ++k)
+            twins = twins || request.controlVariates[k] == core::ControlVariates::Taylor2;
+        m_compare->setWithControlVariates(twins);
         m_compare->setMethods(request.methods);
+    }
     m_compare->setChecked(compare);
     m_chains->setValue(std::clamp(request.chains, m_chains->minimum(), m_chains->maximum()));
     m_parallel->setChecked(request.parallel);
@@ -257,6 +264,7 @@ void ControlPanel::fillSession(Session &session) const
     session.config = config();
     session.compare = m_compare->isChecked();
     session.compareMethods = m_compare->methods();
+    session.compareWithControlVariates = m_compare->withControlVariates();
     session.chains = m_chains->value();
     session.parallel = m_parallel->isChecked();
 }
@@ -266,6 +274,7 @@ void ControlPanel::applySession(const Session &session)
     setConfig(session.config);
     m_loading = true;
     m_compare->setMethods(session.compareMethods);
+    m_compare->setWithControlVariates(session.compareWithControlVariates);
     m_compare->setChecked(session.compare);
     m_chains->setValue(std::clamp(session.chains, m_chains->minimum(), m_chains->maximum()));
     m_parallel->setChecked(session.parallel);

@@ -265,7 +265,7 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     const QString prefix =
         request.channelCount() > 1
             ? QStringLiteral("%1 #%2: ")
-                  .arg(QString::fromStdString(core::methodName(request.channelConfig(snapshot.channel).method)))
+                  .arg(QString::fromStdString(request.methodLabel(static_cast<std::size_t>(request.methodIndexOf(snapshot.channel)))))
                   .arg(request.chainIndexOf(snapshot.channel) + 1)
             : QString();
     const double pointsPerSecond =

@@ -96,7 +96,7 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
         if (outcome.request.untilStopped)
             fit += tr(", %L1 it/s; figures over the latest %L2").arg(s.iterationsPerSecond, 0, 'f', 0).arg(s.iterations);
         say(tr("%1 chain %2: %3 after %4 samples, acceptance %5, mean batch %6%7")
-                .arg(QString::fromStdString(core::methodName(report.method)))
+                .arg(QString::fromStdString(report.methodLabel()))
                 .arg(report.chainIndex + 1)
                 .arg(outcome.stopped ? tr("stopped") : tr("finished"))
                 .arg(ran)

@@ -18,8 +18,8 @@ constexpr int kListed = 4;
 QString methodList(const RunRequest &request)
 {
     QStringList names;
-    for (core::TestMethod method : request.methods)
-        names.append(QString::fromStdString(core::methodName(method)));
+    for (std::size_t m = 0; m < request.methods.size(); ++m)
+        names.append(QString::fromStdString(request.methodLabel(m)));
     return names.join(QLatin1Char('+'));
 }
 

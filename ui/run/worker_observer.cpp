@@ -102,7 +102,7 @@ void WorkerObserver::chainStarted(int channel, const core::RunConfig &settings)
     m_builders[static_cast<std::size_t>(channel)].setProposal(settings.proposal);
     if (m_request.concurrency() == 1)
         emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Sampling with the %1 test (%2 of %3)…")
-                                        .arg(QString::fromStdString(core::methodName(settings.method)))
+                                        .arg(QString::fromStdString(core::methodVariantName(settings)))
                                         .arg(channel + 1)
                                         .arg(m_request.channelCount()));
 }

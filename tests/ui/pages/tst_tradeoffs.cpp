@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -18,6 +19,7 @@
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
 #include "ui/charts/chart_style.h"
+#include "ui/panel/compare_box.h"
 #include "ui/panel/control_panel.h"
 #include "ui/panel/dataset_box.h"
 #include "ui/main_window.h"
@@ -64,6 +66,7 @@ private slots:
     void clickedPointLoadsIntoTheForm();
     void invalidSweepIsRefusedWithTheReason();
     void sweepOfEarlierSettingsIsMarked();
+    void scalingSweepDrawsALinePerEntry();
     void closingMidSweepJoins();
 
 private:
@@ -343,6 +346,54 @@ void tst_Tradeoffs::sweepOfEarlierSettingsIsMarked()
     QVERIFY2(page->staleNote().isEmpty(), qPrintable(page->staleNote()));
     QVERIFY(banner->isHidden());
     QVERIFY(!page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title().contains(QStringLiteral("earlier")));
+}
+
+// The scaling view: tall data swept over N on log axes, with compare mode's control-variate
+// twins, draws one line per entry (minibatch, minibatch+taylor2, mh); the twin with proxies
+// reads its first batch of 100 where the plain test reads more, and the exact test reads N.
+void tst_Tradeoffs::scalingSweepDrawsALinePerEntry()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    ui::ControlPanel *panel = window.controls();
+    QComboBox *kind = panel->datasetBox()->datasetCombo();
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
+    core::RunConfig config = panel->config();
+    config.dimension = 5;
+    config.correction.grid = 1000;
+    core::RunRequest request = core::RunRequest::single(config);
+    request.methods = {core::TestMethod::Minibatch, core::TestMethod::Minibatch, core::TestMethod::Metropolis};
+    request.controlVariates = {core::ControlVariates::None, core::ControlVariates::Taylor2, core::ControlVariates::None};
+    panel->setRequest(request);
+    QVERIFY(panel->compareBox()->withControlVariates());
+    const core::RunRequest shown = panel->request();
+    QCOMPARE(shown.methodLabel(0), std::string("minibatch"));
+    QCOMPARE(shown.methodLabel(1), std::string("minibatch+taylor2"));
+    QCOMPARE(shown.methodLabel(2), std::string("mh"));
+
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    core::SweepAxis axis;
+    axis.setting = "n-data";
+    axis.from = 2000;
+    axis.to = 200'000;
+    axis.count = 2;
+    axis.logSpacing = true;
+    page->setAxis(axis);
+    page->setSamplesPerPoint(300);
+    page->setTrials(1);
+    QSignalSpy finished(page, &ui::TradeoffsPage::sweepFinished);
+    QVERIFY(page->startSweep());
+    QVERIFY(finished.wait(kRunTimeoutMs));
+    TradeoffsGrid *grid = page->grid();
+    for (int entry : {0, 1, 2})
+        QCOMPARE(grid->pointCount(TradeoffsGrid::MeanBatch, entry), 2);
+    const double plain = grid->valueAt(TradeoffsGrid::MeanBatch, 0, 200'000);
+    const double proxies = grid->valueAt(TradeoffsGrid::MeanBatch, 1, 200'000);
+    const double exact = grid->valueAt(TradeoffsGrid::MeanBatch, 2, 200'000);
+    QVERIFY2(proxies < 150.0 && plain > 2.0 * proxies, qPrintable(QStringLiteral("%1 vs %2").arg(plain).arg(proxies)));
+    QCOMPARE(exact, 200'000.0);
+    const auto *xAxis = grid->view(TradeoffsGrid::MeanBatch)->chart()->axes(Qt::Horizontal).value(0);
+    QVERIFY(qobject_cast<const QLogValueAxis *>(xAxis));
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)
