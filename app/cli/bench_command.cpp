@@ -166,12 +166,11 @@ int benchCommand(int argc, char **argv)
 
     if (!summaryPath.empty()) {
         // NaN (too few iterations for an ESS) is null, as in every summary.
-        auto figure = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
         auto ess = [&](const Timing &t) {
-            return nlohmann::ordered_json{{"ess_bulk_min", figure(t.essBulkMin)},
-                                          {"ess_bulk_median", figure(t.essBulkMedian)},
-                                          {"ess_per_second", figure(t.essPerSecond)},
-                                          {"data_points_per_ess", figure(t.dataPointsPerEss)}};
+            return nlohmann::ordered_json{{"ess_bulk_min", core::jsonNumber(t.essBulkMin)},
+                                          {"ess_bulk_median", core::jsonNumber(t.essBulkMedian)},
+                                          {"ess_per_second", core::jsonNumber(t.essPerSecond)},
+                                          {"data_points_per_ess", core::jsonNumber(t.dataPointsPerEss)}};
         };
         const nlohmann::ordered_json json = {{"dataset", config.dataset},
                                              {"n_data", model.dataSize()},
@@ -186,7 +185,7 @@ int benchCommand(int argc, char **argv)
                                              {"speedup_vs_metropolis", speedup},
                                              {"kernel_points_per_second", kernel},
                                              {"control_variates", core::controlVariatesName(core::resolvedControlVariates(config))},
-                                             {"residual_kernel_points_per_second", figure(residualKernel)},
+                                             {"residual_kernel_points_per_second", core::jsonNumber(residualKernel)},
                                              {"repeats", repeats},
                                              {"minibatch_ess", ess(minibatch)},
                                              {"metropolis_ess", ess(metropolis)},

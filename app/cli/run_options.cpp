@@ -34,22 +34,21 @@ void refuseCsvOverData(const core::RunConfig &config, const std::string &csvPath
 
 namespace {
 
-// "--dataset logreg" or "--dataset logreg or tall-logreg": the datasets a scoped setting is for.
-std::string datasetsOf(const core::SettingSpec &spec)
+// The refusal of a scoped setting given for `dataset`, which it is not for: it names the datasets
+// the setting is for ("--dataset logreg or tall-logreg") and suggests the first of them.
+UsageError notForDataset(const core::SettingSpec &spec, const std::string &dataset)
 {
     std::string names;
-    for (const std::string &dataset : core::allDatasets())
-        if (core::appliesTo(spec, dataset))
-            names += (names.empty() ? "--dataset " : " or ") + dataset;
-    return names;
-}
-
-std::string firstDatasetOf(const core::SettingSpec &spec)
-{
-    for (const std::string &dataset : core::allDatasets())
-        if (core::appliesTo(spec, dataset))
-            return dataset;
-    return "logreg";
+    std::string first;
+    for (const std::string &candidate : core::allDatasets()) {
+        if (!core::appliesTo(spec, candidate))
+            continue;
+        names += (names.empty() ? "--dataset " : " or ") + candidate;
+        if (first.empty())
+            first = candidate;
+    }
+    return UsageError("--" + spec.flag + " is for " + names + ", but the dataset is " + dataset + ": add --dataset "
+                      + (first.empty() ? "logreg" : first) + ", or leave --" + spec.flag + " out");
 }
 
 } // namespace
@@ -117,9 +116,7 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
         if (spec.scope != core::SettingScope::Every && spec.scope != core::SettingScope::GeneratedData
             && !core::appliesTo(spec, config.dataset) && !spec.flag.empty() && args.has(spec.flag)
             && !notSettings.count(spec.flag))
-            throw UsageError("--" + spec.flag + " is for " + datasetsOf(spec) + ", but the dataset is "
-                             + config.dataset + ": add --dataset " + firstDatasetOf(spec) + ", or leave --" + spec.flag
-                             + " out");
+            throw notForDataset(spec, config.dataset);
     config.logreg.searchDirectories = core::dataSearchDirectories();
     if (!args.has("preset"))
         config.preset = defaultPreset;

@@ -312,7 +312,7 @@ LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Ve
     // One pass: G = Σ a_i x_i and H = −Σ w_i x_i x_iᵀ (the bias column included), rows widened
     // to double a block at a time so the d×d update is one matrix product per block.
     const int d = dimension();
-    TaylorSums sums{Vector::Zero(d), Eigen::MatrixXd::Zero(d, d), 0.0};
+    TaylorSums sums{Vector::Zero(d), Eigen::MatrixXd::Zero(d, d)};
     Eigen::MatrixXd block(kChunk, d);
     Eigen::VectorXd slope(kChunk), curvature(kChunk);
     forEachBlock(*m_data, marginsOf(anchor, m_features, m_options.bias),
@@ -324,7 +324,6 @@ LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Ve
                          const double e = std::exp(-std::abs(z[k]));
                          slope[k] = sign[k] / (1.0 + std::exp(std::min(sign[k] * z[k], 700.0)));
                          curvature[k] = e / ((1.0 + e) * (1.0 + e));
-                         sums.logLikelihood += logSigmoid(sign[k] * z[k]);
                      }
                      const auto rows = block.topRows(count);
                      sums.gradient.noalias() += rows.transpose() * slope.head(count);

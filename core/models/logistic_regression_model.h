@@ -86,11 +86,10 @@ public:
     /// The same for the contiguous rows [first, first + out.size()).
     void taylorResidualsRange(const Vector &from, const Vector &to, const Vector &anchor, int order, DataIndex first,
                               std::span<double> out) const;
-    /// The proxies' sums over all rows at the anchor: G = Σ ∇ℓ_i, H = Σ ∇²ℓ_i and Σ ℓ_i. One pass.
+    /// The proxies' sums over all rows at the anchor: G = Σ ∇ℓ_i and H = Σ ∇²ℓ_i. One pass.
     struct TaylorSums {
         Vector gradient;
         Eigen::MatrixXd hessian;
-        double logLikelihood = 0.0;
     };
     TaylorSums taylorSums(const Vector &anchor) const;
     /// max_ij |x_ij| over the rows the model reads, the bias column's 1 included: with it the

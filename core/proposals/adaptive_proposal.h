@@ -5,6 +5,7 @@
 /// are computed from come from one fixed kernel (ChainSettings::adaptation).
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -42,6 +43,20 @@ struct LearnedProposal {
     /// then holds diag(M). Null for the others.
     std::shared_ptr<const Eigen::MatrixXd> preconditionerFactor;
 };
+
+/// Throws std::invalid_argument unless `target` (AdaptationSettings::targetAcceptance) is in (0, 1).
+void requireTargetAcceptance(double target);
+/// Throws std::invalid_argument, naming `name` ("the mass matrix's factor"), unless `factor`
+/// is a finite dimension × dimension matrix with a positive diagonal (its lower triangle is L).
+void requireLowerFactor(const Eigen::MatrixXd &factor, Eigen::Index dimension, const std::string &name);
+
+/// Fills the burn-in's counts of `state`: `observations` iterations seen, `accepted` of them
+/// accepted (an acceptance rate of 0 before the first).
+inline void setBurnInCounts(LearnedProposal &state, std::int64_t observations, std::int64_t accepted)
+{
+    state.observations = observations;
+    state.burnInAcceptance = observations > 0 ? static_cast<double>(accepted) / static_cast<double>(observations) : 0.0;
+}
 
 class AdaptiveProposal : public Proposal {
 public:

@@ -14,8 +14,7 @@ AdaptiveRandomWalkProposal::AdaptiveRandomWalkProposal(int dimension, double ini
         throw std::invalid_argument("dimension must be >= 1; got " + std::to_string(dimension));
     if (!(initialStep > 0.0) || !std::isfinite(initialStep))
         throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(initialStep));
-    if (!(settings.targetAcceptance > 0.0 && settings.targetAcceptance < 1.0))
-        throw std::invalid_argument("target acceptance must be in (0, 1); got " + std::to_string(settings.targetAcceptance));
+    requireTargetAcceptance(settings.targetAcceptance);
     if (!(settings.relativeRegulariser >= 0.0) || !std::isfinite(settings.relativeRegulariser))
         throw std::invalid_argument("regulariser must be finite and >= 0; got "
                                     + std::to_string(settings.relativeRegulariser));
@@ -129,9 +128,7 @@ LearnedProposal AdaptiveRandomWalkProposal::learned() const
     state.covariance = m_covariance;
     state.fullCovariance = m_full;
     state.covarianceLearned = m_covarianceLearned;
-    state.observations = m_observations;
-    state.burnInAcceptance =
-        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+    setBurnInCounts(state, m_observations, m_accepted);
     return state;
 }
 

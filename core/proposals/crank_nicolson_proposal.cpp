@@ -20,21 +20,17 @@ void requireStep(double step)
 
 CrankNicolsonProposal::CrankNicolsonProposal(Vector mean, Eigen::MatrixXd lowerFactor, double step,
                                              std::optional<AdaptationSettings> adaptation)
-    : m_mean(std::move(mean)), m_adaptation(adaptation), m_scale(adaptation ? 1.0 : step, 1.0)
+    // s never goes above 1: an independent draw is the boldest move there is.
+    : ScaleAdaptiveProposal(adaptation, ScaleAdaptation(adaptation ? 1.0 : step, 1.0)), m_mean(std::move(mean))
 {
     if (!adaptation) // an adaptive one starts at 1 whatever the chain's step
         requireStep(step);
     const Eigen::Index d = m_mean.size();
     if (d < 1 || !m_mean.allFinite())
         throw std::invalid_argument("the reference mean must be a finite, non-empty vector");
-    if (lowerFactor.rows() != d || lowerFactor.cols() != d || !lowerFactor.allFinite()
-        || !(lowerFactor.diagonal().array() > 0.0).all())
-        throw std::invalid_argument("the reference covariance factor must be a finite " + std::to_string(d) + "×"
-                                    + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
-    if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
-        throw std::invalid_argument("target acceptance must be in (0, 1); got "
-                                    + std::to_string(adaptation->targetAcceptance));
-    m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
+    setFactor(lowerFactor, d, "the reference covariance factor");
+    if (adaptation)
+        requireTargetAcceptance(adaptation->targetAcceptance);
     m_whitened.resize(d);
     m_from.resize(d);
     m_to.resize(d);
@@ -74,24 +70,8 @@ std::unique_ptr<Proposal> CrankNicolsonProposal::withStep(double step) const
 {
     requireStep(step);
     auto copy = std::make_unique<CrankNicolsonProposal>(m_mean, *m_factor, step);
-    copy->m_factor = m_factor;
-    copy->m_adaptation = m_adaptation;
-    copy->m_scale = m_scale.withScale(step);
-    copy->m_frozen = true;
+    copy->continueFrozen(*this, step);
     return copy;
-}
-
-void CrankNicolsonProposal::observe(const Vector &, bool accepted)
-{
-    if (m_adaptation && !m_frozen)
-        m_scale.observe(accepted, m_adaptation->targetAcceptance);
-}
-
-LearnedProposal CrankNicolsonProposal::learned() const
-{
-    LearnedProposal state = m_scale.learned(m_factor->rowwise().squaredNorm());
-    state.preconditionerFactor = m_factor;
-    return state;
 }
 
 } // namespace core

@@ -39,7 +39,7 @@
 
 namespace core {
 
-class CrankNicolsonProposal final : public AdaptiveProposal {
+class CrankNicolsonProposal final : public ScaleAdaptiveProposal {
 public:
     /// Throws std::invalid_argument unless `mean` and `lowerFactor` are finite, of matching
     /// sizes, the factor lower-triangular with a positive diagonal, step in (0, 1], or the
@@ -52,16 +52,9 @@ public:
     /// ½‖L⁻¹(to − μ)‖² − ½‖L⁻¹(from − μ)‖², from the latest propose() when it drew `to` from
     /// `from`, by two triangular solves otherwise.
     double logProposalRatio(const Vector &from, const Vector &to) const override;
-    double step() const override { return m_scale.scale(); }
     /// Throws std::invalid_argument unless step is in (0, 1].
     std::unique_ptr<Proposal> withStep(double step) const override;
-
-    void observe(const Vector &theta, bool accepted) override;
-    void freeze() override { m_frozen = true; }
-    bool frozen() const override { return m_frozen; }
-    /// s, and the reference's variances diag(Σ) (fullCovariance false): Σ is given from the
-    /// start, so it counts as learned.
-    LearnedProposal learned() const override;
+    // step() is s; learned() (ScaleAdaptiveProposal) reports s and the reference's variances diag(Σ).
 
     const Vector &mean() const { return m_mean; }
     const Eigen::MatrixXd &factor() const { return *m_factor; }
@@ -70,10 +63,6 @@ public:
 
 private:
     Vector m_mean;
-    std::shared_ptr<const Eigen::MatrixXd> m_factor; // L (shared with LearnedProposal)
-    std::optional<AdaptationSettings> m_adaptation;
-    ScaleAdaptation m_scale; // s, never above 1: an independent draw is the boldest move there is
-    bool m_frozen = false;
     // The latest propose(): its two points and their energies; see the class comment.
     mutable Vector m_whitened;
     mutable Vector m_from;

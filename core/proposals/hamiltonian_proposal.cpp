@@ -30,27 +30,22 @@ double initialStep(const Model &model, double step, bool adaptive)
 HamiltonianProposal::HamiltonianProposal(const Model &model, Eigen::MatrixXd lowerFactor, double step,
                                          DataIndex gradBatch, int leapfrogSteps,
                                          std::optional<AdaptationSettings> adaptation)
-    : m_model(model), m_gradBatch(gradBatch), m_leapfrogSteps(leapfrogSteps), m_adaptation(adaptation),
-      m_scale(initialStep(model, step, adaptation.has_value()))
+    : ScaleAdaptiveProposal(adaptation, ScaleAdaptation(initialStep(model, step, adaptation.has_value()))),
+      m_model(model), m_gradBatch(gradBatch), m_leapfrogSteps(leapfrogSteps)
 {
     if (!model.hasGradient())
         throw std::invalid_argument("the Hamiltonian proposal needs gradients, which the model '" + model.name()
                                     + "' does not provide");
     const Eigen::Index d = model.dimension();
-    if (lowerFactor.rows() != d || lowerFactor.cols() != d || !lowerFactor.allFinite()
-        || !(lowerFactor.diagonal().array() > 0.0).all())
-        throw std::invalid_argument("the mass matrix's factor must be a finite " + std::to_string(d) + "×"
-                                    + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
+    setFactor(lowerFactor, d, "the mass matrix's factor");
     const DataIndex n = model.dataSize();
     if (gradBatch < 1 || gradBatch > n)
         throw std::invalid_argument("grad-batch must be in [1, " + std::to_string(n) + "] (the data size); got "
                                     + std::to_string(gradBatch));
     if (leapfrogSteps < 1 || leapfrogSteps > 1000)
         throw std::invalid_argument("leapfrog-steps must be in [1, 1000]; got " + std::to_string(leapfrogSteps));
-    if (adaptation && !(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
-        throw std::invalid_argument("target acceptance must be in (0, 1); got "
-                                    + std::to_string(adaptation->targetAcceptance));
-    m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
+    if (adaptation)
+        requireTargetAcceptance(adaptation->targetAcceptance);
     if (gradBatch == n) {
         m_allRows.resize(static_cast<std::size_t>(n));
         std::iota(m_allRows.begin(), m_allRows.end(), DataIndex{0});
@@ -132,24 +127,8 @@ std::unique_ptr<Proposal> HamiltonianProposal::withStep(double step) const
 {
     requireStep(step);
     auto copy = std::make_unique<HamiltonianProposal>(m_model, *m_factor, step, m_gradBatch, m_leapfrogSteps);
-    copy->m_factor = m_factor;
-    copy->m_adaptation = m_adaptation;
-    copy->m_scale = m_scale.withScale(step);
-    copy->m_frozen = true;
+    copy->continueFrozen(*this, step);
     return copy;
-}
-
-void HamiltonianProposal::observe(const Vector &, bool accepted)
-{
-    if (m_adaptation && !m_frozen)
-        m_scale.observe(accepted, m_adaptation->targetAcceptance);
-}
-
-LearnedProposal HamiltonianProposal::learned() const
-{
-    LearnedProposal state = m_scale.learned(m_factor->rowwise().squaredNorm());
-    state.preconditionerFactor = m_factor;
-    return state;
 }
 
 } // namespace core

@@ -55,7 +55,7 @@
 
 namespace core {
 
-class HamiltonianProposal final : public AdaptiveProposal {
+class HamiltonianProposal final : public ScaleAdaptiveProposal {
 public:
     /// Keeps a reference to `model`, which must outlive the proposal. Throws
     /// std::invalid_argument unless the model has gradients, L is d×d, finite, lower-triangular
@@ -69,15 +69,8 @@ public:
     /// ½‖p‖² − ½‖p'‖² of the latest trajectory. Throws std::logic_error unless (from, to) are
     /// that trajectory's ends: the momentum behind another pair is unknown.
     double logProposalRatio(const Vector &from, const Vector &to) const override;
-    double step() const override { return m_scale.scale(); }
     std::unique_ptr<Proposal> withStep(double step) const override;
-
-    void observe(const Vector &theta, bool accepted) override;
-    void freeze() override { m_frozen = true; }
-    bool frozen() const override { return m_frozen; }
-    /// ε, and diag(L Lᵀ) (fullCovariance false): the preconditioner is given, so it counts as
-    /// learned.
-    LearnedProposal learned() const override;
+    // step() is ε; learned() (ScaleAdaptiveProposal) reports ε and diag(L Lᵀ).
 
     int leapfrogSteps() const { return m_leapfrogSteps; }
     DataIndex gradBatch() const { return m_gradBatch; }
@@ -86,12 +79,8 @@ private:
     void gradient(const Vector &theta, double temperature, Vector &out) const;
 
     const Model &m_model;
-    std::shared_ptr<const Eigen::MatrixXd> m_factor; // L (shared with LearnedProposal)
     DataIndex m_gradBatch;
     int m_leapfrogSteps;
-    std::optional<AdaptationSettings> m_adaptation;
-    ScaleAdaptation m_scale; // ε
-    bool m_frozen = false;
     // Workspace of one chain; see the class comment for why it is mutable.
     mutable MinibatchSampler m_sampler;
     mutable std::span<const DataIndex> m_subset;

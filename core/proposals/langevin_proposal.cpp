@@ -27,9 +27,7 @@ LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gr
         m_sampler.reset(n);
     }
     if (adaptation) {
-        if (!(adaptation->targetAcceptance > 0.0 && adaptation->targetAcceptance < 1.0))
-            throw std::invalid_argument("target acceptance must be in (0, 1); got "
-                                        + std::to_string(adaptation->targetAcceptance));
+        requireTargetAcceptance(adaptation->targetAcceptance);
         if (!(adaptation->relativeRegulariser >= 0.0) || !std::isfinite(adaptation->relativeRegulariser))
             throw std::invalid_argument("regulariser must be finite and >= 0; got "
                                         + std::to_string(adaptation->relativeRegulariser));
@@ -149,10 +147,7 @@ std::unique_ptr<Proposal> LangevinProposal::withStep(double step) const
 void LangevinProposal::useFullPreconditioner(Eigen::MatrixXd lowerFactor)
 {
     const Eigen::Index d = m_mass.size();
-    if (lowerFactor.rows() != d || lowerFactor.cols() != d || !(lowerFactor.diagonal().array() > 0.0).all()
-        || !lowerFactor.allFinite())
-        throw std::invalid_argument("the preconditioner's factor must be a finite " + std::to_string(d) + "×"
-                                    + std::to_string(d) + " lower-triangular matrix with a positive diagonal");
+    requireLowerFactor(lowerFactor, d, "the preconditioner's factor");
     m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
     m_mass = m_factor->rowwise().squaredNorm();
     m_massSqrt = m_mass.cwiseSqrt();
@@ -226,9 +221,7 @@ LearnedProposal LangevinProposal::learned() const
     state.covariance = m_mass;
     state.fullCovariance = false;
     state.covarianceLearned = m_massLearned;
-    state.observations = m_observations;
-    state.burnInAcceptance =
-        m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+    setBurnInCounts(state, m_observations, m_accepted);
     state.preconditionerFactor = m_factor;
     return state;
 }

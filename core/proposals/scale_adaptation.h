@@ -3,11 +3,15 @@
 /// proposals whose covariance is given and whose scale alone is learned (CrankNicolsonProposal,
 /// HamiltonianProposal): Robbins–Monro on log s with gain n^−0.6, as AdaptiveRandomWalkProposal
 /// steers its scale (the exponent lies in (1/2, 1], so Σγ = ∞ and Σγ² < ∞; Andrieu & Thoms
-/// 2008 Sec. 4), plus the counts a LearnedProposal reports.
+/// 2008 Sec. 4), plus the counts a LearnedProposal reports; and the base class of those
+/// proposals, which holds the given preconditioner's factor L and the scale's adaptation.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -55,9 +59,7 @@ public:
         state.covariance = std::move(variances);
         state.fullCovariance = false;
         state.covarianceLearned = true;
-        state.observations = m_observations;
-        state.burnInAcceptance =
-            m_observations > 0 ? static_cast<double>(m_accepted) / static_cast<double>(m_observations) : 0.0;
+        setBurnInCounts(state, m_observations, m_accepted);
         return state;
     }
 
@@ -67,6 +69,58 @@ private:
     double m_logMax;
     std::int64_t m_observations = 0;
     std::int64_t m_accepted = 0;
+};
+
+/// A proposal with a given preconditioner M = L Lᵀ whose scale alone the burn-in learns (when
+/// made with AdaptationSettings): what it reports, observes and freezes is the same whatever
+/// move the derived class makes with L and the scale.
+class ScaleAdaptiveProposal : public AdaptiveProposal {
+public:
+    double step() const override { return m_scale.scale(); }
+
+    void observe(const Vector &, bool accepted) override
+    {
+        if (m_adaptation && !m_frozen)
+            m_scale.observe(accepted, m_adaptation->targetAcceptance);
+    }
+    void freeze() override { m_frozen = true; }
+    bool frozen() const override { return m_frozen; }
+    /// The scale, and diag(L Lᵀ) (fullCovariance false): L is given from the start, so it
+    /// counts as learned.
+    LearnedProposal learned() const override
+    {
+        LearnedProposal state = m_scale.learned(m_factor->rowwise().squaredNorm());
+        state.preconditionerFactor = m_factor;
+        return state;
+    }
+
+protected:
+    ScaleAdaptiveProposal(std::optional<AdaptationSettings> adaptation, ScaleAdaptation scale)
+        : m_adaptation(adaptation), m_scale(scale)
+    {
+    }
+
+    /// Checks `lowerFactor` (requireLowerFactor, under `name`) and keeps its lower triangle as L.
+    void setFactor(const Eigen::MatrixXd &lowerFactor, Eigen::Index dimension, const std::string &name)
+    {
+        requireLowerFactor(lowerFactor, dimension, name);
+        m_factor = std::make_shared<const Eigen::MatrixXd>(lowerFactor.triangularView<Eigen::Lower>());
+    }
+
+    /// For withStep: `source`'s L (shared, not copied), adaptation and history, at scale `step`
+    /// and frozen.
+    void continueFrozen(const ScaleAdaptiveProposal &source, double step)
+    {
+        m_factor = source.m_factor;
+        m_adaptation = source.m_adaptation;
+        m_scale = source.m_scale.withScale(step);
+        m_frozen = true;
+    }
+
+    std::shared_ptr<const Eigen::MatrixXd> m_factor; // L (shared with LearnedProposal)
+    std::optional<AdaptationSettings> m_adaptation;
+    ScaleAdaptation m_scale;
+    bool m_frozen = false;
 };
 
 } // namespace core

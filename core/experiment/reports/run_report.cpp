@@ -24,12 +24,6 @@ std::string methodList(const RunRequest &request)
     return names;
 }
 
-// JSON has no NaN: a figure the run does not have is null.
-nlohmann::ordered_json number(double value)
-{
-    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
-}
-
 // The first row a chain's samples file holds: after a plain burn-in (at the target) that the
 // file leaves out, else 0 (an annealing burn-in is written, marked as segment 1).
 std::int64_t firstWrittenRow(const RunOutcome &outcome, const ChainReport &chain)
@@ -37,21 +31,29 @@ std::int64_t firstWrittenRow(const RunOutcome &outcome, const ChainReport &chain
     return plainBurnIn(outcome.chainConfig(chain)) ? chain.result->burnInRows() : 0;
 }
 
+// The bulk ESS and the speed per effective sample, which a chain (ChainReport) and a method's
+// chains taken together (PooledEss) hold under the same names and report the same way.
+template <typename EssFigures>
+void addEssJson(nlohmann::ordered_json &entry, const EssFigures &figures)
+{
+    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
+    for (double value : figures.bulkEss)
+        ess.push_back(jsonNumber(value));
+    entry["ess_bulk"] = ess;
+    entry["ess_bulk_min"] = jsonNumber(figures.essBulkMin);
+    entry["ess_bulk_median"] = jsonNumber(figures.essBulkMedian);
+    entry["ess_coordinates"] = figures.essCoordinates;
+    entry["ess_per_second"] = jsonNumber(figures.essPerSecond);
+    entry["data_points_per_ess"] = jsonNumber(figures.dataPointsPerEss);
+}
+
 nlohmann::ordered_json pooledJson(const PooledEss &pooled)
 {
     nlohmann::ordered_json entry;
     entry["method"] = pooled.methodLabel();
     entry["chains"] = pooled.chains;
-    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
-    for (double value : pooled.bulkEss)
-        ess.push_back(number(value));
-    entry["ess_bulk"] = ess;
-    entry["ess_bulk_min"] = number(pooled.essBulkMin);
-    entry["ess_bulk_median"] = number(pooled.essBulkMedian);
-    entry["ess_coordinates"] = pooled.essCoordinates;
-    entry["ess_per_second"] = number(pooled.essPerSecond);
-    entry["data_points_per_ess"] = number(pooled.dataPointsPerEss);
-    entry["wall_seconds"] = number(pooled.wallSeconds);
+    addEssJson(entry, pooled);
+    entry["wall_seconds"] = jsonNumber(pooled.wallSeconds);
     return entry;
 }
 
@@ -59,18 +61,18 @@ nlohmann::ordered_json pooledJson(const PooledEss &pooled)
 // and the covariance (d×d rows when full, else the per-coordinate variances).
 void addLearnedProposal(nlohmann::ordered_json &entry, const LearnedProposal &learned)
 {
-    entry["adapted_scale"] = number(learned.scale);
+    entry["adapted_scale"] = jsonNumber(learned.scale);
     entry["adapted_covariance_learned"] = learned.covarianceLearned;
-    entry["adapted_burn_in_acceptance"] = number(learned.burnInAcceptance);
+    entry["adapted_burn_in_acceptance"] = jsonNumber(learned.burnInAcceptance);
     nlohmann::ordered_json covariance = nlohmann::ordered_json::array();
     for (Eigen::Index i = 0; i < learned.covariance.rows(); ++i) {
         if (!learned.fullCovariance) {
-            covariance.push_back(number(learned.covariance(i, 0)));
+            covariance.push_back(jsonNumber(learned.covariance(i, 0)));
             continue;
         }
         nlohmann::ordered_json row = nlohmann::ordered_json::array();
         for (Eigen::Index j = 0; j < learned.covariance.cols(); ++j)
-            row.push_back(number(learned.covariance(i, j)));
+            row.push_back(jsonNumber(learned.covariance(i, j)));
         covariance.push_back(row);
     }
     entry[learned.fullCovariance ? "adapted_covariance" : "adapted_variances"] = covariance;
@@ -87,14 +89,14 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["seed"] = chain.seed;
     entry["samples_completed"] = result.completed;
     entry["stopped"] = result.stopped;
-    entry["acceptance_rate"] = number(s.acceptanceRate);
-    entry["mean_batch"] = number(s.meanBatch);
+    entry["acceptance_rate"] = jsonNumber(s.acceptanceRate);
+    entry["mean_batch"] = jsonNumber(s.meanBatch);
     if (controlVariateOrder(config) > 0) {
-        entry["max_distance_from_anchor"] = number(chain.maxDistanceFromAnchor);
-        entry["residual_sd"] = number(chain.residualSd);
-        entry["plain_ratio_sd"] = number(chain.plainRatioSd);
+        entry["max_distance_from_anchor"] = jsonNumber(chain.maxDistanceFromAnchor);
+        entry["residual_sd"] = jsonNumber(chain.residualSd);
+        entry["plain_ratio_sd"] = jsonNumber(chain.plainRatioSd);
     }
-    entry["sd_batch"] = number(s.sdBatch);
+    entry["sd_batch"] = jsonNumber(s.sdBatch);
     entry["max_batch"] = s.maxBatch;
     entry["full_data_fallbacks"] = s.fullDataFallbacks;
     entry["all_data_iterations"] = s.allDataIterations;
@@ -103,20 +105,12 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["burn_in_iterations"] = s.burnInIterations;
     entry["burn_in_points_read"] = s.burnInPointsRead;
     entry["proposal_points_read"] = s.proposalPointsRead;
-    entry["wall_seconds"] = number(s.wallSeconds);
-    entry["full_scan_seconds"] = number(result.fullScanSeconds);
-    entry["proposal_setup_seconds"] = number(result.setupSeconds);
-    entry["iterations_per_second"] = number(s.iterationsPerSecond);
-    nlohmann::ordered_json ess = nlohmann::ordered_json::array();
-    for (double value : chain.bulkEss)
-        ess.push_back(number(value));
-    entry["ess_bulk"] = ess;
-    entry["ess_bulk_min"] = number(chain.essBulkMin);
-    entry["ess_bulk_median"] = number(chain.essBulkMedian);
-    entry["ess_coordinates"] = chain.essCoordinates;
-    entry["ess_per_second"] = number(chain.essPerSecond);
-    entry["data_points_per_ess"] = number(chain.dataPointsPerEss);
-    entry["r_hat"] = number(chain.splitRhat);
+    entry["wall_seconds"] = jsonNumber(s.wallSeconds);
+    entry["full_scan_seconds"] = jsonNumber(result.fullScanSeconds);
+    entry["proposal_setup_seconds"] = jsonNumber(result.setupSeconds);
+    entry["iterations_per_second"] = jsonNumber(s.iterationsPerSecond);
+    addEssJson(entry, chain);
+    entry["r_hat"] = jsonNumber(chain.splitRhat);
     entry["segments"] = result.segments.size();
     entry["final_segment_start"] = result.finalSegmentStart();
     entry["final_temperature"] = result.segments.empty() ? config.temperature : result.segments.back().temperature;
@@ -125,19 +119,19 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     if (result.adaptation)
         addLearnedProposal(entry, *result.adaptation);
     const bool measured = chain.hasPosteriorMetrics;
-    entry["posterior_tv"] = measured ? number(chain.posterior.totalVariation) : nullptr;
-    entry["posterior_chi2"] = measured ? number(chain.posterior.chiSquared) : nullptr;
+    entry["posterior_tv"] = measured ? jsonNumber(chain.posterior.totalVariation) : nullptr;
+    entry["posterior_chi2"] = measured ? jsonNumber(chain.posterior.chiSquared) : nullptr;
     entry["posterior_chi2_cells"] = measured ? chain.posterior.chiSquaredCells : 0;
-    entry["posterior_poisson_loglik"] = measured ? number(chain.posterior.poissonLogLikelihood) : nullptr;
+    entry["posterior_poisson_loglik"] = measured ? jsonNumber(chain.posterior.poissonLogLikelihood) : nullptr;
     entry["posterior_outside_samples"] = measured ? chain.posterior.outside : 0;
     if (outcome.testSet) {
-        entry["test_accuracy"] = number(chain.testAccuracy);
-        entry["test_loglik"] = number(chain.testLogLikelihood);
-        entry["test_accuracy_posterior_mean"] = number(chain.meanThetaAccuracy);
-        entry["train_loglik_posterior_mean"] = number(chain.meanThetaTrainLogLikelihood);
-        entry["test_loglik_posterior_mean"] = number(chain.meanThetaTestLogLikelihood);
+        entry["test_accuracy"] = jsonNumber(chain.testAccuracy);
+        entry["test_loglik"] = jsonNumber(chain.testLogLikelihood);
+        entry["test_accuracy_posterior_mean"] = jsonNumber(chain.meanThetaAccuracy);
+        entry["train_loglik_posterior_mean"] = jsonNumber(chain.meanThetaTrainLogLikelihood);
+        entry["test_loglik_posterior_mean"] = jsonNumber(chain.meanThetaTestLogLikelihood);
         entry["classifier_evaluations"] = chain.classifierEvaluations;
-        entry["classifier_seconds"] = number(chain.classifierSeconds);
+        entry["classifier_seconds"] = jsonNumber(chain.classifierSeconds);
     }
     return entry;
 }
@@ -227,7 +221,7 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
     json["dimension"] = outcome.dimension;
     json["description"] = outcome.datasetDescription;
     json["augmented"] = outcome.augmented;
-    json["data_seconds"] = number(outcome.dataSeconds);
+    json["data_seconds"] = jsonNumber(outcome.dataSeconds);
     json["data_bytes"] = outcome.dataBytes;
     if (outcome.testSet) {
         json["n_features"] = outcome.featureCount;
@@ -241,14 +235,14 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
                            {"anchor", std::vector<double>(cv.anchor.data(), cv.anchor.data() + cv.anchor.size())},
                            {"newton_steps", cv.newtonSteps},
                            {"passes", cv.passes},
-                           {"seconds", number(cv.seconds)},
+                           {"seconds", jsonNumber(cv.seconds)},
                            {"converged", cv.converged}});
     json["control_variates_setup"] = proxies;
-    json["correction_linf"] = outcome.usedCorrection ? number(outcome.correctionLinf) : nullptr;
+    json["correction_linf"] = outcome.usedCorrection ? jsonNumber(outcome.correctionLinf) : nullptr;
     json["correction_from_cache"] = outcome.correctionFromCache;
     json["correction_converged"] = outcome.correctionConverged;
     json["austere_note"] = outcome.austereNote;
-    json["posterior_binning_error_bound"] = outcome.posterior ? number(outcome.posterior->binningErrorBound()) : nullptr;
+    json["posterior_binning_error_bound"] = outcome.posterior ? jsonNumber(outcome.posterior->binningErrorBound()) : nullptr;
     nlohmann::ordered_json chains = nlohmann::ordered_json::array();
     for (const ChainReport &chain : outcome.chains)
         chains.push_back(chainJson(outcome, chain));

@@ -18,9 +18,15 @@ std::string csvCell(double value)
     return std::isnan(value) ? std::string() : formatRoundTrip(value);
 }
 
-nlohmann::ordered_json jsonNumber(double value)
+// The effective samples and what each cost, which a trial's row (SweepRow) and a point's
+// pooled trials (PooledEss) hold under the same names and report the same way.
+template <typename EssFigures>
+void addEssSpeed(nlohmann::ordered_json &entry, const EssFigures &figures)
 {
-    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+    entry["ess_bulk_min"] = jsonNumber(figures.essBulkMin);
+    entry["ess_bulk_median"] = jsonNumber(figures.essBulkMedian);
+    entry["ess_per_second"] = jsonNumber(figures.essPerSecond);
+    entry["data_points_per_ess"] = jsonNumber(figures.dataPointsPerEss);
 }
 
 std::string formatted(const char *format, double value)
@@ -136,10 +142,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
         entry["acceptance_rate"] = jsonNumber(row.acceptanceRate);
         entry["correction_linf"] = jsonNumber(row.correctionLinf);
         entry["posterior_tv"] = jsonNumber(row.posteriorTv);
-        entry["ess_bulk_min"] = jsonNumber(row.essBulkMin);
-        entry["ess_bulk_median"] = jsonNumber(row.essBulkMedian);
-        entry["ess_per_second"] = jsonNumber(row.essPerSecond);
-        entry["data_points_per_ess"] = jsonNumber(row.dataPointsPerEss);
+        addEssSpeed(entry, row);
         entry["test_accuracy"] = jsonNumber(row.testAccuracy);
         entry["wall_seconds"] = jsonNumber(row.wallSeconds);
         rows.push_back(std::move(entry));
@@ -153,10 +156,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
             entry["value"] = point.value;
             entry["method"] = p.methodLabel();
             entry["chains"] = p.chains;
-            entry["ess_bulk_min"] = jsonNumber(p.essBulkMin);
-            entry["ess_bulk_median"] = jsonNumber(p.essBulkMedian);
-            entry["ess_per_second"] = jsonNumber(p.essPerSecond);
-            entry["data_points_per_ess"] = jsonNumber(p.dataPointsPerEss);
+            addEssSpeed(entry, p);
             entry["wall_seconds"] = jsonNumber(p.wallSeconds);
             pooled.push_back(std::move(entry));
         }

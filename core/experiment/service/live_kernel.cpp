@@ -1,23 +1,29 @@
 #include "core/experiment/service/live_kernel.h"
 
+#include <tuple>
+
 namespace core {
+namespace {
+
+// The kernel settings of `config` (see the header), listed once so that copying and comparing
+// them cannot drift apart: references into `config`, const or not as `config` is.
+template <typename Config>
+auto kernelSettings(Config &config)
+{
+    return std::tie(config.method, config.minibatch, config.austere, config.austereErrorBound, config.austerePilot,
+                    config.sublhd, config.correction);
+}
+
+} // namespace
 
 void copyKernelSettings(const RunConfig &from, RunConfig &to)
 {
-    to.method = from.method;
-    to.minibatch = from.minibatch;
-    to.austere = from.austere;
-    to.austereErrorBound = from.austereErrorBound;
-    to.austerePilot = from.austerePilot;
-    to.sublhd = from.sublhd;
-    to.correction = from.correction;
+    kernelSettings(to) = kernelSettings(from);
 }
 
 bool sameKernel(const RunConfig &a, const RunConfig &b)
 {
-    return a.method == b.method && a.minibatch == b.minibatch && a.austere == b.austere
-           && a.austereErrorBound == b.austereErrorBound && a.austerePilot == b.austerePilot && a.sublhd == b.sublhd
-           && a.correction == b.correction;
+    return kernelSettings(a) == kernelSettings(b);
 }
 
 void LiveKernel::set(const RunConfig &config)

@@ -39,7 +39,7 @@ struct ChainReport {
     TestMethod method = TestMethod::Minibatch;
     /// The method as tables name it: "minibatch", or "minibatch+taylor2" with control variates.
     std::string label;
-    std::string methodLabel() const { return label.empty() ? methodName(method) : label; }
+    std::string methodLabel() const { return core::methodLabel(method, label); }
     int chainIndex = 0;
     std::uint64_t seed = 0;
     ChainSummary summary;
@@ -102,7 +102,7 @@ struct ChainReport {
 struct PooledEss {
     TestMethod method = TestMethod::Minibatch;
     std::string label; ///< as ChainReport::label
-    std::string methodLabel() const { return label.empty() ? methodName(method) : label; }
+    std::string methodLabel() const { return core::methodLabel(method, label); }
     int chains = 0;
     std::vector<double> bulkEss;            ///< per plotted component; empty when not measurable
     double essBulkMin = std::nan("");       ///< over every θ coordinate

@@ -79,6 +79,11 @@ std::string methodVariantName(const RunConfig &config)
     return name;
 }
 
+std::string methodLabel(TestMethod method, const std::string &label)
+{
+    return label.empty() ? methodName(method) : label;
+}
+
 std::pair<TestMethod, std::optional<ControlVariates>> parseMethodVariant(const std::string &name)
 {
     const auto plus = name.find('+');

@@ -159,6 +159,9 @@ bool isLogisticDataset(const std::string &dataset);
 /// "minibatch", or "minibatch+taylor2" with control variates: a method as tables and the CLI's
 /// --methods lists name it.
 std::string methodVariantName(const RunConfig &config);
+/// How a report names its method: `label` (a methodVariantName) when it was given one, else
+/// the plain methodName, for reports filled without a label.
+std::string methodLabel(TestMethod method, const std::string &label);
 /// Parses "minibatch" or "minibatch+taylor2" into the method and, when a "+..." part is given,
 /// its control variates. Throws std::invalid_argument naming the allowed spellings.
 std::pair<TestMethod, std::optional<ControlVariates>> parseMethodVariant(const std::string &name);

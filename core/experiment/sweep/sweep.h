@@ -48,7 +48,7 @@ struct SweepRow {
     double value = 0.0;            ///< the setting as run (integers after rounding)
     TestMethod method = TestMethod::Minibatch;
     std::string label;             ///< the method as tables name it (ChainReport::label)
-    std::string methodLabel() const { return label.empty() ? methodName(method) : label; }
+    std::string methodLabel() const { return core::methodLabel(method, label); }
     int trial = 0;                 ///< 0-based; seed + trial
     double meanBatch = 0.0;        ///< mean points per test
     double acceptanceRate = 0.0;
