@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE(withPresetSwitchesEveryPresetSettingBothWays)
 }
 
 // What the front ends open with on the mixture must be a chain that has mixed: the paper's
-// settings give split R-hat ≈ 1.6 and a bulk ESS of 2 here. The recommended run at the paper's
+// settings give a bulk ESS of 2 to 13 here. The recommended run at the paper's
 // N = 10⁶ and T = 10⁴, seed 1, must give split R-hat ≤ 1.01 and a bulk ESS in the thousands,
 // and its draws must match the exact posterior (the binned TV the run reports).
 BOOST_AUTO_TEST_CASE(theRecommendedMixtureRunHasMixed)
@@ -171,8 +171,12 @@ BOOST_AUTO_TEST_CASE(theRecommendedMixtureRunHasMixed)
     BOOST_REQUIRE(chain.hasPosteriorMetrics);
     BOOST_TEST(chain.posterior.totalVariation <= 0.1);
 
-    // The paper's settings on the same data and seed have not mixed: the reason for the preset.
+    // The paper's settings on the same data and seed hold a small fraction of those effective
+    // draws: the reason for the preset. (Its split R-hat is 1.57 on one release's libraries and
+    // 1.02 on another's, the chain's luck on the ridge; its bulk ESS is 2 and 13.)
     RunConfig paper;
     const RunOutcome paperOutcome = runRequest(RunRequest::single(paper));
-    BOOST_TEST(paperOutcome.chains.front().splitRhat > 1.1);
+    BOOST_TEST_MESSAGE("the paper's settings: split R-hat " << paperOutcome.chains.front().splitRhat << ", bulk ESS min "
+                                                            << paperOutcome.chains.front().essBulkMin);
+    BOOST_TEST(paperOutcome.chains.front().essBulkMin < 0.05 * chain.essBulkMin);
 }
