@@ -435,6 +435,18 @@ AcceptanceCheck minibatchAcceptance(const Model &base, const Model &cv, const Ve
     return check;
 }
 
+// The same move on the correct control variates must agree with Barker's probability and on the
+// broken ones (named `broken`) must not.
+void checkBrokenIsCaught(const char *broken, const AcceptanceCheck &good, const AcceptanceCheck &bad)
+{
+    BOOST_TEST_MESSAGE("correct: " << good.rate << " vs " << good.exact << " ± " << good.tolerance << "; " << broken
+                                   << ": " << bad.rate);
+    BOOST_TEST_INFO("correct: " << good.rate << " vs " << good.exact << " ± " << good.tolerance);
+    BOOST_TEST(good.agrees());
+    BOOST_TEST_INFO(broken << ": " << bad.rate << " vs " << bad.exact << " ± " << bad.tolerance);
+    BOOST_TEST(!bad.agrees());
+}
+
 } // namespace
 
 // Two broken control variates that the acceptance-probability test must catch, beside the
@@ -467,12 +479,7 @@ BOOST_AUTO_TEST_CASE(brokenControlVariatesAreCaughtByTheAcceptanceTest)
         BOOST_REQUIRE(error >= 0.5);
         const AcceptanceCheck good = minibatchAcceptance(*logistic, correct, from, to, correction, rng);
         const AcceptanceCheck bad = minibatchAcceptance(*logistic, inconsistent, from, to, correction, rng);
-        BOOST_TEST_MESSAGE("consistent: " << good.rate << " vs " << good.exact << " ± " << good.tolerance
-                                          << "; inconsistent: " << bad.rate);
-        BOOST_TEST_INFO("consistent: " << good.rate << " vs " << good.exact << " ± " << good.tolerance);
-        BOOST_TEST(good.agrees());
-        BOOST_TEST_INFO("inconsistent expansion points: " << bad.rate << " vs " << bad.exact << " ± " << bad.tolerance);
-        BOOST_TEST(!bad.agrees());
+        checkBrokenIsCaught("inconsistent expansion points", good, bad);
     }
     {
         const auto logistic = tallLogistic(500, 3, 52);
@@ -515,12 +522,6 @@ BOOST_AUTO_TEST_CASE(brokenControlVariatesAreCaughtByTheAcceptanceTest)
         BOOST_REQUIRE(missingTerm >= 0.5);
         const AcceptanceCheck good = minibatchAcceptance(*logistic, correct, from, to, correction, rng);
         const AcceptanceCheck bad = minibatchAcceptance(*logistic, missingPoint, from, to, correction, rng);
-        BOOST_TEST_MESSAGE("all points: " << good.rate << " vs " << good.exact << " ± " << good.tolerance
-                                          << "; one missing: " << bad.rate);
-        BOOST_TEST_INFO("all points: " << good.rate << " vs " << good.exact << " ± " << good.tolerance);
-        BOOST_TEST(good.agrees());
-        BOOST_TEST_INFO("one point missing from the proxy sum: " << bad.rate << " vs " << bad.exact << " ± "
-                                                                 << bad.tolerance);
-        BOOST_TEST(!bad.agrees());
+        checkBrokenIsCaught("one point missing from the proxy sum", good, bad);
     }
 }
