@@ -27,6 +27,9 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     std::printf("  minibatch size       mean %.1f  sd %.1f  max %lld\n", summary.meanBatch, summary.sdBatch,
                 static_cast<long long>(summary.maxBatch));
     std::printf("  full-data fallbacks  %lld\n", static_cast<long long>(summary.fullDataFallbacks));
+    if (core::isExactMinibatchMethod(outcome.chainConfig(chain).method) && chain.result)
+        std::printf("  bound violations     %lld (drawn points past their bound; the kernel is exact only at 0)\n",
+                    static_cast<long long>(chain.result->boundViolations));
     std::printf("  data points used     %lld (%.3g passes over the data)\n", static_cast<long long>(summary.dataPointsUsed),
                 static_cast<double>(summary.dataPointsUsed) / nData);
     std::printf("  tests that read all N %lld of %lld iterations\n", static_cast<long long>(summary.allDataIterations),

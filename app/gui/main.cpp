@@ -186,7 +186,7 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
             for (const QString &name : parser.value(methods).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
                 const auto [method, variant] = core::parseMethodVariant(name.trimmed().toStdString());
                 request.methods.push_back(method);
-                variants.push_back(variant.value_or(core::ControlVariates::None));
+                variants.push_back(variant.value_or(core::ControlVariates::Auto));
                 anyVariant = anyVariant || variant.has_value();
             }
             if (anyVariant)

@@ -49,6 +49,9 @@ struct Decision {
     bool fullDataFallback = false;
     double deltaEstimate = 0.0;     ///< Δ* (or Δ for full-data tests)
     double deltaVariance = 0.0;     ///< s²_Δ*, the estimated variance of Δ* (0 for full data)
+    /// The exact minibatch kernels (SMH, TunaMH): drawn points whose ratio broke the per-point
+    /// bound the kernel's exactness rests on. A correct bound never does: runs report the count.
+    std::int64_t boundViolations = 0;
 };
 
 class AcceptanceTest {

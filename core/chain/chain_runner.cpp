@@ -200,6 +200,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         result.accepted[row] = accepted ? 1 : 0;
         result.fullDataFallback[row] = decision.fullDataFallback ? 1 : 0;
         result.fullScanSeconds += decision.fullScanSeconds;
+        result.boundViolations += decision.boundViolations;
         result.completed = t + 1;
 
         const bool stepping = settings.pauseGate && settings.pauseGate->paused();

@@ -104,6 +104,8 @@ struct ChainResult {
     double wallSeconds = 0.0;                  ///< excludes pausedSeconds
     double pausedSeconds = 0.0;                ///< held by the pause gate so far
     double fullScanSeconds = 0.0;              ///< part of wallSeconds spent in full-data passes
+    /// Σ Decision::boundViolations over every iteration (SMH, TunaMH): must stay 0.
+    std::int64_t boundViolations = 0;
     /// Part of wallSeconds spent building the proposal before the first iteration (the Laplace
     /// fit of --proposal laplace-langevin): a user waits for it as for the burn-in.
     double setupSeconds = 0.0;

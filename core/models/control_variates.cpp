@@ -39,6 +39,14 @@ public:
                * (std::pow((from - anchor()).lpNorm<1>(), power) + std::pow((to - anchor()).lpNorm<1>(), power))
                / factorial;
     }
+    std::optional<std::vector<double>> pointDerivativeBounds() const override
+    {
+        std::vector<double> bounds = m_model.rowMaxAbsFeatures();
+        const double scale = order() == 1 ? 0.25 : 1.0 / (6.0 * std::sqrt(3.0));
+        for (double &x : bounds)
+            x = scale * (order() == 1 ? x * x : x * x * x);
+        return bounds;
+    }
 
 private:
     const LogisticRegressionModel &m_model;
@@ -91,6 +99,7 @@ public:
             out[k] -= proxyDifference(m_model.data()[first + static_cast<DataIndex>(k)], from, to);
     }
     std::optional<double> residualBound(const Vector &, const Vector &) const override { return std::nullopt; }
+    std::optional<std::vector<double>> pointDerivativeBounds() const override { return std::nullopt; }
 
 private:
     double proxyDifference(double x, const Vector &from, const Vector &to) const
@@ -116,6 +125,17 @@ private:
 TaylorProxies::TaylorProxies(int order, Vector anchor, Vector gradient, Eigen::MatrixXd hessian)
     : m_order(order), m_anchor(std::move(anchor)), m_gradient(std::move(gradient)), m_hessian(std::move(hessian))
 {
+}
+
+const PointWeights &TaylorProxies::derivativeBoundWeights() const
+{
+    return m_boundWeights.get([this] {
+        auto bounds = pointDerivativeBounds();
+        if (!bounds)
+            throw std::invalid_argument("the mixture's Taylor remainders have no bound (its derivatives grow without "
+                                        "bound in theta): logreg and tall-logreg have one");
+        return std::move(*bounds);
+    });
 }
 
 double TaylorProxies::proxyRatioSum(const Vector &from, const Vector &to) const

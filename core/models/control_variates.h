@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -52,6 +53,14 @@ public:
     /// a pass over the data; std::nullopt where the model has none (the mixture's derivatives
     /// are unbounded in θ).
     virtual std::optional<double> residualBound(const Vector &from, const Vector &to) const = 0;
+    /// Ū_i for every point i: a bound on every (k+1)-th partial derivative of −ℓ_i, so that
+    /// |r_i(θ, θ')| ≤ Ū_i (‖θ − θ̂‖₁^{k+1} + ‖θ' − θ̂‖₁^{k+1}) / (k+1)! (Cornish et al. 2019,
+    /// Sec. 3.2; ℓ₁ norms). One pass over the data; std::nullopt where the model has none
+    /// (the mixture). SMH draws its points in proportion to them.
+    virtual std::optional<std::vector<double>> pointDerivativeBounds() const = 0;
+    /// The same as drawable weights, built on the first call and shared by every later one
+    /// (from any thread). Throws std::invalid_argument when the model has none.
+    const PointWeights &derivativeBoundWeights() const;
 
 protected:
     TaylorProxies(int order, Vector anchor, Vector gradient, Eigen::MatrixXd hessian);
@@ -61,6 +70,7 @@ private:
     Vector m_anchor;
     Vector m_gradient;
     Eigen::MatrixXd m_hessian;
+    LazyPointWeights m_boundWeights;
 };
 
 /// The proxies of `model` of order 1 or 2 around `anchor`, with their sums from one pass over

@@ -229,6 +229,26 @@ LogisticRegressionModel::LogisticRegressionModel(std::shared_ptr<const Classific
     m_maxAbsFeature = std::max(static_cast<double>(m_data->features.cwiseAbs().maxCoeff()), m_options.bias ? 1.0 : 0.0);
 }
 
+std::vector<double> LogisticRegressionModel::rowMaxAbsFeatures() const
+{
+    std::vector<double> out(static_cast<std::size_t>(m_data->size()));
+    const double bias = m_options.bias ? 1.0 : 0.0;
+    for (DataIndex i = 0; i < m_data->size(); ++i)
+        out[static_cast<std::size_t>(i)] =
+            std::max(static_cast<double>(m_data->features.row(i).cwiseAbs().maxCoeff()), bias);
+    return out;
+}
+
+std::optional<std::vector<double>> LogisticRegressionModel::pointLipschitzConstants() const
+{
+    std::vector<double> out(static_cast<std::size_t>(m_data->size()));
+    const double bias = m_options.bias ? 1.0 : 0.0;
+    for (DataIndex i = 0; i < m_data->size(); ++i)
+        out[static_cast<std::size_t>(i)] =
+            std::sqrt(m_data->features.row(i).cast<double>().squaredNorm() + bias);
+    return out;
+}
+
 std::optional<double> LogisticRegressionModel::logLikelihoodRatioBound(const Vector &from, const Vector &to) const
 {
     const double weights = (to.head(m_features) - from.head(m_features)).norm();

@@ -21,7 +21,9 @@
 /// thread-local buffers, no allocation per call), so any number of threads may evaluate the
 /// same model at once, e.g. several chains sharing one data set.
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/data/classification_data.h"
 #include "core/models/model.h"
@@ -96,6 +98,14 @@ public:
     /// (k+1)-th derivatives of every ℓ_i are bounded by ¼·max² (k = 1) or max³/(6√3) (k = 2)
     /// (Cornish et al. 2019; max |σ(1−σ)(1−2σ)| = 1/(6√3)).
     double maxAbsFeature() const { return m_maxAbsFeature; }
+    /// max_j |x_ij| of every row i, the bias column's 1 included: the per-point form of the
+    /// bound above, which SMH's Poisson thinning draws points by (Cornish et al. 2019, Sec. 3.2).
+    /// One pass over the data.
+    std::vector<double> rowMaxAbsFeatures() const;
+    /// ‖x̃_i‖₂ of every row i (x̃_i: the row with the bias column's 1 when enabled): each
+    /// log-likelihood is ‖x̃_i‖₂-Lipschitz in θ (log σ is 1-Lipschitz), the per-point bound
+    /// of TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4). One pass over the data.
+    std::optional<std::vector<double>> pointLipschitzConstants() const override;
 
     /// Fraction of rows of `data` classified correctly, predicting label 1 iff z > 0.
     /// Throws std::invalid_argument when θ or the data's feature count do not fit the model.

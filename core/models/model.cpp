@@ -61,4 +61,15 @@ void Model::sumGradLogLikelihood(const Vector &, std::span<const DataIndex>, Vec
     throw std::logic_error("the model '" + name() + "' has no gradient");
 }
 
+const PointWeights &Model::lipschitzWeights() const
+{
+    return m_lipschitzWeights.get([this] {
+        auto constants = pointLipschitzConstants();
+        if (!constants)
+            throw std::invalid_argument("'" + name() + "' has no per-point Lipschitz bound on its log-likelihood "
+                                        "(logreg and tall-logreg have one)");
+        return std::move(*constants);
+    });
+}
+
 } // namespace core

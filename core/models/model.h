@@ -10,8 +10,11 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <Eigen/Core>
+
+#include "core/models/point_weights.h"
 
 namespace core {
 
@@ -87,6 +90,18 @@ public:
     {
         return std::nullopt;
     }
+
+    /// Per-point constants c_i with |log p(x_i | θ') − log p(x_i | θ)| ≤ c_i ‖θ' − θ‖₂ for every
+    /// θ, θ' (untempered), when the model has them: the bounds TunaMH draws its points by
+    /// (Zhang, Cooper & De Sa 2020, Sec. 4). One pass over the data; std::nullopt where no such
+    /// global bound exists (a Gaussian's log-likelihood is not Lipschitz).
+    virtual std::optional<std::vector<double>> pointLipschitzConstants() const { return std::nullopt; }
+    /// The same as drawable weights, built on the first call and shared by every later one
+    /// (from any thread). Throws std::invalid_argument naming the model when it has none.
+    const PointWeights &lipschitzWeights() const;
+
+private:
+    LazyPointWeights m_lipschitzWeights;
 };
 
 } // namespace core

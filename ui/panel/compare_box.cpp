@@ -28,6 +28,13 @@ QString methodDescription(core::TestMethod method)
     case core::TestMethod::NaiveBarker:
         return CompareBox::tr("The minibatch Barker test without the correction, biased by the batch noise "
                               "(Seita et al. Sec. 3.3).");
+    case core::TestMethod::Scalable:
+        return CompareBox::tr("SMH, scalable Metropolis–Hastings (Cornish et al. 2019, Sec. 3): exact; Poisson-thinned "
+                              "factors of the Taylor residuals, second order by default. Logistic data only.");
+    case core::TestMethod::Tuna:
+        return CompareBox::tr("TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4, Algorithm 1): exact; a Poisson minibatch "
+                              "drawn by Lipschitz bounds. Its batch grows with N (no control variates). Logistic "
+                              "data only.");
     }
     return {};
 }
@@ -80,7 +87,7 @@ QVector<core::TestMethod> CompareBox::offeredMethods()
     // AustereMH(nc) last: it needs the design grid and a bound, and a full-data pass per iteration.
     return {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::SubLhd,
             core::TestMethod::Barker,    core::TestMethod::Metropolis,          core::TestMethod::NaiveBarker,
-            core::TestMethod::AustereNonConservative};
+            core::TestMethod::Scalable,  core::TestMethod::Tuna,                core::TestMethod::AustereNonConservative};
 }
 
 std::vector<core::TestMethod> CompareBox::methods() const
@@ -111,9 +118,12 @@ void CompareBox::setWithControlVariates(bool on)
 
 namespace {
 
-bool takesControlVariates(core::TestMethod method)
+// The tests that run once without and once with proxies. SMH always has them and TunaMH never
+// does: each runs once, with its own default.
+bool twinnedWithControlVariates(core::TestMethod method)
 {
-    return method != core::TestMethod::Metropolis && method != core::TestMethod::Barker;
+    return method != core::TestMethod::Metropolis && method != core::TestMethod::Barker
+           && !core::isExactMinibatchMethod(method);
 }
 
 } // namespace
@@ -123,7 +133,7 @@ std::vector<core::TestMethod> CompareBox::entryMethods() const
     std::vector<core::TestMethod> entries;
     for (core::TestMethod method : methods()) {
         entries.push_back(method);
-        if (withControlVariates() && takesControlVariates(method))
+        if (withControlVariates() && twinnedWithControlVariates(method))
             entries.push_back(method);
     }
     return entries;
@@ -135,8 +145,9 @@ std::vector<core::ControlVariates> CompareBox::entryControlVariates() const
     if (!withControlVariates())
         return entries;
     for (core::TestMethod method : methods()) {
-        entries.push_back(core::ControlVariates::None);
-        if (takesControlVariates(method))
+        entries.push_back(core::isExactMinibatchMethod(method) ? core::ControlVariates::Auto
+                                                               : core::ControlVariates::None);
+        if (twinnedWithControlVariates(method))
             entries.push_back(core::ControlVariates::Taylor2);
     }
     return entries;

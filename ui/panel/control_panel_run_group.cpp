@@ -73,6 +73,8 @@ QWidget *ControlPanel::buildRunGroup()
         {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
         {core::TestMethod::AustereNonConservative, tr("austere-nc (AustereMH, per-step design)")},
         {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
+        {core::TestMethod::Scalable, tr("smh (scalable MH, exact)")},
+        {core::TestMethod::Tuna, tr("tunamh (TunaMH, exact)")},
         {core::TestMethod::Barker, tr("barker (full data)")},
         {core::TestMethod::Metropolis, tr("mh (full data)")},
         {core::TestMethod::NaiveBarker, tr("naive-barker (uncorrected)")},
@@ -82,13 +84,16 @@ QWidget *ControlPanel::buildRunGroup()
     m_method->setToolTip(withSettingHelp(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
                             "the baselines AustereMH (conservative: m and ε fixed in advance; non-conservative: "
                             "designed at every iteration from a full-data pass) and MHSubLhd (Sec. 6.1); "
-                            "the full-data Barker or Metropolis–Hastings test (Sec. 3); or the uncorrected minibatch "
-                            "Barker test whose bias the correction removes (Sec. 3.3)."), "method"));
+                            "the full-data Barker or Metropolis–Hastings test (Sec. 3); the uncorrected minibatch "
+                            "Barker test whose bias the correction removes (Sec. 3.3); or the exact minibatch kernels "
+                            "that came later, for logistic data: SMH (Cornish et al. 2019, Sec. 3), whose Poisson-"
+                            "thinned factors need the Taylor control variates, and TunaMH (Zhang, Cooper & De Sa 2020, "
+                            "Sec. 4), whose Poisson batch is drawn by Lipschitz bounds."), "method"));
 
     m_controlVariates = new QComboBox;
     m_controlVariates->setObjectName(QStringLiteral("controlVariates"));
     const std::pair<core::ControlVariates, QString> variants[] = {
-        {core::ControlVariates::Auto, tr("auto (none)")},
+        {core::ControlVariates::Auto, tr("auto (none; taylor2 for smh)")},
         {core::ControlVariates::None, tr("none")},
         {core::ControlVariates::Taylor1, tr("Taylor, first order")},
         {core::ControlVariates::Taylor2, tr("Taylor, second order")},

@@ -127,6 +127,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
     bool kernelChanged = false;
     std::int64_t done = 0, lapLength = kFirstLap;
     double wall = 0.0, paused = 0.0, fullScan = 0.0;
+    std::int64_t violations = 0;
     bool stopped = !fixedLength; // a run until stopped ends by a stop
     std::unique_ptr<AcceptanceTest> test; // one per kernel, shared by its laps
     std::unique_ptr<Proposal> proposal;   // one per chain: what it learned lasts every lap
@@ -216,6 +217,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
         wall += lapResult.wallSeconds;
         paused += lapResult.pausedSeconds;
         fullScan += lapResult.fullScanSeconds;
+        violations += lapResult.boundViolations;
         inputs.pacedFrom = lapResult.nextPacedIteration;
         if (lapResult.completed > 0)
             inputs.initialTheta = lapResult.samples.row(lapResult.completed - 1).transpose();
@@ -247,6 +249,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
     result.wallSeconds = wall;
     result.pausedSeconds = paused;
     result.fullScanSeconds = fullScan;
+    result.boundViolations = violations;
     result.segments = windowSegments(segments, result.firstIteration);
     result.adaptation = std::move(adaptation);
     if (result.segments.empty())

@@ -155,6 +155,7 @@ std::shared_ptr<const ChainResult> withoutRows(const ChainResult &chain)
     kept.stopped = chain.stopped;
     kept.wallSeconds = chain.wallSeconds;
     kept.fullScanSeconds = chain.fullScanSeconds;
+    kept.boundViolations = chain.boundViolations;
     kept.setupSeconds = chain.setupSeconds;
     kept.segments = chain.segments;
     kept.adaptation = chain.adaptation;

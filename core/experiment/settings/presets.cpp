@@ -9,15 +9,16 @@ namespace {
 // The tests whose cost per iteration is a minibatch of about a hundred points whatever N is:
 // a run of 10⁵ of their iterations takes about a second. AustereMH and MHSubLhd often read
 // most of the data (Seita et al. Table 1), and the exact tests read all of it, so a run that
-// includes one of them keeps the paper's length.
+// includes one of them keeps the paper's length. SMH with its Taylor proxies reads a few
+// points per iteration (Cornish et al. 2019, Sec. 3.3); TunaMH's batch grows with N.
 bool readsAMinibatch(TestMethod method)
 {
-    return method == TestMethod::Minibatch || method == TestMethod::NaiveBarker;
+    return method == TestMethod::Minibatch || method == TestMethod::NaiveBarker || method == TestMethod::Scalable;
 }
 
 bool takesControlVariates(TestMethod method)
 {
-    return method != TestMethod::Metropolis && method != TestMethod::Barker;
+    return method != TestMethod::Metropolis && method != TestMethod::Barker && method != TestMethod::Tuna;
 }
 
 void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/acceptance/austere_adaptive_test.h"
+#include "core/acceptance/exact_minibatch_tests.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
@@ -18,6 +19,7 @@ const std::vector<TestMethod> &allMethods()
 {
     static const std::vector<TestMethod> methods = {TestMethod::Minibatch,           TestMethod::AustereConservative,
                                                     TestMethod::AustereNonConservative, TestMethod::SubLhd,
+                                                    TestMethod::Scalable,            TestMethod::Tuna,
                                                     TestMethod::Barker,              TestMethod::Metropolis,
                                                     TestMethod::NaiveBarker};
     return methods;
@@ -33,6 +35,8 @@ std::string methodName(TestMethod method)
     case TestMethod::AustereConservative: return "austere-c";
     case TestMethod::AustereNonConservative: return "austere-nc";
     case TestMethod::SubLhd: return "sublhd";
+    case TestMethod::Scalable: return "smh";
+    case TestMethod::Tuna: return "tunamh";
     }
     return "?";
 }
@@ -46,6 +50,11 @@ TestMethod parseMethod(const std::string &name)
         names += (names.empty() ? "" : ", ") + methodName(method);
     }
     throw std::invalid_argument("method must be one of " + names + "; got '" + name + "'");
+}
+
+bool isExactMinibatchMethod(TestMethod method)
+{
+    return method == TestMethod::Scalable || method == TestMethod::Tuna;
 }
 
 std::string controlVariatesName(ControlVariates kind)
@@ -94,7 +103,9 @@ std::pair<TestMethod, std::optional<ControlVariates>> parseMethodVariant(const s
 
 ControlVariates resolvedControlVariates(const RunConfig &config)
 {
-    return config.controlVariates == ControlVariates::Auto ? ControlVariates::None : config.controlVariates;
+    if (config.controlVariates != ControlVariates::Auto)
+        return config.controlVariates;
+    return config.method == TestMethod::Scalable ? ControlVariates::Taylor2 : ControlVariates::None;
 }
 
 int controlVariateOrder(const RunConfig &config)
@@ -213,6 +224,33 @@ CorrectionSolver parseSolver(const std::string &name)
     throw std::invalid_argument("solver must be one of ridge, nnls; got '" + name + "'");
 }
 
+namespace {
+
+// SMH and TunaMH are exact only with per-point bounds, which only logistic regression has here.
+void validateExactMinibatch(const RunConfig &config)
+{
+    if (!isExactMinibatchMethod(config.method))
+        return;
+    const std::string method = methodName(config.method);
+    if (!isLogisticDataset(config.dataset))
+        throw std::invalid_argument(
+            method + " needs per-point bounds on the "
+            + std::string(config.method == TestMethod::Scalable ? "Taylor remainders" : "log-likelihoods")
+            + ", which logreg and tall-logreg have; '" + config.dataset
+            + "' has none (the mixture's derivatives and a Gaussian's log-likelihood grow without bound in theta)");
+    if (config.method == TestMethod::Scalable && resolvedControlVariates(config) == ControlVariates::None)
+        throw std::invalid_argument("control-variates none is refused for smh: its factors are the residuals of the "
+                                    "Taylor proxies (use taylor2, the default, or taylor1)");
+    if (config.method == TestMethod::Tuna && resolvedControlVariates(config) != ControlVariates::None)
+        throw std::invalid_argument("control-variates " + controlVariatesName(config.controlVariates)
+                                    + " is refused for tunamh: its bounds are on each point's log-likelihood, not on "
+                                      "a residual (use --control-variates none)");
+    if (!(config.tunaChi > 0.0) || !std::isfinite(config.tunaChi))
+        throw std::invalid_argument("tuna-chi must be finite and > 0; got " + std::to_string(config.tunaChi));
+}
+
+} // namespace
+
 bool needsCorrection(TestMethod method)
 {
     return method == TestMethod::Minibatch;
@@ -264,7 +302,7 @@ void validate(const RunConfig &config)
         const std::string cv = "control-variates " + controlVariatesName(config.controlVariates);
         if (config.method == TestMethod::Metropolis || config.method == TestMethod::Barker)
             throw std::invalid_argument(cv + " is for the minibatch tests (minibatch, naive-barker, austere-c, "
-                                             "austere-nc, sublhd): the exact test " + methodName(config.method)
+                                             "austere-nc, sublhd, smh): the exact test " + methodName(config.method)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");
         if (config.dataset == "worst-case")
             throw std::invalid_argument(cv + " needs a model with Taylor proxies: gmm, logreg or tall-logreg; "
@@ -277,6 +315,7 @@ void validate(const RunConfig &config)
                                              "theta): use sublhd with logreg or tall-logreg, or the minibatch test or "
                                              "austere-c on the mixture");
     }
+    validateExactMinibatch(config);
     // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
     // would silently be the plain random walk, and a burn-in at an annealing temperature would
     // teach it the hot posterior's covariance instead of the target's.
@@ -418,6 +457,8 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
             settings.useModelBound = true;
         return std::make_unique<SubLhdTest>(settings);
     }
+    case TestMethod::Scalable: return std::make_unique<ScalableMetropolisTest>();
+    case TestMethod::Tuna: return std::make_unique<TunaTest>(config.tunaChi);
     }
     throw std::invalid_argument("unknown method");
 }

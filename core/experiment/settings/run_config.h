@@ -23,21 +23,36 @@
 
 namespace core {
 
-enum class TestMethod { Metropolis, Barker, Minibatch, NaiveBarker, AustereConservative, AustereNonConservative, SubLhd };
+enum class TestMethod {
+    Metropolis,
+    Barker,
+    Minibatch,
+    NaiveBarker,
+    AustereConservative,
+    AustereNonConservative,
+    SubLhd,
+    Scalable, ///< SMH (exact_minibatch_tests.h)
+    Tuna      ///< TunaMH (exact_minibatch_tests.h)
+};
 
 /// Every method, in the order tables list them.
 const std::vector<TestMethod> &allMethods();
-/// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "austere-nc", "sublhd".
+/// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "austere-nc", "sublhd",
+/// "smh", "tunamh".
 std::string methodName(TestMethod method);
 /// Throws std::invalid_argument listing the allowed names.
 TestMethod parseMethod(const std::string &name);
+/// The exact minibatch kernels that draw Poisson minibatches by per-point bounds (SMH, TunaMH):
+/// exact, but only for models with such bounds (logistic regression).
+bool isExactMinibatchMethod(TestMethod method);
 std::string solverName(CorrectionSolver solver);
 CorrectionSolver parseSolver(const std::string &name);
 
 /// Control variates for the minibatch tests (control_variates.h; Bardenet, Doucet & Holmes 2017; Cornish et al. 2019):
 /// Taylor proxies of every point's log-likelihood around the posterior mode θ̂, whose sum over
-/// the data is exact, so that the minibatch estimates only the residuals. Auto resolves to None
-/// for every method here (today's runs stay as they were).
+/// the data is exact, so that the minibatch estimates only the residuals. Auto resolves to
+/// Taylor2 for SMH, whose factors are the residuals, and to None for every other method (their
+/// runs stay as they were).
 enum class ControlVariates { Auto, None, Taylor1, Taylor2 };
 /// CLI spelling: "auto", "none", "taylor1", "taylor2".
 std::string controlVariatesName(ControlVariates kind);
@@ -118,6 +133,9 @@ struct RunConfig {
     int leapfrogSteps = 4;
     /// Taylor proxies as control variates for the minibatch test, AustereMH and MHSubLhd.
     ControlVariates controlVariates = ControlVariates::Auto;
+    /// TunaMH's χ > 0: its expected batch is χ C² M² + C M (exact_minibatch_tests.h). 10⁻⁵ is
+    /// the authors' choice for their MNIST logistic regression (Zhang, Cooper & De Sa 2020).
+    double tunaChi = 1e-5;
     /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;
@@ -166,8 +184,8 @@ std::string methodLabel(TestMethod method, const std::string &label);
 /// its control variates. Throws std::invalid_argument naming the allowed spellings.
 std::pair<TestMethod, std::optional<ControlVariates>> parseMethodVariant(const std::string &name);
 
-/// What `config.controlVariates` means for its method: Auto is None (the setting is written
-/// resolved into files).
+/// What `config.controlVariates` means for its method: Auto is Taylor2 for SMH and None for the
+/// others (the setting is written resolved into files).
 ControlVariates resolvedControlVariates(const RunConfig &config);
 /// The Taylor order of the resolved control variates: 0 (none), 1 or 2.
 int controlVariateOrder(const RunConfig &config);

@@ -173,7 +173,7 @@ std::vector<SettingSpec> makeTable()
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
     table.push_back(named(
-        "method", "method", "minibatch, austere-c, austere-nc, sublhd, barker, mh or naive-barker [minibatch]",
+        "method", "method", "minibatch, austere-c, austere-nc, sublhd, smh, tunamh, barker, mh or naive-barker [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
         [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
     table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000 and tall-logreg 20000 when every method is minibatch or naive-barker]", [](auto &c) -> auto & { return c.samples; }));
@@ -246,8 +246,8 @@ std::vector<SettingSpec> makeTable()
     table.push_back(named(
         "control_variates", "control-variates",
         "auto, none, taylor1 or taylor2: Taylor proxies around the posterior mode as control variates for "
-        "minibatch, naive-barker, austere-c, austere-nc and sublhd; the minibatch estimates only their residuals "
-        "[auto: none; recommended preset on tall-logreg: taylor2 when every method takes it]",
+        "minibatch, naive-barker, austere-c, austere-nc, sublhd and smh; the minibatch estimates only their residuals "
+        "[auto: taylor2 for smh, none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
         [](RunConfig &c, const std::string &value) { c.controlVariates = parseControlVariates(value); }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
@@ -331,6 +331,10 @@ std::vector<SettingSpec> makeTable()
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
     table.push_back(logisticModel(real("prior_sd", "prior-sd", "logreg, tall-logreg: Gaussian prior sd [tall-logreg 1; logreg: paper 0 (flat), recommended 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
+    table.push_back(logisticModel(real("tuna_chi", "tuna-chi",
+                                       "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
+                                       "batch chi C^2 M^2 + C M) [1e-05]",
+                                       [](auto &c) -> auto & { return c.tunaChi; })));
     table.push_back(logisticModel(flag("bias", "bias", "logreg: add a bias weight (always on for tall-logreg, whose --dimension counts it)", true,
                                     [](auto &c) -> auto & { return c.logreg.model.bias; })));
     return table;

@@ -27,6 +27,7 @@
 #include "core/models/posterior_mode.h"
 #include "core/proposals/random_walk_proposal.h"
 #include "tests/support/acceptance_sampling.h"
+#include "tests/support/grid_posterior.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -325,33 +326,9 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
     // The exact posterior on a grid of ±10 Laplace sds.
     const auto proxies2 = makeTaylorProxies(*model, anchor, 2);
     const double laplaceSd = 1.0 / std::sqrt(-(proxies2->hessianSum()(0, 0) - 1.0));
-    const int cells = 4000;
-    std::vector<double> grid(cells + 1), cdf(cells + 1, 0.0);
-    double peak = -1e300;
-    std::vector<double> logDensity(cells + 1);
-    for (int k = 0; k <= cells; ++k) {
-        grid[k] = anchor[0] + laplaceSd * (-10.0 + 20.0 * k / cells);
-        const Vector theta = Vector::Constant(1, grid[k]);
-        logDensity[k] = model->logPrior(theta) + model->logLikelihoodSum(theta);
-        peak = std::max(peak, logDensity[k]);
-    }
-    double mean = 0.0, mass = 0.0;
-    for (int k = 1; k <= cells; ++k) {
-        const double a = std::exp(logDensity[k - 1] - peak), b = std::exp(logDensity[k] - peak);
-        mass += 0.5 * (a + b) * (grid[k] - grid[k - 1]);
-        mean += 0.5 * (a * grid[k - 1] + b * grid[k]) * (grid[k] - grid[k - 1]);
-        cdf[k] = mass;
-    }
-    mean /= mass;
-    const auto exactCdf = [&](double x) {
-        if (x <= grid.front())
-            return 0.0;
-        if (x >= grid.back())
-            return 1.0;
-        const auto k = static_cast<std::size_t>((x - grid.front()) / (grid.back() - grid.front()) * cells);
-        const double t = (x - grid[k]) / (grid[k + 1] - grid[k]);
-        return (cdf[k] + t * (cdf[k + 1] - cdf[k])) / mass;
-    };
+    const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd);
+    const double mean = exact.mean();
+    const auto exactCdf = [&](double x) { return exact.cdf(x); };
 
     CorrectionParams params;
     params.grid = 2000;
@@ -403,6 +380,10 @@ public:
     std::optional<double> residualBound(const Vector &from, const Vector &to) const override
     {
         return m_source->residualBound(from, to);
+    }
+    std::optional<std::vector<double>> pointDerivativeBounds() const override
+    {
+        return m_source->pointDerivativeBounds();
     }
 
 private:

@@ -1,0 +1,132 @@
+#include "core/acceptance/exact_minibatch_tests.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/acceptance/full_data_tests.h"
+#include "core/models/control_variates.h"
+
+namespace core {
+namespace {
+
+double l1Distance(const Vector &a, const Vector &b)
+{
+    double sum = 0.0;
+    for (Eigen::Index j = 0; j < a.size(); ++j)
+        sum += std::abs(a[j] - b[j]);
+    return sum;
+}
+
+double l2Distance(const Vector &a, const Vector &b)
+{
+    double sum = 0.0;
+    for (Eigen::Index j = 0; j < a.size(); ++j)
+        sum += (a[j] - b[j]) * (a[j] - b[j]);
+    return std::sqrt(sum);
+}
+
+// The table's pass is charged to the first decision that uses it (a chain waits for it there).
+void chargeTablePass(const PointWeights &weights, const PointWeights *&seen, DataIndex n, Decision &decision)
+{
+    if (seen == &weights)
+        return;
+    seen = &weights;
+    decision.fullScanPoints = n;
+    decision.fullScanSeconds = weights.buildSeconds;
+}
+
+// Rounding in the residual kernel (float features, log-sum-exp) may put a ratio a few ulps past
+// a bound that is exact in real arithmetic; only larger excesses count as violations.
+constexpr double kBoundSlack = 1e-9;
+
+} // namespace
+
+Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
+{
+    const auto *cv = dynamic_cast<const ControlVariateModel *>(&problem.model);
+    if (!cv)
+        throw std::invalid_argument("smh needs control variates (taylor1 or taylor2): its factors are the "
+                                    "residuals of the Taylor proxies");
+    const TaylorProxies &proxies = cv->proxies();
+    const PointWeights &bounds = proxies.derivativeBoundWeights();
+    Decision decision;
+    decision.looks = 1;
+    chargeTablePass(bounds, m_seenTable, cv->dataSize(), decision);
+
+    // φ_i = Ū_i · scale: the remainder bound of Sec. 3.2 at both ends of the move.
+    const int power = proxies.order() + 1;
+    const double factorial = power == 2 ? 2.0 : 6.0;
+    const double scale = (std::pow(l1Distance(problem.current, proxies.anchor()), power)
+                          + std::pow(l1Distance(problem.proposed, proxies.anchor()), power))
+                         / (factorial * problem.temperature);
+    const double rate = bounds.total * scale;
+    const double a0 = problem.exactPart();
+    if (!(rate <= static_cast<double>(cv->dataSize()))) {
+        // Λ > N: the full-data Metropolis test on Δ = a₀ + Σ_i r_i / T.
+        decision.deltaEstimate = fullDataDelta(problem);
+        decision.accepted = std::log(rng.uniformOpen01()) < decision.deltaEstimate;
+        decision.pointsUsed += cv->dataSize();
+        decision.fullDataFallback = true;
+        return decision;
+    }
+    decision.deltaEstimate = a0;
+    if (!(std::log(rng.uniformOpen01()) < a0))
+        return decision; // factor 0 rejected: no point read
+    bool rejected = false;
+    decision.pointsUsed = m_batch.run(*cv, problem.current, problem.proposed, bounds, rate, rng,
+                                      [&](DataIndex i, double residual) {
+                                          const double u = std::max(0.0, -residual / problem.temperature);
+                                          const double phi = bounds.weights[static_cast<std::size_t>(i)] * scale;
+                                          if (u > phi * (1.0 + kBoundSlack) + kBoundSlack)
+                                              ++decision.boundViolations;
+                                          rejected = rng.uniform01() * phi < u;
+                                          return !rejected;
+                                      });
+    decision.accepted = !rejected;
+    return decision;
+}
+
+TunaTest::TunaTest(double chi) : m_chi(chi)
+{
+    if (!(chi > 0.0) || !std::isfinite(chi))
+        throw std::invalid_argument("tuna-chi must be finite and > 0; got " + std::to_string(chi));
+}
+
+Decision TunaTest::decide(const TestProblem &problem, Rng &rng)
+{
+    const Model &model = problem.model;
+    const PointWeights &lipschitz = model.lipschitzWeights();
+    Decision decision;
+    decision.looks = 1;
+    chargeTablePass(lipschitz, m_seenTable, model.dataSize(), decision);
+
+    const double T = problem.temperature;
+    const double M = l2Distance(problem.current, problem.proposed);
+    const double C = lipschitz.total / T;
+    const double L = C * M;
+    const double lambda = m_chi * L * L;
+    double logRatio = problem.exactPart();
+    if (L > 0.0) {
+        decision.pointsUsed = m_batch.run(
+            model, problem.current, problem.proposed, lipschitz, lambda + L, rng, [&](DataIndex i, double ratio) {
+                // ratio = ℓ_i(θ') − ℓ_i(θ), so φ_i = ½(M_i − ratio/T).
+                const double Mi = lipschitz.weights[static_cast<std::size_t>(i)] / T * M;
+                double phi = 0.5 * (Mi - ratio / T);
+                if (phi < -kBoundSlack * (1.0 + Mi) || phi > Mi * (1.0 + kBoundSlack) + kBoundSlack)
+                    ++decision.boundViolations;
+                phi = std::clamp(phi, 0.0, Mi);
+                const double phiPrime = Mi - phi;
+                const double base = lambda * Mi;
+                if (rng.uniform01() * (base + L * Mi) < base + L * phi)
+                    logRatio += std::log1p(L * phiPrime / base) - std::log1p(L * phi / base);
+                return true;
+            });
+    }
+    decision.deltaEstimate = logRatio;
+    decision.accepted = std::log(rng.uniformOpen01()) < logRatio;
+    return decision;
+}
+
+} // namespace core

@@ -1,0 +1,68 @@
+#pragma once
+/// The exact minibatch kernels that came after Seita et al.: each decides with Poisson-many
+/// points drawn by per-point bounds, and its chain has the posterior exactly as its stationary
+/// distribution (no minibatch bias), unlike the minibatch test's CLT approximation.
+#include <cstdint>
+
+#include "core/acceptance/acceptance_test.h"
+#include "core/acceptance/poisson_minibatch.h"
+
+namespace core {
+
+/// Scalable Metropolis–Hastings (Cornish, Vanetti, Bouchard-Côté, Deligiannidis & Doucet,
+/// "Scalable Metropolis–Hastings for exact Bayesian inference with large datasets", ICML 2019,
+/// Sec. 3): the factorised acceptance
+///   α(θ, θ') = min(1, e^{a₀}) · Π_i min(1, e^{r_i/T}),
+///   a₀ = Σ_i (q̂_i(θ') − q̂_i(θ))/T + log p(θ')/p(θ) + log q(θ|θ')/q(θ'|θ),
+/// with q̂_i the Taylor proxies of order k around θ̂ (control_variates.h) and r_i the residuals;
+/// the proposal ratio sits in factor 0 (Crank–Nicolson around θ̂ is not symmetric). The N factors
+/// are simulated after factor 0 accepted by Poisson thinning (Sec. 3.2): n ~ Poisson(Λ) points
+/// drawn with probability φ_i/Λ, each rejecting the move with probability u_i/φ_i, where
+/// u_i = max(0, −r_i/T) ≤ φ_i = Ū_i (‖θ − θ̂‖₁^{k+1} + ‖θ' − θ̂‖₁^{k+1}) / ((k+1)! T) and Λ = Σ φ_i;
+/// factor i then rejects with probability 1 − e^{−u_i}, as min(1, e^{r_i/T}) requires.
+/// When Λ > N the exact full-data Metropolis test decides instead: Λ is symmetric in (θ, θ'),
+/// so the switch keeps detailed balance (a switch on θ alone would not).
+///
+/// Needs the control-variate model (ControlVariateModel) of a model whose remainders are
+/// bounded (logistic regression); throws std::invalid_argument otherwise.
+class ScalableMetropolisTest final : public AcceptanceTest {
+public:
+    std::string name() const override { return "smh"; }
+    /// pointsUsed: the points evaluated (the thinning stops at the first rejection), N for a
+    /// fallback; fullScanPoints: N once, for the pass that builds the bounds' table on the
+    /// first call for a model. boundViolations counts drawn points with u_i > φ_i (must be 0).
+    Decision decide(const TestProblem &problem, Rng &rng) override;
+
+private:
+    PoissonMinibatch m_batch;
+    const PointWeights *m_seenTable = nullptr;
+};
+
+/// TunaMH (Zhang, Cooper & De Sa, "Asymptotically optimal exact minibatch Metropolis–Hastings",
+/// NeurIPS 2020, Algorithm 1): with per-point Lipschitz bounds |ℓ_i(θ) − ℓ_i(θ')|/T ≤ c_i M,
+/// c_i from Model::pointLipschitzConstants over T, M = ‖θ − θ'‖₂, C = Σ c_i, L = C M and
+/// λ = χ L², draw s ~ Poisson(λ + L) points i with probability c_i/C; with M_i = c_i M and
+/// φ_i = ½(ℓ_i(θ)/T − ℓ_i(θ')/T + M_i), φ'_i = M_i − φ_i (both in [0, M_i]), keep a point with
+/// probability (λ M_i + L φ_i)/(λ M_i + L M_i); each kept point multiplies the acceptance ratio
+/// by (λ M_i + L φ'_i)/(λ M_i + L φ_i), and the prior and proposal ratios complete it:
+/// accept with probability min(1, ·). Expected batch χ C² M² + C M: it grows with N on a
+/// concentrating posterior (M shrinks like N^−½, C grows like N). No control variates.
+class TunaTest final : public AcceptanceTest {
+public:
+    /// chi = χ > 0: larger spends more points per iteration for an acceptance closer to
+    /// Metropolis'. Throws std::invalid_argument otherwise.
+    explicit TunaTest(double chi);
+
+    std::string name() const override { return "tunamh"; }
+    /// pointsUsed: every Poisson draw (each is a point read); fullScanPoints: N once, for the
+    /// pass that builds the bounds' table; boundViolations: drawn points with |ℓ_i(θ) −
+    /// ℓ_i(θ')|/T > M_i (must be 0).
+    Decision decide(const TestProblem &problem, Rng &rng) override;
+
+private:
+    double m_chi;
+    PoissonMinibatch m_batch;
+    const PointWeights *m_seenTable = nullptr;
+};
+
+} // namespace core

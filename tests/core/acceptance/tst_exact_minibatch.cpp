@@ -1,0 +1,602 @@
+// The exact minibatch kernels (exact_minibatch_tests.h): SMH (Cornish et al. 2019) and TunaMH
+// (Zhang, Cooper & De Sa 2020). Each accepts with its exact formula at fixed θ, θ' (Monte Carlo
+// over its Poisson minibatch), never breaks its bounds, and a chain run with it has the exact
+// posterior (a one-parameter logistic regression integrated on a grid) as its stationary
+// distribution. Broken variants, each named, are caught on constructed cases where the bound
+// is nearly reached: a bound 10 % too small (SMH-1, SMH-2, TunaMH), SMH's first factor without
+// the proposal ratio, TunaMH's keep-probability without its λ·M_i term.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include <boost/math/distributions/poisson.hpp>
+
+#include "core/acceptance/exact_minibatch_tests.h"
+#include "core/acceptance/full_data_tests.h"
+#include "core/chain/chain_runner.h"
+#include "core/data/synthetic_logistic_data.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/models/control_variates.h"
+#include "core/models/logistic_regression_model.h"
+#include "core/models/posterior_mode.h"
+#include "core/proposals/crank_nicolson_proposal.h"
+#include "core/proposals/random_walk_proposal.h"
+#include "tests/support/acceptance_sampling.h"
+#include "tests/support/grid_posterior.h"
+#include "tests/support/statistics.h"
+
+using namespace core;
+
+namespace {
+
+constexpr int kRepetitions = 100'000;
+
+// One feature per row, no bias: rows x with labels y (0/1), prior N(0, priorSd²) or flat (0).
+std::shared_ptr<const LogisticRegressionModel> oneFeature(const std::vector<float> &x, const std::vector<int> &y,
+                                                          double priorSd)
+{
+    auto data = std::make_shared<ClassificationData>();
+    data->features.resize(static_cast<Eigen::Index>(x.size()), 1);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        data->features(static_cast<Eigen::Index>(i), 0) = x[i];
+        data->labels.push_back(static_cast<std::uint8_t>(y[i]));
+    }
+    LogisticRegressionOptions options;
+    options.priorSd = priorSd;
+    return std::make_shared<const LogisticRegressionModel>(data, options);
+}
+
+std::shared_ptr<const LogisticRegressionModel> identicalRows(int n, float x)
+{
+    return oneFeature(std::vector<float>(static_cast<std::size_t>(n), x), std::vector<int>(static_cast<std::size_t>(n), 1),
+                      0.0);
+}
+
+std::shared_ptr<const LogisticRegressionModel> synthetic(std::int64_t rows, int features, bool bias, std::uint64_t seed)
+{
+    SyntheticLogisticSpec spec;
+    spec.rows = rows;
+    spec.features = features;
+    spec.bias = bias;
+    spec.seed = seed;
+    LogisticRegressionOptions options;
+    options.bias = bias;
+    options.priorSd = 1.0;
+    return std::make_shared<const LogisticRegressionModel>(
+        std::make_shared<ClassificationData>(generateSyntheticLogistic(spec)), options);
+}
+
+std::vector<double> allRatios(const Model &model, const Vector &from, const Vector &to)
+{
+    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
+    model.logLikelihoodRatiosRange(from, to, 0, values);
+    return values;
+}
+
+struct Frequency {
+    double rate = 0.0;
+    double meanPoints = 0.0;
+    std::int64_t violations = 0;
+    int fallbacks = 0;
+};
+
+Frequency acceptanceFrequency(AcceptanceTest &test, const TestProblem &problem, Rng &rng, int repetitions = kRepetitions)
+{
+    Frequency f;
+    int accepted = 0;
+    for (int r = 0; r < repetitions; ++r) {
+        const Decision d = test.decide(problem, rng);
+        accepted += d.accepted;
+        f.meanPoints += static_cast<double>(d.pointsUsed) / repetitions;
+        f.violations += d.boundViolations;
+        f.fallbacks += d.fullDataFallback;
+    }
+    f.rate = static_cast<double>(accepted) / repetitions;
+    return f;
+}
+
+// SMH's acceptance probability without the fallback: min(1, e^{a₀}) Π_i min(1, e^{r_i/T}).
+double smhProbability(const ControlVariateModel &cv, const TestProblem &problem)
+{
+    double logProduct = std::min(0.0, problem.exactPart());
+    for (const double r : allRatios(cv, problem.current, problem.proposed))
+        logProduct += std::min(0.0, r / problem.temperature);
+    return std::exp(logProduct);
+}
+
+// TunaMH's acceptance probability, exactly: point i is kept k_i ~ Poisson(μ_i) times
+// independently, μ_i = λc_i/C + φ_i (the Poisson draws thinned by the keep-probability), and each
+// keep multiplies the ratio by ρ_i = (λc_i/C + φ'_i)/(λc_i/C + φ_i); the acceptance is
+// E[min(1, R Π ρ_i^{k_i})], summed here over every k up to far in each Poisson's tail. Points
+// with the same (μ, ρ) are one group whose total count is Poisson(multiplicity · μ).
+double tunaProbability(const Model &model, const TestProblem &problem, double chi)
+{
+    const double T = problem.temperature;
+    const auto lipschitz = *model.pointLipschitzConstants();
+    const std::vector<double> ratios = allRatios(model, problem.current, problem.proposed);
+    const double M = (problem.proposed - problem.current).norm();
+    const double C = std::accumulate(lipschitz.begin(), lipschitz.end(), 0.0) / T;
+    const double lambda = chi * C * C * M * M;
+    struct Group {
+        double mu, logRho;
+        int count;
+    };
+    std::vector<Group> groups;
+    for (std::size_t i = 0; i < ratios.size(); ++i) {
+        const double ci = lipschitz[i] / T, Mi = ci * M;
+        const double phi = 0.5 * (Mi - ratios[i] / T), phiPrime = Mi - phi;
+        const double base = lambda * ci / C;
+        const Group g{base + phi, std::log((base + phiPrime) / (base + phi)), 1};
+        const auto same = std::find_if(groups.begin(), groups.end(), [&](const Group &h) {
+            return std::abs(h.mu - g.mu) < 1e-15 && std::abs(h.logRho - g.logRho) < 1e-15;
+        });
+        if (same == groups.end())
+            groups.push_back(g);
+        else
+            ++same->count;
+    }
+    BOOST_REQUIRE(groups.size() <= 4); // the sum below is over every count of every group
+    const std::function<double(std::size_t, double)> sum = [&](std::size_t g, double logRatio) -> double {
+        if (g == groups.size())
+            return std::exp(std::min(0.0, logRatio));
+        const double mean = groups[g].mu * groups[g].count;
+        const boost::math::poisson_distribution<double> poisson(mean);
+        const int last = static_cast<int>(mean + 12.0 * std::sqrt(mean) + 30.0);
+        double total = 0.0;
+        for (int k = 0; k <= last; ++k)
+            total += boost::math::pdf(poisson, k) * sum(g + 1, logRatio + k * groups[g].logRho);
+        return total;
+    };
+    return sum(0, problem.exactPart());
+}
+
+// A Taylor proxy whose per-point bounds are cut by `factor` (10 % too small at 0.9): the broken
+// variant of the bounds SMH thins by. Residuals and sums are the correct ones.
+class ScaledBoundProxies final : public TaylorProxies {
+public:
+    ScaledBoundProxies(std::shared_ptr<const TaylorProxies> source, double factor)
+        : TaylorProxies(source->order(), source->anchor(), source->gradientSum(), source->hessianSum()),
+          m_source(std::move(source)), m_factor(factor)
+    {
+    }
+    void residuals(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
+                   std::span<double> out) const override
+    {
+        m_source->residuals(from, to, rows, out);
+    }
+    void residualsRange(const Vector &from, const Vector &to, DataIndex first, std::span<double> out) const override
+    {
+        m_source->residualsRange(from, to, first, out);
+    }
+    std::optional<double> residualBound(const Vector &from, const Vector &to) const override
+    {
+        return m_source->residualBound(from, to);
+    }
+    std::optional<std::vector<double>> pointDerivativeBounds() const override
+    {
+        auto bounds = m_source->pointDerivativeBounds();
+        for (double &b : *bounds)
+            b *= m_factor;
+        return bounds;
+    }
+
+private:
+    std::shared_ptr<const TaylorProxies> m_source;
+    double m_factor;
+};
+
+// A model whose per-point Lipschitz constants are cut by `factor`: TunaMH's broken bound.
+class ScaledLipschitzModel final : public Model {
+public:
+    ScaledLipschitzModel(std::shared_ptr<const Model> base, double factor) : m_base(std::move(base)), m_factor(factor) {}
+    std::string name() const override { return m_base->name(); }
+    int dimension() const override { return m_base->dimension(); }
+    DataIndex dataSize() const override { return m_base->dataSize(); }
+    double logPrior(const Vector &theta) const override { return m_base->logPrior(theta); }
+    void logLikelihoodRatios(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
+                             std::span<double> out) const override
+    {
+        m_base->logLikelihoodRatios(from, to, rows, out);
+    }
+    void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
+                                  std::span<double> out) const override
+    {
+        m_base->logLikelihoodRatiosRange(from, to, first, out);
+    }
+    double logLikelihoodSum(const Vector &theta) const override { return m_base->logLikelihoodSum(theta); }
+    Vector initialTheta() const override { return m_base->initialTheta(); }
+    std::optional<std::vector<double>> pointLipschitzConstants() const override
+    {
+        auto constants = m_base->pointLipschitzConstants();
+        for (double &c : *constants)
+            c *= m_factor;
+        return constants;
+    }
+
+private:
+    std::shared_ptr<const Model> m_base;
+    double m_factor;
+};
+
+// TunaMH with the λ·M_i term left out of the keep-probability's numerator: the broken variant
+// of Algorithm 1's thinning. Otherwise TunaTest's algorithm, step for step.
+class TunaWithoutLambdaInKeep final : public AcceptanceTest {
+public:
+    explicit TunaWithoutLambdaInKeep(double chi) : m_chi(chi) {}
+    std::string name() const override { return "tunamh-broken"; }
+    Decision decide(const TestProblem &problem, Rng &rng) override
+    {
+        const PointWeights &lipschitz = problem.model.lipschitzWeights();
+        const double T = problem.temperature, M = (problem.proposed - problem.current).norm();
+        const double C = lipschitz.total / T, L = C * M, lambda = m_chi * L * L;
+        double logRatio = problem.exactPart();
+        Decision decision;
+        decision.pointsUsed = m_batch.run(problem.model, problem.current, problem.proposed, lipschitz, lambda + L, rng,
+                                          [&](DataIndex i, double ratio) {
+                                              const double Mi = lipschitz.weights[static_cast<std::size_t>(i)] / T * M;
+                                              const double phi = std::clamp(0.5 * (Mi - ratio / T), 0.0, Mi);
+                                              const double base = lambda * Mi;
+                                              if (rng.uniform01() * (base + L * Mi) < L * phi) // no λ·M_i
+                                                  logRatio += std::log1p(L * (Mi - phi) / base)
+                                                              - std::log1p(L * phi / base);
+                                              return true;
+                                          });
+        decision.accepted = std::log(rng.uniformOpen01()) < logRatio;
+        return decision;
+    }
+
+private:
+    double m_chi;
+    PoissonMinibatch m_batch;
+};
+
+Vector point(double value) { return Vector::Constant(1, value); }
+
+} // namespace
+
+// SMH of both orders on a tall logistic regression (d = 4 with the bias) around its mode: moves
+// far enough that Λ (the expected Poisson draws) is about 1 to 3, and a proposal ratio of 0.3
+// in factor 0. The frequency of acceptance must be min(1, e^{a₀}) Π_i min(1, e^{r_i/T}).
+BOOST_AUTO_TEST_CASE(smhAcceptsWithItsFactorisedProbability)
+{
+    const auto logistic = synthetic(2000, 3, true, 3);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    Rng rng(11);
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        const PointWeights &bounds = cv.proxies().derivativeBoundWeights();
+        for (double scale : {0.04, 0.08, 0.12}) {
+            Vector from = anchor, to = anchor;
+            for (Eigen::Index j = 0; j < anchor.size(); ++j) {
+                from[j] += scale * (j % 2 ? 1.0 : -1.0);
+                to[j] -= 0.5 * scale;
+            }
+            const double power = order + 1;
+            const double lambda = bounds.total
+                                  * (std::pow((from - anchor).lpNorm<1>(), power) + std::pow((to - anchor).lpNorm<1>(), power))
+                                  / (order == 1 ? 2.0 : 6.0);
+            const TestProblem problem{cv, from, to, 1.0, logistic->logPrior(to) - logistic->logPrior(from) + 0.3};
+            ScalableMetropolisTest test;
+            const Frequency f = acceptanceFrequency(test, problem, rng);
+            const double exact = smhProbability(cv, problem);
+            BOOST_TEST_MESSAGE("SMH-" << order << " scale " << scale << ": Λ = " << lambda << ", accepted " << f.rate
+                                      << " vs " << exact << ", mean points " << f.meanPoints);
+            BOOST_TEST_INFO("SMH-" << order << " scale " << scale << ": " << f.rate << " vs " << exact);
+            BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, kRepetitions));
+            BOOST_TEST(f.violations == 0);
+            BOOST_TEST(f.fallbacks == 0);
+        }
+    }
+}
+
+// Moves so long that Λ > N: the full-data Metropolis test decides, with min(1, e^Δ), reading N.
+BOOST_AUTO_TEST_CASE(smhFallsBackToTheFullDataTestWhenTheBoundsExceedN)
+{
+    const auto logistic = synthetic(500, 3, true, 4);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, 2));
+    const Vector v = Vector::Constant(anchor.size(), 1.0);
+    const Vector from = anchor - v, to = anchor + v;
+    const TestProblem problem{cv, from, to, 1.0, logistic->logPrior(to) - logistic->logPrior(from)};
+    ScalableMetropolisTest test;
+    Rng rng(5);
+    const Frequency f = acceptanceFrequency(test, problem, rng, 20'000);
+    const double exact = teststats::metropolisProbability(fullDataDelta(problem));
+    BOOST_TEST_INFO(f.rate << " vs " << exact);
+    BOOST_TEST(f.fallbacks == 20'000);
+    BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, 20'000));
+    BOOST_TEST(f.meanPoints == 500.0, boost::test_tools::tolerance(1e-9));
+}
+
+// TunaMH on three distinct points (so that its exact probability is a sum over every Poisson
+// count), both directions of a move, two χ: the frequency is the exact probability, and the
+// exact probabilities satisfy detailed balance, a(θ, θ') π(θ) = a(θ', θ) π(θ').
+BOOST_AUTO_TEST_CASE(tunaAcceptsWithItsExactProbability)
+{
+    const auto model = oneFeature({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
+    Rng rng(21);
+    for (double chi : {0.05, 1.0}) {
+        for (const auto &[a, b] : {std::pair{0.2, 1.1}, std::pair{1.1, 0.2}, std::pair{-0.4, 0.5}}) {
+            const Vector from = point(a), to = point(b);
+            const TestProblem problem{*model, from, to, 1.0, model->logPrior(to) - model->logPrior(from)};
+            const TestProblem reverse{*model, to, from, 1.0, model->logPrior(from) - model->logPrior(to)};
+            TunaTest test(chi);
+            const Frequency f = acceptanceFrequency(test, problem, rng);
+            const double exact = tunaProbability(*model, problem, chi);
+            const double back = tunaProbability(*model, reverse, chi);
+            BOOST_TEST_MESSAGE("TunaMH chi " << chi << " " << a << " -> " << b << ": accepted " << f.rate << " vs "
+                                             << exact << ", mean points " << f.meanPoints);
+            BOOST_TEST_INFO("chi " << chi << " " << a << " -> " << b << ": " << f.rate << " vs " << exact);
+            BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, kRepetitions));
+            BOOST_TEST(f.violations == 0);
+            BOOST_TEST(exact == back * std::exp(fullDataDelta(problem)), boost::test_tools::tolerance(1e-9));
+        }
+    }
+}
+
+// One weight, no bias, prior N(0, 1), N = 3000: SMH of both orders and TunaMH run chains whose
+// thinned draws follow the grid posterior (KS) with its mean.
+BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheExactPosterior)
+{
+    const auto model = synthetic(3000, 1, false, 51);
+    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+    const double laplaceSd = 1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) - 1.0));
+    const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd);
+    struct Case {
+        const char *name;
+        std::shared_ptr<const Model> model;
+        std::function<std::unique_ptr<AcceptanceTest>()> test;
+    };
+    const std::vector<Case> cases = {
+        {"SMH-1", std::make_shared<ControlVariateModel>(model, makeTaylorProxies(*model, anchor, 1)),
+         [] { return std::make_unique<ScalableMetropolisTest>(); }},
+        {"SMH-2", std::make_shared<ControlVariateModel>(model, makeTaylorProxies(*model, anchor, 2)),
+         [] { return std::make_unique<ScalableMetropolisTest>(); }},
+        // χ = 0.02: about 400 draws an iteration; at χ = 10⁻³ the acceptance is 5 % and 60,000
+        // iterations hold too few independent draws for the KS test.
+        {"TunaMH", model, [] { return std::make_unique<TunaTest>(0.02); }},
+    };
+    int seed = 7;
+    for (const Case &c : cases) {
+        const auto test = c.test();
+        const RandomWalkProposal proposal(1.5 * laplaceSd);
+        ChainSettings settings;
+        settings.samples = 61000;
+        settings.seed = static_cast<std::uint64_t>(++seed);
+        settings.temperature = 1.0;
+        settings.initialTheta = anchor;
+        const ChainResult chain = runChain(*c.model, proposal, *test, settings);
+        std::vector<double> thinned;
+        for (std::int64_t t = 1000; t < chain.completed; t += 30)
+            thinned.push_back(chain.samples(t, 0));
+        const double d = teststats::ksStatistic(thinned, [&](double x) { return exact.cdf(x); });
+        const double p = teststats::ksPValue(d, thinned.size());
+        const double mean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / static_cast<double>(thinned.size());
+        const double accepted =
+            std::accumulate(chain.accepted.begin(), chain.accepted.end(), 0.0) / static_cast<double>(chain.completed);
+        const double points = std::accumulate(chain.batchSize.begin(), chain.batchSize.end(), 0.0)
+                              / static_cast<double>(chain.completed);
+        BOOST_TEST_MESSAGE(c.name << ": KS D = " << d << ", p = " << p << "; mean " << mean << " vs " << exact.mean()
+                                  << "; acceptance " << accepted << ", points per iteration " << points);
+        BOOST_TEST_INFO(c.name << ": KS D = " << d << ", p = " << p << "; mean " << mean << " vs " << exact.mean());
+        BOOST_TEST(p > 1e-4);
+        BOOST_TEST(std::abs(mean - exact.mean()) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
+        BOOST_TEST(chain.boundViolations == 0);
+    }
+}
+
+namespace {
+
+struct BrokenCheck {
+    double good = 0.0, goodExact = 0.0, bad = 0.0, badExact = 0.0;
+    std::int64_t badViolations = 0;
+};
+
+void checkBrokenIsCaught(const char *broken, const BrokenCheck &c)
+{
+    const double goodTolerance = teststats::acceptanceTolerance(c.goodExact, 0.0, kRepetitions);
+    const double badTolerance = teststats::acceptanceTolerance(c.badExact, 0.0, kRepetitions);
+    BOOST_TEST_MESSAGE(broken << ": correct " << c.good << " vs " << c.goodExact << " ± " << goodTolerance
+                              << "; broken " << c.bad << " vs " << c.badExact << " ± " << badTolerance
+                              << ", bound violations " << c.badViolations);
+    BOOST_TEST_INFO(broken << ", correct: " << c.good << " vs " << c.goodExact);
+    BOOST_TEST(std::abs(c.good - c.goodExact) <= goodTolerance);
+    BOOST_TEST_INFO(broken << ", broken: " << c.bad << " vs " << c.badExact);
+    BOOST_TEST(std::abs(c.bad - c.badExact) > badTolerance);
+}
+
+} // namespace
+
+// A bound 10 % too small, where the bound is nearly reached: N identical rows x = 1 (y = 1),
+// moves from θ = θ̂ so that only θ' has a remainder, of the sign that rejects, and up the
+// likelihood, so that factor 0 accepts. SMH-1: θ̂ = 0, where |ℓ''| = ¼ is at its maximum;
+// SMH-2: x·θ̂ = −1.52, the move across the maximum of |ℓ'''| = 1/(6√3) at −1.317. Each point's factor rejects with probability 1 − e^{−u_i}; with the
+// cut bound it rejects with 1 − e^{−0.9 φ_i} < 1 − e^{−u_i}, so the product of the factors is
+// no longer SMH's acceptance probability.
+BOOST_AUTO_TEST_CASE(smhWithABoundTenPercentTooSmallIsCaught)
+{
+    Rng rng(31);
+    for (int order : {1, 2}) {
+        const int n = 1000;
+        const auto model = identicalRows(n, 1.0F);
+        const double anchorValue = order == 1 ? 0.0 : -1.52;
+        // Σ_i φ_i = 1: n Ū h^{k+1} / (k+1)! = 1.
+        const double bound = order == 1 ? 0.25 : 1.0 / (6.0 * std::sqrt(3.0));
+        const double h = std::pow((order == 1 ? 2.0 : 6.0) / (n * bound), 1.0 / (order + 1));
+        const Vector anchor = point(anchorValue), from = anchor, to = point(anchorValue + h);
+        const auto proxies = makeTaylorProxies(*model, anchor, order);
+        const ControlVariateModel correct(model, proxies);
+        const ControlVariateModel broken(model, std::make_shared<const ScaledBoundProxies>(proxies, 0.9));
+        const TestProblem good{correct, from, to, 1.0, 0.0};
+        const TestProblem bad{broken, from, to, 1.0, 0.0};
+        const std::vector<double> residuals = allRatios(correct, from, to);
+        const double sumU = -std::accumulate(residuals.begin(), residuals.end(), 0.0);
+        BOOST_TEST_MESSAGE("SMH-" << order << ": the residuals reach " << sumU << " of the bounds' 1");
+        BOOST_REQUIRE(sumU > 0.95); // the bound is nearly reached
+        ScalableMetropolisTest goodTest, badTest;
+        BrokenCheck c;
+        const Frequency g = acceptanceFrequency(goodTest, good, rng);
+        const Frequency b = acceptanceFrequency(badTest, bad, rng);
+        c.good = g.rate;
+        c.bad = b.rate;
+        c.goodExact = smhProbability(correct, good);
+        c.badExact = smhProbability(broken, bad);
+        c.badViolations = b.violations;
+        BOOST_TEST(g.violations == 0);
+        BOOST_TEST(b.violations > 0); // the runtime check sees it too
+        checkBrokenIsCaught(order == 1 ? "SMH-1 with a bound 10 % too small" : "SMH-2 with a bound 10 % too small", c);
+    }
+}
+
+// TunaMH with Lipschitz constants 10 % too small, where |ℓ_i(θ) − ℓ_i(θ')| nearly reaches c_i M:
+// y·x·θ = −5 (ℓ ≈ x·θ there, slope 0.993) and θ' − θ along x. The exact probability of the
+// correct kernel satisfies detailed balance; the broken kernel's frequencies must not:
+// a(θ, θ') ≠ e^Δ a(θ', θ).
+BOOST_AUTO_TEST_CASE(tunaWithABoundTenPercentTooSmallIsCaught)
+{
+    const auto model = identicalRows(100, 1.0F);
+    const auto broken = std::make_shared<const ScaledLipschitzModel>(model, 0.9);
+    const Vector from = point(-5.0), to = point(-4.99);
+    const double chi = 1.0;
+    Rng rng(41);
+    const TestProblem good{*model, from, to, 1.0, 0.0};
+    const TestProblem goodBack{*model, to, from, 1.0, 0.0};
+    const TestProblem bad{*broken, from, to, 1.0, 0.0};
+    const TestProblem badBack{*broken, to, from, 1.0, 0.0};
+    const double delta = fullDataDelta(good);
+    TunaTest test(chi);
+    BrokenCheck c;
+    // Forward moves are accepted almost surely; the reverse move carries the information.
+    const double exactBack = tunaProbability(*model, goodBack, chi);
+    c.good = acceptanceFrequency(test, goodBack, rng).rate;
+    c.goodExact = exactBack;
+    const Frequency forward = acceptanceFrequency(test, bad, rng);
+    const Frequency back = acceptanceFrequency(test, badBack, rng);
+    c.bad = back.rate;
+    c.badExact = forward.rate * std::exp(-delta); // detailed balance: a(θ', θ) = a(θ, θ') e^{−Δ}
+    c.badViolations = forward.violations + back.violations;
+    BOOST_TEST(tunaProbability(*model, good, chi) == exactBack * std::exp(delta), boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(c.badViolations > 0);
+    checkBrokenIsCaught("TunaMH with a bound 10 % too small", c);
+}
+
+// TunaMH's keep-probability without its λ·M_i term, on the three-point data set of the exact
+// test above: its frequency is no longer the exact probability.
+BOOST_AUTO_TEST_CASE(tunaKeepProbabilityWithoutItsLambdaTermIsCaught)
+{
+    const auto model = oneFeature({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
+    const double chi = 1.0;
+    const Vector from = point(1.1), to = point(0.2);
+    const TestProblem problem{*model, from, to, 1.0, model->logPrior(to) - model->logPrior(from)};
+    Rng rng(43);
+    TunaTest correct(chi);
+    TunaWithoutLambdaInKeep broken(chi);
+    BrokenCheck c;
+    c.goodExact = c.badExact = tunaProbability(*model, problem, chi);
+    c.good = acceptanceFrequency(correct, problem, rng).rate;
+    c.bad = acceptanceFrequency(broken, problem, rng).rate;
+    checkBrokenIsCaught("TunaMH's keep-probability without lambda M_i", c);
+}
+
+// SMH's factor 0 without the proposal ratio, with Crank–Nicolson moves around a centre 1.5
+// posterior sds off the mode (so that the ratio matters): the correct chain has the grid
+// posterior, the broken one does not (KS).
+BOOST_AUTO_TEST_CASE(smhWithoutTheProposalRatioIsCaught)
+{
+    const auto model = synthetic(3000, 1, false, 52);
+    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+    const double laplaceSd = 1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) - 1.0));
+    const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd);
+    const ControlVariateModel cv(model, makeTaylorProxies(*model, anchor, 2));
+    const CrankNicolsonProposal crankNicolson(anchor + point(1.5 * laplaceSd), Eigen::MatrixXd::Constant(1, 1, 1.5 * laplaceSd),
+                                              0.7);
+    // The same moves, reported as symmetric.
+    class WithoutRatio final : public Proposal {
+    public:
+        explicit WithoutRatio(const Proposal &inner) : m_inner(inner) {}
+        void propose(const Vector &from, Vector &to, double t, Rng &rng) const override { m_inner.propose(from, to, t, rng); }
+        double logProposalRatio(const Vector &, const Vector &) const override { return 0.0; }
+        double step() const override { return m_inner.step(); }
+        std::unique_ptr<Proposal> withStep(double) const override { return nullptr; }
+
+    private:
+        const Proposal &m_inner;
+    } withoutRatio(crankNicolson);
+    double pValues[2] = {0.0, 0.0};
+    int k = 0;
+    for (const Proposal *proposal : {static_cast<const Proposal *>(&crankNicolson), static_cast<const Proposal *>(&withoutRatio)}) {
+        ScalableMetropolisTest test;
+        ChainSettings settings;
+        settings.samples = 31000;
+        settings.seed = 61;
+        settings.temperature = 1.0;
+        settings.initialTheta = anchor;
+        const ChainResult chain = runChain(cv, *proposal, test, settings);
+        std::vector<double> thinned;
+        for (std::int64_t t = 1000; t < chain.completed; t += 10)
+            thinned.push_back(chain.samples(t, 0));
+        pValues[k++] = teststats::ksPValue(teststats::ksStatistic(thinned, [&](double x) { return exact.cdf(x); }),
+                                           thinned.size());
+    }
+    BOOST_TEST_MESSAGE("SMH with Crank-Nicolson moves: KS p = " << pValues[0] << "; without the proposal ratio in factor 0: "
+                                                               << pValues[1]);
+    BOOST_TEST(pValues[0] > 1e-4);
+    BOOST_TEST(pValues[1] < 1e-6);
+}
+
+namespace {
+
+std::string refusal(const RunConfig &config)
+{
+    try {
+        validate(config);
+    } catch (const std::invalid_argument &error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace
+
+// The settings: SMH's control variates default to second order and cannot be turned off; TunaMH
+// takes none; both refuse the models without bounds, naming the ones with; χ must be > 0.
+BOOST_AUTO_TEST_CASE(settingsOfTheExactMinibatchMethods)
+{
+    RunConfig smh;
+    smh.dataset = "tall-logreg";
+    smh.method = TestMethod::Scalable;
+    BOOST_TEST(controlVariatesName(resolvedControlVariates(smh)) == "taylor2");
+    BOOST_TEST(methodVariantName(smh) == "smh+taylor2");
+    BOOST_TEST(refusal(smh).empty());
+    smh.controlVariates = ControlVariates::Taylor1;
+    BOOST_TEST(refusal(smh).empty());
+    smh.controlVariates = ControlVariates::None;
+    BOOST_TEST(refusal(smh).find("none is refused for smh") != std::string::npos);
+    smh.controlVariates = ControlVariates::Auto;
+    smh.dataset = "gmm";
+    const std::string noBound = refusal(smh);
+    BOOST_TEST_INFO(noBound);
+    BOOST_TEST((noBound.find("smh needs per-point bounds") != std::string::npos
+                && noBound.find("logreg and tall-logreg") != std::string::npos));
+
+    RunConfig tuna;
+    tuna.dataset = "logreg";
+    tuna.method = TestMethod::Tuna;
+    BOOST_TEST(controlVariatesName(resolvedControlVariates(tuna)) == "none");
+    BOOST_TEST(refusal(tuna).empty());
+    tuna.controlVariates = ControlVariates::Taylor2;
+    BOOST_TEST(refusal(tuna).find("refused for tunamh") != std::string::npos);
+    tuna.controlVariates = ControlVariates::Auto;
+    tuna.tunaChi = 0.0;
+    BOOST_TEST(refusal(tuna).find("tuna-chi must be finite and > 0") != std::string::npos);
+    tuna.tunaChi = 1e-5;
+    tuna.dataset = "worst-case";
+    BOOST_TEST(refusal(tuna).find("tunamh needs per-point bounds") != std::string::npos);
+    BOOST_TEST(methodName(parseMethod("smh")) == "smh");
+    BOOST_TEST(methodName(parseMethod("tunamh")) == "tunamh");
+}
