@@ -27,7 +27,8 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     std::printf("  minibatch size       mean %.1f  sd %.1f  max %lld\n", summary.meanBatch, summary.sdBatch,
                 static_cast<long long>(summary.maxBatch));
     std::printf("  full-data fallbacks  %lld\n", static_cast<long long>(summary.fullDataFallbacks));
-    if (core::isExactMinibatchMethod(outcome.chainConfig(chain).method) && chain.result)
+    const core::TestMethod method = outcome.chainConfig(chain).method;
+    if ((method == core::TestMethod::Scalable || method == core::TestMethod::Tuna) && chain.result)
         std::printf("  bound violations     %lld (drawn points past their bound; the kernel is exact only at 0)\n",
                     static_cast<long long>(chain.result->boundViolations));
     std::printf("  data points used     %lld (%.3g passes over the data)\n", static_cast<long long>(summary.dataPointsUsed),

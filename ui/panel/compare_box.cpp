@@ -35,6 +35,10 @@ QString methodDescription(core::TestMethod method)
         return CompareBox::tr("TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4, Algorithm 1): exact; a Poisson minibatch "
                               "drawn by Lipschitz bounds. Its batch grows with N (no control variates). Logistic "
                               "data only.");
+    case core::TestMethod::Firefly:
+        return CompareBox::tr("FlyMC, Firefly Monte Carlo (Maclaurin & Adams 2014, Sec. 3): exact; only the "
+                              "'bright' points are read, their brightness resampled each iteration against "
+                              "Jaakkola–Jordan lower bounds. Logistic data only.");
     }
     return {};
 }
@@ -87,7 +91,8 @@ QVector<core::TestMethod> CompareBox::offeredMethods()
     // AustereMH(nc) last: it needs the design grid and a bound, and a full-data pass per iteration.
     return {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::SubLhd,
             core::TestMethod::Barker,    core::TestMethod::Metropolis,          core::TestMethod::NaiveBarker,
-            core::TestMethod::Scalable,  core::TestMethod::Tuna,                core::TestMethod::AustereNonConservative};
+            core::TestMethod::Scalable,  core::TestMethod::Tuna,                core::TestMethod::Firefly,
+            core::TestMethod::AustereNonConservative};
 }
 
 std::vector<core::TestMethod> CompareBox::methods() const

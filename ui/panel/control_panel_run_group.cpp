@@ -75,6 +75,7 @@ QWidget *ControlPanel::buildRunGroup()
         {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
         {core::TestMethod::Scalable, tr("smh (scalable MH, exact)")},
         {core::TestMethod::Tuna, tr("tunamh (TunaMH, exact)")},
+        {core::TestMethod::Firefly, tr("flymc (Firefly MC, exact)")},
         {core::TestMethod::Barker, tr("barker (full data)")},
         {core::TestMethod::Metropolis, tr("mh (full data)")},
         {core::TestMethod::NaiveBarker, tr("naive-barker (uncorrected)")},
@@ -88,7 +89,8 @@ QWidget *ControlPanel::buildRunGroup()
                             "Barker test whose bias the correction removes (Sec. 3.3); or the exact minibatch kernels "
                             "that came later, for logistic data: SMH (Cornish et al. 2019, Sec. 3), whose Poisson-"
                             "thinned factors need the Taylor control variates, and TunaMH (Zhang, Cooper & De Sa 2020, "
-                            "Sec. 4), whose Poisson batch is drawn by Lipschitz bounds."), "method"));
+                            "Sec. 4), whose Poisson batch is drawn by Lipschitz bounds, and FlyMC (Maclaurin & Adams "
+                            "2014, Sec. 3), which reads only the points its brightness variables light."), "method"));
 
     m_controlVariates = new QComboBox;
     m_controlVariates->setObjectName(QStringLiteral("controlVariates"));

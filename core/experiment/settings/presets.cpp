@@ -18,7 +18,8 @@ bool readsAMinibatch(TestMethod method)
 
 bool takesControlVariates(TestMethod method)
 {
-    return method != TestMethod::Metropolis && method != TestMethod::Barker && method != TestMethod::Tuna;
+    return method != TestMethod::Metropolis && method != TestMethod::Barker && method != TestMethod::Tuna
+           && method != TestMethod::Firefly;
 }
 
 void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,

@@ -7,6 +7,7 @@
 
 #include "core/acceptance/austere_adaptive_test.h"
 #include "core/acceptance/exact_minibatch_tests.h"
+#include "core/acceptance/firefly_test.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
@@ -20,6 +21,7 @@ const std::vector<TestMethod> &allMethods()
     static const std::vector<TestMethod> methods = {TestMethod::Minibatch,           TestMethod::AustereConservative,
                                                     TestMethod::AustereNonConservative, TestMethod::SubLhd,
                                                     TestMethod::Scalable,            TestMethod::Tuna,
+                                                    TestMethod::Firefly,
                                                     TestMethod::Barker,              TestMethod::Metropolis,
                                                     TestMethod::NaiveBarker};
     return methods;
@@ -37,6 +39,7 @@ std::string methodName(TestMethod method)
     case TestMethod::SubLhd: return "sublhd";
     case TestMethod::Scalable: return "smh";
     case TestMethod::Tuna: return "tunamh";
+    case TestMethod::Firefly: return "flymc";
     }
     return "?";
 }
@@ -54,7 +57,7 @@ TestMethod parseMethod(const std::string &name)
 
 bool isExactMinibatchMethod(TestMethod method)
 {
-    return method == TestMethod::Scalable || method == TestMethod::Tuna;
+    return method == TestMethod::Scalable || method == TestMethod::Tuna || method == TestMethod::Firefly;
 }
 
 std::string controlVariatesName(ControlVariates kind)
@@ -235,16 +238,21 @@ void validateExactMinibatch(const RunConfig &config)
     if (!isLogisticDataset(config.dataset))
         throw std::invalid_argument(
             method + " needs per-point bounds on the "
-            + std::string(config.method == TestMethod::Scalable ? "Taylor remainders" : "log-likelihoods")
+            + std::string(config.method == TestMethod::Scalable ? "Taylor remainders"
+                          : config.method == TestMethod::Tuna   ? "log-likelihoods"
+                                                                : "likelihoods (lower bounds)")
             + ", which logreg and tall-logreg have; '" + config.dataset
             + "' has none (the mixture's derivatives and a Gaussian's log-likelihood grow without bound in theta)");
     if (config.method == TestMethod::Scalable && resolvedControlVariates(config) == ControlVariates::None)
         throw std::invalid_argument("control-variates none is refused for smh: its factors are the residuals of the "
                                     "Taylor proxies (use taylor2, the default, or taylor1)");
-    if (config.method == TestMethod::Tuna && resolvedControlVariates(config) != ControlVariates::None)
+    if (config.method != TestMethod::Scalable && resolvedControlVariates(config) != ControlVariates::None)
         throw std::invalid_argument("control-variates " + controlVariatesName(config.controlVariates)
-                                    + " is refused for tunamh: its bounds are on each point's log-likelihood, not on "
-                                      "a residual (use --control-variates none)");
+                                    + " is refused for " + method
+                                    + ": its bounds are on each point's likelihood, not on a residual (use "
+                                      "--control-variates none)");
+    if (!(config.flymcDarkToBright > 0.0 && config.flymcDarkToBright <= 1.0))
+        throw std::invalid_argument("flymc-qdb must be in (0, 1]; got " + std::to_string(config.flymcDarkToBright));
     if (!(config.tunaChi > 0.0) || !std::isfinite(config.tunaChi))
         throw std::invalid_argument("tuna-chi must be finite and > 0; got " + std::to_string(config.tunaChi));
 }
@@ -459,6 +467,7 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
     }
     case TestMethod::Scalable: return std::make_unique<ScalableMetropolisTest>();
     case TestMethod::Tuna: return std::make_unique<TunaTest>(config.tunaChi);
+    case TestMethod::Firefly: return std::make_unique<FireflyTest>(FireflySettings{config.flymcDarkToBright});
     }
     throw std::invalid_argument("unknown method");
 }

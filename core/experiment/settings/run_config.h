@@ -32,18 +32,19 @@ enum class TestMethod {
     AustereNonConservative,
     SubLhd,
     Scalable, ///< SMH (exact_minibatch_tests.h)
-    Tuna      ///< TunaMH (exact_minibatch_tests.h)
+    Tuna,     ///< TunaMH (exact_minibatch_tests.h)
+    Firefly   ///< FlyMC (firefly_test.h)
 };
 
 /// Every method, in the order tables list them.
 const std::vector<TestMethod> &allMethods();
 /// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "austere-nc", "sublhd",
-/// "smh", "tunamh".
+/// "smh", "tunamh", "flymc".
 std::string methodName(TestMethod method);
 /// Throws std::invalid_argument listing the allowed names.
 TestMethod parseMethod(const std::string &name);
-/// The exact minibatch kernels that draw Poisson minibatches by per-point bounds (SMH, TunaMH):
-/// exact, but only for models with such bounds (logistic regression).
+/// The exact minibatch kernels that came after Seita et al. (SMH, TunaMH, FlyMC): exact, but only
+/// for models with per-point bounds (logistic regression).
 bool isExactMinibatchMethod(TestMethod method);
 std::string solverName(CorrectionSolver solver);
 CorrectionSolver parseSolver(const std::string &name);
@@ -136,6 +137,8 @@ struct RunConfig {
     /// TunaMH's χ > 0: its expected batch is χ C² M² + C M (exact_minibatch_tests.h). 10⁻⁵ is
     /// the authors' choice for their MNIST logistic regression (Zhang, Cooper & De Sa 2020).
     double tunaChi = 1e-5;
+    /// FlyMC's q_db ∈ (0, 1]: the probability that a dark point is proposed bright (firefly_test.h).
+    double flymcDarkToBright = 1e-3;
     /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;

@@ -173,7 +173,7 @@ std::vector<SettingSpec> makeTable()
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
     table.push_back(named(
-        "method", "method", "minibatch, austere-c, austere-nc, sublhd, smh, tunamh, barker, mh or naive-barker [minibatch]",
+        "method", "method", "minibatch, austere-c, austere-nc, sublhd, smh, tunamh, flymc, barker, mh or naive-barker [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
         [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
     table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000 and tall-logreg 20000 when every method is minibatch or naive-barker]", [](auto &c) -> auto & { return c.samples; }));
@@ -335,6 +335,10 @@ std::vector<SettingSpec> makeTable()
                                        "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
                                        "batch chi C^2 M^2 + C M) [1e-05]",
                                        [](auto &c) -> auto & { return c.tunaChi; })));
+    table.push_back(logisticModel(real("flymc_qdb", "flymc-qdb",
+                                       "flymc: probability in (0, 1] that a dark point is proposed bright in each "
+                                       "z-update (about qdb N likelihoods an iteration) [0.001]",
+                                       [](auto &c) -> auto & { return c.flymcDarkToBright; })));
     table.push_back(logisticModel(flag("bias", "bias", "logreg: add a bias weight (always on for tall-logreg, whose --dimension counts it)", true,
                                     [](auto &c) -> auto & { return c.logreg.model.bias; })));
     return table;

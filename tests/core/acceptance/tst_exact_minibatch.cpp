@@ -28,6 +28,7 @@
 #include "core/proposals/random_walk_proposal.h"
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/grid_posterior.h"
+#include "tests/support/small_logistic_models.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -36,39 +37,13 @@ namespace {
 
 constexpr int kRepetitions = 100'000;
 
-// One feature per row, no bias: rows x with labels y (0/1), prior N(0, priorSd²) or flat (0).
-std::shared_ptr<const LogisticRegressionModel> oneFeature(const std::vector<float> &x, const std::vector<int> &y,
-                                                          double priorSd)
-{
-    auto data = std::make_shared<ClassificationData>();
-    data->features.resize(static_cast<Eigen::Index>(x.size()), 1);
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        data->features(static_cast<Eigen::Index>(i), 0) = x[i];
-        data->labels.push_back(static_cast<std::uint8_t>(y[i]));
-    }
-    LogisticRegressionOptions options;
-    options.priorSd = priorSd;
-    return std::make_shared<const LogisticRegressionModel>(data, options);
-}
+using testdata::oneFeatureLogistic;
+using testdata::syntheticLogistic;
 
 std::shared_ptr<const LogisticRegressionModel> identicalRows(int n, float x)
 {
-    return oneFeature(std::vector<float>(static_cast<std::size_t>(n), x), std::vector<int>(static_cast<std::size_t>(n), 1),
+    return oneFeatureLogistic(std::vector<float>(static_cast<std::size_t>(n), x), std::vector<int>(static_cast<std::size_t>(n), 1),
                       0.0);
-}
-
-std::shared_ptr<const LogisticRegressionModel> synthetic(std::int64_t rows, int features, bool bias, std::uint64_t seed)
-{
-    SyntheticLogisticSpec spec;
-    spec.rows = rows;
-    spec.features = features;
-    spec.bias = bias;
-    spec.seed = seed;
-    LogisticRegressionOptions options;
-    options.bias = bias;
-    options.priorSd = 1.0;
-    return std::make_shared<const LogisticRegressionModel>(
-        std::make_shared<ClassificationData>(generateSyntheticLogistic(spec)), options);
 }
 
 std::vector<double> allRatios(const Model &model, const Vector &from, const Vector &to)
@@ -264,7 +239,7 @@ Vector point(double value) { return Vector::Constant(1, value); }
 // in factor 0. The frequency of acceptance must be min(1, e^{a₀}) Π_i min(1, e^{r_i/T}).
 BOOST_AUTO_TEST_CASE(smhAcceptsWithItsFactorisedProbability)
 {
-    const auto logistic = synthetic(2000, 3, true, 3);
+    const auto logistic = syntheticLogistic(2000, 3, true, 3);
     const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
     Rng rng(11);
     for (int order : {1, 2}) {
@@ -297,7 +272,7 @@ BOOST_AUTO_TEST_CASE(smhAcceptsWithItsFactorisedProbability)
 // Moves so long that Λ > N: the full-data Metropolis test decides, with min(1, e^Δ), reading N.
 BOOST_AUTO_TEST_CASE(smhFallsBackToTheFullDataTestWhenTheBoundsExceedN)
 {
-    const auto logistic = synthetic(500, 3, true, 4);
+    const auto logistic = syntheticLogistic(500, 3, true, 4);
     const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
     const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, 2));
     const Vector v = Vector::Constant(anchor.size(), 1.0);
@@ -318,7 +293,7 @@ BOOST_AUTO_TEST_CASE(smhFallsBackToTheFullDataTestWhenTheBoundsExceedN)
 // exact probabilities satisfy detailed balance, a(θ, θ') π(θ) = a(θ', θ) π(θ').
 BOOST_AUTO_TEST_CASE(tunaAcceptsWithItsExactProbability)
 {
-    const auto model = oneFeature({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
+    const auto model = oneFeatureLogistic({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
     Rng rng(21);
     for (double chi : {0.05, 1.0}) {
         for (const auto &[a, b] : {std::pair{0.2, 1.1}, std::pair{1.1, 0.2}, std::pair{-0.4, 0.5}}) {
@@ -343,7 +318,7 @@ BOOST_AUTO_TEST_CASE(tunaAcceptsWithItsExactProbability)
 // thinned draws follow the grid posterior (KS) with its mean.
 BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheExactPosterior)
 {
-    const auto model = synthetic(3000, 1, false, 51);
+    const auto model = syntheticLogistic(3000, 1, false, 51);
     const Vector anchor = findPosteriorMode(*model, 1.0).mode;
     const double laplaceSd = 1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) - 1.0));
     const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd);
@@ -489,7 +464,7 @@ BOOST_AUTO_TEST_CASE(tunaWithABoundTenPercentTooSmallIsCaught)
 // test above: its frequency is no longer the exact probability.
 BOOST_AUTO_TEST_CASE(tunaKeepProbabilityWithoutItsLambdaTermIsCaught)
 {
-    const auto model = oneFeature({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
+    const auto model = oneFeatureLogistic({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
     const double chi = 1.0;
     const Vector from = point(1.1), to = point(0.2);
     const TestProblem problem{*model, from, to, 1.0, model->logPrior(to) - model->logPrior(from)};
@@ -508,7 +483,7 @@ BOOST_AUTO_TEST_CASE(tunaKeepProbabilityWithoutItsLambdaTermIsCaught)
 // posterior, the broken one does not (KS).
 BOOST_AUTO_TEST_CASE(smhWithoutTheProposalRatioIsCaught)
 {
-    const auto model = synthetic(3000, 1, false, 52);
+    const auto model = syntheticLogistic(3000, 1, false, 52);
     const Vector anchor = findPosteriorMode(*model, 1.0).mode;
     const double laplaceSd = 1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) - 1.0));
     const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd);

@@ -1,0 +1,201 @@
+// Firefly Monte Carlo (firefly_test.h): at a fixed move θ → θ', with z drawn from p(z | θ) and
+// then updated, FlyMC accepts with Σ_z p(z | θ) min(1, π(θ', z)/π(θ, z)), enumerated here over
+// every z of three points, which satisfies detailed balance in θ; a chain run with it has the
+// exact posterior of a one-parameter logistic regression (KS against the grid), for two q_db;
+// its state carries across calls; and the broken variant "the z-update without the
+// dark-to-bright move" (every point ends dark, the chain samples the bounds' posterior) is caught.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "core/acceptance/firefly_test.h"
+#include "core/chain/chain_runner.h"
+#include "core/models/control_variates.h"
+#include "core/models/posterior_mode.h"
+#include "core/proposals/random_walk_proposal.h"
+#include "tests/support/acceptance_sampling.h"
+#include "tests/support/grid_posterior.h"
+#include "tests/support/small_logistic_models.h"
+#include "tests/support/statistics.h"
+
+using namespace core;
+
+namespace {
+
+Vector point(double value) { return Vector::Constant(1, value); }
+
+// The joint target's pieces for a one-feature model without bias, written out independently of
+// the kernel: log B_i (Jaakkola–Jordan at ξ_i = y_i x_i θ̂, ξ rounded to float as the kernel
+// stores it) and log L̃_i = log(exp((ℓ_i − log B_i)/T) − 1).
+struct PointTerms {
+    double logBound = 0.0, logWeight = 0.0;
+};
+
+PointTerms terms(const LogisticRegressionModel &model, DataIndex i, double theta, double anchor, double temperature)
+{
+    const double x = model.data().features(i, 0);
+    const double sign = model.data().labels[static_cast<std::size_t>(i)] ? 1.0 : -1.0;
+    const double u = sign * x * theta;
+    const double xi = static_cast<float>(sign * x * anchor);
+    const double a = std::tanh(0.5 * xi) / (4.0 * xi);
+    const double logBound = -std::log1p(std::exp(-xi)) + 0.5 * (u - xi) - a * (u * u - xi * xi);
+    const double logLikelihood = -std::log1p(std::exp(-u));
+    return {logBound, std::log(std::exp((logLikelihood - logBound) / temperature) - 1.0)};
+}
+
+// Σ_z p(z | θ) min(1, π(θ', z)/π(θ, z)) over the 2^N brightness patterns.
+double fireflyProbability(const LogisticRegressionModel &model, double from, double to, double temperature)
+{
+    const double anchor = findPosteriorMode(model, temperature).mode[0];
+    const int n = model.dataSize();
+    double total = 0.0;
+    for (int pattern = 0; pattern < (1 << n); ++pattern) {
+        double probability = 1.0;
+        double delta = model.logPrior(point(to)) - model.logPrior(point(from));
+        for (int i = 0; i < n; ++i) {
+            const PointTerms at = terms(model, i, from, anchor, temperature);
+            const PointTerms there = terms(model, i, to, anchor, temperature);
+            const double bright = std::exp(at.logWeight) / (1.0 + std::exp(at.logWeight));
+            const bool lit = (pattern >> i) & 1;
+            probability *= lit ? bright : 1.0 - bright;
+            delta += (there.logBound - at.logBound) / temperature + (lit ? there.logWeight - at.logWeight : 0.0);
+        }
+        total += probability * std::min(1.0, std::exp(delta));
+    }
+    return total;
+}
+
+// FlyMC whose z-update never brightens a dark point.
+class FireflyWithoutDarkToBright final : public FireflyTest {
+public:
+    using FireflyTest::FireflyTest;
+
+protected:
+    std::int64_t brightenDarkPoints(const Vector &, Rng &) override { return 0; }
+};
+
+struct ChainCheck {
+    double p = 0.0, mean = 0.0, acceptance = 0.0, points = 0.0;
+    std::int64_t bright = 0;
+};
+
+ChainCheck runAgainstGrid(const LogisticRegressionModel &model, FireflyTest &test, double step, std::uint64_t seed,
+                          const teststats::GridPosterior &exact)
+{
+    const RandomWalkProposal proposal(step);
+    ChainSettings settings;
+    settings.samples = 61000;
+    settings.seed = seed;
+    settings.temperature = 1.0;
+    settings.initialTheta = findPosteriorMode(model, 1.0).mode;
+    const ChainResult chain = runChain(model, proposal, test, settings);
+    std::vector<double> thinned;
+    for (std::int64_t t = 1000; t < chain.completed; t += 30)
+        thinned.push_back(chain.samples(t, 0));
+    ChainCheck check;
+    check.p = teststats::ksPValue(teststats::ksStatistic(thinned, [&](double x) { return exact.cdf(x); }), thinned.size());
+    check.mean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / static_cast<double>(thinned.size());
+    check.acceptance =
+        std::accumulate(chain.accepted.begin(), chain.accepted.end(), 0.0) / static_cast<double>(chain.completed);
+    check.points = std::accumulate(chain.batchSize.begin(), chain.batchSize.end(), 0.0) / static_cast<double>(chain.completed);
+    check.bright = test.brightCount();
+    return check;
+}
+
+} // namespace
+
+// Three points, moves both ways, two q_db and two temperatures: each replicate starts a fresh
+// kernel (z ~ p(z | θ), then its z-update and the test), so the frequency is the exact marginal
+// probability, and the exact probabilities satisfy p(θ) a(θ, θ') = p(θ') a(θ', θ).
+BOOST_AUTO_TEST_CASE(fireflyAcceptsWithItsExactProbability)
+{
+    const auto model = testdata::oneFeatureLogistic({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
+    Rng rng(3);
+    const int repetitions = 100'000;
+    for (double temperature : {1.0, 0.5}) {
+        for (double qdb : {0.3, 1.0}) {
+            for (const auto &[a, b] : {std::pair{0.2, 1.4}, std::pair{1.4, 0.2}, std::pair{-0.6, 0.9}}) {
+                int accepted = 0;
+                for (int r = 0; r < repetitions; ++r) {
+                    FireflyTest test(FireflySettings{qdb});
+                    const Vector from = point(a), to = point(b);
+                    const TestProblem problem{*model, from, to, temperature, model->logPrior(to) - model->logPrior(from)};
+                    accepted += test.decide(problem, rng).accepted;
+                }
+                const double rate = static_cast<double>(accepted) / repetitions;
+                const double exact = fireflyProbability(*model, a, b, temperature);
+                const double back = fireflyProbability(*model, b, a, temperature);
+                const double logPosteriorRatio = model->logPrior(point(b)) - model->logPrior(point(a))
+                                                 + (model->logLikelihoodSum(point(b)) - model->logLikelihoodSum(point(a)))
+                                                       / temperature;
+                BOOST_TEST_MESSAGE("FlyMC T " << temperature << " q_db " << qdb << " " << a << " -> " << b << ": accepted "
+                                              << rate << " vs " << exact);
+                BOOST_TEST_INFO("T " << temperature << " q_db " << qdb << " " << a << " -> " << b << ": " << rate << " vs "
+                                     << exact);
+                BOOST_TEST(std::abs(rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, repetitions));
+                BOOST_TEST(exact == back * std::exp(logPosteriorRatio), boost::test_tools::tolerance(1e-9));
+            }
+        }
+    }
+}
+
+// One weight, prior N(0, 1), N = 3000: FlyMC at q_db = 0.01 and 0.1 has the grid posterior as its
+// stationary distribution; without the dark-to-bright move it does not.
+BOOST_AUTO_TEST_CASE(fireflyChainsHaveTheExactPosteriorAndTheBrokenZUpdateIsCaught)
+{
+    // Covariates of sd 3: points far out in x, where the bound tuned at θ̂ bends more than log σ,
+    // so that the bounds' posterior differs from the exact one and points do light up.
+    std::vector<float> x;
+    std::vector<int> y;
+    Rng data(51);
+    for (int i = 0; i < 3000; ++i) {
+        x.push_back(static_cast<float>(3.0 * data.normal()));
+        y.push_back(data.uniform01() < 1.0 / (1.0 + std::exp(-x.back())) ? 1 : 0);
+    }
+    const auto model = testdata::oneFeatureLogistic(x, y, 1.0);
+    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+    const double laplaceSd = 1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) - 1.0));
+    const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd);
+    std::uint64_t seed = 70;
+    for (double qdb : {0.01, 0.1}) {
+        FireflyTest test(FireflySettings{qdb});
+        const ChainCheck c = runAgainstGrid(*model, test, 1.5 * laplaceSd, ++seed, exact);
+        BOOST_TEST_MESSAGE("FlyMC q_db " << qdb << ": KS p = " << c.p << ", mean " << c.mean << " vs " << exact.mean()
+                                         << ", acceptance " << c.acceptance << ", likelihoods per iteration " << c.points
+                                         << ", bright at the end " << c.bright << " of 3000");
+        BOOST_TEST_INFO("q_db " << qdb << ": KS p = " << c.p);
+        BOOST_TEST(c.p > 1e-4);
+        BOOST_TEST(std::abs(c.mean - exact.mean()) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(2000.0));
+        BOOST_TEST(c.points < 3000.0 / 2); // it reads a fraction of the data
+    }
+    FireflyWithoutDarkToBright broken(FireflySettings{0.01});
+    const ChainCheck c = runAgainstGrid(*model, broken, 1.5 * laplaceSd, 80, exact);
+    BOOST_TEST_MESSAGE("FlyMC without the dark-to-bright move: KS p = " << c.p << ", mean " << c.mean << " vs "
+                                                                        << exact.mean() << ", bright at the end " << c.bright);
+    BOOST_TEST(c.p < 1e-6);
+}
+
+// The kernel's state carries across calls: a second run that continues the first (as the laps of
+// a run do) starts from the same bright set, with no new O(N) pass; a change of temperature
+// starts one.
+BOOST_AUTO_TEST_CASE(fireflyStateCarriesAcrossLaps)
+{
+    const auto model = testdata::syntheticLogistic(5000, 2, true, 9);
+    FireflyTest test(FireflySettings{0.01});
+    Rng rng(4);
+    Vector theta = findPosteriorMode(*model, 1.0).mode;
+    Vector proposed = theta;
+    proposed[0] += 0.01;
+    const TestProblem first{*model, theta, proposed, 1.0, 0.0};
+    const Decision opening = test.decide(first, rng);
+    BOOST_TEST(opening.fullScanPoints >= 5000);
+    const Vector &current = opening.accepted ? proposed : theta;
+    const Vector back = current - Vector::Constant(current.size(), 0.005);
+    const Decision next = test.decide(TestProblem{*model, current, back, 1.0, 0.0}, rng);
+    BOOST_TEST(next.fullScanPoints == 0);
+    BOOST_TEST(next.pointsUsed < 5000);
+    const Decision hotter = test.decide(TestProblem{*model, next.accepted ? back : current, current, 2.0, 0.0}, rng);
+    BOOST_TEST(hotter.fullScanPoints >= 5000);
+}
