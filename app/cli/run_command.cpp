@@ -168,7 +168,13 @@ int runCommand(int argc, char **argv)
                     static_cast<long long>(outcome.dataSize), outcome.dimension,
                     static_cast<double>(outcome.dataBytes) / 1e6, outcome.dataSeconds);
     for (const core::ControlVariateReport &cv : outcome.controlVariates)
-        std::printf("  control variates     taylor%d around the posterior mode: %d Newton steps%s, %lld passes over the "
+        if (cv.order == 0)
+            std::printf("  posterior mode       %d Newton steps%s, %lld passes over the data, %.3g s (not in the speeds "
+                        "below): tunamh and flymc chains start there\n",
+                        cv.newtonSteps, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
+                        cv.seconds);
+        else
+            std::printf("  control variates     taylor%d around the posterior mode: %d Newton steps%s, %lld passes over the "
                     "data, %.3g s (not in the speeds below)\n",
                     cv.order, cv.newtonSteps, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
                     cv.seconds);

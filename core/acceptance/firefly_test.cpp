@@ -84,7 +84,11 @@ void FireflyTest::initialize(const LogisticRegressionModel &model, const TestPro
     const auto start = std::chrono::steady_clock::now();
     m_model = &model;
     m_temperature = problem.temperature;
-    const PosteriorMode mode = findPosteriorMode(model, problem.temperature);
+    PosteriorMode mode;
+    if (m_givenAnchor.size() == model.dimension() && problem.temperature == m_anchorTemperature)
+        mode.mode = m_givenAnchor;
+    else
+        mode = findPosteriorMode(model, problem.temperature);
     const ClassificationData &data = model.data();
     const auto n = static_cast<std::size_t>(data.size());
     const int features = data.featureCount();
@@ -128,6 +132,7 @@ void FireflyTest::initialize(const LogisticRegressionModel &model, const TestPro
     }
     m_at = problem.current;
     m_proposedLogWeight.reserve(m_bright.capacity());
+    // The mode's passes (none when it was given) and this pass, which reads every row twice.
     decision.fullScanPoints = clampedPoints((mode.passes + 2) * static_cast<std::int64_t>(n));
     decision.fullScanSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -49,6 +49,14 @@ public:
     /// Throws std::invalid_argument unless the model is plain logistic regression.
     Decision decide(const TestProblem &problem, Rng &rng) override;
 
+    /// Tunes the bounds at `anchor` (the posterior mode at `temperature`, found by the caller)
+    /// instead of finding the mode at a first decision at that temperature.
+    void useAnchor(Vector anchor, double temperature)
+    {
+        m_givenAnchor = std::move(anchor);
+        m_anchorTemperature = temperature;
+    }
+
     /// Bright points now (0 before the first decision).
     std::int64_t brightCount() const { return static_cast<std::int64_t>(m_bright.size()); }
 
@@ -86,6 +94,8 @@ private:
     std::vector<std::uint32_t> m_brightened;///< the sweep that last brightened each point
     std::uint32_t m_sweep = 0;
     Vector m_at;                            ///< where m_brightLogWeight holds
+    Vector m_givenAnchor;                   ///< useAnchor's; empty: find the mode
+    double m_anchorTemperature = 0.0;
 };
 
 } // namespace core

@@ -13,20 +13,37 @@
 namespace core {
 
 std::array<std::shared_ptr<const ControlVariateModel>, 3>
-prepareControlVariates(RunOutcome &outcome, const DatasetInstance &dataset, RunObserver &observer, std::stop_token stop)
+prepareControlVariates(RunOutcome &outcome, const DatasetInstance &dataset, RunObserver &observer, std::stop_token stop,
+                       Vector &startingMode)
 {
     std::array<std::shared_ptr<const ControlVariateModel>, 3> models;
     std::array<bool, 3> wanted{};
-    for (int channel = 0; channel < outcome.request.channelCount(); ++channel)
-        wanted[static_cast<std::size_t>(controlVariateOrder(outcome.request.channelConfig(channel)))] = true;
-    if (!wanted[1] && !wanted[2])
+    bool modeWanted = false;
+    for (int channel = 0; channel < outcome.request.channelCount(); ++channel) {
+        const RunConfig settings = outcome.request.channelConfig(channel);
+        wanted[static_cast<std::size_t>(controlVariateOrder(settings))] = true;
+        modeWanted = modeWanted || isExactMinibatchMethod(settings.method);
+    }
+    if (!wanted[1] && !wanted[2] && !modeWanted)
         return models;
     const double temperature = outcome.request.config.temperature;
     observer.stageStarted(RunStage::ControlVariates,
                           "Finding the posterior mode (Newton, two passes over the " + std::to_string(outcome.dataSize)
-                              + " points a step) and the Taylor proxies' sums around it");
+                              + " points a step)"
+                              + (wanted[1] || wanted[2] ? " and the Taylor proxies' sums around it"
+                                                        : ", where the tunamh and flymc chains start"));
     observer.preparationProgress(RunStage::ControlVariates, -1.0);
     const PosteriorMode mode = findPosteriorMode(*dataset.model, temperature, {}, 50, stop);
+    startingMode = mode.mode;
+    if (!wanted[1] && !wanted[2]) {
+        ControlVariateReport report; // the mode alone
+        report.anchor = mode.mode;
+        report.newtonSteps = mode.newtonSteps;
+        report.passes = mode.passes;
+        report.seconds = mode.seconds;
+        report.converged = mode.converged;
+        outcome.controlVariates.push_back(std::move(report));
+    }
     for (int order : {1, 2}) {
         if (!wanted[static_cast<std::size_t>(order)])
             continue;

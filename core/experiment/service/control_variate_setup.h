@@ -15,10 +15,14 @@ namespace core {
 
 /// By Taylor order (index 1 and 2; null where no channel uses it). The mode is found once, at
 /// the request's temperature, and shared by both orders; each order's sums take one pass.
-/// Appends a ControlVariateReport per order to outcome.controlVariates. Throws Cancelled when
-/// `stop` is requested, std::invalid_argument when the model has no proxies.
-std::array<std::shared_ptr<const ControlVariateModel>, 3>
-prepareControlVariates(RunOutcome &outcome, const DatasetInstance &dataset, RunObserver &observer, std::stop_token stop);
+/// Appends a ControlVariateReport per order to outcome.controlVariates. The mode is also found,
+/// into `mode`, when a channel runs TunaMH or FlyMC without proxies: their chains start there and
+/// FlyMC tunes its bounds there (a report of order 0). Throws Cancelled when `stop` is requested,
+/// std::invalid_argument when the model has no proxies.
+std::array<std::shared_ptr<const ControlVariateModel>, 3> prepareControlVariates(RunOutcome &outcome,
+                                                                                 const DatasetInstance &dataset,
+                                                                                 RunObserver &observer,
+                                                                                 std::stop_token stop, Vector &mode);
 
 /// Fills report.maxDistanceFromAnchor, residualSd and plainRatioSd from the chain's draws.
 void addControlVariateFigures(const ChainResult &chain, const ControlVariateModel &model, ChainReport &report);

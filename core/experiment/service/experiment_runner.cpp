@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/acceptance/firefly_test.h"
 #include "core/correction/cancelled.h"
 #include "core/experiment/inputs/posterior_references.h"
 #include "core/models/gaussian_mixture_model.h"
@@ -100,6 +101,12 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
                                + " were asked for but not prepared (ChainInputs::controlVariates)");
     if (withProxies && settings.initialTheta.size() == 0)
         settings.initialTheta = withProxies->proxies().anchor();
+    if (!withProxies && isExactMinibatchMethod(config.method) && inputs.posteriorMode.size() > 0) {
+        if (settings.initialTheta.size() == 0)
+            settings.initialTheta = inputs.posteriorMode;
+        if (auto *firefly = dynamic_cast<FireflyTest *>(&test))
+            firefly->useAnchor(inputs.posteriorMode, config.temperature); // found once for the request, not again per chain
+    }
     settings.firstIteration = inputs.firstIteration;
     settings.maxSeconds = inputs.maxSeconds;
     settings.pacedFrom = inputs.pacedFrom;

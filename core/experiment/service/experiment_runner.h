@@ -45,6 +45,9 @@ struct ChainInputs {
     /// chain whose config resolves to control variates has its acceptance test read that model,
     /// and starts at the proxies' anchor θ̂ (the posterior mode) unless initialTheta is set.
     std::array<std::shared_ptr<const ControlVariateModel>, 3> controlVariates;
+    /// The posterior mode when the request found it: TunaMH and FlyMC chains without proxies
+    /// start there too (every chain of a comparison starts at θ̂), and FlyMC tunes its bounds there.
+    Vector posteriorMode;
 };
 
 /// validate(config), for a lap of a chain that goes on with `kept`, the proposal its earlier

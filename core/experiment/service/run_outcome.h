@@ -21,7 +21,7 @@ namespace core {
 /// The control variates a request prepared (control_variates.h): the anchor θ̂, what finding it
 /// cost, and the one pass for the proxies' sums.
 struct ControlVariateReport {
-    int order = 0;
+    int order = 0; ///< 1 or 2; 0: the posterior mode alone (where TunaMH and FlyMC chains start)
     Vector anchor;
     int newtonSteps = 0;
     std::int64_t passes = 0;  ///< full passes over the data, the mode's and the sums' together

@@ -380,7 +380,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
 
         ChainInputs shared;
         shared.correction = prepareCorrection(outcome.request, observer, stop, outcome);
-        shared.controlVariates = prepareControlVariates(outcome, dataset, observer, stop);
+        shared.controlVariates = prepareControlVariates(outcome, dataset, observer, stop, shared.posteriorMode);
         // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
         // control variates.
         shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
