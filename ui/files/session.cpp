@@ -281,6 +281,7 @@ QJsonObject sessionToJson(const Session &session)
         {"compare", session.compare},
         {"compare_methods", methods},
         {"compare_control_variates", session.compareWithControlVariates},
+        {"compare_control_variates_only", session.compareOnlyWithControlVariates},
         {"chains", session.chains},
         {"parallel", session.parallel},
         {"export_width", session.exportSize.width()},
@@ -300,6 +301,7 @@ Session sessionFromJson(const QJsonObject &json)
                                                                : configFromJson(object(json, QStringLiteral("config")));
     read(json, QStringLiteral("compare"), session.compare);
     read(json, QStringLiteral("compare_control_variates"), session.compareWithControlVariates);
+    read(json, QStringLiteral("compare_control_variates_only"), session.compareOnlyWithControlVariates);
     if (json.contains(QStringLiteral("compare_methods"))) {
         if (!json[QStringLiteral("compare_methods")].isArray())
             badValue(QStringLiteral("compare_methods"), QStringLiteral("an array of method names"));

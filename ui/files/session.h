@@ -22,6 +22,8 @@ struct Session {
     std::vector<core::TestMethod> compareMethods;  ///< ticked in compare mode (kept when it is off)
     /// Each ticked method that takes them also runs with taylor2 control variates (CompareBox).
     bool compareWithControlVariates = false;
+    /// Each ticked method that takes them runs with taylor2 only (CompareBox).
+    bool compareOnlyWithControlVariates = false;
     int chains = 1;
     bool parallel = false;
     QSize exportSize{1600, 1000};              ///< last chart export size

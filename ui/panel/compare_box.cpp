@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 
@@ -63,16 +64,20 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
             emit selectionChanged();
         });
     }
-    m_withControlVariates = new QCheckBox(tr("each minibatch test also with control variates"));
-    m_withControlVariates->setObjectName(QStringLiteral("compareWithControlVariates"));
-    m_withControlVariates->setToolTip(
-        tr("Run every ticked test that takes control variates twice: without them and with Taylor proxies of "
-           "second order around the posterior mode (Bardenet, Doucet & Holmes 2017; Cornish et al. 2019), whose "
-           "sum over all N points is exact. Swept over N on tall data, the plain minibatch test reads more as the "
-           "posterior narrows while the one with proxies stays near its first batch (Seita et al. Sec. 4's "
-           "variance condition on the whole estimate)."));
-    grid->addWidget(m_withControlVariates, static_cast<int>((offered.size() + 1) / 2), 0, 1, 2);
-    connect(m_withControlVariates, &QCheckBox::toggled, this, [this] {
+    m_controlVariates = new QComboBox;
+    m_controlVariates->setObjectName(QStringLiteral("compareControlVariates"));
+    m_controlVariates->addItem(tr("minibatch tests as the form says"));
+    m_controlVariates->addItem(tr("minibatch tests with taylor2 only"));
+    m_controlVariates->addItem(tr("each minibatch test without and with taylor2"));
+    m_controlVariates->setToolTip(
+        tr("Control variates for the ticked tests that take them (minibatch, naive-barker, AustereMH, MHSubLhd): "
+           "as the form's Control variates box says; Taylor proxies of second order around the posterior mode "
+           "(Bardenet, Doucet & Holmes 2017; Cornish et al. 2019), whose sum over all N points is exact; or each "
+           "such test twice, without and with them. Swept over N on tall data, the plain minibatch test reads more "
+           "as the posterior narrows while the one with proxies stays near its first batch (Seita et al. Sec. 4's "
+           "variance condition on the whole estimate). SMH always has proxies, TunaMH and FlyMC never."));
+    grid->addWidget(m_controlVariates, static_cast<int>((offered.size() + 1) / 2), 0, 1, 2);
+    connect(m_controlVariates, &QComboBox::currentIndexChanged, this, [this] {
         updateHint();
         emit selectionChanged();
     });
@@ -111,14 +116,34 @@ void CompareBox::setMethods(const std::vector<core::TestMethod> &methods)
     updateHint();
 }
 
+namespace {
+enum ControlVariateChoice { FormsChoice = 0, Taylor2Only = 1, Twins = 2 };
+}
+
 bool CompareBox::withControlVariates() const
 {
-    return m_withControlVariates->isChecked();
+    return m_controlVariates->currentIndex() == Twins;
 }
 
 void CompareBox::setWithControlVariates(bool on)
 {
-    m_withControlVariates->setChecked(on);
+    if (on)
+        m_controlVariates->setCurrentIndex(Twins);
+    else if (withControlVariates())
+        m_controlVariates->setCurrentIndex(FormsChoice);
+}
+
+bool CompareBox::onlyWithControlVariates() const
+{
+    return m_controlVariates->currentIndex() == Taylor2Only;
+}
+
+void CompareBox::setOnlyWithControlVariates(bool on)
+{
+    if (on)
+        m_controlVariates->setCurrentIndex(Taylor2Only);
+    else if (onlyWithControlVariates())
+        m_controlVariates->setCurrentIndex(FormsChoice);
 }
 
 namespace {
@@ -147,13 +172,18 @@ std::vector<core::TestMethod> CompareBox::entryMethods() const
 std::vector<core::ControlVariates> CompareBox::entryControlVariates() const
 {
     std::vector<core::ControlVariates> entries;
-    if (!withControlVariates())
-        return entries;
+    if (!withControlVariates() && !onlyWithControlVariates())
+        return entries; // every entry takes the form's setting
     for (core::TestMethod method : methods()) {
-        entries.push_back(core::isExactMinibatchMethod(method) ? core::ControlVariates::Auto
-                                                               : core::ControlVariates::None);
-        if (twinnedWithControlVariates(method))
-            entries.push_back(core::ControlVariates::Taylor2);
+        const bool takes = twinnedWithControlVariates(method);
+        if (onlyWithControlVariates())
+            entries.push_back(takes ? core::ControlVariates::Taylor2 : core::ControlVariates::Auto);
+        else {
+            entries.push_back(core::isExactMinibatchMethod(method) ? core::ControlVariates::Auto
+                                                                   : core::ControlVariates::None);
+            if (takes)
+                entries.push_back(core::ControlVariates::Taylor2);
+        }
     }
     return entries;
 }

@@ -11,6 +11,7 @@
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
+class QComboBox;
 class QLabel;
 QT_END_NAMESPACE
 
@@ -39,8 +40,13 @@ public:
     /// minibatch+taylor2).
     bool withControlVariates() const;
     void setWithControlVariates(bool on);
+    /// Whether each ticked method that takes control variates runs with taylor2 only (the
+    /// minibatch test with proxies beside SMH, TunaMH and FlyMC).
+    bool onlyWithControlVariates() const;
+    void setOnlyWithControlVariates(bool on);
     /// The entries to run: each ticked method, and with withControlVariates() each one that takes
-    /// them twice, without and with taylor2 (then the control variates of every entry are set).
+    /// them twice, without and with taylor2 (then the control variates of every entry are set;
+    /// with onlyWithControlVariates() they are taylor2 for those, each method's own otherwise).
     std::vector<core::TestMethod> entryMethods() const;
     std::vector<core::ControlVariates> entryControlVariates() const;
     /// Whether compare mode is on and there are 2–4 entries.
@@ -54,7 +60,7 @@ private:
     void updateHint();
 
     QMap<core::TestMethod, QCheckBox *> m_boxes;
-    QCheckBox *m_withControlVariates = nullptr;
+    QComboBox *m_controlVariates = nullptr;
     QLabel *m_hint = nullptr;
 };
 

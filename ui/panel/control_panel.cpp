@@ -244,11 +244,20 @@ void ControlPanel::setRequest(const RunRequest &request)
     m_loading = true;
     const bool compare = request.methods.size() > 1;
     if (compare) {
-        // Entries with and without taylor2 of the same method are the box's control-variate twins.
-        bool twins = false;
-        for (std::size_t k = 0; k < request.controlVariates.size(); ++k)
-            twins = twins || request.controlVariates[k] == core::ControlVariates::Taylor2;
+        // Entries with and without taylor2 of the same method are the box's control-variate twins;
+        // taylor2 without its twin is the box's "taylor2 only".
+        bool withTaylor2 = false, twins = false;
+        for (std::size_t k = 0; k < request.controlVariates.size(); ++k) {
+            if (request.controlVariates[k] != core::ControlVariates::Taylor2)
+                continue;
+            withTaylor2 = true;
+            for (std::size_t j = 0; j < request.controlVariates.size(); ++j)
+                twins = twins
+                        || (j != k && request.methods[j] == request.methods[k]
+                            && request.controlVariates[j] != core::ControlVariates::Taylor2);
+        }
         m_compare->setWithControlVariates(twins);
+        m_compare->setOnlyWithControlVariates(withTaylor2 && !twins);
         m_compare->setMethods(request.methods);
     }
     m_compare->setChecked(compare);
@@ -265,6 +274,7 @@ void ControlPanel::fillSession(Session &session) const
     session.compare = m_compare->isChecked();
     session.compareMethods = m_compare->methods();
     session.compareWithControlVariates = m_compare->withControlVariates();
+    session.compareOnlyWithControlVariates = m_compare->onlyWithControlVariates();
     session.chains = m_chains->value();
     session.parallel = m_parallel->isChecked();
 }
@@ -275,6 +285,7 @@ void ControlPanel::applySession(const Session &session)
     m_loading = true;
     m_compare->setMethods(session.compareMethods);
     m_compare->setWithControlVariates(session.compareWithControlVariates);
+    m_compare->setOnlyWithControlVariates(session.compareOnlyWithControlVariates && !session.compareWithControlVariates);
     m_compare->setChecked(session.compare);
     m_chains->setValue(std::clamp(session.chains, m_chains->minimum(), m_chains->maximum()));
     m_parallel->setChecked(session.parallel);

@@ -370,6 +370,23 @@ void tst_Tradeoffs::scalingSweepDrawsALinePerEntry()
     QCOMPARE(shown.methodLabel(0), std::string("minibatch"));
     QCOMPARE(shown.methodLabel(1), std::string("minibatch+taylor2"));
     QCOMPARE(shown.methodLabel(2), std::string("mh"));
+    {
+        // The exact minibatch methods beside the minibatch test with taylor2 alone: SMH keeps its
+        // own proxies, FlyMC has none, and no plain twin is added.
+        core::RunRequest exact = request;
+        exact.methods = {core::TestMethod::Scalable, core::TestMethod::Firefly, core::TestMethod::Minibatch};
+        exact.controlVariates = {core::ControlVariates::Auto, core::ControlVariates::Auto, core::ControlVariates::Taylor2};
+        panel->setRequest(exact);
+        QVERIFY(panel->compareBox()->onlyWithControlVariates());
+        QVERIFY(!panel->compareBox()->withControlVariates());
+        const core::RunRequest back = panel->request();
+        QCOMPARE(back.methods.size(), std::size_t(3));
+        QCOMPARE(back.methodLabel(0), std::string("minibatch+taylor2"));
+        QCOMPARE(back.methodLabel(1), std::string("smh+taylor2"));
+        QCOMPARE(back.methodLabel(2), std::string("flymc"));
+        panel->setRequest(request);
+        QVERIFY(panel->compareBox()->withControlVariates());
+    }
 
     ui::TradeoffsPage *page = window.results()->tradeoffsPage();
     core::SweepAxis axis;
