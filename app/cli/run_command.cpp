@@ -71,6 +71,9 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
                 chain.essBulkMin, chain.essBulkMedian, chain.splitRhat);
     std::printf("  min ESS per second   %.4g over the whole run; %.4g data points read per ESS\n", chain.essPerSecond,
                 chain.dataPointsPerEss);
+    if (chain.result && chain.result->setupSeconds > 0.0)
+        std::printf("                       %.4g over the sampling alone (the proposal's set-up, %.3g s, apart)\n",
+                    chain.essPerSamplingSecond, chain.result->setupSeconds);
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
 }
 

@@ -26,7 +26,7 @@ void dropTimings(nlohmann::ordered_json &json)
         setup.erase("seconds");
     for (auto &chain : json["chains"])
         for (const char *key : {"wall_seconds", "full_scan_seconds", "iterations_per_second", "ess_per_second",
-                                "classifier_evaluations", "classifier_seconds"})
+                                "ess_per_sampling_second", "classifier_evaluations", "classifier_seconds"})
             chain.erase(key);
     if (json.contains("pooled"))
         for (auto &pooled : json["pooled"])

@@ -36,6 +36,8 @@ void addEssFigures(const ChainResult &chain, ChainReport &report)
     report.essBulkMin = minEss;
     if (chain.wallSeconds > 0.0)
         report.essPerSecond = minEss / chain.wallSeconds;
+    if (chain.wallSeconds - chain.setupSeconds > 0.0)
+        report.essPerSamplingSecond = minEss / (chain.wallSeconds - chain.setupSeconds);
     if (minEss > 0.0)
         report.dataPointsPerEss = static_cast<double>(allPointsRead(report.summary)) / minEss;
 }

@@ -112,6 +112,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["proposal_setup_seconds"] = jsonNumber(result.setupSeconds);
     entry["iterations_per_second"] = jsonNumber(s.iterationsPerSecond);
     addEssJson(entry, chain);
+    entry["ess_per_sampling_second"] = jsonNumber(chain.essPerSamplingSecond);
     entry["r_hat"] = jsonNumber(chain.splitRhat);
     entry["segments"] = result.segments.size();
     entry["final_segment_start"] = result.finalSegmentStart();
