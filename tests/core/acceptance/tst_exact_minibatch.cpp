@@ -29,6 +29,7 @@
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/grid_posterior.h"
 #include "tests/support/small_logistic_models.h"
+#include "tests/support/spliced_proxies.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -132,25 +133,11 @@ double tunaProbability(const Model &model, const TestProblem &problem, double ch
 
 // A Taylor proxy whose per-point bounds are cut by `factor` (10 % too small at 0.9): the broken
 // variant of the bounds SMH thins by. Residuals and sums are the correct ones.
-class ScaledBoundProxies final : public TaylorProxies {
+class ScaledBoundProxies final : public testdata::SplicedProxies {
 public:
-    ScaledBoundProxies(std::shared_ptr<const TaylorProxies> source, double factor)
-        : TaylorProxies(source->order(), source->anchor(), source->gradientSum(), source->hessianSum()),
-          m_source(std::move(source)), m_factor(factor)
+    ScaledBoundProxies(const std::shared_ptr<const TaylorProxies> &source, double factor)
+        : SplicedProxies(*source, source), m_source(source), m_factor(factor)
     {
-    }
-    void residuals(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
-                   std::span<double> out) const override
-    {
-        m_source->residuals(from, to, rows, out);
-    }
-    void residualsRange(const Vector &from, const Vector &to, DataIndex first, std::span<double> out) const override
-    {
-        m_source->residualsRange(from, to, first, out);
-    }
-    std::optional<double> residualBound(const Vector &from, const Vector &to) const override
-    {
-        return m_source->residualBound(from, to);
     }
     std::optional<std::vector<double>> pointDerivativeBounds() const override
     {

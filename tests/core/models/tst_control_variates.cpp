@@ -28,6 +28,7 @@
 #include "core/proposals/random_walk_proposal.h"
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/grid_posterior.h"
+#include "tests/support/spliced_proxies.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -358,37 +359,10 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
 
 namespace {
 
-// A broken control variate for the tests below to catch: the proxies' exact sum (anchor, G, H)
-// from `sums`, the residuals the minibatch estimates from `residualSource`. When the two do not
-// describe the same proxies, sum + residuals is no longer the exact ratio.
-class SplicedProxies final : public TaylorProxies {
-public:
-    SplicedProxies(const TaylorProxies &sums, std::shared_ptr<const TaylorProxies> residualSource)
-        : TaylorProxies(sums.order(), sums.anchor(), sums.gradientSum(), sums.hessianSum()),
-          m_source(std::move(residualSource))
-    {
-    }
-    void residuals(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
-                   std::span<double> out) const override
-    {
-        m_source->residuals(from, to, rows, out);
-    }
-    void residualsRange(const Vector &from, const Vector &to, DataIndex first, std::span<double> out) const override
-    {
-        m_source->residualsRange(from, to, first, out);
-    }
-    std::optional<double> residualBound(const Vector &from, const Vector &to) const override
-    {
-        return m_source->residualBound(from, to);
-    }
-    std::optional<std::vector<double>> pointDerivativeBounds() const override
-    {
-        return m_source->pointDerivativeBounds();
-    }
-
-private:
-    std::shared_ptr<const TaylorProxies> m_source;
-};
+// A broken control variate for the tests below to catch: the proxies' exact sum from one set of
+// proxies, the residuals the minibatch estimates from another. When the two do not describe the
+// same proxies, sum + residuals is no longer the exact ratio.
+using testdata::SplicedProxies;
 
 struct AcceptanceCheck {
     double rate = 0.0;
