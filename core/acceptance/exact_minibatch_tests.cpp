@@ -88,7 +88,7 @@ Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
     return decision;
 }
 
-TunaTest::TunaTest(double chi) : m_chi(chi)
+TunaTest::TunaTest(double chi, bool capAtN) : m_chi(chi), m_capAtN(capAtN)
 {
     if (!(chi > 0.0) || !std::isfinite(chi))
         throw std::invalid_argument("tuna-chi must be finite and > 0; got " + std::to_string(chi));
@@ -107,6 +107,17 @@ Decision TunaTest::decide(const TestProblem &problem, Rng &rng)
     const double C = lipschitz.total / T;
     const double L = C * M;
     const double lambda = m_chi * L * L;
+    if (m_capAtN && !(lambda + L <= static_cast<double>(model.dataSize()))) {
+        // A Poisson batch of mean above N: the full-data Metropolis test instead. λ + L depends
+        // on the move through M = ‖θ − θ'‖₂ alone, so the switch is symmetric in (θ, θ') and
+        // keeps detailed balance (as SMH's, Cornish et al. 2019 Sec. 3.2); without it a long
+        // move at a large χ reads many times N.
+        decision.deltaEstimate = fullDataDelta(problem);
+        decision.accepted = std::log(rng.uniformOpen01()) < decision.deltaEstimate;
+        decision.pointsUsed += model.dataSize();
+        decision.fullDataFallback = true;
+        return decision;
+    }
     double logRatio = problem.exactPart();
     if (L > 0.0) {
         decision.pointsUsed = m_batch.run(

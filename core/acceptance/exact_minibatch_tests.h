@@ -46,21 +46,25 @@ private:
 /// probability (λ M_i + L φ_i)/(λ M_i + L M_i); each kept point multiplies the acceptance ratio
 /// by (λ M_i + L φ'_i)/(λ M_i + L φ_i), and the prior and proposal ratios complete it:
 /// accept with probability min(1, ·). Expected batch χ C² M² + C M: it grows with N on a
-/// concentrating posterior (M shrinks like N^−½, C grows like N). No control variates.
+/// concentrating posterior (M shrinks like N^−½, C grows like N). No control variates. Where that
+/// mean exceeds N, the full-data Metropolis test decides instead (this project's addition, as
+/// SMH's fallback: the switch depends on ‖θ − θ'‖₂ alone, so it keeps detailed balance).
 class TunaTest final : public AcceptanceTest {
 public:
     /// chi = χ > 0: larger spends more points per iteration for an acceptance closer to
-    /// Metropolis'. Throws std::invalid_argument otherwise.
-    explicit TunaTest(double chi);
+    /// Metropolis'. Throws std::invalid_argument otherwise. `capAtN` false: the paper's kernel
+    /// without the full-data fallback (for tests of its formula on a few points).
+    explicit TunaTest(double chi, bool capAtN = true);
 
     std::string name() const override { return "tunamh"; }
-    /// pointsUsed: every Poisson draw (each is a point read); fullScanPoints: N once, for the
+    /// pointsUsed: every Poisson draw (each is a point read), N for a fallback; fullScanPoints: N once, for the
     /// pass that builds the bounds' table; boundViolations: drawn points with |ℓ_i(θ) −
     /// ℓ_i(θ')|/T > M_i (must be 0).
     Decision decide(const TestProblem &problem, Rng &rng) override;
 
 private:
     double m_chi;
+    bool m_capAtN;
     PoissonMinibatch m_batch;
     const PointWeights *m_seenTable = nullptr;
 };

@@ -275,6 +275,26 @@ BOOST_AUTO_TEST_CASE(smhFallsBackToTheFullDataTestWhenTheBoundsExceedN)
     BOOST_TEST(f.meanPoints == 500.0, boost::test_tools::tolerance(1e-9));
 }
 
+// TunaMH's batch capped at N: a move whose Poisson mean χC²M² + CM exceeds N goes to the full-data
+// Metropolis test, with min(1, e^Δ), both ways (the switch is symmetric in θ, θ').
+BOOST_AUTO_TEST_CASE(tunaFallsBackToTheFullDataTestWhenItsBatchWouldExceedN)
+{
+    const auto model = syntheticLogistic(500, 3, true, 6);
+    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+    const Vector v = Vector::Constant(anchor.size(), 0.05);
+    const Vector from = anchor - v, to = anchor + v;
+    Rng rng(8);
+    for (const auto &[a, b] : {std::pair{from, to}, std::pair{to, from}}) {
+        const TestProblem problem{*model, a, b, 1.0, model->logPrior(b) - model->logPrior(a)};
+        TunaTest test(1.0); // λ = C²M² ≫ N
+        const Frequency f = acceptanceFrequency(test, problem, rng, 20'000);
+        const double exact = teststats::metropolisProbability(fullDataDelta(problem));
+        BOOST_TEST_INFO(f.rate << " vs " << exact);
+        BOOST_TEST(f.fallbacks == 20'000);
+        BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, 20'000));
+    }
+}
+
 // TunaMH on three distinct points (so that its exact probability is a sum over every Poisson
 // count), both directions of a move, two χ: the frequency is the exact probability, and the
 // exact probabilities satisfy detailed balance, a(θ, θ') π(θ) = a(θ', θ) π(θ').
@@ -287,7 +307,7 @@ BOOST_AUTO_TEST_CASE(tunaAcceptsWithItsExactProbability)
             const Vector from = point(a), to = point(b);
             const TestProblem problem{*model, from, to, 1.0, model->logPrior(to) - model->logPrior(from)};
             const TestProblem reverse{*model, to, from, 1.0, model->logPrior(from) - model->logPrior(to)};
-            TunaTest test(chi);
+            TunaTest test(chi, false); // three points: the formula of the kernel without its cap at N
             const Frequency f = acceptanceFrequency(test, problem, rng);
             const double exact = tunaProbability(*model, problem, chi);
             const double back = tunaProbability(*model, reverse, chi);
@@ -456,7 +476,7 @@ BOOST_AUTO_TEST_CASE(tunaKeepProbabilityWithoutItsLambdaTermIsCaught)
     const Vector from = point(1.1), to = point(0.2);
     const TestProblem problem{*model, from, to, 1.0, model->logPrior(to) - model->logPrior(from)};
     Rng rng(43);
-    TunaTest correct(chi);
+    TunaTest correct(chi, false);
     TunaWithoutLambdaInKeep broken(chi);
     BrokenCheck c;
     c.goodExact = c.badExact = tunaProbability(*model, problem, chi);
