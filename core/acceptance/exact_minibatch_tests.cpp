@@ -11,20 +11,15 @@
 namespace core {
 namespace {
 
-double l1Distance(const Vector &a, const Vector &b)
+// Both kernels' switch to the exact test: Metropolis' decision on all N points, marked as a
+// fallback, on top of what the decision already counts (a table's pass).
+void fallBackToMetropolis(const TestProblem &problem, Rng &rng, Decision &decision)
 {
-    double sum = 0.0;
-    for (Eigen::Index j = 0; j < a.size(); ++j)
-        sum += std::abs(a[j] - b[j]);
-    return sum;
-}
-
-double l2Distance(const Vector &a, const Vector &b)
-{
-    double sum = 0.0;
-    for (Eigen::Index j = 0; j < a.size(); ++j)
-        sum += (a[j] - b[j]) * (a[j] - b[j]);
-    return std::sqrt(sum);
+    const Decision full = MetropolisTest().decide(problem, rng);
+    decision.deltaEstimate = full.deltaEstimate;
+    decision.accepted = full.accepted;
+    decision.pointsUsed += full.pointsUsed;
+    decision.fullDataFallback = true;
 }
 
 // The table's pass is charged to the first decision that uses it (a chain waits for it there).
@@ -58,17 +53,14 @@ Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
     // φ_i = Ū_i · scale: the remainder bound of Sec. 3.2 at both ends of the move.
     const int power = proxies.order() + 1;
     const double factorial = power == 2 ? 2.0 : 6.0;
-    const double scale = (std::pow(l1Distance(problem.current, proxies.anchor()), power)
-                          + std::pow(l1Distance(problem.proposed, proxies.anchor()), power))
+    // Norms of expressions: reductions, no temporary vector.
+    const double scale = (std::pow((problem.current - proxies.anchor()).lpNorm<1>(), power)
+                          + std::pow((problem.proposed - proxies.anchor()).lpNorm<1>(), power))
                          / (factorial * problem.temperature);
     const double rate = bounds.total * scale;
     const double a0 = problem.exactPart();
     if (!(rate <= static_cast<double>(cv->dataSize()))) {
-        // Λ > N: the full-data Metropolis test on Δ = a₀ + Σ_i r_i / T.
-        decision.deltaEstimate = fullDataDelta(problem);
-        decision.accepted = std::log(rng.uniformOpen01()) < decision.deltaEstimate;
-        decision.pointsUsed += cv->dataSize();
-        decision.fullDataFallback = true;
+        fallBackToMetropolis(problem, rng, decision); // Λ > N: Δ = a₀ + Σ_i r_i / T on all points
         return decision;
     }
     decision.deltaEstimate = a0;
@@ -103,7 +95,7 @@ Decision TunaTest::decide(const TestProblem &problem, Rng &rng)
     chargeTablePass(lipschitz, m_seenTable, model.dataSize(), decision);
 
     const double T = problem.temperature;
-    const double M = l2Distance(problem.current, problem.proposed);
+    const double M = (problem.proposed - problem.current).norm();
     const double C = lipschitz.total / T;
     const double L = C * M;
     const double lambda = m_chi * L * L;
@@ -112,10 +104,7 @@ Decision TunaTest::decide(const TestProblem &problem, Rng &rng)
         // on the move through M = ‖θ − θ'‖₂ alone, so the switch is symmetric in (θ, θ') and
         // keeps detailed balance (as SMH's, Cornish et al. 2019 Sec. 3.2); without it a long
         // move at a large χ reads many times N.
-        decision.deltaEstimate = fullDataDelta(problem);
-        decision.accepted = std::log(rng.uniformOpen01()) < decision.deltaEstimate;
-        decision.pointsUsed += model.dataSize();
-        decision.fullDataFallback = true;
+        fallBackToMetropolis(problem, rng, decision);
         return decision;
     }
     double logRatio = problem.exactPart();

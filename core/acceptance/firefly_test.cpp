@@ -171,7 +171,7 @@ std::int64_t FireflyTest::brightenDarkPoints(const Vector &theta, Rng &rng)
     return evaluated;
 }
 
-std::int64_t FireflyTest::darkenBrightPoints(Rng &rng)
+void FireflyTest::darkenBrightPoints(Rng &rng)
 {
     const double logQ = std::log(m_settings.darkToBright);
     // From the back, so that moving the last bright point into a freed slot never skips one.
@@ -189,7 +189,6 @@ std::int64_t FireflyTest::darkenBrightPoints(Rng &rng)
             m_position[static_cast<std::size_t>(i)] = -1;
         }
     }
-    return 0; // the values at θ were kept from the last iteration
 }
 
 Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
@@ -211,7 +210,7 @@ Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
     // bright before it.
     ++m_sweep;
     decision.pointsUsed += brightenDarkPoints(problem.current, rng);
-    decision.pointsUsed += darkenBrightPoints(rng);
+    darkenBrightPoints(rng);
 
     // The θ-move on the joint target with z fixed.
     double delta = problem.exactPart()

@@ -78,7 +78,8 @@ protected:
 private:
     void initialize(const LogisticRegressionModel &model, const TestProblem &problem, Rng &rng, Decision &decision);
     void refreshBrightWeights(const Vector &theta);
-    std::int64_t darkenBrightPoints(Rng &rng);
+    /// The bright-to-dark half, on the values at θ kept from the last iteration: reads nothing.
+    void darkenBrightPoints(Rng &rng);
     double boundProductLog(const Vector &theta) const; ///< ½ bᵀθ − θᵀAθ
 
     FireflySettings m_settings;
