@@ -41,6 +41,8 @@ std::string helpFor(const std::string &name)
     for (const core::SettingSpec &spec : core::settingsTable())
         if (spec.flag == name)
             return spec.help;
+        else if (!spec.offFlag.empty() && spec.offFlag == name)
+            return "the opposite of --" + spec.flag;
     const auto it = outputOptionHelp().find(name);
     return it == outputOptionHelp().end() ? std::string() : it->second;
 }

@@ -77,8 +77,11 @@ const std::set<std::string> &runFlags()
     static const std::set<std::string> flags = [] {
         std::set<std::string> names = {"no-cache"};
         for (const core::SettingSpec &spec : core::settingsTable())
-            if (spec.type == core::SettingType::Flag)
+            if (spec.type == core::SettingType::Flag) {
                 names.insert(spec.flag);
+                if (!spec.offFlag.empty())
+                    names.insert(spec.offFlag);
+            }
         return names;
     }();
     return flags;
@@ -96,10 +99,17 @@ void readCorrectionParams(const Arguments &args, core::CorrectionParams &params)
 
 void readSetting(const Arguments &args, const core::SettingSpec &spec, core::RunConfig &config)
 {
-    if (spec.flag.empty() || !args.has(spec.flag))
+    const bool on = !spec.flag.empty() && args.has(spec.flag);
+    const bool off = !spec.offFlag.empty() && args.has(spec.offFlag);
+    if (on && off)
+        throw UsageError("--" + spec.flag + " and --" + spec.offFlag + " contradict each other: give one of them");
+    if (!on && !off)
         return;
-    const std::string text = spec.type == core::SettingType::Flag ? spec.switchValue : args.text(spec.flag, "");
-    asUsage([&] { spec.set(config, spec.flag, text); });
+    const std::string flipped = spec.switchValue == "1" ? "0" : "1";
+    const std::string text = spec.type != core::SettingType::Flag ? args.text(spec.flag, "")
+                             : on                                 ? spec.switchValue
+                                                                  : flipped;
+    asUsage([&] { spec.set(config, on ? spec.flag : spec.offFlag, text); });
 }
 
 core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string> &notSettings,
@@ -114,9 +124,14 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
     // stays accepted and ignored, as it always was.)
     for (const core::SettingSpec &spec : core::settingsTable())
         if (spec.scope != core::SettingScope::Every && spec.scope != core::SettingScope::GeneratedData
-            && !core::appliesTo(spec, config.dataset) && !spec.flag.empty() && args.has(spec.flag)
+            && !core::appliesTo(spec, config.dataset) && !spec.flag.empty()
+            && (args.has(spec.flag) || (!spec.offFlag.empty() && args.has(spec.offFlag)))
             && !notSettings.count(spec.flag))
             throw notForDataset(spec, config.dataset);
+    if (config.dataset == "logreg" && config.logreg.csv.empty())
+        for (const char *flag : {"label-column", "delimiter", "drop-missing"})
+            if (args.has(flag) && !notSettings.count(flag))
+                throw UsageError(std::string("--") + flag + " reads a CSV file: give the file with --csv");
     config.logreg.searchDirectories = core::dataSearchDirectories();
     if (!args.has("preset"))
         config.preset = defaultPreset;

@@ -93,15 +93,20 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     const auto chains = option("chains", "Chains per method (1-4).", "count");
     const auto parallel = option("parallel", "Run the chains in parallel.");
     // Every run setting, as the CLI offers it (core::settingsTable(): one flag, one help text).
+    // A flag's off switch (--no-standardize) is an option of its own, paired with the same spec.
     std::vector<std::pair<const core::SettingSpec *, QCommandLineOption>> settingOptions;
-    for (const core::SettingSpec &spec : core::settingsTable())
-        if (!spec.flag.empty())
-            settingOptions.emplace_back(&spec, spec.type == core::SettingType::Flag
-                                                   ? option(spec.flag.c_str(), spec.help.c_str())
-                                                   : option(spec.flag.c_str(), spec.help.c_str(), "value"));
+    for (const core::SettingSpec &spec : core::settingsTable()) {
+        if (spec.flag.empty())
+            continue;
+        settingOptions.emplace_back(&spec, spec.type == core::SettingType::Flag
+                                               ? option(spec.flag.c_str(), spec.help.c_str())
+                                               : option(spec.flag.c_str(), spec.help.c_str(), "value"));
+        if (!spec.offFlag.empty())
+            settingOptions.emplace_back(&spec, option(spec.offFlag.c_str(), ("the opposite of --" + spec.flag).c_str()));
+    }
     auto isSet = [&](const char *flag) {
         for (const auto &[spec, opt] : settingOptions)
-            if (spec->flag == flag)
+            if (opt.names().constFirst() == QLatin1String(flag))
                 return parser.isSet(opt);
         return false;
     };
@@ -172,8 +177,12 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
             if (!parser.isSet(opt))
                 continue;
             anyRunOption = true;
-            spec->set(config, "--" + spec->flag,
-                      spec->type == core::SettingType::Flag ? spec->switchValue : parser.value(opt).toStdString());
+            const std::string name = opt.names().constFirst().toStdString();
+            const bool offSwitch = name == spec->offFlag;
+            const std::string value = spec->type != core::SettingType::Flag ? parser.value(opt).toStdString()
+                                      : offSwitch ? (spec->switchValue == "1" ? "0" : "1")
+                                                  : spec->switchValue;
+            spec->set(config, "--" + name, value);
         }
         if (isSet("method"))
             request.methods = {config.method};

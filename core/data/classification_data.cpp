@@ -87,6 +87,7 @@ ClassificationData selectRows(const ClassificationData &data, std::span<const Da
     out.augmented = data.augmented;
     out.imageRows = data.imageRows;
     out.imageCols = data.imageCols;
+    out.featureNames = data.featureNames;
     return out;
 }
 

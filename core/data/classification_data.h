@@ -38,6 +38,9 @@ struct ClassificationData {
     /// Image geometry when each row is an image stored row by row; 0 × 0 otherwise.
     int imageRows = 0;
     int imageCols = 0;
+    /// The features' names from a file's header, one per column of `features`; empty when
+    /// the file has none (the images, a CSV without a header).
+    std::vector<std::string> featureNames;
 
     DataIndex size() const { return static_cast<DataIndex>(features.rows()); }
     int featureCount() const { return static_cast<int>(features.cols()); }

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -13,60 +12,18 @@
 #include <string_view>
 #include <vector>
 
-#include "core/io/csv_fields.h"
+#include "core/data/delimited_text.h"
 
 namespace core {
 namespace {
 
-std::string_view trim(std::string_view text)
+std::string_view trimmed(std::string_view text)
 {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
         text.remove_prefix(1);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
         text.remove_suffix(1);
-    if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
-        text = text.substr(1, text.size() - 2);
     return text;
-}
-
-// Built by appending: GCC 12 reports a false -Wrestrict for "'" + std::string(view) + "'".
-std::string inQuotes(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size() + 2);
-    out += '\'';
-    out.append(text);
-    out += '\'';
-    return out;
-}
-
-enum class ParseStatus { Ok, NotANumber, OutOfRange };
-
-// The whole field must be a number; from_chars accepts no leading '+', so skip one.
-ParseStatus parseNumber(std::string_view field, double &value)
-{
-    if (!field.empty() && field.front() == '+')
-        field.remove_prefix(1);
-    if (field.empty())
-        return ParseStatus::NotANumber;
-    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-    if (end != field.data() + field.size())
-        return ParseStatus::NotANumber;
-    if (error == std::errc::result_out_of_range) {
-        // from_chars reports underflow (1e-400) like overflow; only overflow is an error.
-        const double rounded = std::strtod(std::string(field).c_str(), nullptr);
-        if (std::isinf(rounded))
-            return ParseStatus::OutOfRange;
-        value = rounded;
-        return ParseStatus::Ok;
-    }
-    return error == std::errc() ? ParseStatus::Ok : ParseStatus::NotANumber;
-}
-
-bool isNumber(std::string_view field)
-{
-    double value = 0.0;
-    return parseNumber(field, value) != ParseStatus::NotANumber;
 }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
@@ -76,17 +33,30 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b)
            });
 }
 
-struct LabelValue {
+bool isNumber(std::string_view field)
+{
+    double value = 0.0;
+    return parseFieldNumber(field, value) != NumberStatus::NotANumber;
+}
+
+// One distinct value of a column, up to the third: the label's candidates.
+struct DistinctValue {
     std::string text;
     std::optional<double> number;
     long line = 0;
 };
 
+struct ColumnState {
+    std::vector<DistinctValue> distinct; // at most 3
+    long firstTextLine = 0;              // 0: no text field so far
+    std::string firstText;
+};
+
 class CsvReader {
 public:
-    explicit CsvReader(const std::string &path) : m_path(path) {}
+    CsvReader(const std::string &path, const CsvReadOptions &options) : m_path(path), m_options(options) {}
 
-    ClassificationData read(std::istream &in)
+    ClassificationData read(std::istream &in, std::vector<CsvColumnSummary> *summaries)
     {
         std::string line;
         long lineNumber = 0;
@@ -94,13 +64,21 @@ public:
             ++lineNumber;
             if (!line.empty() && line.back() == '\r')
                 line.pop_back();
-            const std::string_view text = trim(line);
+            const std::string_view text = trimmed(line);
             if (text.empty() || text.front() == '#')
                 continue;
-            handleLine(splitCsvFields(line, trim), lineNumber);
+            if (m_delimiter == 0)
+                m_delimiter = m_options.delimiter != 0 ? m_options.delimiter : detectDelimiter(text);
+            if (!splitDelimitedLine(line, m_delimiter, m_fields))
+                fail(lineNumber, "a double quote is never closed on this line");
+            handleLine(lineNumber);
         }
         if (in.bad())
             throw std::runtime_error(m_path + ": read error");
+        if (m_pendingLine != 0)
+            decideHeader(nullptr);
+        if (summaries)
+            *summaries = columnSummaries();
         return finish();
     }
 
@@ -109,128 +87,272 @@ private:
     {
         throw std::runtime_error(m_path + ": line " + std::to_string(line) + ": " + what);
     }
+    [[noreturn]] void failFile(const std::string &what) const { throw std::runtime_error(m_path + ": " + what); }
 
-    void handleLine(const std::vector<std::string_view> &fields, long line)
+    std::string columnName(std::size_t k) const
+    {
+        return m_names.empty() ? "column " + std::to_string(k + 1) : m_names[k];
+    }
+    // "column 3 ('Glucose')" with a header, "column 3" without.
+    std::string columnLabel(std::size_t k) const
+    {
+        return "column " + std::to_string(k + 1) + (m_names.empty() ? "" : " (" + inQuotes(m_names[k]) + ")");
+    }
+
+    void handleLine(long line)
     {
         if (m_fieldCount == 0) {
-            m_fieldCount = fields.size();
-            m_firstLine = line;
+            m_fieldCount = m_fields.size();
             if (m_fieldCount < 2)
-                fail(line, "only one field; need a label column and at least one feature column");
-            const bool named = std::any_of(fields.begin(), fields.end(),
-                                           [](std::string_view f) { return equalsIgnoreCase(f, "label"); });
-            // A text label in the first column is data; text anywhere else means a header.
-            const bool header = named || std::any_of(fields.begin() + 1, fields.end(),
-                                                     [](std::string_view f) { return !isNumber(f); });
-            if (header) {
-                for (std::size_t k = 0; k < fields.size(); ++k)
-                    if (equalsIgnoreCase(fields[k], "label")) {
-                        m_labelColumn = k;
-                        break;
-                    }
-                return;
-            }
+                fail(line, "only one field; need a label column and at least one feature column (the fields "
+                           "are separated by " + delimiterName(m_delimiter) + "; --delimiter names another)");
+            m_columns.resize(m_fieldCount);
+            // Whether this line is a header can only be told from the next one.
+            m_pending = m_fields;
+            m_pendingLine = line;
+            return;
         }
+        if (m_pendingLine != 0)
+            decideHeader(&m_fields);
+        addRow(m_fields, line);
+    }
+
+    // A header names columns that hold numbers below it: a field that is text here and a
+    // number on the next line. A column of words (a text label) is text on both.
+    void decideHeader(const std::vector<std::string> *next)
+    {
+        bool header = std::any_of(m_pending.begin(), m_pending.end(),
+                                  [](const std::string &f) { return equalsIgnoreCase(f, "label"); });
+        for (std::size_t k = 0; k < m_pending.size() && !header; ++k) {
+            const bool text = !isNumber(m_pending[k]) && !isMissingField(m_pending[k]);
+            header = text && (next ? k < next->size() && isNumber((*next)[k]) : true);
+        }
+        const long line = m_pendingLine;
+        m_pendingLine = 0;
+        if (header) {
+            m_names = m_pending;
+            for (std::size_t k = 0; k < m_names.size(); ++k)
+                if (m_names[k].empty())
+                    m_names[k] = "column " + std::to_string(k + 1);
+        } else {
+            addRow(m_pending, line);
+        }
+    }
+
+    void addRow(const std::vector<std::string> &fields, long line)
+    {
         if (fields.size() != m_fieldCount)
-            fail(line, "ragged row: " + std::to_string(fields.size()) + " fields, but line " + std::to_string(m_firstLine)
-                           + " has " + std::to_string(m_fieldCount));
-        for (std::size_t k = 0; k < fields.size(); ++k) {
-            if (k == m_labelColumn) {
-                m_labels.push_back(labelIndex(fields[k], line));
-                continue;
+            fail(line, "ragged row: " + std::to_string(fields.size()) + " fields, but the first line has "
+                           + std::to_string(m_fieldCount));
+        for (std::size_t k = 0; k < fields.size(); ++k)
+            if (isMissingField(fields[k])) {
+                if (m_options.dropMissing) {
+                    if (m_dropped++ == 0)
+                        m_firstDroppedLine = line;
+                    return;
+                }
+                fail(line, columnLabel(k) + ": missing value " + inQuotes(fields[k])
+                               + "; fill it in, or give --drop-missing to leave out the rows that have one");
             }
+        for (std::size_t k = 0; k < fields.size(); ++k) {
+            const std::string &field = fields[k];
+            ColumnState &column = m_columns[k];
             double value = 0.0;
-            const std::string where = "column " + std::to_string(k + 1) + ": ";
-            const std::string shown = inQuotes(fields[k]);
-            const ParseStatus status = parseNumber(fields[k], value);
-            if (fields[k].empty())
-                fail(line, where + "empty field");
-            if (status == ParseStatus::NotANumber)
-                fail(line, where + "non-numeric field " + shown);
-            if (status == ParseStatus::OutOfRange)
-                fail(line, where + "value " + shown + " is out of range");
-            if (!std::isfinite(value))
-                fail(line, where + "NaN or infinite value " + shown + "; features must be finite");
-            if (std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
-                fail(line, where + "value " + shown + " exceeds the single-precision range used for features");
-            m_features.push_back(static_cast<float>(value));
+            const NumberStatus status = parseFieldNumber(field, value);
+            if (status == NumberStatus::OutOfRange)
+                fail(line, columnLabel(k) + ": value " + inQuotes(field) + " is out of range");
+            if (status == NumberStatus::Ok && !std::isfinite(value))
+                fail(line, columnLabel(k) + ": infinite value " + inQuotes(field) + "; features must be finite");
+            if (status == NumberStatus::Ok && std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
+                fail(line, columnLabel(k) + ": value " + inQuotes(field) + " exceeds the single-precision range used for features");
+            const bool text = status == NumberStatus::NotANumber;
+            if (text && column.firstTextLine == 0) {
+                column.firstTextLine = line;
+                column.firstText = field;
+            }
+            const std::size_t index = distinctIndex(column, field, text ? std::nullopt : std::optional<double>(value), line);
+            m_cells.push_back(text ? static_cast<double>(index) : value);
+            m_textCells.push_back(text);
         }
         ++m_rows;
     }
 
-    // Index of the label value in order of first appearance (0 or 1).
-    std::uint8_t labelIndex(std::string_view field, long line)
+    static std::size_t distinctIndex(ColumnState &column, const std::string &field, std::optional<double> number,
+                                     long line)
     {
-        if (field.empty())
-            fail(line, "column " + std::to_string(m_labelColumn + 1) + ": empty label");
-        double value = 0.0;
-        std::optional<double> number;
-        if (parseNumber(field, value) == ParseStatus::Ok) {
-            if (!std::isfinite(value))
-                fail(line, "column " + std::to_string(m_labelColumn + 1) + ": label " + inQuotes(field)
-                               + " is NaN or infinite");
-            number = value;
+        for (std::size_t k = 0; k < column.distinct.size(); ++k) {
+            const DistinctValue &seen = column.distinct[k];
+            if ((number && seen.number) ? *number == *seen.number : (!number && !seen.number && field == seen.text))
+                return k;
         }
-        for (std::size_t k = 0; k < m_values.size(); ++k) {
-            const LabelValue &seen = m_values[k];
-            if ((number && seen.number) ? *number == *seen.number : field == seen.text)
-                return static_cast<std::uint8_t>(k);
+        if (column.distinct.size() < 3)
+            column.distinct.push_back({field, number, line});
+        return column.distinct.size() - 1; // the third and later values all read as "the third"
+    }
+
+    std::vector<CsvColumnSummary> columnSummaries() const
+    {
+        std::vector<CsvColumnSummary> summaries(m_fieldCount);
+        for (std::size_t k = 0; k < m_fieldCount; ++k) {
+            summaries[k].name = columnName(k);
+            for (const DistinctValue &value : m_columns[k].distinct)
+                summaries[k].values.push_back(value.text);
+            summaries[k].numeric = m_columns[k].firstTextLine == 0;
         }
-        if (m_values.size() == 2)
-            fail(line, "a third label value " + inQuotes(field) + " (line " + std::to_string(m_values[0].line) + " has "
-                           + inQuotes(m_values[0].text) + ", line " + std::to_string(m_values[1].line) + " has "
-                           + inQuotes(m_values[1].text) + "); binary classification needs exactly two label values");
-        m_values.push_back({std::string(field), number, line});
-        return static_cast<std::uint8_t>(m_values.size() - 1);
+        return summaries;
+    }
+
+    // "9 ('Outcome'), 12 ('smoker')", or "none".
+    std::string binaryColumns() const
+    {
+        std::string list;
+        for (std::size_t k = 0; k < m_fieldCount; ++k)
+            if (m_columns[k].distinct.size() == 2)
+                list += (list.empty() ? "" : ", ") + std::to_string(k + 1)
+                        + (m_names.empty() ? "" : " (" + inQuotes(m_names[k]) + ")");
+        return list.empty() ? "none" : list;
+    }
+
+    std::size_t labelColumn() const
+    {
+        const std::string &wanted = m_options.labelColumn;
+        const auto count = static_cast<long long>(m_fieldCount);
+        if (wanted.empty()) {
+            for (std::size_t k = 0; k < m_names.size(); ++k)
+                if (equalsIgnoreCase(m_names[k], "label"))
+                    return k;
+            return 0;
+        }
+        long long number = 0;
+        const auto [end, error] = std::from_chars(wanted.data(), wanted.data() + wanted.size(), number);
+        if (error == std::errc() && end == wanted.data() + wanted.size()) {
+            if (number == 0 || number > count || number < -count)
+                failFile("label column " + wanted + " does not exist: the file has " + std::to_string(count)
+                         + " columns, numbered 1 to " + std::to_string(count) + " (or -1 for the last)");
+            return static_cast<std::size_t>(number > 0 ? number - 1 : count + number);
+        }
+        if (m_names.empty())
+            failFile("label column " + inQuotes(wanted) + ": the file has no header row to find it in; give the "
+                     "column's number instead (1 = first, -1 = last)");
+        for (std::size_t k = 0; k < m_names.size(); ++k)
+            if (m_names[k] == wanted)
+                return k;
+        std::optional<std::size_t> found;
+        for (std::size_t k = 0; k < m_names.size(); ++k)
+            if (equalsIgnoreCase(m_names[k], wanted)) {
+                if (found)
+                    failFile("label column " + inQuotes(wanted) + " matches " + inQuotes(m_names[*found]) + " and "
+                             + inQuotes(m_names[k]) + " up to case; give the exact name");
+                found = k;
+            }
+        if (found)
+            return *found;
+        std::string names;
+        for (const std::string &name : m_names)
+            names += (names.empty() ? "" : ", ") + inQuotes(name);
+        failFile("no column is named " + inQuotes(wanted) + "; the header has " + names);
+    }
+
+    void checkLabelColumn(std::size_t label) const
+    {
+        const std::vector<DistinctValue> &values = m_columns[label].distinct;
+        const std::string remedy = "; binary classification needs exactly two label values. Columns with two values: "
+                                   + binaryColumns() + "; choose the label with --label-column NAME or NUMBER "
+                                   "(1 = first, -1 = last)";
+        if (values.size() == 3)
+            fail(values[2].line, "a third label value " + inQuotes(values[2].text) + " (line "
+                                     + std::to_string(values[0].line) + " has " + inQuotes(values[0].text) + ", line "
+                                     + std::to_string(values[1].line) + " has " + inQuotes(values[1].text)
+                                     + ") in the label " + columnLabel(label) + remedy);
+        if (values.size() == 1)
+            failFile("every row has the label " + inQuotes(values[0].text) + " in the label " + columnLabel(label) + remedy);
     }
 
     ClassificationData finish()
     {
         if (m_rows == 0)
-            throw std::runtime_error(m_path + ": no data rows");
-        if (m_values.size() < 2)
-            throw std::runtime_error(m_path + ": every row has the label " + inQuotes(m_values[0].text)
-                                     + "; binary classification needs exactly two label values");
-        const bool bothNumbers = m_values[0].number && m_values[1].number;
-        const bool swap = bothNumbers ? *m_values[1].number < *m_values[0].number : m_values[1].text < m_values[0].text;
+            failFile(m_dropped > 0 ? "no data rows: every one of the " + std::to_string(m_dropped)
+                                         + " rows has a missing value"
+                                   : std::string("no data rows"));
+        const std::size_t label = labelColumn();
+        checkLabelColumn(label);
+        for (std::size_t k = 0; k < m_fieldCount; ++k)
+            if (k != label && m_columns[k].firstTextLine != 0)
+                fail(m_columns[k].firstTextLine,
+                     columnLabel(k) + ": non-numeric field " + inQuotes(m_columns[k].firstText)
+                         + (m_columns[k].distinct.size() == 2 && m_options.labelColumn.empty()
+                                    && std::none_of(m_columns[k].distinct.begin(), m_columns[k].distinct.end(),
+                                                    [](const DistinctValue &v) { return v.number.has_value(); })
+                                ? " (if this column is the label, say so with --label-column " + std::to_string(k + 1) + ")"
+                                : std::string()));
+        const std::vector<DistinctValue> &values = m_columns[label].distinct;
+        const bool bothNumbers = values[0].number && values[1].number;
+        const bool swap = bothNumbers ? *values[1].number < *values[0].number : values[1].text < values[0].text;
+
         ClassificationData data;
         const auto d = static_cast<Eigen::Index>(m_fieldCount - 1);
-        data.features = Eigen::Map<const FeatureMatrix>(m_features.data(), m_rows, d);
-        data.labels = std::move(m_labels);
-        if (swap)
-            for (auto &label : data.labels)
-                label = static_cast<std::uint8_t>(1 - label);
-        const std::string &zero = m_values[swap ? 1 : 0].text, &one = m_values[swap ? 0 : 1].text;
+        data.features.resize(m_rows, d);
+        data.labels.resize(static_cast<std::size_t>(m_rows));
+        for (Eigen::Index r = 0; r < m_rows; ++r) {
+            const std::size_t base = static_cast<std::size_t>(r) * m_fieldCount;
+            Eigen::Index j = 0;
+            for (std::size_t k = 0; k < m_fieldCount; ++k) {
+                const double cell = m_cells[base + k];
+                if (k != label) {
+                    data.features(r, j++) = static_cast<float>(cell);
+                    if (r == 0 && !m_names.empty())
+                        data.featureNames.push_back(m_names[k]);
+                    continue;
+                }
+                // A text cell holds its distinct index; a number is found among the two values.
+                const bool second = m_textCells[base + k] ? cell == 1.0 : (values[1].number && cell == *values[1].number);
+                data.labels[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(second != swap);
+            }
+        }
+        const std::string &zero = values[swap ? 1 : 0].text, &one = values[swap ? 0 : 1].text;
         data.classNames = {inQuotes(zero), inQuotes(one)};
         data.description = std::filesystem::path(m_path).filename().string() + ": " + std::to_string(m_rows) + " rows, "
-                           + std::to_string(d) + " features, label column " + std::to_string(m_labelColumn + 1)
-                           + "; label 0 = " + inQuotes(zero) + ", label 1 = " + inQuotes(one);
+                           + std::to_string(d) + " features, label " + columnLabel(label) + "; label 0 = "
+                           + inQuotes(zero) + ", label 1 = " + inQuotes(one);
+        if (m_delimiter != ',')
+            data.description += "; fields separated by " + delimiterName(m_delimiter);
+        if (m_dropped > 0)
+            data.description += "; " + std::to_string(m_dropped) + " rows with a missing value dropped (the first on line "
+                                + std::to_string(m_firstDroppedLine) + ")";
         return data;
     }
 
     std::string m_path;
+    CsvReadOptions m_options;
+    char m_delimiter = 0;
+    std::vector<std::string> m_fields;
+    std::vector<std::string> m_pending; // the first line, until the second tells if it is a header
+    long m_pendingLine = 0;
+    std::vector<std::string> m_names;   // header names; empty without a header
     std::size_t m_fieldCount = 0;
-    std::size_t m_labelColumn = 0;
-    long m_firstLine = 0;
+    std::vector<ColumnState> m_columns;
     Eigen::Index m_rows = 0;
-    std::vector<float> m_features;
-    std::vector<std::uint8_t> m_labels;
-    std::vector<LabelValue> m_values;
+    std::vector<double> m_cells;        // row-major, every column
+    std::vector<bool> m_textCells;
+    long long m_dropped = 0;
+    long m_firstDroppedLine = 0;
 };
 
 } // namespace
 
-ClassificationData readCsvDataset(const std::string &path)
+ClassificationData readCsvDataset(const std::string &path, const CsvReadOptions &options,
+                                  std::vector<CsvColumnSummary> *columns)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open for reading");
-    return parseCsvDataset(in, path);
+    return parseCsvDataset(in, path, options, columns);
 }
 
-ClassificationData parseCsvDataset(std::istream &in, const std::string &name)
+ClassificationData parseCsvDataset(std::istream &in, const std::string &name, const CsvReadOptions &options,
+                                   std::vector<CsvColumnSummary> *columns)
 {
-    return CsvReader(name).read(in);
+    return CsvReader(name, options).read(in, columns);
 }
 
 } // namespace core

@@ -1,33 +1,62 @@
 #pragma once
 /// A user's own binary classification data from a CSV file, for the logistic-regression model.
 ///
-/// Format: one example per line, fields separated by commas, surrounding spaces ignored,
-/// blank lines and lines starting with '#' skipped, LF or CRLF line ends. The first non-comment
-/// line is a header when any of its fields is not a number; a header column named `label`
-/// (any case) is the label, otherwise the first column is. Every other column is a numeric
-/// feature.
+/// Format: one example per line; fields separated by commas, semicolons or tabs (found from
+/// the first line, or named); a field may be double-quoted, with the delimiter inside it and ""
+/// for a quote (delimited_text.h); spaces around fields ignored; blank lines and lines starting
+/// with '#' skipped; LF or CRLF line ends. The first line is a header when a column that holds
+/// text there holds a number on the next line (or when one of its fields is `label`, any case).
 ///
-/// Labels may be numbers or words; exactly two distinct values are allowed. The smaller one
-/// (numerically when both are numbers, else by text) becomes label 0, the other label 1, and
-/// the mapping is recorded in classNames and the description.
+/// The label column is the one the user names (CsvReadOptions::labelColumn: a header name or a
+/// 1-based number, negative numbers counting from the end); without one, the header column
+/// named `label`, else the first column. It must hold exactly two distinct values, numbers or
+/// words: the smaller one (numerically when both are numbers, else by text) becomes label 0,
+/// the other label 1, and the mapping is recorded in classNames and the description. When the
+/// chosen column is not binary the error lists the columns that are and names the option.
+/// Every other column is a numeric feature.
 ///
-/// Features are parsed as doubles and stored as floats (see classification_data.h); values
-/// outside float range are rejected rather than turned into infinities.
+/// Missing values (empty fields, NA, N/A, NaN, NULL, ?) are an error naming line and column,
+/// or, with CsvReadOptions::dropMissing, drop their rows (counted in the description).
+/// Features are parsed as doubles and stored as floats (see classification_data.h); infinite
+/// values and values outside float range are rejected.
 #include <istream>
 #include <string>
+#include <vector>
 
 #include "core/data/classification_data.h"
 
 namespace core {
 
+struct CsvReadOptions {
+    /// A header name (exact, else the one name equal up to case) or a column number (1 = first,
+    /// −1 = last); empty: the column named "label", else the first.
+    std::string labelColumn;
+    char delimiter = 0;       ///< 0: detected from the first line (delimited_text.h)
+    bool dropMissing = false; ///< drop rows with a missing value instead of failing
+};
+
+/// What a column of the file holds, for choosing the label: its name, and its values up to
+/// the third distinct one.
+struct CsvColumnSummary {
+    std::string name;                 ///< the header's name, or "column k" without a header
+    std::vector<std::string> values;  ///< its first distinct values, at most 3, in file order
+    bool numeric = true;              ///< no field of the column is text
+    bool binary() const { return values.size() == 2; }
+};
+
 /// Reads the file. Throws std::runtime_error whose message starts with the path and gives the
-/// line number (and column) of the first problem: a NaN or infinite value, a non-numeric
-/// feature, a row with a different number of fields, fewer or more than two label values, no
-/// feature column, no data row, or a file that cannot be read.
-ClassificationData readCsvDataset(const std::string &path);
+/// line number (and column) of the first problem: an infinite value, a non-numeric feature, a
+/// missing value (unless dropped), a row with a different number of fields, an unclosed quote,
+/// a label column without exactly two values, a label column the file does not have, no
+/// feature column, no data row, or a file that cannot be read. When `columns` is given it
+/// receives every column's summary once the file is read, also when the label column then turns
+/// out unusable (so that a front end can offer the binary ones).
+ClassificationData readCsvDataset(const std::string &path, const CsvReadOptions &options = {},
+                                  std::vector<CsvColumnSummary> *columns = nullptr);
 
 /// The same parser over a stream (opened in binary mode if it is a file): `name` takes the
 /// place of the path in error messages and the description. Same errors as readCsvDataset().
-ClassificationData parseCsvDataset(std::istream &in, const std::string &name);
+ClassificationData parseCsvDataset(std::istream &in, const std::string &name, const CsvReadOptions &options = {},
+                                   std::vector<CsvColumnSummary> *columns = nullptr);
 
 } // namespace core

@@ -112,6 +112,7 @@ DatasetInstance makeDatasetUntimed(const RunConfig &config, bool withPosterior,
         instance.testSet = data.test;
         instance.description = data.description;
         instance.augmented = data.augmented;
+        instance.scaling = data.scaling;
         instance.bytes = data.train->bytes() + (data.test ? data.test->bytes() : 0);
         return instance;
     }

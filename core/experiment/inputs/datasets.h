@@ -7,6 +7,7 @@
 #include <stop_token>
 #include <string>
 
+#include "core/data/feature_scaling.h"
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/settings/run_config.h"
 #include "core/models/logistic_regression_model.h"
@@ -24,6 +25,8 @@ struct DatasetInstance {
     std::shared_ptr<const LogisticRegressionModel> classifier;
     std::shared_ptr<const ClassificationData> testSet;
     bool augmented = false;
+    /// logreg with standardize: the training rows' feature means and sds; empty otherwise.
+    FeatureScaling scaling;
     /// Seconds spent generating or loading the data (reported apart from the sampling).
     double seconds = 0.0;
     /// Bytes the training and test rows take in memory (features and labels).

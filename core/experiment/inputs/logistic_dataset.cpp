@@ -4,6 +4,7 @@
 
 #include "core/data/augmentation.h"
 #include "core/data/csv_dataset.h"
+#include "core/data/delimited_text.h"
 #include "core/data/idx_reader.h"
 #include "core/data/image_sources.h"
 
@@ -13,7 +14,11 @@ namespace {
 TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 {
     if (!spec.csv.empty()) {
-        const ClassificationData data = readCsvDataset(spec.csv);
+        CsvReadOptions options;
+        options.labelColumn = spec.labelColumn;
+        options.delimiter = parseDelimiter(spec.delimiter);
+        options.dropMissing = spec.dropMissing;
+        const ClassificationData data = readCsvDataset(spec.csv, options);
         return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
     }
     if (!spec.images.empty() || !spec.labels.empty()) {
@@ -50,6 +55,11 @@ LogisticDataset makeLogisticDataset(const LogisticDataSpec &spec, const std::fun
         split.train = augmentImages(split.train, settings, progress, stop);
     }
     LogisticDataset dataset;
+    if (spec.standardize) {
+        dataset.scaling = fitFeatureScaling(split.train);
+        applyFeatureScaling(split.train, dataset.scaling);
+        applyFeatureScaling(split.test, dataset.scaling);
+    }
     dataset.train = std::make_shared<const ClassificationData>(std::move(split.train));
     dataset.test = std::make_shared<const ClassificationData>(std::move(split.test));
     dataset.model = std::make_shared<const LogisticRegressionModel>(dataset.train, spec.model);

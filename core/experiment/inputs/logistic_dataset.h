@@ -14,6 +14,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
+#include "core/data/feature_scaling.h"
 #include "core/models/logistic_regression_model.h"
 
 namespace core {
@@ -26,6 +27,15 @@ struct LogisticDataSpec {
     std::string images;              ///< explicit IDX image file (needs `labels`)
     std::string labels;              ///< explicit IDX label file
     std::string csv;                 ///< a CSV file of label + features instead of images
+    /// The CSV's label column: a header name or a number (1 = first, -1 = last); empty: the
+    /// column named "label", else the first (csv_dataset.h).
+    std::string labelColumn;
+    std::string delimiter = "auto";  ///< the CSV's field separator: auto, tab or one character
+    bool dropMissing = false;        ///< leave out CSV rows with a missing value instead of failing
+    /// Centre and scale every feature by the training rows' mean and sd (feature_scaling.h).
+    /// Off in RunConfig{}, the paper's images and every file saved before the option existed;
+    /// the presets turn it on for a user's file unless told otherwise.
+    bool standardize = false;
     std::pair<int, int> classes{1, 7}; ///< image classes; the first becomes label 0
     DataIndex testSize = 1000;       ///< rows split off at random when there are no test files
     /// At most this share of the rows is split off (heldOutRows()): a CSV of 300 rows tests on
@@ -48,6 +58,8 @@ struct LogisticDataset {
     /// One line for file headers and summaries; says "AUGMENTED" when rows were synthesised.
     std::string description;
     bool augmented = false;
+    /// The training rows' means and sds when standardised; empty otherwise.
+    FeatureScaling scaling;
 };
 
 /// Builds the data and the model. `progress(fraction)` reports augmentation, the only step

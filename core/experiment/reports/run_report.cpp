@@ -13,6 +13,18 @@
 namespace core {
 namespace {
 
+// Numbers separated by spaces, each in round-trip form.
+std::string joinRoundTrip(const std::vector<double> &values)
+{
+    std::string text;
+    for (double value : values) {
+        if (!text.empty())
+            text += ' ';
+        text += formatRoundTrip(value);
+    }
+    return text;
+}
+
 std::string methodList(const RunRequest &request)
 {
     std::string names;
@@ -155,6 +167,11 @@ CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &cha
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
+    // The scaling a reader needs to put the weights back on the file's units: w_j / sd_j.
+    if (!outcome.featureScaling.empty()) {
+        meta.emplace_back("feature_means", joinRoundTrip(outcome.featureScaling.means));
+        meta.emplace_back("feature_sds", joinRoundTrip(outcome.featureScaling.sds));
+    }
     const std::int64_t first = firstWrittenRow(outcome, chain);
     if (first > 0)
         meta.emplace_back("first_iteration", std::to_string(first)); // the burn-in's rows are left out
@@ -224,6 +241,8 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
     json["dimension"] = outcome.dimension;
     json["description"] = outcome.datasetDescription;
     json["augmented"] = outcome.augmented;
+    if (!outcome.featureScaling.empty())
+        json["feature_scaling"] = {{"means", outcome.featureScaling.means}, {"sds", outcome.featureScaling.sds}};
     json["data_seconds"] = jsonNumber(outcome.dataSeconds);
     json["data_bytes"] = outcome.dataBytes;
     if (outcome.testSet) {

@@ -12,6 +12,7 @@
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
 #include "core/diagnostics/chain_summary.h"
+#include "core/data/feature_scaling.h"
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/settings/run_request.h"
 #include "core/models/model.h"
@@ -135,6 +136,8 @@ struct RunOutcome {
     int dimension = 0;
     std::string datasetDescription;
     bool augmented = false;
+    /// The features' standardisation (logreg with standardize); empty otherwise.
+    FeatureScaling featureScaling;
     std::int64_t featureCount = 0;
     std::int64_t testSize = 0;
     /// Seconds the data took to generate or load when they were made (a sweep's later points

@@ -40,7 +40,9 @@ void choosePlottedComponents(const DatasetInstance &dataset, RunOutcome &outcome
             outcome.componentNames.push_back(
                 data.imageCols > 0 ? "weight of pixel (" + std::to_string(feature / data.imageCols) + ", "
                                          + std::to_string(feature % data.imageCols) + ")"
-                                   : "weight of feature " + std::to_string(feature + 1));
+                : data.featureNames.size() == static_cast<std::size_t>(data.featureCount())
+                    ? "weight of " + data.featureNames[static_cast<std::size_t>(feature)]
+                    : "weight of feature " + std::to_string(feature + 1));
         }
         return;
     }
@@ -368,6 +370,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         outcome.dimension = dataset.model->dimension();
         outcome.datasetDescription = dataset.description;
         outcome.augmented = dataset.augmented;
+        outcome.featureScaling = dataset.scaling;
         outcome.dataSeconds = dataset.seconds;
         outcome.dataBytes = dataset.bytes;
         if (dataset.classifier) {

@@ -48,7 +48,20 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         // T = 100: median bulk ESS ≈ 300 of 3,000 samples against ≈ 2 for the random walk).
         if (!set("prior-sd") && config.logreg.model.priorSd == 0.0)
             config.logreg.model.priorSd = 1.0;
-        chooseProposal(ProposalKind::LaplaceHamiltonian);
+        // A user's own table is not the paper's experiment: its posterior is the Bayesian one
+        // (T = 1), and its standardised features need an intercept to model a base rate. At
+        // T = 1 the posterior is close to its Laplace approximation, where Crank–Nicolson
+        // moves around it are nearly independent draws (measured on a 768-row, 8-feature table
+        // of the Pima diabetes shape, full-data test: bulk ESS ≈ 1,350 of 3,000 samples, where
+        // the Hamiltonian moves gave ≈ 17 and split R-hat 1.27).
+        const bool userTable = !config.logreg.csv.empty();
+        chooseProposal(userTable ? ProposalKind::LaplaceCrankNicolson : ProposalKind::LaplaceHamiltonian);
+        if (userTable) {
+            if (!set("temperature"))
+                config.temperature = 1.0;
+            if (!set("bias") && !set("no-bias"))
+                config.logreg.model.bias = true;
+        }
     } else if (config.dataset == "tall-logreg") {
         // Tall data: the minibatch's variance grows with N unless Taylor control variates
         // remove the part the proxies explain (Bardenet, Doucet & Holmes 2017); around the same
@@ -99,6 +112,7 @@ RunConfig withPreset(RunConfig config, Preset preset, const std::vector<TestMeth
     config.temperature = paper.temperature;
     config.step = paper.step;
     config.logreg.model.priorSd = paper.logreg.model.priorSd;
+    config.logreg.model.bias = paper.logreg.model.bias;
     config.proposal = paper.proposal;
     config.samples = paper.samples;
     config.burnIn = paper.burnIn;

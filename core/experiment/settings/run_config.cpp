@@ -182,6 +182,10 @@ void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::strin
 {
     const auto set = [&](std::string_view flag) { return given && given(flag); };
     if (config.dataset == "logreg") {
+        // A user's table comes in its own units (glucose near 100 beside a score near 0.5);
+        // the paper's pixels are already in [0, 1].
+        if (!set("standardize") && !set("no-standardize"))
+            config.logreg.standardize = !config.logreg.csv.empty();
         if (!set("temperature"))
             config.temperature = 100.0;
         if (!set("step"))

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/data/classification_data.h"
+#include "core/data/delimited_text.h"
 #include "core/experiment/settings/presets.h"
 #include "core/io/atomic_file.h"
 
@@ -77,7 +78,7 @@ bool parseFlag(const std::string &name, const std::string &text)
 template <typename Field>
 SettingSpec integer(std::string key, std::string flag, std::string help, Field field)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Integer, SettingScope::Every, false, {}, {}, {}};
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Integer, SettingScope::Every, false, {}, {}, {}, {}};
     spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<std::int64_t>(field(c))); };
     spec.set = [field](RunConfig &c, const std::string &name, const std::string &text) {
         using Target = std::remove_reference_t<decltype(field(c))>;
@@ -94,7 +95,7 @@ SettingSpec integer(std::string key, std::string flag, std::string help, Field f
 template <typename Field, typename Parse>
 SettingSpec parsed(std::string key, std::string flag, std::string help, SettingType type, Field field, Parse parse)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), type, SettingScope::Every, false, {}, {}, {}};
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), type, SettingScope::Every, false, {}, {}, {}, {}};
     spec.get = [field](const RunConfig &c) { return SettingValue(field(c)); };
     spec.set = [field, parse](RunConfig &c, const std::string &name, const std::string &text) {
         field(c) = parse(name, text);
@@ -127,7 +128,7 @@ SettingSpec named(std::string key, std::string flag, std::string help,
                   std::function<std::string(const RunConfig &)> show,
                   std::function<void(RunConfig &, const std::string &)> read)
 {
-    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Text, SettingScope::Every, false, {}, {}, {}};
+    SettingSpec spec{std::move(key), std::move(flag), std::move(help), SettingType::Text, SettingScope::Every, false, {}, {}, {}, {}};
     spec.get = [show = std::move(show)](const RunConfig &c) { return SettingValue(show(c)); };
     spec.set = [read = std::move(read)](RunConfig &c, const std::string &, const std::string &value) { read(c, value); };
     return spec;
@@ -138,7 +139,7 @@ template <typename Field>
 SettingSpec flag(std::string key, std::string flagName, std::string help, bool switchValue, Field field)
 {
     SettingSpec spec{std::move(key), std::move(flagName), std::move(help), SettingType::Flag, SettingScope::Every,
-                     false, switchValue ? "1" : "0", {}, {}};
+                     false, switchValue ? "1" : "0", {}, {}, {}};
     spec.get = [field](const RunConfig &c) { return SettingValue(static_cast<bool>(field(c))); };
     spec.set = [field](RunConfig &c, const std::string &name, const std::string &value) {
         field(c) = parseFlag(name, value);
@@ -187,7 +188,7 @@ std::vector<SettingSpec> makeTable()
         c.dataSeed = c.logreg.splitSeed = c.logreg.augmentSeed = parseSeed(name, value);
     };
     table.push_back(dataSeed);
-    table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case and tall-logreg 1, logreg 100]",
+    table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case and tall-logreg 1, logreg 100 (recommended for a --csv table: 1)]",
                          [](auto &c) -> auto & { return c.temperature; }));
     table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin: its noise sd h) [0.15; worst-case and tall-logreg 1/sqrt(N), logreg 0.05]",
                          [](auto &c) -> auto & { return c.step; }));
@@ -233,7 +234,7 @@ std::vector<SettingSpec> makeTable()
         "laplace-cn (logreg: Crank-Nicolson moves around the Laplace approximation, exact for any fit since the "
         "test weighs the posterior against it; their scale learned during --burn-in) or laplace-hmc (logreg: "
         "Hamiltonian trajectories of --leapfrog-steps steps with the Laplace covariance as inverse mass matrix, "
-        "their step learned during --burn-in) [paper rw; recommended: gmm adaptive, logreg laplace-hmc, tall-logreg laplace-cn, worst-case rw]",
+        "their step learned during --burn-in) [paper rw; recommended: gmm adaptive, logreg laplace-hmc (a --csv table: laplace-cn), tall-logreg laplace-cn, worst-case rw]",
         [](const RunConfig &c) { return proposalName(c.proposal); },
         [](RunConfig &c, const std::string &value) { c.proposal = parseProposal(value); }));
     table.push_back(real("adapt_target", "adapt-target",
@@ -313,6 +314,29 @@ std::vector<SettingSpec> makeTable()
                                     [](auto &c) -> auto & { return c.logreg.labels; })));
     table.push_back(logregOnly(text("csv", "csv", "logreg: CSV of label + features",
                                     [](auto &c) -> auto & { return c.logreg.csv; })));
+    table.push_back(logregOnly(text("label_column", "label-column",
+                                    "logreg --csv: the label's column, a header name or a number (1 = first, -1 = "
+                                    "last) [the column named label, else the first]",
+                                    [](auto &c) -> auto & { return c.logreg.labelColumn; })));
+    table.push_back(logregOnly(named(
+        "delimiter", "delimiter", "logreg --csv: the field separator, auto (, ; or tab, from the first line), tab or one "
+                                  "character [auto]",
+        [](const RunConfig &c) { return c.logreg.delimiter; },
+        [](RunConfig &c, const std::string &value) {
+            parseDelimiter(value); // refuses what is not a delimiter
+            c.logreg.delimiter = value;
+        })));
+    table.push_back(logregOnly(flag("drop_missing", "drop-missing",
+                                    "logreg --csv: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
+                                    "count them, instead of stopping at the first",
+                                    true, [](auto &c) -> auto & { return c.logreg.dropMissing; })));
+    SettingSpec standardize = logregOnly(flag(
+        "standardize", "standardize",
+        "logreg: centre and scale each feature by the training rows' mean and sd (--no-standardize: as read) [on for "
+        "--csv, off for images]",
+        true, [](auto &c) -> auto & { return c.logreg.standardize; }));
+    standardize.offFlag = "no-standardize";
+    table.push_back(standardize);
     table.push_back(logregOnly(named(
         "classes", "classes", "logreg: two image classes, the first labelled 0 [1,7]",
         [](const RunConfig &c) {
@@ -339,8 +363,10 @@ std::vector<SettingSpec> makeTable()
                                        "flymc: probability in (0, 1] that a dark point is proposed bright in each "
                                        "z-update (about qdb N likelihoods an iteration) [0.001]",
                                        [](auto &c) -> auto & { return c.flymcDarkToBright; })));
-    table.push_back(logisticModel(flag("bias", "bias", "logreg: add a bias weight (always on for tall-logreg, whose --dimension counts it)", true,
-                                    [](auto &c) -> auto & { return c.logreg.model.bias; })));
+    SettingSpec bias = logisticModel(flag("bias", "bias", "logreg: add a bias weight (--no-bias: none; always on for tall-logreg, whose --dimension counts it) [paper off; recommended on for --csv]", true,
+                                          [](auto &c) -> auto & { return c.logreg.model.bias; }));
+    bias.offFlag = "no-bias";
+    table.push_back(bias);
     return table;
 }
 

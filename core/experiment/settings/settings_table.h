@@ -41,6 +41,11 @@ struct SettingSpec {
     /// Parses `text` into the setting; throws std::invalid_argument starting with `name` (the
     /// key or "--flag", whichever the reader knows it by) when the text does not parse.
     std::function<void(RunConfig &, const std::string &name, const std::string &text)> set;
+    /// Flag type: a second bare switch that sets the other value ("no-standardize"); empty when
+    /// the setting has none. Its help is help's, read as the negation.
+    std::string offFlag;
+    /// Whether `name` (without "--") is this setting's flag or its off switch.
+    bool hasFlag(std::string_view name) const { return !name.empty() && (name == flag || name == offFlag); }
 };
 
 /// In the order headers list them.

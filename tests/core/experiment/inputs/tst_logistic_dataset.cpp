@@ -2,6 +2,7 @@
 // flag) and the accuracy trace of a chain.
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -60,6 +61,51 @@ BOOST_AUTO_TEST_CASE(csvSourceAndTrace)
     BOOST_TEST(trace.dataUsed.back() == std::int64_t{1000} * 200); // full-data MH reads N per step
     BOOST_TEST(trace.accuracy.back() > 0.95, trace.accuracy.back());
     BOOST_CHECK_THROW(classifierTrace(*dataset.model, chain, *dataset.test, 0), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(aTableWithItsLabelLastIsStandardisedOnTheTrainingRowsOnly)
+{
+    // The shape of the Pima diabetes table: a header, features on very different scales, the
+    // label in the last column, one row with a missing value.
+    const std::string csv = Suite::dir->filePath("diabetes.csv");
+    std::ofstream file(csv);
+    BOOST_TEST_REQUIRE(file.is_open());
+    Rng rng(5);
+    file << "Glucose;Pedigree;Outcome\n";
+    for (int i = 0; i < 200; ++i)
+        file << 120.0 + 30.0 * rng.normal() << ';' << 0.5 + 0.2 * rng.normal() << ';' << i % 2 << '\n';
+    file << "NA;0.3;1\n";
+    file.close();
+
+    LogisticDataSpec spec;
+    spec.csv = csv;
+    spec.testSize = 50;
+    spec.labelColumn = "Outcome";
+    spec.dropMissing = true;
+    spec.standardize = true;
+    const LogisticDataset dataset = makeLogisticDataset(spec);
+    BOOST_TEST_REQUIRE(dataset.train->size() == 150);
+    BOOST_TEST(dataset.train->featureNames == (std::vector<std::string>{"Glucose", "Pedigree"}));
+    BOOST_TEST_REQUIRE(dataset.scaling.means.size() == 2u);
+    BOOST_TEST(dataset.scaling.means[0] > 100.0);
+    for (Eigen::Index j = 0; j < 2; ++j) {
+        const Eigen::VectorXd train = dataset.train->features.col(j).cast<double>();
+        BOOST_TEST(std::abs(train.mean()) < 1e-5);
+        BOOST_TEST(std::sqrt((train.array() - train.mean()).square().mean()) == 1.0, boost::test_tools::tolerance(1e-5));
+        // The test rows were scaled with the training rows' figures, not their own: their mean
+        // is near 0 but not 0.
+        const Eigen::VectorXd test = dataset.test->features.col(j).cast<double>();
+        BOOST_TEST(std::abs(test.mean()) > 1e-4);
+        BOOST_TEST(std::abs(test.mean()) < 0.6);
+    }
+    BOOST_TEST(dataset.description.find("1 rows with a missing value dropped") != std::string::npos);
+    BOOST_TEST(dataset.description.find("standardized") != std::string::npos);
+
+    // Off: the features as read, and no scaling recorded.
+    spec.standardize = false;
+    const LogisticDataset raw = makeLogisticDataset(spec);
+    BOOST_TEST(raw.scaling.empty());
+    BOOST_TEST(raw.train->features.col(0).cast<double>().mean() > 100.0);
 }
 
 BOOST_AUTO_TEST_CASE(idxFilesWithAugmentation)

@@ -273,6 +273,30 @@ BOOST_AUTO_TEST_CASE(settingsComeBackFromTheHeader)
         BOOST_TEST(std::string(error.what()).starts_with("samples"), error.what());
     }
     BOOST_CHECK_THROW(runConfigFromMetadata({{"description", "no settings"}}), std::invalid_argument);
+
+    // A user's table with its label column, delimiter and standardisation reads back as given;
+    // a file written before standardisation existed replays with it off, as it was run.
+    RunConfig table;
+    table.dataset = "logreg";
+    table.logreg.csv = "diabetes.csv";
+    table.logreg.labelColumn = "Outcome";
+    table.logreg.delimiter = ";";
+    table.logreg.dropMissing = true;
+    table.logreg.standardize = true;
+    const CsvMetadata tableHeader = toMetadata(runSettings(table));
+    const RunConfig tableBack = runConfigFromMetadata(tableHeader);
+    BOOST_TEST(tableBack.logreg.labelColumn == "Outcome");
+    BOOST_TEST(tableBack.logreg.delimiter == ";");
+    BOOST_TEST(tableBack.logreg.dropMissing);
+    BOOST_TEST(tableBack.logreg.standardize);
+    CsvMetadata older;
+    for (const auto &entry : tableHeader)
+        if (entry.first != "standardize" && entry.first != "label_column" && entry.first != "delimiter"
+            && entry.first != "drop_missing")
+            older.push_back(entry);
+    const RunConfig olderBack = runConfigFromMetadata(older);
+    BOOST_TEST(!olderBack.logreg.standardize);
+    BOOST_TEST(olderBack.logreg.labelColumn.empty());
 }
 
 // The summary's schema: settings at the top, one entry per chain with the figures both

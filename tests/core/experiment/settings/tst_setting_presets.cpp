@@ -180,3 +180,37 @@ BOOST_AUTO_TEST_CASE(theRecommendedMixtureRunHasMixed)
                                                             << paperOutcome.chains.front().essBulkMin);
     BOOST_TEST(paperOutcome.chains.front().essBulkMin < 0.05 * chain.essBulkMin);
 }
+
+// A user's own table is standardised and sampled at T = 1 with an intercept and Crank–Nicolson
+// moves; what the user gave stays, and the paper's images stay as the paper had them.
+BOOST_AUTO_TEST_CASE(aUsersTableGetsItsOwnDefaults)
+{
+    const auto table = [](Preset preset, const std::set<std::string> &given, bool standardize = false) {
+        RunConfig config;
+        config.dataset = "logreg";
+        config.preset = preset;
+        config.logreg.csv = "diabetes.csv";
+        config.logreg.standardize = standardize;
+        applyPreset(config, {TestMethod::Minibatch}, givenFlags(given));
+        return config;
+    };
+    const RunConfig recommended = table(Preset::Recommended, {});
+    BOOST_TEST(recommended.logreg.standardize);
+    BOOST_TEST(recommended.temperature == 1.0);
+    BOOST_TEST(recommended.logreg.model.bias);
+    BOOST_TEST((recommended.proposal == ProposalKind::LaplaceCrankNicolson));
+    const RunConfig paper = table(Preset::Paper, {});
+    BOOST_TEST(paper.logreg.standardize); // the paper had no user files; their units still differ
+    BOOST_TEST(paper.temperature == 100.0);
+    BOOST_TEST(!paper.logreg.model.bias);
+    const RunConfig asRead = table(Preset::Recommended, {"no-standardize", "temperature", "no-bias"});
+    BOOST_TEST(!asRead.logreg.standardize);
+    BOOST_TEST(asRead.temperature == RunConfig{}.temperature);
+    BOOST_TEST(!asRead.logreg.model.bias);
+    BOOST_TEST(table(Preset::Recommended, {"standardize"}, true).logreg.standardize);
+
+    const RunConfig images = filled("logreg", Preset::Recommended, {TestMethod::Minibatch});
+    BOOST_TEST(!images.logreg.standardize);
+    BOOST_TEST(images.temperature == 100.0);
+    BOOST_TEST((images.proposal == ProposalKind::LaplaceHamiltonian));
+}

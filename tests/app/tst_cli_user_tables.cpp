@@ -1,0 +1,162 @@
+// `mh-explorer-cli run` on a user's own table, as such tables come: a header, the label in the
+// last column, features on different scales, a missing value. The label column is chosen by
+// name, the features are standardised by default (recorded in the header and the summary, and
+// replayed by --from), and every refusal names the option that fixes it.
+#include <QtTest>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <cmath>
+#include <random>
+
+#include "tests/support/cli_process.h"
+
+namespace {
+
+using testcli::Result;
+using testcli::readJson;
+using testcli::runCli;
+
+// 300 rows shaped as the Pima diabetes table: Pregnancies (0-17), Glucose (near 120), BMI, the
+// pedigree score (near 0.5) and the Outcome, last; the outcome follows glucose and BMI.
+void writeDiabetesShapedTable(const QString &path, bool withMissingValue)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+    QTextStream out(&file);
+    std::mt19937_64 engine(7);
+    std::normal_distribution<double> normal;
+    std::uniform_int_distribution<int> pregnancies(0, 17);
+    std::uniform_real_distribution<double> uniform;
+    out << "Pregnancies,Glucose,BMI,DiabetesPedigreeFunction,Outcome\n";
+    for (int i = 0; i < 300; ++i) {
+        const double glucose = 120.0 + 30.0 * normal(engine), bmi = 32.0 + 7.0 * normal(engine);
+        const double logit = 0.04 * (glucose - 120.0) + 0.08 * (bmi - 32.0) - 0.6;
+        const int outcome = uniform(engine) < 1.0 / (1.0 + std::exp(-logit)) ? 1 : 0;
+        out << pregnancies(engine) << ',' << qRound(glucose) << ',' << QString::number(bmi, 'f', 1) << ','
+            << QString::number(0.08 + 2.3 * uniform(engine), 'f', 3) << ',' << outcome << '\n';
+    }
+    if (withMissingValue)
+        out << "2,NA,30.1,0.5,0\n";
+}
+
+// The header lines of a samples file, as key → value.
+QMap<QString, QString> headerOf(const QString &path)
+{
+    QMap<QString, QString> header;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return header;
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (!line.startsWith(QLatin1String("# ")))
+            break;
+        const qsizetype equals = line.indexOf(QLatin1String(" = "));
+        if (equals > 0)
+            header[line.mid(2, equals - 2)] = line.mid(equals + 3);
+    }
+    return header;
+}
+
+} // namespace
+
+class TestCliUserTables : public QObject {
+    Q_OBJECT
+private slots:
+    void theFirstColumnIsRefusedWithTheBinaryOnesNamed()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.filePath(QStringLiteral("diabetes.csv")), out = dir.filePath(QStringLiteral("s.csv"));
+        writeDiabetesShapedTable(table, false);
+        const Result result = runCli({"run", "--dataset", "logreg", "--csv", table, "--samples", "100", "--out", out});
+        QCOMPARE(result.exitCode, 1); // the file's content, not the command line, is at fault
+        QVERIFY2(result.err.contains(QLatin1String("in the label column 1 ('Pregnancies')")), qPrintable(result.err));
+        QVERIFY2(result.err.contains(QLatin1String("Columns with two values: 5 ('Outcome')")), qPrintable(result.err));
+        QVERIFY2(result.err.contains(QLatin1String("--label-column")), qPrintable(result.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void theLabelColumnByNameStandardisedAndReplayed()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.filePath(QStringLiteral("diabetes.csv"));
+        const QString out = dir.filePath(QStringLiteral("s.csv")), json = dir.filePath(QStringLiteral("s.json"));
+        writeDiabetesShapedTable(table, true);
+        const Result result = runCli({"run", "--dataset", "logreg", "--csv", table, "--label-column", "Outcome",
+                                      "--drop-missing", "--out", out, "--summary", json});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        // The data's description is progress, on standard error.
+        QVERIFY2(result.err.contains(QLatin1String("1 rows with a missing value dropped")), qPrintable(result.err));
+        QVERIFY2(result.err.contains(QLatin1String("standardized")), qPrintable(result.err));
+        // Weights are named by the header, and the chain has mixed.
+        QVERIFY2(result.out.contains(QLatin1String("weight of Glucose")), qPrintable(result.out));
+        const QJsonObject summary = readJson(json);
+        QCOMPARE(summary[QStringLiteral("standardize")].toBool(), true);
+        QCOMPARE(summary[QStringLiteral("label_column")].toString(), QStringLiteral("Outcome"));
+        QCOMPARE(summary[QStringLiteral("temperature")].toDouble(), 1.0);
+        const QJsonArray means = summary[QStringLiteral("feature_scaling")].toObject()[QStringLiteral("means")].toArray();
+        QCOMPARE(means.size(), 4);
+        QVERIFY2(means[1].toDouble() > 100.0 && means[1].toDouble() < 140.0, "the glucose mean of the training rows");
+        const QJsonObject chain = summary[QStringLiteral("chains")].toArray()[0].toObject();
+        QVERIFY2(chain[QStringLiteral("r_hat")].toDouble() < 1.05,
+                 qPrintable(QString::number(chain[QStringLiteral("r_hat")].toDouble())));
+        QVERIFY2(chain[QStringLiteral("test_accuracy_posterior_mean")].toDouble() > 0.6,
+                 qPrintable(QString::number(chain[QStringLiteral("test_accuracy_posterior_mean")].toDouble())));
+
+        const QMap<QString, QString> header = headerOf(out);
+        QCOMPARE(header.value(QStringLiteral("standardize")), QStringLiteral("1"));
+        QCOMPARE(header.value(QStringLiteral("feature_sds")).split(QLatin1Char(' ')).size(), 4);
+
+        // --from replays the file's settings: the same chain, draw for draw.
+        const QString again = dir.filePath(QStringLiteral("again.csv"));
+        const Result replay = runCli({"run", "--from", out, "--out", again});
+        QVERIFY2(replay.exitCode == 0, qPrintable(replay.err));
+        QFile first(out), second(again);
+        QVERIFY(first.open(QIODevice::ReadOnly) && second.open(QIODevice::ReadOnly));
+        const auto draws = [](QFile &file) {
+            QStringList lines;
+            for (const QByteArray &line : file.readAll().split('\n'))
+                if (!line.startsWith('#'))
+                    lines << QString::fromUtf8(line);
+            return lines;
+        };
+        QCOMPARE(draws(second), draws(first));
+    }
+
+    void featuresAsReadWhenAskedAndContradictionsRefused()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.filePath(QStringLiteral("diabetes.csv")), json = dir.filePath(QStringLiteral("s.json"));
+        writeDiabetesShapedTable(table, false);
+        const Result raw = runCli({"run", "--dataset", "logreg", "--csv", table, "--label-column", "-1",
+                                   "--no-standardize", "--samples", "200", "--summary", json});
+        QVERIFY2(raw.exitCode == 0, qPrintable(raw.err));
+        const QJsonObject summary = readJson(json);
+        QCOMPARE(summary[QStringLiteral("standardize")].toBool(), false);
+        QVERIFY(!summary.contains(QStringLiteral("feature_scaling")));
+
+        const Result both = runCli({"run", "--dataset", "logreg", "--csv", table, "--label-column", "-1",
+                                    "--standardize", "--no-standardize", "--samples", "10"});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains(QLatin1String("--standardize and --no-standardize contradict")), qPrintable(both.err));
+        const Result noFile = runCli({"run", "--dataset", "logreg", "--label-column", "Outcome", "--samples", "10"});
+        QCOMPARE(noFile.exitCode, 2);
+        QVERIFY2(noFile.err.contains(QLatin1String("--label-column reads a CSV file")), qPrintable(noFile.err));
+        const Result missing = runCli({"run", "--dataset", "logreg", "--csv", table, "--label-column", "Diabetes",
+                                       "--samples", "10"});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(QLatin1String("no column is named 'Diabetes'")), qPrintable(missing.err));
+        const Result delimiter = runCli({"run", "--dataset", "logreg", "--csv", table, "--delimiter", "ab",
+                                         "--samples", "10"});
+        QCOMPARE(delimiter.exitCode, 2);
+        QVERIFY2(delimiter.err.contains(QLatin1String("delimiter must be")), qPrintable(delimiter.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliUserTables)
+#include "tst_cli_user_tables.moc"
