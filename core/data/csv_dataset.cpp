@@ -257,8 +257,8 @@ private:
     {
         const std::vector<DistinctValue> &values = m_columns[label].distinct;
         const std::string remedy = "; binary classification needs exactly two label values. Columns with two values: "
-                                   + binaryColumns() + "; choose the label with --label-column NAME or NUMBER "
-                                   "(1 = first, -1 = last)";
+                                   + binaryColumns() + "; choose the label column (--label-column NAME or NUMBER, "
+                                   "1 = first and -1 = last; in the app, the Label column box)";
         if (values.size() == 3)
             fail(values[2].line, "a third label value " + inQuotes(values[2].text) + " (line "
                                      + std::to_string(values[0].line) + " has " + inQuotes(values[0].text) + ", line "

@@ -187,12 +187,12 @@ DataProbe probeSource(const core::ImageSource &source)
     return probe;
 }
 
-DataProbe probeFiles(const DataFileChoice &choice)
+DataProbe probeFiles(const DataFileChoice &choice, const core::CsvReadOptions &table)
 {
     DataProbe probe;
     try {
         if (!choice.csv.isEmpty()) {
-            const core::ClassificationData data = core::readCsvDataset(choice.csv.toStdString());
+            const core::ClassificationData data = core::readCsvDataset(choice.csv.toStdString(), table, &probe.csvColumns);
             probe.rows = data.size();
             probe.features = data.featureCount();
             probe.csvClassNames = {QString::fromStdString(data.classNames.first),

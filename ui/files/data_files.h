@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/data/csv_dataset.h"
 #include "core/data/image_sources.h"
 
 namespace ui {
@@ -53,12 +54,16 @@ struct DataProbe {
     int features = 0;              ///< 0 when only the labels were read
     QMap<int, qint64> labelCounts; ///< IDX: rows per label value
     QStringList csvClassNames;     ///< CSV: what labels 0 and 1 stand for
+    /// CSV: every column, for choosing the label; filled also when the label column chosen
+    /// cannot be the label (the error says why).
+    std::vector<core::CsvColumnSummary> csvColumns;
     bool hasTestFiles = false;     ///< the source has its own test files
 };
 
 /// Reads a source's training label file (and notes its test files). Never throws.
 DataProbe probeSource(const core::ImageSource &source);
 /// Loads a user's files completely, as a run would. Never throws.
-DataProbe probeFiles(const DataFileChoice &choice);
+/// A CSV is read with `table`'s label column, delimiter and missing-value rule.
+DataProbe probeFiles(const DataFileChoice &choice, const core::CsvReadOptions &table = {});
 
 } // namespace ui

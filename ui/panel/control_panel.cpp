@@ -210,9 +210,9 @@ void ControlPanel::setConfig(const core::RunConfig &config)
     m_correction->applyParams(config.correction);
     m_dataset->applyConfig(config);
     m_minibatch->applyConfig(config);
-    if (config.dataset != m_shownDataset)
+    if (m_dataset->defaultsKind() != m_shownDataset)
         m_defaultsNote.clear();
-    m_shownDataset = config.dataset;
+    m_shownDataset = m_dataset->defaultsKind();
     m_loading = false;
     if (m_running) { // what a later live edit is measured against
         m_liveTemperature = config.temperature;

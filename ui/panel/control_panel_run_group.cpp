@@ -238,7 +238,7 @@ void ControlPanel::setUntilStopped(bool on)
 
 void ControlPanel::onDatasetPicked()
 {
-    const std::string dataset = m_dataset->dataset();
+    const std::string dataset = m_dataset->defaultsKind();
     if (dataset == m_shownDataset)
         return; // another source or file of the same model keeps its settings
     m_shownDataset = dataset;
@@ -265,6 +265,8 @@ void ControlPanel::showPresetSettings(const core::RunConfig &defaults)
     m_base.annealFrom = defaults.annealFrom;
     m_base.logreg.model = defaults.logreg.model;
     m_dataset->setModel(defaults.logreg.model);
+    m_base.logreg.standardize = defaults.logreg.standardize;
+    m_dataset->setStandardize(defaults.logreg.standardize);
     m_temperature->setValue(defaults.temperature);
     m_step->setValue(defaults.step);
     m_samples->setValue(shownValue(m_samples, defaults.samples));

@@ -16,8 +16,10 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/data/delimited_text.h"
 #include "core/install/install_layout.h"
 #include "ui/panel/data_selection_text.h"
+#include "ui/panel/table_options_row.h"
 #include "ui/panel/test_split_row.h"
 
 namespace ui {
@@ -90,6 +92,8 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_split = new TestSplitRow;
     m_form->addRow(tr("Test split"), m_split);
     m_form->addRow(QString(), m_choose);
+    m_table = new TableOptionsRow;
+    m_form->addRow(m_table);
     m_form->addRow(m_status);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
@@ -98,6 +102,13 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     connect(m_choose, &QPushButton::clicked, this, &DatasetBox::chooseFiles);
     connect(m_split, &TestSplitRow::edited, this, [this] {
         m_split->fill(m_spec);
+        updateWidgets();
+        emit userEdited();
+        emit settingsChanged();
+    });
+    connect(m_table, &TableOptionsRow::edited, this, [this] {
+        m_table->fill(m_spec);
+        startCheck(); // another label column or missing-value rule: the file is read again
         updateWidgets();
         emit userEdited();
         emit settingsChanged();
@@ -174,6 +185,7 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
         m_files = files;
     selectKey(keyFor(config));
     m_split->apply(m_spec);
+    m_table->apply(m_spec);
     fillClasses();
     m_loading = false;
     startCheck();
@@ -267,8 +279,18 @@ void DatasetBox::startCheck()
 {
     if (m_dataset != "logreg")
         return;
+    core::CsvReadOptions table;
+    table.labelColumn = m_spec.labelColumn;
+    table.dropMissing = m_spec.dropMissing;
+    try {
+        table.delimiter = core::parseDelimiter(m_spec.delimiter);
+    } catch (const std::invalid_argument &) {
+        // A session's unreadable delimiter is the run's error to report; the check detects it.
+    }
     const QString key = currentKey() + QLatin1Char('|') + m_files.csv + QLatin1Char('|') + m_files.images
-                        + QLatin1Char('|') + m_files.labels;
+                        + QLatin1Char('|') + m_files.labels + QLatin1Char('|')
+                        + QString::fromStdString(table.labelColumn) + QLatin1Char('|') + QChar(table.delimiter)
+                        + (table.dropMissing ? QStringLiteral("|drop") : QString());
     if (key == m_probeKey)
         return; // checked already, or being checked
     m_probeKey = key;
@@ -281,7 +303,7 @@ void DatasetBox::startCheck()
                                               : probeFiles(m_files).error; // says which partner is missing
             return;
         }
-        job = [files = m_files] { return probeFiles(files); };
+        job = [files = m_files, table] { return probeFiles(files, table); };
     } else if (const core::ImageSource *source = selectedSource()) {
         job = [source = *source] { return probeSource(source); };
     } else {
@@ -296,6 +318,8 @@ void DatasetBox::startCheck()
         if (!m_checks.isLatest(ticket))
             return; // the selection changed meanwhile
         m_probe = watcher->result();
+        if (!m_probe.csvColumns.empty())
+            m_table->setColumns(m_probe.csvColumns);
         // Classes the data do not hold are of no use: take the first labels present instead.
         const QList<int> present = m_probe.labelCounts.keys();
         const auto [first, second] = m_spec.classes;
@@ -342,6 +366,17 @@ void DatasetBox::fillClasses()
     m_second->setCurrentIndex(m_second->findData(m_spec.classes.second));
 }
 
+void DatasetBox::setStandardize(bool standardize)
+{
+    m_spec.standardize = standardize;
+    m_table->apply(m_spec);
+}
+
+std::string DatasetBox::defaultsKind() const
+{
+    return m_dataset == "logreg" && currentKey() == kFileKey && !m_files.csv.isEmpty() ? "logreg-table" : m_dataset;
+}
+
 DataSelection DatasetBox::selection() const
 {
     return {m_dataset, currentKey() == kFileKey, m_files, m_probe, m_spec, isChecking()};
@@ -369,6 +404,7 @@ void DatasetBox::updateWidgets()
     // Whole rows, so that their labels go too.
     m_form->setRowVisible(m_classRow, logreg && !(file && !m_files.csv.isEmpty()));
     m_form->setRowVisible(m_choose, file);
+    m_form->setRowVisible(m_table, file && !m_files.csv.isEmpty());
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));
     const int fileIndex = m_kind->findData(kFileKey);
     m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")

@@ -28,6 +28,7 @@ QT_END_NAMESPACE
 
 namespace ui {
 
+class TableOptionsRow;
 class TestSplitRow;
 
 class DatasetBox : public QGroupBox {
@@ -43,10 +44,15 @@ public:
     /// The logistic model's prior and bias, which the box keeps without showing them (a
     /// preset sets them).
     void setModel(const core::LogisticRegressionOptions &model) { m_spec.model = model; }
+    /// Whether a user's table is standardised: a preset decides it with the model.
+    void setStandardize(bool standardize);
     /// "gmm", "worst-case" or "logreg".
     std::string dataset() const { return m_dataset; }
     /// True for the generated data sets (mixture, worst case), whose size is N.
     bool isGenerated() const { return m_dataset != "logreg"; }
+    /// What the presets tell apart: the dataset name, or "logreg-table" for a user's CSV file,
+    /// which gets defaults of its own (T = 1, standardised features; core/experiment/settings/presets.h).
+    std::string defaultsKind() const;
     /// Training rows of the selected real data once checked; 0 while unknown.
     qint64 trainingRows() const;
     /// Shows "Your file" with these files and checks them in the background.
@@ -67,6 +73,7 @@ public:
     QComboBox *secondClassCombo() const { return m_second; }
     QPushButton *chooseButton() const { return m_choose; }
     TestSplitRow *testSplitRow() const { return m_split; }
+    TableOptionsRow *tableOptionsRow() const { return m_table; }
 
 public slots:
     /// Opens the file dialog for "Your file" (CSV, or IDX images and labels).
@@ -103,6 +110,7 @@ private:
     QComboBox *m_second = nullptr;
     QWidget *m_classRow = nullptr;
     TestSplitRow *m_split = nullptr;
+    TableOptionsRow *m_table = nullptr;
     QPushButton *m_choose = nullptr;
     QLabel *m_status = nullptr;
     std::vector<core::ImageSource> m_sources;

@@ -1,0 +1,116 @@
+#include "ui/panel/table_options_row.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QStandardItemModel>
+
+#include "ui/panel/setting_help.h"
+
+namespace ui {
+namespace {
+
+// "0, 1" or "'cat', 'dog'", or the first three values and an ellipsis.
+QString valuesText(const core::CsvColumnSummary &column)
+{
+    QStringList values;
+    for (const std::string &value : column.values)
+        values << QString::fromStdString(value);
+    return column.values.size() > 2 ? QObject::tr("%1, …").arg(values.join(QStringLiteral(", ")))
+                                    : values.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
+{
+    m_label = new QComboBox;
+    m_label->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_label->setMinimumContentsLength(16);
+    m_label->setToolTip(withSettingHelp(
+        tr("The column that holds each row's class, the y of logistic regression (Seita et al. Sec. 6.2). Only "
+           "columns with exactly two values can be the label; every other column is a feature."),
+        "label_column"));
+    m_standardize = new QCheckBox(tr("Standardize features"));
+    m_standardize->setToolTip(withSettingHelp(
+        tr("Centre each feature and divide it by its standard deviation, both from the training rows only, as the "
+           "paper scales pixels to [0, 1] (Seita et al. Sec. 6.2): one step size and one N(0, I) prior then suit "
+           "every feature. The means and sds are written into the samples file's header."),
+        "standardize"));
+    m_dropMissing = new QCheckBox(tr("Drop rows with missing values"));
+    m_dropMissing->setToolTip(withSettingHelp(
+        tr("Leave out the rows that have an empty field, NA, NaN, NULL or ?, and say how many; without it the check "
+           "names the first such field (the model of Seita et al. Sec. 6.2 needs every feature)."),
+        "drop_missing"));
+
+    auto *layout = new QGridLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Label column")), 0, 0);
+    layout->addWidget(m_label, 0, 1);
+    layout->addWidget(m_standardize, 1, 0, 1, 2);
+    layout->addWidget(m_dropMissing, 2, 0, 1, 2);
+    layout->setColumnStretch(1, 1);
+    showLabelColumn(QString());
+
+    auto changed = [this] {
+        if (!m_loading)
+            emit edited();
+    };
+    connect(m_label, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_standardize, &QCheckBox::toggled, this, changed);
+    connect(m_dropMissing, &QCheckBox::toggled, this, changed);
+    setFocusProxy(m_label);
+}
+
+void TableOptionsRow::apply(const core::LogisticDataSpec &spec)
+{
+    m_loading = true;
+    showLabelColumn(QString::fromStdString(spec.labelColumn));
+    m_standardize->setChecked(spec.standardize);
+    m_dropMissing->setChecked(spec.dropMissing);
+    m_loading = false;
+}
+
+void TableOptionsRow::fill(core::LogisticDataSpec &spec) const
+{
+    spec.labelColumn = m_label->currentData().toString().toStdString();
+    spec.standardize = m_standardize->isChecked();
+    spec.dropMissing = m_dropMissing->isChecked();
+}
+
+void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &columns)
+{
+    const QString shown = m_label->currentData().toString();
+    m_loading = true;
+    m_label->clear();
+    m_label->addItem(tr("Automatic: 'label', else the first"), QString());
+    auto *model = qobject_cast<QStandardItemModel *>(m_label->model());
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+        const core::CsvColumnSummary &column = columns[k];
+        // A header's name is what a session keeps; a file without one is chosen by number.
+        const bool named = column.name != "column " + std::to_string(k + 1);
+        const QString value = named ? QString::fromStdString(column.name) : QString::number(k + 1);
+        m_label->addItem(tr("%1 (%2)").arg(QString::fromStdString(column.name), valuesText(column)), value);
+        if (!column.binary()) {
+            model->item(m_label->count() - 1)->setEnabled(false);
+            m_label->setItemData(m_label->count() - 1, tr("Not a label: it has more than two values."), Qt::ToolTipRole);
+        }
+    }
+    showLabelColumn(shown);
+    m_loading = false;
+}
+
+void TableOptionsRow::showLabelColumn(const QString &labelColumn)
+{
+    int index = m_label->findData(labelColumn);
+    if (index < 0) {
+        m_label->addItem(labelColumn.isEmpty() ? tr("Automatic: 'label', else the first")
+                                               : tr("%1 (not checked yet)").arg(labelColumn),
+                         labelColumn);
+        index = m_label->count() - 1;
+    }
+    m_label->setCurrentIndex(index);
+}
+
+} // namespace ui

@@ -1,0 +1,51 @@
+#pragma once
+// How a user's table becomes a classification problem, in the dataset box: which column is the
+// label (chosen from the columns the file check found; only those with two values can be), and
+// whether the features are standardised on the training rows and rows with a missing value
+// dropped. Shown only for a CSV file; the images need none of it.
+#include <vector>
+
+#include <QWidget>
+
+#include "core/data/csv_dataset.h"
+#include "core/experiment/inputs/logistic_dataset.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class TableOptionsRow : public QWidget {
+    Q_OBJECT
+public:
+    explicit TableOptionsRow(QWidget *parent = nullptr);
+
+    /// Shows the spec's label column, standardisation and missing-value rule without emitting
+    /// edited(). A label column the file check has not listed yet is shown as given.
+    void apply(const core::LogisticDataSpec &spec);
+    /// Writes what is shown into `spec`.
+    void fill(core::LogisticDataSpec &spec) const;
+    /// The columns the file check found: each becomes a choice, enabled when it has exactly two
+    /// values. Keeps the shown choice when the new columns still hold it.
+    void setColumns(const std::vector<core::CsvColumnSummary> &columns);
+
+    QComboBox *labelColumnCombo() const { return m_label; }
+    QCheckBox *standardizeBox() const { return m_standardize; }
+    QCheckBox *dropMissingBox() const { return m_dropMissing; }
+
+signals:
+    void edited();
+
+private:
+    /// Selects the choice whose setting text is `labelColumn`, adding it when absent.
+    void showLabelColumn(const QString &labelColumn);
+
+    QComboBox *m_label = nullptr;
+    QCheckBox *m_standardize = nullptr;
+    QCheckBox *m_dropMissing = nullptr;
+    bool m_loading = false;
+};
+
+} // namespace ui
