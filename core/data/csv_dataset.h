@@ -1,7 +1,7 @@
 #pragma once
 /// A user's own binary classification data from a CSV file, for the logistic-regression model.
 ///
-/// Format: one example per line; fields separated by commas, semicolons or tabs (found from
+/// Format (plain or gzipped, told by the content): one example per line; fields separated by commas, semicolons or tabs (found from
 /// the first line, or named); a field may be double-quoted, with the delimiter inside it and ""
 /// for a quote (delimited_text.h); spaces around fields ignored; blank lines and lines starting
 /// with '#' skipped; LF or CRLF line ends. The first line is a header when a column that holds

@@ -27,7 +27,10 @@ IdxRole roleByName(const QString &path)
 bool isCsv(const QString &path)
 {
     const QString name = QFileInfo(path).fileName().toLower();
-    return name.endsWith(QLatin1String(".csv")) || name.endsWith(QLatin1String(".csv.gz"));
+    for (const char *suffix : {".csv", ".csv.gz", ".tsv", ".tsv.gz"})
+        if (name.endsWith(QLatin1String(suffix)))
+            return true;
+    return false;
 }
 
 // The file name with each (from, to) replaced, then with and without ".gz"; the first that

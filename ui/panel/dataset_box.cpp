@@ -252,7 +252,7 @@ void DatasetBox::chooseFiles()
     const QString start = m_files.csv.isEmpty() ? QFileInfo(m_files.images).absolutePath() : QFileInfo(m_files.csv).absolutePath();
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Choose a CSV file, or an IDX image file and its label file"), m_files.isEmpty() ? QString() : start,
-        tr("Data files (*.csv *.gz *.idx *ubyte);;All files (*)"));
+        tr("Data files (*.csv *.tsv *.gz *.idx *ubyte);;All files (*)"));
     if (paths.isEmpty())
         return;
     QString problem;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/data/csv_dataset.h"
+#include "tests/support/gzip_bytes.h"
 #include "tests/support/nearly_equal.h"
 #include "tests/support/temporary_directory.h"
 
@@ -258,4 +259,27 @@ BOOST_AUTO_TEST_CASE(aHeaderIsTextAboveNumbers)
     const ClassificationData words = readCsvDataset(writeCsv("w.csv", "cat,1\ndog,2\n"));
     BOOST_TEST(words.size() == 2);
     BOOST_TEST(words.featureNames.empty());
+}
+
+BOOST_AUTO_TEST_CASE(aGzippedTableReadsAsThePlainOne)
+{
+    const std::vector<std::uint8_t> plain(kDiabetes.begin(), kDiabetes.end());
+    const std::vector<std::uint8_t> packed = testfiles::gzipBytes(plain);
+    const std::string path = Suite::dir->filePath("diabetes.csv.gz");
+    testfiles::writeFile(path, std::string_view(reinterpret_cast<const char *>(packed.data()), packed.size()));
+    CsvReadOptions options;
+    options.labelColumn = "Outcome";
+    const ClassificationData data = readCsvDataset(path, options);
+    BOOST_TEST(data.size() == 4);
+    BOOST_TEST(data.labels == (std::vector<std::uint8_t>{1, 0, 1, 0}));
+    BOOST_TEST(testcheck::nearlyEqual(data.features(2, 2), 23.3f));
+    // Cut short: an error that says so, not a table missing its last rows.
+    const std::string cut = Suite::dir->filePath("cut.csv.gz");
+    testfiles::writeFile(cut, std::string_view(reinterpret_cast<const char *>(packed.data()), packed.size() - 12));
+    try {
+        readCsvDataset(cut, options);
+        BOOST_FAIL("no error");
+    } catch (const std::runtime_error &error) {
+        BOOST_TEST(std::string(error.what()).find("cut short") != std::string::npos, error.what());
+    }
 }

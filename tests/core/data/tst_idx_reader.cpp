@@ -12,17 +12,19 @@
 #include <string>
 #include <vector>
 
-#include <zlib.h>
 
 #include "core/data/idx_reader.h"
 #include "core/data/image_sources.h"
 #include "tests/support/nearly_equal.h"
+#include "tests/support/gzip_bytes.h"
 #include "tests/support/temporary_directory.h"
 
 using namespace core;
 namespace data = boost::unit_test::data;
 
 namespace {
+
+using testfiles::gzipBytes;
 
 std::vector<std::uint8_t> readBytes(const std::string &path)
 {
@@ -39,21 +41,6 @@ void appendBigEndian(std::vector<std::uint8_t> &bytes, std::uint32_t value)
 {
     for (int shift = 24; shift >= 0; shift -= 8)
         bytes.push_back(static_cast<std::uint8_t>(value >> shift));
-}
-
-std::vector<std::uint8_t> gzipBytes(const std::vector<std::uint8_t> &bytes)
-{
-    z_stream stream{};
-    deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::vector<std::uint8_t> out(deflateBound(&stream, static_cast<uLong>(bytes.size())) + 64);
-    stream.next_in = const_cast<std::uint8_t *>(bytes.data());
-    stream.avail_in = static_cast<uInt>(bytes.size());
-    stream.next_out = out.data();
-    stream.avail_out = static_cast<uInt>(out.size());
-    deflate(&stream, Z_FINISH);
-    out.resize(stream.total_out);
-    deflateEnd(&stream);
-    return out;
 }
 
 // Runs `action`, which must throw std::runtime_error whose message contains every fragment.
