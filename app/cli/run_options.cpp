@@ -128,10 +128,10 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
             && (args.has(spec.flag) || (!spec.offFlag.empty() && args.has(spec.offFlag)))
             && !notSettings.count(spec.flag))
             throw notForDataset(spec, config.dataset);
-    if (config.dataset == "logreg" && config.logreg.csv.empty())
+    if (config.dataset == "logreg" && !core::isUserTable(config.logreg))
         for (const char *flag : {"label-column", "delimiter", "drop-missing"})
             if (args.has(flag) && !notSettings.count(flag))
-                throw UsageError(std::string("--") + flag + " reads a CSV file: give the file with --csv");
+                throw UsageError(std::string("--") + flag + " reads a table: give the file with --csv or --data");
     config.logreg.searchDirectories = core::dataSearchDirectories();
     if (!args.has("preset"))
         config.preset = defaultPreset;

@@ -245,11 +245,11 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     }
     // The preset's settings for the dataset unless given, as the CLI fills them; a session or
     // a named run already holds every setting.
-    if (isSet("csv") && !isSet("dataset"))
-        config.dataset = "logreg"; // a CSV file is a classification data set
+    if ((isSet("csv") || isSet("data")) && !isSet("dataset"))
+        config.dataset = "logreg"; // a user's file is a classification data set
     if (!parser.isSet(session) && !parser.isSet(preset))
         core::applyPreset(config, request.methods, [&](std::string_view flag) { return isSet(std::string(flag).c_str()); });
-    else if (isSet("dataset") || isSet("csv"))
+    else if (isSet("dataset") || isSet("csv") || isSet("data"))
         core::applyDatasetDefaults(config, isSet("temperature"), isSet("step"));
     if (parser.isSet(exportSize)) {
         const QStringList parts = parser.value(exportSize).split(QLatin1Char('x'));

@@ -142,4 +142,17 @@ void ByteSource::endOfMember()
     throw fileError(m_path, std::to_string(trailing) + " bytes of trailing garbage after the end of the gzip stream");
 }
 
+ByteSourceStreamBuffer::int_type ByteSourceStreamBuffer::underflow()
+{
+    const std::size_t n = m_source.read(reinterpret_cast<std::uint8_t *>(m_buffer.data()), m_buffer.size());
+    if (n == 0) {
+        // Before a last, partial line is read as a short row.
+        if (m_source.truncatedGzip())
+            throw std::runtime_error(m_path + ": the gzip data end before their end marker (the file was cut short)");
+        return traits_type::eof();
+    }
+    setg(m_buffer.data(), m_buffer.data(), m_buffer.data() + n);
+    return traits_type::to_int_type(m_buffer[0]);
+}
+
 } // namespace core

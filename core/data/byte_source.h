@@ -6,11 +6,14 @@
 ///
 /// Several gzip members back to back are one stream; anything else after a member is an error.
 /// Errors are std::runtime_error whose message starts with the path (or the buffer's name).
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <span>
+#include <streambuf>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <zlib.h>
@@ -58,6 +61,22 @@ private:
     bool m_gzip = false;
     bool m_finished = false;
     bool m_truncated = false;
+};
+
+/// A ByteSource as a stream buffer, so that text readers (std::getline) read gzipped and plain
+/// files alike. Give the stream exceptions(std::ios::badbit) so that the source's errors (corrupt
+/// gzip data, a gzip stream cut short) reach its reader as they were thrown.
+class ByteSourceStreamBuffer : public std::streambuf {
+public:
+    ByteSourceStreamBuffer(ByteSource &source, std::string path) : m_source(source), m_path(std::move(path)) {}
+
+protected:
+    int_type underflow() override;
+
+private:
+    ByteSource &m_source;
+    std::string m_path;
+    std::array<char, 1 << 16> m_buffer{};
 };
 
 } // namespace core

@@ -1,13 +1,11 @@
 #include "core/data/csv_dataset.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <istream>
-#include <streambuf>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -341,38 +339,13 @@ private:
     long m_firstDroppedLine = 0;
 };
 
-// A ByteSource as a stream buffer, so that getline reads gzipped and plain files alike.
-class ByteSourceBuffer : public std::streambuf {
-public:
-    ByteSourceBuffer(ByteSource &source, const std::string &path) : m_source(source), m_path(path) {}
-
-protected:
-    int_type underflow() override
-    {
-        const std::size_t n = m_source.read(reinterpret_cast<std::uint8_t *>(m_buffer.data()), m_buffer.size());
-        if (n == 0) {
-            // Before the last, partial line would be read as a short row.
-            if (m_source.truncatedGzip())
-                throw std::runtime_error(m_path + ": the gzip data end before their end marker (the file was cut short)");
-            return traits_type::eof();
-        }
-        setg(m_buffer.data(), m_buffer.data(), m_buffer.data() + n);
-        return traits_type::to_int_type(m_buffer[0]);
-    }
-
-private:
-    ByteSource &m_source;
-    std::string m_path;
-    std::array<char, 1 << 16> m_buffer{};
-};
-
 } // namespace
 
 ClassificationData readCsvDataset(const std::string &path, const CsvReadOptions &options,
                                   std::vector<CsvColumnSummary> *columns)
 {
     ByteSource source(path); // inflates a gzipped table on the fly
-    ByteSourceBuffer buffer(source, path);
+    ByteSourceStreamBuffer buffer(source, path);
     std::istream in(&buffer);
     // The source's own errors (corrupt gzip data) reach the caller as they are.
     in.exceptions(std::ios::badbit);

@@ -146,7 +146,7 @@ private slots:
         QVERIFY2(both.err.contains(QLatin1String("--standardize and --no-standardize contradict")), qPrintable(both.err));
         const Result noFile = runCli({"run", "--dataset", "logreg", "--label-column", "Outcome", "--samples", "10"});
         QCOMPARE(noFile.exitCode, 2);
-        QVERIFY2(noFile.err.contains(QLatin1String("--label-column reads a CSV file")), qPrintable(noFile.err));
+        QVERIFY2(noFile.err.contains(QLatin1String("--label-column reads a table")), qPrintable(noFile.err));
         const Result missing = runCli({"run", "--dataset", "logreg", "--csv", table, "--label-column", "Diabetes",
                                        "--samples", "10"});
         QCOMPARE(missing.exitCode, 1);

@@ -4,6 +4,7 @@
 
 #include "core/data/augmentation.h"
 #include "core/data/csv_dataset.h"
+#include "core/data/data_file.h"
 #include "core/data/delimited_text.h"
 #include "core/data/idx_reader.h"
 #include "core/data/image_sources.h"
@@ -13,6 +14,29 @@ namespace {
 
 TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 {
+    if (!spec.data.empty()) {
+        DataFileRequest request;
+        request.path = spec.data;
+        request.format = parseDataFormat(spec.format);
+        if (!request.format)
+            request.format = detectDataFormat(spec.data);
+        if (*request.format == DataFormat::Idx) {
+            if (spec.labels.empty())
+                throw std::invalid_argument("IDX images (--data " + spec.data + ") need their label file: --labels");
+            ImageSource source;
+            source.name = "idx";
+            source.title = "IDX files";
+            source.trainImages = spec.data;
+            source.trainLabels = spec.labels;
+            return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed, spec.testFraction);
+        }
+        request.labels = spec.labels;
+        request.table.labelColumn = spec.labelColumn;
+        request.table.delimiter = parseDelimiter(spec.delimiter);
+        request.table.dropMissing = spec.dropMissing;
+        const ClassificationData data = readDataFile(request);
+        return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
+    }
     if (!spec.csv.empty()) {
         CsvReadOptions options;
         options.labelColumn = spec.labelColumn;
@@ -43,6 +67,23 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 }
 
 } // namespace
+
+bool isUserTable(const LogisticDataSpec &spec)
+{
+    if (!spec.csv.empty())
+        return true;
+    if (spec.data.empty())
+        return false;
+    std::optional<DataFormat> format;
+    try {
+        format = parseDataFormat(spec.format);
+    } catch (const std::invalid_argument &) {
+        // validate() reports it; the defaults go by the name meanwhile.
+    }
+    if (!format)
+        format = formatFromName(spec.data);
+    return format != DataFormat::Idx;
+}
 
 LogisticDataset makeLogisticDataset(const LogisticDataSpec &spec, const std::function<void(double)> &progress,
                                     std::stop_token stop)

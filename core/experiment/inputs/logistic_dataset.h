@@ -25,8 +25,12 @@ struct LogisticDataSpec {
     /// or `csv` is set.
     std::string source = "auto";
     std::string images;              ///< explicit IDX image file (needs `labels`)
-    std::string labels;              ///< explicit IDX label file
+    /// A label file: IDX for `images` or IDX images in `data`; IDX or .npy for an .npy `data`.
+    std::string labels;
     std::string csv;                 ///< a CSV file of label + features instead of images
+    /// A data file of any format (core/data/data_file.h): CSV, LIBSVM, .npy or IDX images.
+    std::string data;
+    std::string format = "auto";     ///< `data`'s format: auto (from the content), csv, libsvm, npy or idx
     /// The CSV's label column: a header name or a number (1 = first, -1 = last); empty: the
     /// column named "label", else the first (csv_dataset.h).
     std::string labelColumn;
@@ -50,6 +54,11 @@ struct LogisticDataSpec {
     /// Field by field: equal specs give the same data and model (RunInputCache's key).
     bool operator==(const LogisticDataSpec &) const = default;
 };
+
+/// Whether `spec` reads a user's table (a CSV, LIBSVM or .npy file) rather than images: what the
+/// presets' table defaults go by. Decided without reading the file: a `data` file whose name
+/// says IDX (formatFromName) counts as images.
+bool isUserTable(const LogisticDataSpec &spec);
 
 struct LogisticDataset {
     std::shared_ptr<const ClassificationData> train;

@@ -54,7 +54,7 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         // moves around it are nearly independent draws (measured on a 768-row, 8-feature table
         // of the Pima diabetes shape, full-data test: bulk ESS ≈ 1,350 of 3,000 samples, where
         // the Hamiltonian moves gave ≈ 17 and split R-hat 1.27).
-        const bool userTable = !config.logreg.csv.empty();
+        const bool userTable = isUserTable(config.logreg);
         chooseProposal(userTable ? ProposalKind::LaplaceCrankNicolson : ProposalKind::LaplaceHamiltonian);
         if (userTable) {
             if (!set("temperature"))

@@ -9,6 +9,7 @@
 #include "core/acceptance/exact_minibatch_tests.h"
 #include "core/acceptance/firefly_test.h"
 #include "core/acceptance/full_data_tests.h"
+#include "core/data/data_file.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/crank_nicolson_proposal.h"
@@ -185,7 +186,7 @@ void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::strin
         // A user's table comes in its own units (glucose near 100 beside a score near 0.5);
         // the paper's pixels are already in [0, 1].
         if (!set("standardize") && !set("no-standardize"))
-            config.logreg.standardize = !config.logreg.csv.empty();
+            config.logreg.standardize = isUserTable(config.logreg);
         if (!set("temperature"))
             config.temperature = 100.0;
         if (!set("step"))
@@ -361,8 +362,13 @@ void validate(const RunConfig &config)
     if (config.austerePilot < 1 || config.austerePilot > 100'000)
         throw std::invalid_argument("pilot must be in [1, 100000]; got " + std::to_string(config.austerePilot));
     const LogisticDataSpec &logreg = config.logreg;
-    if (logreg.images.empty() != logreg.labels.empty())
+    if (!logreg.images.empty() && logreg.labels.empty())
         throw std::invalid_argument("images and --labels go together (an IDX image file and its label file)");
+    if (!logreg.labels.empty() && logreg.images.empty() && logreg.data.empty())
+        throw std::invalid_argument("labels goes with --images (IDX) or --data (IDX images or a .npy array)");
+    if (!logreg.data.empty() && (!logreg.csv.empty() || !logreg.images.empty()))
+        throw std::invalid_argument("data is one way in: give it alone, without --csv or --images");
+    parseDataFormat(logreg.format);
     if (logreg.testSize < 1 || logreg.testSize > 10'000'000)
         throw std::invalid_argument("test-size must be in [1, 10000000]; got " + std::to_string(logreg.testSize));
     if (!(logreg.testFraction > 0.0 && logreg.testFraction < 1.0))

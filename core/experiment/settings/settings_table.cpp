@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/data/classification_data.h"
+#include "core/data/data_file.h"
 #include "core/data/delimited_text.h"
 #include "core/experiment/settings/presets.h"
 #include "core/io/atomic_file.h"
@@ -310,16 +311,27 @@ std::vector<SettingSpec> makeTable()
                                     [](auto &c) -> auto & { return c.logreg.source; })));
     table.push_back(logregOnly(text("images", "images", "logreg: IDX image file (with --labels)",
                                     [](auto &c) -> auto & { return c.logreg.images; })));
-    table.push_back(logregOnly(text("labels", "labels", "logreg: IDX label file (with --images)",
+    table.push_back(logregOnly(text("labels", "labels", "logreg: label file, IDX (with --images, or IDX --data) or .npy (with .npy --data)",
                                     [](auto &c) -> auto & { return c.logreg.labels; })));
     table.push_back(logregOnly(text("csv", "csv", "logreg: CSV of label + features",
                                     [](auto &c) -> auto & { return c.logreg.csv; })));
+    table.push_back(logregOnly(text("data", "data",
+                                    "logreg: your data file, CSV, LIBSVM/svmlight, NumPy .npy (with --labels, or "
+                                    "--label-column) or IDX images (with --labels), gzipped or not",
+                                    [](auto &c) -> auto & { return c.logreg.data; })));
+    table.push_back(logregOnly(named(
+        "format", "format", "logreg --data: csv, libsvm, npy or idx [auto: from the file's content]",
+        [](const RunConfig &c) { return c.logreg.format; },
+        [](RunConfig &c, const std::string &value) {
+            parseDataFormat(value); // refuses what is not a format
+            c.logreg.format = value;
+        })));
     table.push_back(logregOnly(text("label_column", "label-column",
-                                    "logreg --csv: the label's column, a header name or a number (1 = first, -1 = "
+                                    "logreg --csv or --data: the label's column, a header name or a number (1 = first, -1 = "
                                     "last) [the column named label, else the first]",
                                     [](auto &c) -> auto & { return c.logreg.labelColumn; })));
     table.push_back(logregOnly(named(
-        "delimiter", "delimiter", "logreg --csv: the field separator, auto (, ; or tab, from the first line), tab or one "
+        "delimiter", "delimiter", "logreg CSV: the field separator, auto (, ; or tab, from the first line), tab or one "
                                   "character [auto]",
         [](const RunConfig &c) { return c.logreg.delimiter; },
         [](RunConfig &c, const std::string &value) {
@@ -327,13 +339,13 @@ std::vector<SettingSpec> makeTable()
             c.logreg.delimiter = value;
         })));
     table.push_back(logregOnly(flag("drop_missing", "drop-missing",
-                                    "logreg --csv: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
+                                    "logreg CSV: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
                                     "count them, instead of stopping at the first",
                                     true, [](auto &c) -> auto & { return c.logreg.dropMissing; })));
     SettingSpec standardize = logregOnly(flag(
         "standardize", "standardize",
         "logreg: centre and scale each feature by the training rows' mean and sd (--no-standardize: as read) [on for "
-        "--csv, off for images]",
+        "a table (--csv, or --data that is not IDX), off for images]",
         true, [](auto &c) -> auto & { return c.logreg.standardize; }));
     standardize.offFlag = "no-standardize";
     table.push_back(standardize);

@@ -1,0 +1,57 @@
+#include "core/data/binary_labels.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/data/delimited_text.h"
+#include "core/io/atomic_file.h"
+
+namespace core {
+namespace {
+
+std::string shown(double value)
+{
+    return inQuotes(formatRoundTrip(value));
+}
+
+} // namespace
+
+void BinaryLabelCoder::add(double value, const std::string &where)
+{
+    if (!std::isfinite(value))
+        throw std::runtime_error(m_path + ": " + where + ": label " + shown(value) + " is not a finite number");
+    for (std::size_t k = 0; k < m_values.size(); ++k)
+        if (m_values[k] == value) {
+            m_index.push_back(static_cast<std::uint8_t>(k));
+            return;
+        }
+    if (m_values.size() == 2)
+        throw std::runtime_error(m_path + ": " + where + ": a third label value " + shown(value) + " (" + m_seenAt[0]
+                                 + " has " + shown(m_values[0]) + ", " + m_seenAt[1] + " has " + shown(m_values[1])
+                                 + "); binary classification needs exactly two label values");
+    m_values.push_back(value);
+    m_seenAt.push_back(where);
+    m_index.push_back(static_cast<std::uint8_t>(m_values.size() - 1));
+}
+
+std::vector<std::uint8_t> BinaryLabelCoder::labels() const
+{
+    if (m_values.size() < 2)
+        throw std::runtime_error(m_path + ": "
+                                 + (m_values.empty() ? std::string("no labels")
+                                                     : "every row has the label " + shown(m_values[0]))
+                                 + "; binary classification needs exactly two label values");
+    const bool swap = m_values[1] < m_values[0];
+    std::vector<std::uint8_t> labels(m_index.size());
+    for (std::size_t r = 0; r < labels.size(); ++r)
+        labels[r] = static_cast<std::uint8_t>(m_index[r] ^ static_cast<std::uint8_t>(swap));
+    return labels;
+}
+
+std::pair<std::string, std::string> BinaryLabelCoder::classNames() const
+{
+    const bool swap = m_values.size() == 2 && m_values[1] < m_values[0];
+    return {shown(m_values[swap ? 1 : 0]), shown(m_values[swap ? 0 : 1])};
+}
+
+} // namespace core

@@ -1,0 +1,33 @@
+#pragma once
+/// Two numeric label values → labels 0 and 1, for the formats whose labels are numbers (LIBSVM's
+/// ±1 or 0/1, a NumPy label array): the smaller value becomes 0, as for a CSV file
+/// (csv_dataset.h), and a third value is an error that names where the first two were seen.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace core {
+
+class BinaryLabelCoder {
+public:
+    /// `where` names the record in errors ("line 12", "element 7").
+    explicit BinaryLabelCoder(std::string path) : m_path(std::move(path)) {}
+
+    /// Records the label of the next row. Throws std::runtime_error for a non-finite value or a
+    /// third distinct value.
+    void add(double value, const std::string &where);
+    /// The labels in row order, 0 for the smaller value; throws std::runtime_error when only one
+    /// value was seen.
+    std::vector<std::uint8_t> labels() const;
+    /// The two values as written ("'-1'", "'1'"), smaller first.
+    std::pair<std::string, std::string> classNames() const;
+
+private:
+    std::string m_path;
+    std::vector<double> m_values;       // at most two
+    std::vector<std::string> m_seenAt;  // where each was first seen
+    std::vector<std::uint8_t> m_index;  // per row, the index into m_values
+};
+
+} // namespace core

@@ -1,0 +1,160 @@
+#include "core/data/libsvm_dataset.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "core/data/binary_labels.h"
+#include "core/data/byte_source.h"
+#include "core/data/delimited_text.h"
+
+namespace core {
+namespace {
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// The next whitespace-separated token of `text` from `at`, or empty at the end.
+std::string_view nextToken(std::string_view text, std::size_t &at)
+{
+    while (at < text.size() && isSpace(text[at]))
+        ++at;
+    const std::size_t start = at;
+    while (at < text.size() && !isSpace(text[at]))
+        ++at;
+    return text.substr(start, at - start);
+}
+
+bool parseIndex(std::string_view text, long long &index)
+{
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
+    return error == std::errc() && end == text.data() + text.size();
+}
+
+// The line without its comment.
+std::string_view content(std::string_view line)
+{
+    const std::size_t hash = line.find('#');
+    return hash == std::string_view::npos ? line : line.substr(0, hash);
+}
+
+} // namespace
+
+bool looksLikeLibsvmLine(std::string_view line)
+{
+    std::size_t at = 0;
+    const std::string_view text = content(line);
+    double label = 0.0;
+    if (parseFieldNumber(nextToken(text, at), label) != NumberStatus::Ok)
+        return false;
+    bool any = false;
+    for (std::string_view token = nextToken(text, at); !token.empty(); token = nextToken(text, at)) {
+        const std::size_t colon = token.find(':');
+        long long index = 0;
+        double value = 0.0;
+        if (colon == std::string_view::npos || !parseIndex(token.substr(0, colon), index)
+            || parseFieldNumber(token.substr(colon + 1), value) == NumberStatus::NotANumber)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
+{
+    const auto fail = [&](long line, const std::string &what) -> void {
+        throw std::runtime_error(name + ": line " + std::to_string(line) + ": " + what);
+    };
+    BinaryLabelCoder labels(name);
+    std::vector<std::size_t> rowStart{0};
+    std::vector<std::uint32_t> indices; // 0-based
+    std::vector<float> values;
+    long long maxIndex = 0;
+    std::string line;
+    long lineNumber = 0;
+    std::vector<long long> seenInRow;
+    while (std::getline(in, line)) {
+        ++lineNumber;
+        const std::string_view text = content(line);
+        std::size_t at = 0;
+        const std::string_view labelToken = nextToken(text, at);
+        if (labelToken.empty())
+            continue; // blank or comment-only
+        double label = 0.0;
+        if (parseFieldNumber(labelToken, label) != NumberStatus::Ok)
+            fail(lineNumber, "the label " + inQuotes(labelToken) + " is not a number");
+        labels.add(label, "line " + std::to_string(lineNumber));
+        seenInRow.clear();
+        for (std::string_view token = nextToken(text, at); !token.empty(); token = nextToken(text, at)) {
+            const std::size_t colon = token.find(':');
+            if (colon == std::string_view::npos)
+                fail(lineNumber, "token " + inQuotes(token) + " is not index:value");
+            long long index = 0;
+            if (!parseIndex(token.substr(0, colon), index))
+                fail(lineNumber, "token " + inQuotes(token) + ": the index is not a whole number"
+                                     + (token.substr(0, colon) == "qid" ? " (qid, for ranking data, is not supported)" : ""));
+            if (index < 1)
+                fail(lineNumber, "token " + inQuotes(token) + ": LIBSVM feature indices start at 1");
+            if (index > kLibsvmMaxFeatures)
+                fail(lineNumber, "token " + inQuotes(token) + ": index " + std::to_string(index)
+                                     + " is beyond the " + std::to_string(kLibsvmMaxFeatures)
+                                     + " features that are stored dense");
+            double value = 0.0;
+            const std::string_view valueText = token.substr(colon + 1);
+            const NumberStatus status = parseFieldNumber(valueText, value);
+            if (status != NumberStatus::Ok || !std::isfinite(value))
+                fail(lineNumber, "token " + inQuotes(token) + ": the value is not a finite number");
+            if (std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
+                fail(lineNumber, "token " + inQuotes(token) + ": the value exceeds the single-precision range used for features");
+            if (std::find(seenInRow.begin(), seenInRow.end(), index) != seenInRow.end())
+                fail(lineNumber, "index " + std::to_string(index) + " is given twice");
+            seenInRow.push_back(index);
+            maxIndex = std::max(maxIndex, index);
+            indices.push_back(static_cast<std::uint32_t>(index - 1));
+            values.push_back(static_cast<float>(value));
+        }
+        rowStart.push_back(indices.size());
+    }
+    const auto rows = static_cast<Eigen::Index>(rowStart.size() - 1);
+    if (rows == 0)
+        throw std::runtime_error(name + ": no data rows");
+    if (maxIndex == 0)
+        throw std::runtime_error(name + ": no row has a feature; every feature would be 0");
+    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(maxIndex) * sizeof(float);
+    if (bytes > kLibsvmMaxDenseBytes)
+        throw std::runtime_error(name + ": " + std::to_string(rows) + " rows of " + std::to_string(maxIndex)
+                                 + " features take " + std::to_string(bytes >> 20) + " MiB stored dense, over the "
+                                 + std::to_string(kLibsvmMaxDenseBytes >> 20) + " MiB limit");
+    ClassificationData data;
+    data.features = FeatureMatrix::Zero(rows, static_cast<Eigen::Index>(maxIndex));
+    for (Eigen::Index r = 0; r < rows; ++r)
+        for (std::size_t k = rowStart[static_cast<std::size_t>(r)]; k < rowStart[static_cast<std::size_t>(r) + 1]; ++k)
+            data.features(r, static_cast<Eigen::Index>(indices[k])) = values[k];
+    data.labels = labels.labels();
+    data.classNames = labels.classNames();
+    const double density = static_cast<double>(values.size()) / (static_cast<double>(rows) * static_cast<double>(maxIndex));
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.3g", 100.0 * density);
+    data.description = std::filesystem::path(name).filename().string() + ": " + std::to_string(rows) + " rows, "
+                       + std::to_string(maxIndex) + " features (LIBSVM, " + percent + "% given, the rest 0); label 0 = "
+                       + data.classNames.first + ", label 1 = " + data.classNames.second;
+    return data;
+}
+
+ClassificationData readLibsvmDataset(const std::string &path)
+{
+    ByteSource source(path);
+    ByteSourceStreamBuffer buffer(source, path);
+    std::istream in(&buffer);
+    in.exceptions(std::ios::badbit);
+    return parseLibsvmDataset(in, path);
+}
+
+} // namespace core

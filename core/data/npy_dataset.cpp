@@ -1,0 +1,134 @@
+#include "core/data/npy_dataset.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "core/data/binary_labels.h"
+#include "core/data/idx_reader.h"
+#include "core/data/npy_array.h"
+
+namespace core {
+namespace {
+
+[[noreturn]] void fail(const std::string &path, const std::string &what)
+{
+    throw std::runtime_error(path + ": " + what);
+}
+
+std::string shapeText(const NpyHeader &header)
+{
+    std::string text = "(";
+    for (std::size_t k = 0; k < header.shape.size(); ++k)
+        text += (k ? ", " : "") + std::to_string(header.shape[k]);
+    return text + (header.shape.size() == 1 ? ",)" : ")");
+}
+
+// The label column's 0-based index among `columns`.
+std::size_t labelColumnIndex(const std::string &text, std::int64_t columns, const std::string &path)
+{
+    long long number = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (error != std::errc() || end != text.data() + text.size())
+        fail(path, "an .npy array has no column names: give the label column's number (1 = first, -1 = last), not '"
+                       + text + "'");
+    if (number == 0 || number > columns || number < -columns)
+        fail(path, "label column " + text + " does not exist: the array has " + std::to_string(columns)
+                       + " columns, numbered 1 to " + std::to_string(columns) + " (or -1 for the last)");
+    return static_cast<std::size_t>(number > 0 ? number - 1 : columns + number);
+}
+
+} // namespace
+
+ClassificationData readNpyDataset(const std::string &features, const std::string &labels, const std::string &labelColumn)
+{
+    ByteSource source(features);
+    const NpyHeader header = readNpyHeader(source, features);
+    if (header.shape.size() != 2)
+        fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
+    const std::int64_t rows = header.shape[0], columns = header.shape[1];
+    std::optional<std::size_t> labelIndex;
+    if (labels.empty()) {
+        if (labelColumn.empty())
+            fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
+                           "column in this array (--label-column -1 for the last)");
+        labelIndex = labelColumnIndex(labelColumn, columns, features);
+    } else if (!labelColumn.empty()) {
+        fail(features, "the labels come from " + labels + ", so --label-column has nothing to choose; give one of them");
+    }
+    const std::int64_t d = columns - (labelIndex ? 1 : 0);
+    if (rows < 1 || d < 1)
+        fail(features, "the array has shape " + shapeText(header) + ": no rows, or no feature column");
+    const auto bytes = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(d) * sizeof(float);
+    if (bytes > kNpyMaxFeatureBytes)
+        fail(features, "shape " + shapeText(header) + " takes " + std::to_string(bytes >> 20) + " MiB as floats, over the "
+                           + std::to_string(kNpyMaxFeatureBytes >> 20) + " MiB limit");
+
+    ClassificationData data;
+    data.features.resize(rows, d);
+    BinaryLabelCoder coder(labels.empty() ? features : labels);
+    // A block of rows at a time: a few thousand elements converted per read.
+    const std::int64_t blockRows = std::max<std::int64_t>(1, 16'384 / columns);
+    std::vector<double> block;
+    for (std::int64_t first = 0; first < rows; first += blockRows) {
+        const std::int64_t count = std::min(blockRows, rows - first);
+        readNpyElements(source, header, static_cast<std::uint64_t>(count * columns), block, features);
+        for (std::int64_t r = 0; r < count; ++r) {
+            const double *row = block.data() + r * columns;
+            Eigen::Index j = 0;
+            for (std::int64_t c = 0; c < columns; ++c) {
+                const double value = row[c];
+                if (labelIndex && static_cast<std::size_t>(c) == *labelIndex) {
+                    coder.add(value, "row " + std::to_string(first + r + 1));
+                    continue;
+                }
+                if (!std::isfinite(value) || std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
+                    fail(features, "row " + std::to_string(first + r + 1) + ", column " + std::to_string(c + 1)
+                                       + ": " + std::to_string(value) + " is not a finite single-precision number");
+                data.features(first + r, j++) = static_cast<float>(value);
+            }
+        }
+    }
+    std::string labelSource;
+    if (!labels.empty()) {
+        ByteSource probe(labels);
+        std::uint8_t magic[6] = {};
+        const std::size_t got = probe.read(magic, sizeof magic);
+        if (hasNpyMagic(magic, got)) {
+            ByteSource labelFile(labels);
+            const NpyHeader labelHeader = readNpyHeader(labelFile, labels);
+            const bool column = labelHeader.shape.size() == 1
+                                || (labelHeader.shape.size() == 2 && labelHeader.shape[1] == 1);
+            if (!column)
+                fail(labels, "the label array has shape " + shapeText(labelHeader) + "; it must be (rows,) or (rows, 1)");
+            if (labelHeader.shape[0] != rows)
+                fail(labels, "the label array has " + std::to_string(labelHeader.shape[0]) + " rows, the features "
+                                 + std::to_string(rows));
+            std::vector<double> values;
+            readNpyElements(labelFile, labelHeader, static_cast<std::uint64_t>(rows), values, labels);
+            for (std::size_t r = 0; r < values.size(); ++r)
+                coder.add(values[r], "element " + std::to_string(r + 1));
+        } else {
+            const std::vector<std::uint8_t> idx = readIdxLabels(labels);
+            if (static_cast<std::int64_t>(idx.size()) != rows)
+                fail(labels, "the label file has " + std::to_string(idx.size()) + " labels, the features "
+                                 + std::to_string(rows) + " rows");
+            for (std::size_t r = 0; r < idx.size(); ++r)
+                coder.add(idx[r], "label " + std::to_string(r + 1));
+        }
+        labelSource = std::filesystem::path(labels).filename().string();
+    }
+    data.labels = coder.labels();
+    data.classNames = coder.classNames();
+    data.description = std::filesystem::path(features).filename().string() + ": " + std::to_string(rows) + " rows, "
+                       + std::to_string(d) + " features (" + header.descr + ")"
+                       + (labelIndex ? ", label column " + std::to_string(*labelIndex + 1) : ", labels from " + labelSource)
+                       + "; label 0 = " + data.classNames.first + ", label 1 = " + data.classNames.second;
+    return data;
+}
+
+} // namespace core

@@ -1,0 +1,26 @@
+#pragma once
+/// Binary classification data from NumPy arrays (npy_array.h): a features array of shape (N, d)
+/// with a label array of shape (N,) or (N, 1), or one array of shape (N, d + 1) whose label column
+/// is named by its number. The label file may also be an IDX label file (idx_reader.h). Labels
+/// are numbers with exactly two values; the smaller becomes 0. Features of any numeric type are
+/// stored as float; a NaN or infinite one is an error naming its row and column.
+#include <string>
+
+#include "core/data/classification_data.h"
+
+namespace core {
+
+/// The most bytes the features of an array file may take in memory as floats; checked from the
+/// header, before anything is allocated.
+inline constexpr std::size_t kNpyMaxFeatureBytes = std::size_t{16} << 30;
+
+/// `labels` empty: `labelColumn` (1 = first, −1 = last) names the label's column in `features`.
+/// Throws std::runtime_error starting with the path at fault: the header errors of
+/// readNpyHeader(), a shape that is not 2-D (features) or (N,)/(N, 1) (labels), row counts that
+/// differ, no label given (the message names --labels and --label-column), a column name where
+/// only numbers can name a column, a label column that does not exist, a non-finite feature, a
+/// third label value, or a features size over kNpyMaxFeatureBytes.
+ClassificationData readNpyDataset(const std::string &features, const std::string &labels,
+                                  const std::string &labelColumn);
+
+} // namespace core
