@@ -333,7 +333,7 @@ bool MainWindow::selectDataFiles(const QStringList &paths)
                 this, tr("Choose the label file for %1").arg(QFileInfo(choice.images).fileName()),
                 QFileInfo(choice.images).absolutePath(), tr("IDX label files (*.gz *.idx *ubyte);;All files (*)"));
             if (!labels.isEmpty())
-                m_controls->datasetBox()->selectFiles({QString(), choice.images, labels});
+                m_controls->datasetBox()->selectFiles({QString(), choice.images, labels, QString()});
         });
         showStatus(problem);
         return false;

@@ -224,7 +224,14 @@ NpyHeader readNpyHeader(ByteSource &source, const std::string &path)
             fail(path, "the header's shape announces more elements than any file holds");
         header.elements *= d;
     }
-    if (!source.gzipped()) {
+    // Deflate packs at most about 1032 bytes into one, so a gzipped file of S bytes inflates to
+    // under 1032 S + 64 kB: a header announcing more is lying, and nothing is allocated for it.
+    if (source.gzipped()) {
+        const std::uint64_t announced = header.elements * static_cast<std::uint64_t>(header.type.bytes);
+        if (announced / 1032 > source.fileSize() + 64)
+            fail(path, "the header announces " + std::to_string(announced) + " bytes of data, more than a gzip file of "
+                           + std::to_string(source.fileSize()) + " bytes can hold");
+    } else {
         const std::uint64_t announced = header.elements * static_cast<std::uint64_t>(header.type.bytes);
         if (announced != source.rawRemaining())
             fail(path, "the header announces " + std::to_string(announced) + " bytes of data (shape and " + header.descr

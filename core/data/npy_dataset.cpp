@@ -44,14 +44,16 @@ std::size_t labelColumnIndex(const std::string &text, std::int64_t columns, cons
 
 } // namespace
 
-ClassificationData readNpyDataset(const std::string &features, const std::string &labels, const std::string &labelColumn)
+namespace {
+
+// The features array from `source`, its label column included when `labels` is empty.
+ClassificationData readFeatures(ByteSource &source, const std::string &features, const std::string &labels,
+                                const std::string &labelColumn, BinaryLabelCoder &coder, std::optional<std::size_t> &labelIndex)
 {
-    ByteSource source(features);
     const NpyHeader header = readNpyHeader(source, features);
     if (header.shape.size() != 2)
         fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
     const std::int64_t rows = header.shape[0], columns = header.shape[1];
-    std::optional<std::size_t> labelIndex;
     if (labels.empty()) {
         if (labelColumn.empty())
             fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
@@ -70,7 +72,6 @@ ClassificationData readNpyDataset(const std::string &features, const std::string
 
     ClassificationData data;
     data.features.resize(rows, d);
-    BinaryLabelCoder coder(labels.empty() ? features : labels);
     // A block of rows at a time: a few thousand elements converted per read.
     const std::int64_t blockRows = std::max<std::int64_t>(1, 16'384 / columns);
     std::vector<double> block;
@@ -93,6 +94,38 @@ ClassificationData readNpyDataset(const std::string &features, const std::string
             }
         }
     }
+    data.description = std::filesystem::path(features).filename().string() + ": " + std::to_string(rows) + " rows, "
+                       + std::to_string(d) + " features (" + header.descr + ")";
+    return data;
+}
+
+void finishLabels(ClassificationData &data, const BinaryLabelCoder &coder, const std::string &labelNote)
+{
+    data.labels = coder.labels();
+    data.classNames = coder.classNames();
+    data.description += labelNote + "; label 0 = " + data.classNames.first + ", label 1 = " + data.classNames.second;
+}
+
+} // namespace
+
+ClassificationData parseNpyDataset(std::span<const std::uint8_t> bytes, const std::string &name,
+                                   const std::string &labelColumn)
+{
+    ByteSource source(bytes, name);
+    BinaryLabelCoder coder(name);
+    std::optional<std::size_t> labelIndex;
+    ClassificationData data = readFeatures(source, name, "", labelColumn, coder, labelIndex);
+    finishLabels(data, coder, ", label column " + std::to_string(*labelIndex + 1));
+    return data;
+}
+
+ClassificationData readNpyDataset(const std::string &features, const std::string &labels, const std::string &labelColumn)
+{
+    ByteSource source(features);
+    BinaryLabelCoder coder(labels.empty() ? features : labels);
+    std::optional<std::size_t> labelIndex;
+    ClassificationData data = readFeatures(source, features, labels, labelColumn, coder, labelIndex);
+    const std::int64_t rows = data.size();
     std::string labelSource;
     if (!labels.empty()) {
         ByteSource probe(labels);
@@ -122,12 +155,7 @@ ClassificationData readNpyDataset(const std::string &features, const std::string
         }
         labelSource = std::filesystem::path(labels).filename().string();
     }
-    data.labels = coder.labels();
-    data.classNames = coder.classNames();
-    data.description = std::filesystem::path(features).filename().string() + ": " + std::to_string(rows) + " rows, "
-                       + std::to_string(d) + " features (" + header.descr + ")"
-                       + (labelIndex ? ", label column " + std::to_string(*labelIndex + 1) : ", labels from " + labelSource)
-                       + "; label 0 = " + data.classNames.first + ", label 1 = " + data.classNames.second;
+    finishLabels(data, coder, labelIndex ? ", label column " + std::to_string(*labelIndex + 1) : ", labels from " + labelSource);
     return data;
 }
 

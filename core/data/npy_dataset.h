@@ -4,6 +4,8 @@
 /// is named by its number. The label file may also be an IDX label file (idx_reader.h). Labels
 /// are numbers with exactly two values; the smaller becomes 0. Features of any numeric type are
 /// stored as float; a NaN or infinite one is an error naming its row and column.
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "core/data/classification_data.h"
@@ -22,5 +24,10 @@ inline constexpr std::size_t kNpyMaxFeatureBytes = std::size_t{16} << 30;
 /// third label value, or a features size over kNpyMaxFeatureBytes.
 ClassificationData readNpyDataset(const std::string &features, const std::string &labels,
                                   const std::string &labelColumn);
+
+/// One array with its label column, from bytes in memory (`name` stands for the path): the
+/// entry of the fuzz target. Same errors as readNpyDataset().
+ClassificationData parseNpyDataset(std::span<const std::uint8_t> bytes, const std::string &name,
+                                   const std::string &labelColumn);
 
 } // namespace core

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "tests/support/cli_process.h"
+#include "tests/support/npy_file.h"
 
 namespace {
 
@@ -61,6 +62,42 @@ QMap<QString, QString> headerOf(const QString &path)
             header[line.mid(2, equals - 2)] = line.mid(equals + 3);
     }
     return header;
+}
+
+// The rows of a CSV written by writeDiabetesShapedTable(), as numbers.
+QList<QList<double>> tableRows(const QString &path)
+{
+    QList<QList<double>> rows;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return rows;
+    file.readLine(); // the header
+    while (!file.atEnd()) {
+        QList<double> row;
+        for (const QByteArray &field : file.readLine().trimmed().split(','))
+            row << field.toDouble();
+        rows << row;
+    }
+    return rows;
+}
+
+void writeBytes(const QString &path, const std::string &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes.data(), static_cast<qint64>(bytes.size()));
+}
+
+// The samples of a run, without the header (which names the file and its format).
+QStringList drawsOf(const QString &path)
+{
+    QStringList lines;
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly))
+        for (const QByteArray &line : file.readAll().split('\n'))
+            if (!line.startsWith('#'))
+                lines << QString::fromUtf8(line);
+    return lines;
 }
 
 } // namespace
@@ -126,6 +163,56 @@ private slots:
             return lines;
         };
         QCOMPARE(draws(second), draws(first));
+    }
+
+    // The same table as CSV, LIBSVM (labels -1/+1, zeros left out), a .npy features array with a
+    // label array, and one .npy array with its label column: the same data, so the same chain.
+    void everyFormatOfTheSameTableGivesTheSameChain()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("diabetes.csv"));
+        writeDiabetesShapedTable(csv, false);
+        const QList<QList<double>> rows = tableRows(csv);
+        QCOMPARE(rows.size(), 300);
+        QString libsvm;
+        std::vector<float> features;
+        std::vector<double> joined;
+        std::vector<std::int64_t> labels;
+        for (const QList<double> &row : rows) {
+            libsvm += row.last() > 0.5 ? QStringLiteral("+1") : QStringLiteral("-1");
+            for (qsizetype j = 0; j + 1 < row.size(); ++j) {
+                if (row[j] != 0.0)
+                    libsvm += QStringLiteral(" %1:%2").arg(j + 1).arg(row[j], 0, 'g', 17);
+                features.push_back(static_cast<float>(row[j]));
+            }
+            libsvm += QLatin1Char('\n');
+            labels.push_back(static_cast<std::int64_t>(row.last()));
+            joined.insert(joined.end(), row.begin(), row.end());
+        }
+        const QString svm = dir.filePath(QStringLiteral("diabetes.svm")), x = dir.filePath(QStringLiteral("x.npy")),
+                      y = dir.filePath(QStringLiteral("y.npy")), xy = dir.filePath(QStringLiteral("xy.npy"));
+        writeBytes(svm, libsvm.toStdString());
+        writeBytes(x, testfiles::npyBytes("<f4", {300, 4}, testfiles::rawBytes<float>(features)));
+        writeBytes(y, testfiles::npyBytes("<i8", {300}, testfiles::rawBytes<std::int64_t>(labels)));
+        writeBytes(xy, testfiles::npyBytes("<f8", {300, 5}, testfiles::rawBytes<double>(joined)));
+
+        const QList<QStringList> inputs = {{"--data", csv, "--label-column", "Outcome"},
+                                           {"--data", svm},
+                                           {"--data", x, "--labels", y},
+                                           {"--data", xy, "--label-column", "-1"},
+                                           {"--csv", csv, "--label-column", "-1"}};
+        QStringList first;
+        for (const QStringList &input : inputs) {
+            const QString out = dir.filePath(QStringLiteral("s.csv"));
+            const Result result = runCli(QStringList{"run", "--dataset", "logreg", "--samples", "1000", "--out", out} + input);
+            QVERIFY2(result.exitCode == 0, qPrintable(input.join(' ') + ": " + result.err));
+            const QStringList draws = drawsOf(out);
+            QVERIFY(draws.size() > 500); // the burn-in is not written
+            if (first.isEmpty())
+                first = draws;
+            else
+                QVERIFY2(draws == first, qPrintable(input.join(' ')));
+        }
     }
 
     void featuresAsReadWhenAskedAndContradictionsRefused()

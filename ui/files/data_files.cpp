@@ -6,7 +6,10 @@
 #include <QFileInfo>
 #include <QObject>
 
+#include <algorithm>
+
 #include "core/data/csv_dataset.h"
+#include "core/data/data_file.h"
 #include "core/data/idx_reader.h"
 
 namespace ui {
@@ -66,12 +69,51 @@ QString fileName(const QString &path)
     return QFileInfo(path).fileName();
 }
 
+bool isArrayOrLibsvm(const QString &path)
+{
+    const auto format = core::formatFromName(path.toStdString());
+    return format == core::DataFormat::Npy || format == core::DataFormat::Libsvm;
+}
+
+// A .npy label array by its name: "labels.npy", "y.npy", "y_train.npy".
+bool looksLikeLabelArray(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName().toLower();
+    return name.contains(QLatin1String("label")) || name.startsWith(QLatin1String("y.")) || name.startsWith(QLatin1String("y_"));
+}
+
+// LIBSVM alone, or one or two .npy arrays (features, and labels told by name or by size).
+DataFileChoice sortArrayFiles(const QStringList &paths, QString *problem)
+{
+    DataFileChoice choice;
+    if (paths.size() == 1) {
+        choice.data = paths.front();
+        return choice;
+    }
+    const bool arrays = std::all_of(paths.begin(), paths.end(), [](const QString &path) {
+        return core::formatFromName(path.toStdString()) == core::DataFormat::Npy;
+    });
+    if (paths.size() > 2 || !arrays) {
+        *problem = QObject::tr("Drop a LIBSVM file alone, or a .npy features array with its .npy label array; got %1 files.")
+                       .arg(paths.size());
+        return choice;
+    }
+    int labels = looksLikeLabelArray(paths[0]) ? 0 : looksLikeLabelArray(paths[1]) ? 1 : -1;
+    if (labels < 0) // a label array is d times smaller than its features
+        labels = QFileInfo(paths[0]).size() < QFileInfo(paths[1]).size() ? 0 : 1;
+    choice.labels = paths[labels];
+    choice.data = paths[1 - labels];
+    return choice;
+}
+
 } // namespace
 
 QString DataFileChoice::displayName() const
 {
     if (!csv.isEmpty())
         return fileName(csv);
+    if (!data.isEmpty())
+        return labels.isEmpty() ? fileName(data) : QObject::tr("%1 + %2").arg(fileName(data), fileName(labels));
     if (images.isEmpty() && labels.isEmpty())
         return {};
     return QObject::tr("%1 + %2")
@@ -82,7 +124,7 @@ QString DataFileChoice::displayName() const
 bool looksLikeDataFile(const QString &path)
 {
     const QString name = QFileInfo(path).fileName().toLower();
-    return isCsv(path) || name.endsWith(QLatin1String(".gz")) || name.endsWith(QLatin1String(".idx"))
+    return isCsv(path) || isArrayOrLibsvm(path) || name.endsWith(QLatin1String(".gz")) || name.endsWith(QLatin1String(".idx"))
            || name.contains(QLatin1String("ubyte")) || name.contains(QLatin1String("idx"));
 }
 
@@ -111,11 +153,18 @@ DataFileChoice sortDataFiles(const QStringList &paths, QString *problem)
         *problem = QObject::tr("No file was given.");
         return choice;
     }
-    QStringList csvFiles, idxFiles, others;
+    QStringList csvFiles, arrayFiles, idxFiles, others;
     for (const QString &path : paths)
-        (isCsv(path) ? csvFiles : looksLikeDataFile(path) ? idxFiles : others).append(path);
+        (isCsv(path) ? csvFiles : isArrayOrLibsvm(path) ? arrayFiles : looksLikeDataFile(path) ? idxFiles : others).append(path);
+    if (!arrayFiles.isEmpty()) {
+        if (arrayFiles.size() != paths.size()) {
+            *problem = QObject::tr("Drop a LIBSVM or .npy file without other kinds of files; got %1 files.").arg(paths.size());
+            return choice;
+        }
+        return sortArrayFiles(arrayFiles, problem);
+    }
     if (!others.isEmpty()) {
-        *problem = QObject::tr("%1 is neither a CSV file nor an IDX file (.idx, …ubyte, .gz).").arg(fileName(others.front()));
+        *problem = QObject::tr("%1 is not a data file this program reads (CSV, LIBSVM, .npy or IDX).").arg(fileName(others.front()));
         return choice;
     }
     if (!csvFiles.isEmpty()) {
@@ -194,8 +243,15 @@ DataProbe probeFiles(const DataFileChoice &choice, const core::CsvReadOptions &t
 {
     DataProbe probe;
     try {
-        if (!choice.csv.isEmpty()) {
-            const core::ClassificationData data = core::readCsvDataset(choice.csv.toStdString(), table, &probe.csvColumns);
+        if (!choice.csv.isEmpty() || !choice.data.isEmpty()) {
+            core::DataFileRequest request;
+            request.path = (choice.csv.isEmpty() ? choice.data : choice.csv).toStdString();
+            if (!choice.csv.isEmpty())
+                request.format = core::DataFormat::Csv;
+            else
+                request.labels = choice.labels.toStdString();
+            request.table = table;
+            const core::ClassificationData data = core::readDataFile(request, &probe.csvColumns);
             probe.rows = data.size();
             probe.features = data.featureCount();
             probe.csvClassNames = {QString::fromStdString(data.classNames.first),

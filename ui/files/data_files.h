@@ -17,20 +17,23 @@
 
 namespace ui {
 
-/// A user's data files: either `csv`, or `images` with `labels`.
+/// A user's data files: either `csv`, or `images` with `labels`, or `data` (a LIBSVM file, or
+/// a .npy array with or without its `labels` array).
 struct DataFileChoice {
     QString csv;
     QString images;
     QString labels;
+    QString data;
 
-    bool isEmpty() const { return csv.isEmpty() && images.isEmpty() && labels.isEmpty(); }
-    bool isComplete() const { return !csv.isEmpty() || (!images.isEmpty() && !labels.isEmpty()); }
+    bool isEmpty() const { return csv.isEmpty() && images.isEmpty() && labels.isEmpty() && data.isEmpty(); }
+    bool isComplete() const { return !csv.isEmpty() || !data.isEmpty() || (!images.isEmpty() && !labels.isEmpty()); }
     /// The file names for people, "a.csv" or "images.gz + labels.gz".
     QString displayName() const;
     bool operator==(const DataFileChoice &) const = default;
 };
 
-/// True for names a data file may have: .csv, .gz, .idx, or names with "ubyte" or "idx".
+/// True for names a data file may have: .csv, .tsv, .npy, .svm, .libsvm, .gz, .idx, or names
+/// with "ubyte" or "idx".
 bool looksLikeDataFile(const QString &path);
 
 /// The label file that belongs to an IDX image file by the usual MNIST naming ("images" →

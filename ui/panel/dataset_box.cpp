@@ -126,7 +126,7 @@ QString DatasetBox::keyFor(const core::RunConfig &config) const
     if (config.dataset != "logreg")
         return QString::fromStdString(config.dataset);
     const core::LogisticDataSpec &spec = config.logreg;
-    if (!spec.csv.empty() || !spec.images.empty() || !spec.labels.empty())
+    if (!spec.csv.empty() || !spec.data.empty() || !spec.images.empty() || !spec.labels.empty())
         return kFileKey;
     if (spec.source == "auto" && !m_sources.empty())
         return kSourcePrefix + QString::fromStdString(m_sources.front().name);
@@ -170,6 +170,7 @@ void DatasetBox::fillConfig(core::RunConfig &config) const
     config.logreg.csv = sourceShown ? std::string() : m_files.csv.toStdString();
     config.logreg.images = sourceShown ? std::string() : m_files.images.toStdString();
     config.logreg.labels = sourceShown ? std::string() : m_files.labels.toStdString();
+    config.logreg.data = sourceShown ? std::string() : m_files.data.toStdString();
 }
 
 void DatasetBox::applyConfig(const core::RunConfig &config)
@@ -178,7 +179,7 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     m_dataset = config.dataset;
     m_spec = config.logreg;
     const DataFileChoice files{QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
-                               QString::fromStdString(m_spec.labels)};
+                               QString::fromStdString(m_spec.labels), QString::fromStdString(m_spec.data)};
     // A configuration that names no files (a generated set or an image source) leaves the
     // remembered files alone, so that "Your file…" still holds them after a run of another set.
     if (!files.isEmpty())
@@ -252,7 +253,7 @@ void DatasetBox::chooseFiles()
     const QString start = m_files.csv.isEmpty() ? QFileInfo(m_files.images).absolutePath() : QFileInfo(m_files.csv).absolutePath();
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Choose a CSV file, or an IDX image file and its label file"), m_files.isEmpty() ? QString() : start,
-        tr("Data files (*.csv *.tsv *.gz *.idx *ubyte);;All files (*)"));
+        tr("Data files (*.csv *.tsv *.npy *.svm *.libsvm *.gz *.idx *ubyte);;All files (*)"));
     if (paths.isEmpty())
         return;
     QString problem;
@@ -288,7 +289,7 @@ void DatasetBox::startCheck()
         // A session's unreadable delimiter is the run's error to report; the check detects it.
     }
     const QString key = currentKey() + QLatin1Char('|') + m_files.csv + QLatin1Char('|') + m_files.images
-                        + QLatin1Char('|') + m_files.labels + QLatin1Char('|')
+                        + QLatin1Char('|') + m_files.labels + QLatin1Char('|') + m_files.data + QLatin1Char('|')
                         + QString::fromStdString(table.labelColumn) + QLatin1Char('|') + QChar(table.delimiter)
                         + (table.dropMissing ? QStringLiteral("|drop") : QString());
     if (key == m_probeKey)
@@ -374,7 +375,10 @@ void DatasetBox::setStandardize(bool standardize)
 
 std::string DatasetBox::defaultsKind() const
 {
-    return m_dataset == "logreg" && currentKey() == kFileKey && !m_files.csv.isEmpty() ? "logreg-table" : m_dataset;
+    core::LogisticDataSpec files = m_spec;
+    files.csv = m_files.csv.toStdString();
+    files.data = m_files.data.toStdString();
+    return m_dataset == "logreg" && currentKey() == kFileKey && core::isUserTable(files) ? "logreg-table" : m_dataset;
 }
 
 DataSelection DatasetBox::selection() const
@@ -402,9 +406,10 @@ void DatasetBox::updateWidgets()
     const QString key = currentKey();
     const bool logreg = m_dataset == "logreg", file = key == kFileKey;
     // Whole rows, so that their labels go too.
-    m_form->setRowVisible(m_classRow, logreg && !(file && !m_files.csv.isEmpty()));
+    const bool table = file && (!m_files.csv.isEmpty() || !m_files.data.isEmpty());
+    m_form->setRowVisible(m_classRow, logreg && !table);
     m_form->setRowVisible(m_choose, file);
-    m_form->setRowVisible(m_table, file && !m_files.csv.isEmpty());
+    m_form->setRowVisible(m_table, table);
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));
     const int fileIndex = m_kind->findData(kFileKey);
     m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")

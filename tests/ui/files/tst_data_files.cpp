@@ -22,6 +22,7 @@
 #include "ui/panel/dataset_box.h"
 #include "ui/main_window.h"
 #include "ui/pages/results_view.h"
+#include "tests/support/npy_file.h"
 #include "tests/support/small_runs.h"
 
 namespace {
@@ -87,6 +88,7 @@ private slots:
     void malformedFilesAreReported();
     void droppedFilesBecomeYourFile();
     void companionFilesAreFoundByName();
+    void arraysAndLibsvmFilesAreData();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -229,3 +231,52 @@ void tst_DataFiles::companionFilesAreFoundByName()
 
 MHX_GUI_TEST_MAIN(tst_DataFiles)
 #include "tst_data_files.moc"
+
+// The tall-data formats dropped or chosen: a LIBSVM file alone, a .npy features array with its
+// label array (told by name, else by size), and never mixed with other kinds of files.
+void tst_DataFiles::arraysAndLibsvmFilesAreData()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::vector<float> features;
+    std::vector<std::int64_t> labels;
+    QString libsvm;
+    for (int i = 0; i < 200; ++i) {
+        const float a = static_cast<float>(i % 17) / 17.0f, b = static_cast<float>((i * 7) % 13);
+        features.insert(features.end(), {a, b});
+        labels.push_back(i % 2);
+        libsvm += QStringLiteral("%1 1:%2 2:%3\n").arg(i % 2 ? "+1" : "-1").arg(a).arg(b);
+    }
+    const QString x = dir.filePath(QStringLiteral("features.npy")), y = dir.filePath(QStringLiteral("targets.npy"));
+    std::ofstream(x.toStdString(), std::ios::binary) << testfiles::npyBytes("<f4", {200, 2}, testfiles::rawBytes<float>(features));
+    std::ofstream(y.toStdString(), std::ios::binary) << testfiles::npyBytes("|u1", {200}, testfiles::rawBytes<std::uint8_t>(labels));
+    const QString svm = dir.filePath(QStringLiteral("data.svm"));
+    writeText(svm, libsvm.toUtf8().constData());
+
+    QString problem;
+    const ui::DataFileChoice pair = ui::sortDataFiles({y, x}, &problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QCOMPARE(pair.data, x); // no telling names: the smaller file holds the labels
+    QCOMPARE(pair.labels, y);
+    QCOMPARE(ui::sortDataFiles({svm}, &problem).data, svm);
+    ui::sortDataFiles({svm, x}, &problem);
+    QVERIFY2(problem.contains(QStringLiteral("LIBSVM file alone")), qPrintable(problem));
+
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    ui::ControlPanel *panel = window.controls();
+    QSignalSpy checked(panel->datasetBox(), &ui::DatasetBox::checked);
+    QVERIFY(drop(window, {x, y}));
+    QCOMPARE(QString::fromStdString(panel->config().logreg.data), x);
+    QCOMPARE(QString::fromStdString(panel->config().logreg.labels), y);
+    QVERIFY(panel->config().logreg.standardize); // a table, not images
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
+    QVERIFY2(checked.at(0).at(0).toBool(), qPrintable(checked.at(0).at(1).toString()));
+    QVERIFY2(panel->datasetBox()->statusText().contains(QStringLiteral("200 rows, 2 features")),
+             qPrintable(panel->datasetBox()->statusText()));
+    QVERIFY(drop(window, {svm}));
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 2, 10'000);
+    QVERIFY2(checked.at(1).at(0).toBool(), qPrintable(checked.at(1).at(1).toString()));
+    QCOMPARE(QString::fromStdString(panel->config().logreg.data), svm);
+    QVERIFY(panel->config().logreg.labels.empty());
+}

@@ -296,7 +296,7 @@ void tst_ControlPanel::smallDataKeepRowsToTrainOn()
     window.setShowErrorDialogs(false);
     ui::DatasetBox *box = window.controls()->datasetBox();
     QSignalSpy checked(box, &ui::DatasetBox::checked);
-    box->selectFiles({csv, QString(), QString()});
+    box->selectFiles({csv, QString(), QString(), QString()});
     QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
     // Three rows: one held out, two to train on (the fixed 1,000 left "0 training rows").
     QVERIFY2(checked.at(0).at(0).toBool(), qPrintable(checked.at(0).at(1).toString()));

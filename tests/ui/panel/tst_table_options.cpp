@@ -45,7 +45,7 @@ private slots:
         // The app opens with the recommended preset (app/gui/main.cpp); a bare window with the paper's.
         panel->presetBox()->setCurrentIndex(panel->presetBox()->findData(QStringLiteral("recommended")));
         QSignalSpy checked(box, &ui::DatasetBox::checked);
-        box->selectFiles({m_table, QString(), QString()});
+        box->selectFiles({m_table, QString(), QString(), QString()});
         QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 10'000);
         // The missing glucose stops the first check, naming line and column.
         QVERIFY(!checked.at(0).at(0).toBool());
