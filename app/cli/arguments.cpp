@@ -16,7 +16,7 @@ namespace {
 const std::map<std::string, std::string> &outputOptionHelp()
 {
     static const std::map<std::string, std::string> help = {
-        {"out", "write the samples CSV (run), the Markdown table (compare) or the file the command makes"},
+        {"out", "write the samples CSV (run: streamed as the draws are made, so that an interrupted run keeps them), the Markdown table (compare) or the file the command makes"},
         {"summary", "write a JSON summary"},
         {"trace", "logreg: test accuracy against data read, every --trace-every samples, as CSV"},
         {"no-cache", "solve the correction table again instead of reading the cache"},

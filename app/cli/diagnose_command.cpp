@@ -64,9 +64,38 @@ Request parse(int argc, char **argv)
     return request;
 }
 
-std::vector<core::SamplesTable> readChains(const std::vector<std::string> &files)
+// The state a streamed file ended in ("interrupted after …", "running …"), or empty for a
+// finished file (samples_csv_stream.h).
+std::string streamStatus(const core::SamplesTable &chain)
+{
+    std::string status;
+    for (const auto &[key, value] : chain.metadata)
+        if (key == "status")
+            status = value;
+    return status;
+}
+
+// Chains cut short (a run interrupted, or killed while streaming) keep fewer draws than the
+// others: the pooled figures then use every chain's first draws up to the shortest, and say so.
+void cutToTheShortest(std::vector<core::SamplesTable> &chains, std::vector<std::string> &notes)
+{
+    std::size_t shortest = chains.front().draws();
+    for (const core::SamplesTable &chain : chains)
+        shortest = std::min(shortest, chain.draws());
+    for (core::SamplesTable &chain : chains) {
+        if (chain.draws() == shortest)
+            continue;
+        notes.push_back(chain.fileName + ": the first " + std::to_string(shortest) + " of its "
+                        + std::to_string(chain.draws()) + " draws, as many as the shortest chain kept");
+        for (std::vector<double> &column : chain.values)
+            column.resize(shortest);
+    }
+}
+
+std::vector<core::SamplesTable> readChains(const std::vector<std::string> &files, std::vector<std::string> *notes = nullptr)
 {
     std::vector<core::SamplesTable> chains;
+    bool cutShort = false;
     for (const std::string &file : files) {
         try {
             chains.push_back(core::readSamplesCsv(file));
@@ -84,10 +113,25 @@ std::vector<core::SamplesTable> readChains(const std::vector<std::string> &files
                              + std::to_string(k + 1) + " is " + theirs + " there but " + ours + " in "
                              + first.fileName + "; every chain must have the same columns");
         }
-        if (chain.draws() != first.draws())
-            throw UsageError(chain.fileName + " has " + std::to_string(chain.draws()) + " draws but " + first.fileName
-                             + " has " + std::to_string(first.draws()) + "; the chains must have equal lengths");
+        const std::string status = streamStatus(chain);
+        if (notes && !status.empty() && !status.starts_with("running")) {
+            notes->push_back(chain.fileName + ": " + status);
+            cutShort = true;
+        } else if (notes && status.starts_with("running")) {
+            notes->push_back(chain.fileName + ": its run ended while the file was written (killed?); "
+                             + std::to_string(chain.draws()) + " complete draws"
+                             + (chain.partialLastLine ? ", the cut line " + std::to_string(chain.partialLastLine) + " left out"
+                                                      : std::string()));
+            cutShort = true;
+        }
     }
+    for (const core::SamplesTable &chain : chains)
+        if (chain.draws() != chains.front().draws() && !cutShort)
+            throw UsageError(chain.fileName + " has " + std::to_string(chain.draws()) + " draws but "
+                             + chains.front().fileName + " has " + std::to_string(chains.front().draws())
+                             + "; the chains must have equal lengths");
+    if (cutShort && notes)
+        cutToTheShortest(chains, *notes);
     if (chains.front().draws() < 4)
         throw UsageError(chains.front().fileName + " has " + std::to_string(chains.front().draws())
                          + " draws; diagnostics need at least 4 per chain");
@@ -206,7 +250,12 @@ int diagnoseCommand(int argc, char **argv)
     const Request request = parse(argc, argv);
     if (!request.summaryPath.empty())
         requireWritable("summary", request.summaryPath);
-    const std::vector<core::SamplesTable> chains = readChains(request.files);
+    std::vector<std::string> notes;
+    const std::vector<core::SamplesTable> chains = readChains(request.files, &notes);
+    for (const std::string &note : notes)
+        std::printf("note: %s\n", note.c_str());
+    if (!notes.empty())
+        std::printf("\n");
     const std::vector<std::size_t> columns = parameterColumns(chains.front());
     if (columns.empty())
         throw UsageError(chains.front().fileName + ": no parameter columns (every column name ends in \"__\")");

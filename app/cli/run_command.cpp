@@ -2,11 +2,13 @@
 // figures and writes the samples, the summary and (logistic regression) the accuracy trace.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_progress.h"
 #include "core/experiment/reports/run_report.h"
+#include "core/experiment/reports/samples_streaming.h"
 #include "core/experiment/reports/run_record.h"
 #include "core/experiment/service/run_service.h"
 #include "core/install/install_layout.h"
@@ -132,14 +134,44 @@ int runCommand(int argc, char **argv)
     }
 
     RunProgress progress(core::methodName(config.method));
-    const core::RunOutcome outcome = core::runRequest(request, progress, {interruptToken()});
+    // With --out the draws go to their files as they are made: a run cut short keeps them.
+    std::optional<core::SamplesStreamingObserver> streaming;
+    if (!outPath.empty())
+        streaming.emplace(progress, request, outPath, kProgram);
+    core::RunObserver &observer = streaming ? static_cast<core::RunObserver &>(*streaming) : progress;
+    const core::RunOutcome outcome = [&] {
+        try {
+            return core::runRequest(request, observer, {interruptToken()});
+        } catch (const std::exception &error) {
+            // The draws made stay, marked with what stopped them.
+            if (streaming)
+                streaming->closeFailed(error.what());
+            throw;
+        }
+    }();
     progress.finish();
+    if (streaming && !streaming->error().empty())
+        std::fprintf(stderr, "warning: the draws could not be streamed to their file (%s); they are written at the end\n",
+                     streaming->error().c_str());
     if (outcome.stopped) {
-        std::fprintf(stderr, "interrupted after %lld of %lld samples; nothing written\n",
-                     static_cast<long long>(outcome.totalIterations()),
+        std::fprintf(stderr, "interrupted after %lld of %lld samples", static_cast<long long>(outcome.totalIterations()),
                      static_cast<long long>(config.samples) * request.channelCount());
+        if (!streaming) {
+            std::fprintf(stderr, "; nothing written (--out streams the draws to a file as they are made)\n");
+            return 130;
+        }
+        std::fprintf(stderr, "\n");
+        for (const auto &kept : streaming->closeInterrupted(outcome))
+            std::fprintf(stderr, "  kept %lld draws in %s (marked interrupted; diagnose, pandas and ArviZ read it)\n",
+                         static_cast<long long>(kept.draws), kept.path.c_str());
+        if (!summaryPath.empty()) {
+            core::writeRunSummary(outcome, summaryPath, kProgram);
+            std::fprintf(stderr, "  summary of the draws made written to %s\n", summaryPath.c_str());
+        }
         return 130;
     }
+    if (streaming)
+        streaming->closeFinished();
     if (!outcome.austereNote.empty())
         std::fprintf(stderr, "%s\n", outcome.austereNote.c_str());
     if (!outcome.correctionConverged)

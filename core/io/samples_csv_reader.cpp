@@ -62,6 +62,12 @@ public:
             const std::size_t newline = m_text.find('\n', position);
             const std::size_t end = newline == std::string_view::npos ? m_text.size() : newline;
             ++lineNumber;
+            // A file streamed while its run went on and killed mid-write ends inside a line: that
+            // line is not a draw (samples_csv_stream.h).
+            if (newline == std::string_view::npos && streamed() && !trim(m_text.substr(position)).empty()) {
+                m_table.partialLastLine = lineNumber;
+                break;
+            }
             handleLine(m_text.substr(position, end - position), lineNumber);
             position = end + 1;
         }
@@ -88,6 +94,8 @@ private:
         if (text.front() == '#') {
             if (m_table.columns.empty())
                 addMetadata(text.substr(1));
+            else
+                addStatus(text.substr(1));
             return;
         }
         if (text.find('\0') != std::string_view::npos)
@@ -97,6 +105,22 @@ private:
             readHeader(fields, line);
         else
             readRow(fields, line);
+    }
+
+    bool streamed() const
+    {
+        for (const auto &[key, value] : m_table.metadata)
+            if (key == "status" && value.starts_with("running"))
+                return true;
+        return false;
+    }
+
+    // A streamed file's closing `# status = interrupted …` line, after the draws.
+    void addStatus(std::string_view comment)
+    {
+        const std::size_t equals = comment.find('=');
+        if (equals != std::string_view::npos && trim(comment.substr(0, equals)) == "status")
+            m_table.metadata.emplace_back("status", std::string(trim(comment.substr(equals + 1))));
     }
 
     void addMetadata(std::string_view comment)

@@ -21,9 +21,14 @@ struct SamplesCsvError : std::runtime_error {
 
 struct SamplesTable {
     std::string fileName;
-    CsvMetadata metadata;              ///< `# key = value` comments before the header
+    /// `# key = value` comments before the header, and a streamed file's closing `# status = …`
+    /// after the draws (the last "status" entry is the file's state).
+    CsvMetadata metadata;
     std::vector<std::string> columns;  ///< header names, in file order
     std::vector<std::vector<double>> values; ///< values[column][draw]
+    /// A file streamed during its run (`# status = running`) that ends inside a line, as a
+    /// `kill -9` leaves it: that line's number; the line is not read. 0 otherwise.
+    std::size_t partialLastLine = 0;
 
     std::size_t draws() const { return values.empty() ? 0 : values.front().size(); }
     /// True for sampler statistics ("lp__", "accept_stat__", …): names ending in "__".

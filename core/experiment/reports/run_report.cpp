@@ -167,11 +167,8 @@ CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &cha
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
-    // The scaling a reader needs to put the weights back on the file's units: w_j / sd_j.
-    if (!outcome.featureScaling.empty()) {
-        meta.emplace_back("feature_means", joinRoundTrip(outcome.featureScaling.means));
-        meta.emplace_back("feature_sds", joinRoundTrip(outcome.featureScaling.sds));
-    }
+    for (auto &entry : featureScalingMetadata(outcome.featureScaling))
+        meta.push_back(std::move(entry));
     const std::int64_t first = firstWrittenRow(outcome, chain);
     if (first > 0)
         meta.emplace_back("first_iteration", std::to_string(first)); // the burn-in's rows are left out
@@ -183,15 +180,38 @@ CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &cha
     return meta;
 }
 
+namespace {
+
+std::string samplesPathOf(const std::string &path, const std::string &method, int chainIndex)
+{
+    const std::filesystem::path file(path);
+    const std::string suffix = file.has_extension() ? file.extension().string() : ".csv";
+    const std::string stem = file.has_extension() ? file.stem().string() : file.filename().string();
+    const std::string name = stem + "-" + method + "-chain" + std::to_string(chainIndex + 1) + suffix;
+    return (file.parent_path() / name).string();
+}
+
+} // namespace
+
+CsvMetadata featureScalingMetadata(const FeatureScaling &scaling)
+{
+    if (scaling.empty())
+        return {};
+    return {{"feature_means", joinRoundTrip(scaling.means)}, {"feature_sds", joinRoundTrip(scaling.sds)}};
+}
+
 std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)
 {
     if (outcome.request.channelCount() <= 1)
         return path;
-    const std::filesystem::path file(path);
-    const std::string suffix = file.has_extension() ? file.extension().string() : ".csv";
-    const std::string stem = file.has_extension() ? file.stem().string() : file.filename().string();
-    const std::string name = stem + "-" + chain.methodLabel() + "-chain" + std::to_string(chain.chainIndex + 1) + suffix;
-    return (file.parent_path() / name).string();
+    return samplesPathOf(path, chain.methodLabel(), chain.chainIndex);
+}
+
+std::string channelSamplesPath(const RunRequest &request, int channel, const std::string &path)
+{
+    if (request.channelCount() <= 1)
+        return path;
+    return samplesPathOf(path, methodVariantName(request.channelConfig(channel)), request.chainIndexOf(channel));
 }
 
 std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainReport &chain, std::stop_token stop)

@@ -24,9 +24,16 @@ namespace core {
 /// ("mh-explorer-cli run", "mh-explorer").
 CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &chain, const std::string &program);
 
+/// The header lines of a standardisation, `feature_means` and `feature_sds` (numbers separated
+/// by spaces): what a reader needs to put the weights back on the file's units, w_j / sd_j.
+/// Empty without one.
+CsvMetadata featureScalingMetadata(const FeatureScaling &scaling);
+
 /// The file of one chain: `path` itself when the run has one chain, else `path` with
 /// "-<method>-chain<k>" inserted before the suffix (".csv" when there is none).
 std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain, const std::string &path);
+/// The same for channel `channel` of `request`, before its chain has a report.
+std::string channelSamplesPath(const RunRequest &request, int channel, const std::string &path);
 
 /// The lp__ column of a chain (see log_posterior_column.h): from the binned exact posterior
 /// for the mixture, from full-data passes otherwise; empty when neither is known or `stop` is

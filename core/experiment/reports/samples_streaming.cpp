@@ -1,0 +1,153 @@
+#include "core/experiment/reports/samples_streaming.h"
+
+#include <exception>
+
+#include "core/experiment/reports/run_record.h"
+#include "core/experiment/reports/run_report.h"
+#include "core/io/atomic_file.h"
+
+namespace core {
+
+SamplesStreamingObserver::SamplesStreamingObserver(RunObserver &inner, const RunRequest &request, std::string path,
+                                                   std::string program)
+    : m_inner(inner), m_request(request), m_path(std::move(path)), m_program(std::move(program)),
+      m_streams(static_cast<std::size_t>(request.channelCount()))
+{
+}
+
+void SamplesStreamingObserver::stageStarted(RunStage stage, const std::string &message)
+{
+    m_inner.stageStarted(stage, message);
+}
+
+void SamplesStreamingObserver::preparationProgress(RunStage stage, double fraction)
+{
+    m_inner.preparationProgress(stage, fraction);
+}
+
+void SamplesStreamingObserver::dataReady(const DatasetInstance &dataset, const RunOutcome &outcome)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_dimension = outcome.dimension;
+        m_dataFacts = {{"description", outcome.datasetDescription},
+                       {"augmented", outcome.augmented ? "1" : "0"},
+                       {"n_data", std::to_string(outcome.dataSize)}};
+        for (auto &entry : featureScalingMetadata(outcome.featureScaling))
+            m_dataFacts.push_back(std::move(entry));
+    }
+    m_inner.dataReady(dataset, outcome);
+}
+
+void SamplesStreamingObserver::chainStarted(int channel, const RunConfig &settings)
+{
+    CsvMetadata meta = {{"program", m_program}};
+    for (auto &entry : toMetadata(runSettings(settings)))
+        meta.push_back(std::move(entry));
+    int dimension = 0;
+    {
+        const std::lock_guard lock(m_mutex);
+        meta.insert(meta.end(), m_dataFacts.begin(), m_dataFacts.end());
+        dimension = m_dimension;
+    }
+    meta.emplace_back("chain", std::to_string(m_request.chainIndexOf(channel) + 1));
+    meta.emplace_back("chains", std::to_string(m_request.chains));
+    const std::int64_t firstRow = plainBurnIn(settings) ? settings.burnIn : 0;
+    if (firstRow > 0)
+        meta.emplace_back("first_iteration", std::to_string(firstRow)); // the burn-in's rows are left out
+    try {
+        m_streams[static_cast<std::size_t>(channel)] = std::make_unique<SamplesCsvStream>(
+            channelSamplesPath(m_request, channel, m_path), meta, dimension, firstRow);
+    } catch (const std::exception &error) {
+        const std::lock_guard lock(m_mutex);
+        if (m_error.empty())
+            m_error = error.what();
+    }
+    m_inner.chainStarted(channel, settings);
+}
+
+void SamplesStreamingObserver::chainProgress(int channel, const ChainResult &result, std::int64_t first,
+                                             std::int64_t last)
+{
+    auto &stream = m_streams[static_cast<std::size_t>(channel)];
+    if (stream) {
+        try {
+            stream->append(result, first, last);
+        } catch (const std::exception &error) {
+            stream.reset();
+            const std::lock_guard lock(m_mutex);
+            if (m_error.empty())
+                m_error = error.what();
+        }
+    }
+    m_inner.chainProgress(channel, result, first, last);
+}
+
+void SamplesStreamingObserver::chainFinished(const ChainReport &report)
+{
+    m_inner.chainFinished(report);
+}
+
+void SamplesStreamingObserver::chainLapEnded(int channel, const ChainResult &lap)
+{
+    m_inner.chainLapEnded(channel, lap);
+}
+
+void SamplesStreamingObserver::kernelChangeRefused(int channel, const std::string &problem)
+{
+    m_inner.kernelChangeRefused(channel, problem);
+}
+
+std::vector<SamplesStreamingObserver::Kept> SamplesStreamingObserver::closeInterrupted(const RunOutcome &outcome)
+{
+    std::vector<Kept> kept;
+    for (std::size_t channel = 0; channel < m_streams.size(); ++channel) {
+        auto &stream = m_streams[channel];
+        if (!stream)
+            continue;
+        std::int64_t made = 0;
+        for (const ChainReport &chain : outcome.chains)
+            if (chain.channel == static_cast<int>(channel) && chain.result)
+                made = chain.result->completed;
+        const std::string note = "interrupted after " + std::to_string(made) + " of "
+                                 + std::to_string(m_request.channelConfig(static_cast<int>(channel)).samples)
+                                 + " samples; the " + std::to_string(stream->rowsWritten())
+                                 + " rows above are every draw kept (the burn-in's are not written)";
+        try {
+            stream->close(note);
+        } catch (const std::exception &error) {
+            const std::lock_guard lock(m_mutex);
+            if (m_error.empty())
+                m_error = error.what();
+        }
+        kept.push_back({stream->path(), stream->rowsWritten()});
+    }
+    return kept;
+}
+
+void SamplesStreamingObserver::closeFinished()
+{
+    for (auto &stream : m_streams)
+        if (stream)
+            stream->close({});
+}
+
+void SamplesStreamingObserver::closeFailed(const std::string &what) noexcept
+{
+    for (auto &stream : m_streams)
+        if (stream) {
+            try {
+                stream->close("failed: " + what);
+            } catch (...) {
+                // The file keeps what was flushed; the run's own error is what gets reported.
+            }
+        }
+}
+
+std::string SamplesStreamingObserver::error() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+} // namespace core
