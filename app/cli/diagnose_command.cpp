@@ -92,6 +92,26 @@ void cutToTheShortest(std::vector<core::SamplesTable> &chains, std::vector<std::
     }
 }
 
+// A file streamed by a run cut short has no lp__ (samples_csv_stream.h); pooled with finished
+// files, which have it, the others' lp__ is left out so that the columns agree.
+void dropLpWhereAnyLacksIt(std::vector<core::SamplesTable> &chains, std::vector<std::string> &notes)
+{
+    const auto hasLp = [](const core::SamplesTable &chain) {
+        return !chain.columns.empty() && chain.columns.front() == "lp__";
+    };
+    const auto lacking = std::find_if_not(chains.begin(), chains.end(), hasLp);
+    if (lacking == chains.end() || std::none_of(chains.begin(), chains.end(), hasLp))
+        return;
+    for (core::SamplesTable &chain : chains)
+        if (hasLp(chain)) {
+            chain.columns.erase(chain.columns.begin());
+            chain.values.erase(chain.values.begin());
+        }
+    const std::string note = "lp__ left out: " + lacking->fileName + " has none (a run cut short writes its draws without it)";
+    if (std::find(notes.begin(), notes.end(), note) == notes.end())
+        notes.push_back(note);
+}
+
 std::vector<core::SamplesTable> readChains(const std::vector<std::string> &files, std::vector<std::string> *notes = nullptr)
 {
     std::vector<core::SamplesTable> chains;
@@ -102,6 +122,8 @@ std::vector<core::SamplesTable> readChains(const std::vector<std::string> &files
         } catch (const core::SamplesCsvError &error) {
             throw UsageError(error.what());
         }
+        if (notes)
+            dropLpWhereAnyLacksIt(chains, *notes);
         const core::SamplesTable &first = chains.front(), &chain = chains.back();
         if (chain.columns != first.columns) {
             std::size_t k = 0;
