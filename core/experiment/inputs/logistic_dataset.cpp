@@ -12,23 +12,30 @@
 namespace core {
 namespace {
 
+// An IDX image file and its label file as an image source of their own.
+ImageSource idxFiles(const std::string &images, const std::string &labels)
+{
+    ImageSource source;
+    source.name = "idx";
+    source.title = "IDX files";
+    source.trainImages = images;
+    source.trainLabels = labels;
+    return source;
+}
+
 TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 {
-    if (!spec.data.empty()) {
+    if (!spec.data.empty() || !spec.csv.empty()) {
         DataFileRequest request;
-        request.path = spec.data;
-        request.format = parseDataFormat(spec.format);
+        request.path = spec.csv.empty() ? spec.data : spec.csv;
+        request.format = spec.csv.empty() ? parseDataFormat(spec.format) : DataFormat::Csv;
         if (!request.format)
-            request.format = detectDataFormat(spec.data);
+            request.format = detectDataFormat(request.path);
         if (*request.format == DataFormat::Idx) {
             if (spec.labels.empty())
                 throw std::invalid_argument("IDX images (--data " + spec.data + ") need their label file: --labels");
-            ImageSource source;
-            source.name = "idx";
-            source.title = "IDX files";
-            source.trainImages = spec.data;
-            source.trainLabels = spec.labels;
-            return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed, spec.testFraction);
+            return loadImageClasses(idxFiles(spec.data, spec.labels), spec.classes, spec.testSize, spec.splitSeed,
+                                    spec.testFraction);
         }
         request.labels = spec.labels;
         request.table.labelColumn = spec.labelColumn;
@@ -37,23 +44,11 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
         const ClassificationData data = readDataFile(request);
         return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
     }
-    if (!spec.csv.empty()) {
-        CsvReadOptions options;
-        options.labelColumn = spec.labelColumn;
-        options.delimiter = parseDelimiter(spec.delimiter);
-        options.dropMissing = spec.dropMissing;
-        const ClassificationData data = readCsvDataset(spec.csv, options);
-        return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
-    }
     if (!spec.images.empty() || !spec.labels.empty()) {
         if (spec.images.empty() || spec.labels.empty())
             throw std::invalid_argument("images and labels must be given together");
-        ImageSource source;
-        source.name = "idx";
-        source.title = "IDX files";
-        source.trainImages = spec.images;
-        source.trainLabels = spec.labels;
-        return loadImageClasses(source, spec.classes, spec.testSize, spec.splitSeed, spec.testFraction);
+        return loadImageClasses(idxFiles(spec.images, spec.labels), spec.classes, spec.testSize, spec.splitSeed,
+                                spec.testFraction);
     }
     const std::vector<ImageSource> sources = discoverImageSources(spec.searchDirectories);
     std::string names;

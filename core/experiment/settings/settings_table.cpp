@@ -135,6 +135,18 @@ SettingSpec named(std::string key, std::string flag, std::string help,
     return spec;
 }
 
+/// A setting kept as its text, which `check(text)` vets first (it throws std::invalid_argument
+/// naming the accepted values).
+template <typename Field, typename Check>
+SettingSpec checkedText(std::string key, std::string flag, std::string help, Field field, Check check)
+{
+    return parsed(std::move(key), std::move(flag), std::move(help), SettingType::Text, field,
+                  [check](const std::string &, const std::string &value) {
+                      check(value);
+                      return value;
+                  });
+}
+
 /// A boolean setting; `switchValue` is what the bare command-line flag sets it to.
 template <typename Field>
 SettingSpec flag(std::string key, std::string flagName, std::string help, bool switchValue, Field field)
@@ -319,25 +331,18 @@ std::vector<SettingSpec> makeTable()
                                     "logreg: your data file, CSV, LIBSVM/svmlight, NumPy .npy (with --labels, or "
                                     "--label-column) or IDX images (with --labels), gzipped or not",
                                     [](auto &c) -> auto & { return c.logreg.data; })));
-    table.push_back(logregOnly(named(
-        "format", "format", "logreg --data: csv, libsvm, npy or idx [auto: from the file's content]",
-        [](const RunConfig &c) { return c.logreg.format; },
-        [](RunConfig &c, const std::string &value) {
-            parseDataFormat(value); // refuses what is not a format
-            c.logreg.format = value;
-        })));
+    table.push_back(logregOnly(checkedText("format", "format", "logreg --data: csv, libsvm, npy or idx [auto: from the file's content]",
+                                           [](auto &c) -> auto & { return c.logreg.format; },
+                                           [](const std::string &value) { parseDataFormat(value); })));
     table.push_back(logregOnly(text("label_column", "label-column",
                                     "logreg --csv or --data: the label's column, a header name or a number (1 = first, -1 = "
                                     "last) [the column named label, else the first]",
                                     [](auto &c) -> auto & { return c.logreg.labelColumn; })));
-    table.push_back(logregOnly(named(
-        "delimiter", "delimiter", "logreg CSV: the field separator, auto (, ; or tab, from the first line), tab or one "
-                                  "character [auto]",
-        [](const RunConfig &c) { return c.logreg.delimiter; },
-        [](RunConfig &c, const std::string &value) {
-            parseDelimiter(value); // refuses what is not a delimiter
-            c.logreg.delimiter = value;
-        })));
+    table.push_back(logregOnly(checkedText("delimiter", "delimiter",
+                                           "logreg CSV: the field separator, auto (, ; or tab, from the first line), "
+                                           "tab or one character [auto]",
+                                           [](auto &c) -> auto & { return c.logreg.delimiter; },
+                                           [](const std::string &value) { parseDelimiter(value); })));
     table.push_back(logregOnly(flag("drop_missing", "drop-missing",
                                     "logreg CSV: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
                                     "count them, instead of stopping at the first",
