@@ -1,30 +1,29 @@
-// `mh-explorer-cli dataset`: export generated data so it can be checked elsewhere.
+// `mh-explorer-cli dataset`: export generated data so it can be checked elsewhere, or read back
+// as a user's file (--data): the mixture as CSV, tall logistic data as a NumPy .npy array written
+// as a stream (sizes beyond memory included) or as CSV.
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/data/gaussian_mixture_data.h"
+#include "core/data/npy_array.h"
+#include "core/data/synthetic_logistic_data.h"
 #include "core/io/atomic_file.h"
 
 namespace cli {
+namespace {
 
-int datasetCommand(int argc, char **argv)
+int writeMixture(const Arguments &args, std::uint64_t seed, const std::string &outPath)
 {
-    const Arguments args(argc, argv, 2, {"dataset", "seed", "n-data", "out"});
-    const std::string dataset = args.text("dataset", "gmm");
-    if (dataset != "gmm")
-        throw UsageError("--dataset must be gmm; got '" + dataset + "'");
-    if (!args.has("out"))
-        throw UsageError("--out is required (a CSV path)");
     core::GaussianMixtureSpec spec;
-    core::RunConfig seeded; // the table's seed reader: whole, unsigned, named errors
-    readSetting(args, *core::findSettingByKey("seed"), seeded);
-    spec.seed = seeded.seed;
+    spec.seed = seed;
     spec.size = args.integer("n-data", spec.size);
     if (spec.size < 1 || spec.size > 2'147'483'647)
         throw UsageError("--n-data must be in [1, 2147483647]; got " + std::to_string(spec.size));
-    const std::string outPath = args.text("out", "");
-    requireWritable("out", outPath);
     const Eigen::VectorXd x = core::generateGaussianMixture(spec);
     core::writeFileAtomically(outPath, [&](std::ostream &out) {
         out << "# dataset = gmm\n# seed = " << spec.seed << "\n# n_data = " << spec.size
@@ -35,6 +34,106 @@ int datasetCommand(int argc, char **argv)
     std::printf("wrote %lld points to %s (mean %.6f, variance %.6f)\n", static_cast<long long>(x.size()),
                 outPath.c_str(), x.mean(), (x.array() - x.mean()).square().sum() / std::max<double>(1.0, x.size() - 1.0));
     return 0;
+}
+
+// tall-logreg's rows, block by block, to a temporary file renamed into place at the end: the
+// rows never all sit in memory, and an interrupted or failed export leaves no partial file.
+int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::string &outPath)
+{
+    core::SyntheticLogisticSpec spec;
+    spec.seed = seed;
+    spec.rows = args.integer("n-data", 1'000'000);
+    const std::int64_t dimension = args.integer("dimension", 20);
+    if (spec.rows < 2 || spec.rows > (std::int64_t{1} << 40))
+        throw UsageError("--n-data must be in [2, 2^40] for an export; got " + std::to_string(spec.rows));
+    if (dimension < 2 || dimension > 10'000)
+        throw UsageError("--dimension must be in [2, 10000] (the bias counted); got " + std::to_string(dimension));
+    spec.features = static_cast<int>(dimension - 1);
+    const bool npy = std::filesystem::path(outPath).extension() == ".npy";
+    const std::uint64_t columns = static_cast<std::uint64_t>(spec.features) + 1; // the label last
+    const std::uint64_t bytes = static_cast<std::uint64_t>(spec.rows) * columns * (npy ? 4 : 12);
+    std::error_code error;
+    const auto space = std::filesystem::space(std::filesystem::absolute(outPath).parent_path(), error);
+    if (!error && space.available < bytes + (std::uint64_t{1} << 30))
+        throw UsageError("--out " + outPath + ": about " + std::to_string(bytes >> 20) + " MiB to write, but only "
+                         + std::to_string(space.available >> 20) + " MiB are free there (1 GiB is kept spare)");
+
+    const std::string temporary = outPath + ".part";
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error(temporary + ": cannot write");
+        if (npy) {
+            out << core::npyHeaderBytes("<f4", {spec.rows, static_cast<std::int64_t>(columns)});
+        } else {
+            for (int j = 0; j < spec.features; ++j)
+                out << 'x' << (j + 1) << ',';
+            out << "label\n";
+        }
+        std::vector<float> features(static_cast<std::size_t>(core::kSyntheticBlockRows) * static_cast<std::size_t>(spec.features));
+        std::vector<std::uint8_t> labels(static_cast<std::size_t>(core::kSyntheticBlockRows));
+        std::vector<float> rows(static_cast<std::size_t>(core::kSyntheticBlockRows) * columns);
+        const std::int64_t blocks = (spec.rows + core::kSyntheticBlockRows - 1) / core::kSyntheticBlockRows;
+        for (std::int64_t block = 0; block < blocks; ++block) {
+            pollInterrupt();
+            if (interruptToken().stop_requested())
+                throw std::runtime_error("interrupted");
+            const std::int64_t count = core::syntheticLogisticBlock(spec, block, features.data(), labels.data());
+            for (std::int64_t r = 0; r < count; ++r) {
+                const auto row = static_cast<std::size_t>(r);
+                const float *x = features.data() + row * static_cast<std::size_t>(spec.features);
+                if (npy) {
+                    std::copy(x, x + spec.features, rows.data() + row * columns);
+                    rows[row * columns + columns - 1] = labels[row];
+                } else {
+                    for (int j = 0; j < spec.features; ++j)
+                        out << core::formatRoundTrip(x[j]) << ',';
+                    out << int(labels[row]) << '\n';
+                }
+            }
+            if (npy)
+                out.write(reinterpret_cast<const char *>(rows.data()),
+                          static_cast<std::streamsize>(static_cast<std::size_t>(count) * columns * sizeof(float)));
+            if (!out)
+                throw std::runtime_error(temporary + ": write failed (disk full?)");
+        }
+        out.close();
+        if (!out)
+            throw std::runtime_error(temporary + ": write failed on close");
+        std::filesystem::rename(temporary, outPath);
+    } catch (...) {
+        std::filesystem::remove(temporary, error);
+        throw;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("wrote %lld rows of %d features and the label (last column) to %s: %.3g MB in %.1f s; read it with "
+                "run --dataset logreg --data %s --label-column -1\n",
+                static_cast<long long>(spec.rows), spec.features, outPath.c_str(),
+                static_cast<double>(std::filesystem::file_size(outPath)) / 1e6, seconds, outPath.c_str());
+    return 0;
+}
+
+} // namespace
+
+int datasetCommand(int argc, char **argv)
+{
+    const Arguments args(argc, argv, 2, {"dataset", "seed", "data-seed", "n-data", "dimension", "out"});
+    const std::string dataset = args.text("dataset", "gmm");
+    if (dataset != "gmm" && dataset != "tall-logreg")
+        throw UsageError("--dataset must be gmm or tall-logreg; got '" + dataset + "'");
+    if (!args.has("out"))
+        throw UsageError("--out is required (gmm: a CSV path; tall-logreg: a .npy or .csv path)");
+    if (dataset == "gmm" && args.has("dimension"))
+        throw UsageError("--dimension is for --dataset tall-logreg");
+    core::RunConfig seeded; // the table's seed reader: whole, unsigned, named errors
+    readSetting(args, *core::findSettingByKey("seed"), seeded);
+    readSetting(args, *core::findSettingByKey("data_seed"), seeded);
+    const std::string outPath = args.text("out", "");
+    requireWritable("out", outPath);
+    // The mixture's seed is --seed, as it always was; tall-logreg's rows are those of
+    // run --dataset tall-logreg --data-seed S.
+    return dataset == "gmm" ? writeMixture(args, seeded.seed, outPath) : writeTallLogistic(args, seeded.dataSeed, outPath);
 }
 
 } // namespace cli

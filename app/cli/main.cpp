@@ -50,6 +50,8 @@ const char *kUsage =
     "              --sigma S --lambda L --grid N --range V --solver {ridge,nnls} [--no-cache]\n"
     "              [--out table.csv] [--summary s.json]\n"
     "  dataset     export generated data: --dataset gmm --seed K [--n-data N] --out data.csv\n"
+    "              --dataset tall-logreg --n-data N --dimension d [--data-seed S] --out rows.npy|rows.csv\n"
+    "              (the label in the last column; written as a stream, larger than memory too)\n"
     "  diagnose    posterior summary of samples CSVs (ours or CmdStan's), one chain per file: mean,\n"
     "              sd, MCSE, 5/50/95% quantiles, bulk and tail ESS, split R-hat; with --reference\n"
     "              (one per reference chain), each parameter's mean shift in reference sds and MCSEs\n"

@@ -153,6 +153,27 @@ double convert(const std::uint8_t *bytes, const NpyType &type)
 
 } // namespace
 
+std::string npyHeaderBytes(const std::string &descr, const std::vector<std::int64_t> &shape)
+{
+    std::string shapeText = "(";
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        if (k > 0)
+            shapeText += ", ";
+        shapeText += std::to_string(shape[k]);
+    }
+    shapeText += shape.size() == 1 ? ",)" : ")";
+    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shapeText + ", }";
+    const std::size_t unpadded = kMagic.size() + 4 + dict.size() + 1;
+    dict.append((64 - unpadded % 64) % 64, ' ');
+    dict += '\n';
+    std::string out(kMagic.begin(), kMagic.end());
+    out += '\x01';
+    out += '\x00';
+    out += static_cast<char>(dict.size() & 0xFF);
+    out += static_cast<char>((dict.size() >> 8) & 0xFF);
+    return out + dict;
+}
+
 bool hasNpyMagic(const std::uint8_t *bytes, std::size_t size)
 {
     return size >= kMagic.size() && std::equal(kMagic.begin(), kMagic.end(), bytes);

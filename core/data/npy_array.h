@@ -40,6 +40,10 @@ NpyHeader readNpyHeader(ByteSource &source, const std::string &path);
 void readNpyElements(ByteSource &source, const NpyHeader &header, std::uint64_t count, std::vector<double> &out,
                      const std::string &path);
 
+/// The magic, version 1.0 header and padding of an .npy file of C-order elements `descr`
+/// ("<f4") in `shape`, as numpy.save writes them (the data start at a multiple of 64 bytes).
+std::string npyHeaderBytes(const std::string &descr, const std::vector<std::int64_t> &shape);
+
 /// True when the first bytes of a file are the .npy magic "\x93NUMPY".
 bool hasNpyMagic(const std::uint8_t *bytes, std::size_t size);
 

@@ -26,13 +26,16 @@ Rng blockStream(std::uint64_t seed, std::int64_t block)
     return Rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(block) * 0xD1B54A32D192ED03ULL + 1);
 }
 
-void generateBlock(ClassificationData &data, const SyntheticLogisticSpec &spec, std::int64_t block)
+} // namespace
+
+std::int64_t syntheticLogisticBlock(const SyntheticLogisticSpec &spec, std::int64_t block, float *features,
+                                    std::uint8_t *labels)
 {
     Rng rng = blockStream(spec.seed, block);
-    const DataIndex first = static_cast<DataIndex>(block * kSyntheticBlockRows);
-    const DataIndex last = static_cast<DataIndex>(std::min<std::int64_t>(spec.rows, first + std::int64_t{kSyntheticBlockRows}));
-    for (DataIndex i = first; i < last; ++i) {
-        float *row = data.features.row(i).data();
+    const std::int64_t first = block * kSyntheticBlockRows;
+    const std::int64_t last = std::min<std::int64_t>(spec.rows, first + std::int64_t{kSyntheticBlockRows});
+    for (std::int64_t i = first; i < last; ++i) {
+        float *row = features + (i - first) * spec.features;
         double margin = spec.bias ? 1.0 : 0.0;
         for (int j = 0; j < spec.features; ++j) {
             const float x = static_cast<float>(rng.normal());
@@ -41,8 +44,17 @@ void generateBlock(ClassificationData &data, const SyntheticLogisticSpec &spec, 
         }
         // y ~ Bernoulli(σ(z)) by inversion: y = 1 iff u < σ(z), i.e. log(u / (1 − u)) < z.
         const double u = rng.uniformOpen01();
-        data.labels[static_cast<std::size_t>(i)] = std::log(u / (1.0 - u)) < margin ? 1 : 0;
+        labels[i - first] = std::log(u / (1.0 - u)) < margin ? 1 : 0;
     }
+    return std::max<std::int64_t>(0, last - first);
+}
+
+namespace {
+
+void generateBlock(ClassificationData &data, const SyntheticLogisticSpec &spec, std::int64_t block)
+{
+    const auto first = static_cast<DataIndex>(block * kSyntheticBlockRows);
+    syntheticLogisticBlock(spec, block, data.features.row(first).data(), data.labels.data() + first);
 }
 
 } // namespace

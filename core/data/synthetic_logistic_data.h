@@ -43,6 +43,13 @@ ClassificationData generateSyntheticLogistic(const SyntheticLogisticSpec &spec,
                                              const std::function<void(double)> &progress = {},
                                              std::stop_token stop = {});
 
+/// Block `block` of the data generateSyntheticLogistic() makes, rows [block·kSyntheticBlockRows,
+/// …) up to spec.rows, written to `features` (row-major, spec.features per row) and `labels`:
+/// the same rows, bit for bit, without holding the others, for writing data larger than memory
+/// as a stream (spec.rows may exceed 2³¹ here). Returns the rows written (0 past the end).
+std::int64_t syntheticLogisticBlock(const SyntheticLogisticSpec &spec, std::int64_t block, float *features,
+                                    std::uint8_t *labels);
+
 /// Bytes the features and labels of `rows` × `features` take (float features, byte labels).
 std::size_t syntheticLogisticBytes(std::int64_t rows, int features);
 

@@ -6,15 +6,19 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <boost/math/distributions/normal.hpp>
 
 #include "core/correction/cancelled.h"
+#include "core/data/npy_array.h"
+#include "core/data/npy_dataset.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/models/logistic_laplace.h"
 #include "core/models/logistic_regression_model.h"
 #include "tests/support/statistics.h"
+#include "tests/support/temporary_directory.h"
 
 using namespace core;
 
@@ -136,4 +140,39 @@ BOOST_AUTO_TEST_CASE(aStopRequestEndsGeneration)
     BOOST_CHECK_THROW(generateSyntheticLogistic(spec(20 * kSyntheticBlockRows, 2, 1, 1), progress, source.get_token()),
                       Cancelled);
     BOOST_TEST(reports < 20);
+}
+
+// The rows written as a stream, block by block (the `dataset` export of data larger than
+// memory), are the rows generated in memory, bit for bit; and an .npy file of them, with the
+// label as the last column, reads back as the same data set.
+BOOST_AUTO_TEST_CASE(blocksAreTheRowsGeneratedInMemory)
+{
+    SyntheticLogisticSpec spec;
+    spec.rows = 2 * kSyntheticBlockRows + 123;
+    spec.features = 3;
+    spec.seed = 5;
+    const ClassificationData whole = generateSyntheticLogistic(spec);
+    std::vector<float> features(static_cast<std::size_t>(kSyntheticBlockRows) * 3);
+    std::vector<std::uint8_t> labels(static_cast<std::size_t>(kSyntheticBlockRows));
+    std::string raw;
+    std::int64_t row = 0;
+    for (std::int64_t block = 0; block < 4; ++block) {
+        const std::int64_t count = syntheticLogisticBlock(spec, block, features.data(), labels.data());
+        BOOST_TEST(count == (block < 2 ? kSyntheticBlockRows : block == 2 ? 123 : 0));
+        for (std::int64_t r = 0; r < count; ++r, ++row) {
+            for (int j = 0; j < 3; ++j)
+                BOOST_TEST_REQUIRE(features[static_cast<std::size_t>(r * 3 + j)] == whole.features(row, j));
+            BOOST_TEST_REQUIRE(labels[static_cast<std::size_t>(r)] == whole.labels[static_cast<std::size_t>(row)]);
+            const float values[4] = {features[static_cast<std::size_t>(r * 3)], features[static_cast<std::size_t>(r * 3 + 1)],
+                                     features[static_cast<std::size_t>(r * 3 + 2)], static_cast<float>(labels[static_cast<std::size_t>(r)])};
+            raw.append(reinterpret_cast<const char *>(values), sizeof values);
+        }
+    }
+    BOOST_TEST(row == spec.rows);
+    const testfiles::TemporaryDirectory dir;
+    const std::string path = dir.filePath("tall.npy");
+    testfiles::writeFile(path, npyHeaderBytes("<f4", {spec.rows, 4}) + raw);
+    const ClassificationData back = readNpyDataset(path, "", "-1");
+    BOOST_TEST((back.features == whole.features));
+    BOOST_TEST(back.labels == whole.labels);
 }
