@@ -49,7 +49,9 @@ QString MainWindow::controlsProblem() const
 {
     const CompareBox *compare = m_controls->compareBox();
     if (compare->isChecked() && !compare->isValidSelection())
-        return tr("Compare mode needs 2 to 4 runs; the ticked methods make %1.").arg(compare->entryMethods().size());
+        return tr("Compare mode needs 2 to %1 runs; the ticked methods make %2.")
+            .arg(CompareBox::kMaxMethods)
+            .arg(compare->entryMethods().size());
     if (const QString problem = m_controls->datasetBox()->runProblem(); !problem.isEmpty())
         return problem;
     try {

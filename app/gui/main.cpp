@@ -89,7 +89,7 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
                      : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
     };
     const auto preset = option("run-preset", "Run a preset at once: gmm, gmm-compare, gmm-chains, gmm-quick, logreg-quick.", "name");
-    const auto methods = option("methods", "Compare 2-4 methods, comma-separated; minibatch+taylor2 (as the CLI writes it) is a method with control variates.", "list");
+    const auto methods = option("methods", "Compare 2-8 methods, comma-separated; minibatch+taylor2 (as the CLI writes it) is a method with control variates.", "list");
     const auto chains = option("chains", "Chains per method (1-4).", "count");
     const auto parallel = option("parallel", "Run the chains in parallel.");
     // Every run setting, as the CLI offers it (core::settingsTable(): one flag, one help text).

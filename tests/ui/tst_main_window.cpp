@@ -45,7 +45,7 @@ private slots:
     void pauseHoldsAndStepAdvances();
     void workerFailureReportsMessage();
     void invalidSettingsAreRejectedBeforeStart();
-    void compareNeedsTwoToFourMethods();
+    void compareNeedsTwoToEightMethods();
     void closingMidRunJoinsWorker();
     void windowGrabsToPng();
 
@@ -271,7 +271,7 @@ void tst_MainWindow::invalidSettingsAreRejectedBeforeStart()
     QVERIFY(window.controls()->runButton()->isEnabled());
 }
 
-void tst_MainWindow::compareNeedsTwoToFourMethods()
+void tst_MainWindow::compareNeedsTwoToEightMethods()
 {
     ui::MainWindow window;
     window.setShowErrorDialogs(false);
@@ -281,13 +281,14 @@ void tst_MainWindow::compareNeedsTwoToFourMethods()
     compare->setMethods({core::TestMethod::Minibatch});
     QVERIFY(!window.startRunFromControls());
     QCOMPARE(failed.count(), 1);
-    QVERIFY(window.lastError().contains(QStringLiteral("2 to 4")));
-    // Five methods are refused by the request's own validation too.
+    QVERIFY(window.lastError().contains(QStringLiteral("2 to 8")));
+    // Nine methods are refused by the request's own validation too.
     ui::RunRequest request = ui::RunRequest::single(smallConfig(core::TestMethod::Minibatch, 10));
     request.methods = {core::TestMethod::Minibatch, core::TestMethod::Barker, core::TestMethod::Metropolis,
-                       core::TestMethod::SubLhd, core::TestMethod::NaiveBarker};
+                       core::TestMethod::SubLhd, core::TestMethod::NaiveBarker, core::TestMethod::AustereConservative,
+                       core::TestMethod::Minibatch, core::TestMethod::Barker, core::TestMethod::Metropolis};
     QVERIFY(!window.startRequest(request));
-    QVERIFY(window.lastError().contains(QStringLiteral("1 to 4")));
+    QVERIFY(window.lastError().contains(QStringLiteral("1 to 8")));
     QVERIFY(!window.isRunning());
 }
 

@@ -14,9 +14,11 @@ QColor seriesColour(int index)
 {
     // Hues of medium lightness: distinct from each other and from both a white
     // and a near-black background.
-    static const std::array<QColor, 6> colours = {QColor(0x1f, 0x77, 0xb4), QColor(0xe6, 0x55, 0x0d),
+    // Eight, one per method a compare run can hold (compare_box.h).
+    static const std::array<QColor, 8> colours = {QColor(0x1f, 0x77, 0xb4), QColor(0xe6, 0x55, 0x0d),
                                                   QColor(0x2c, 0xa0, 0x2c), QColor(0xa3, 0x4d, 0xc2),
-                                                  QColor(0x8c, 0x6d, 0x31), QColor(0xd6, 0x27, 0x72)};
+                                                  QColor(0x8c, 0x6d, 0x31), QColor(0xd6, 0x27, 0x72),
+                                                  QColor(0x17, 0x9c, 0xb0), QColor(0x7a, 0x7a, 0x7a)};
     return colours[static_cast<std::size_t>(index) % colours.size()];
 }
 

@@ -48,7 +48,7 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
 {
     setCheckable(true);
     setChecked(false);
-    setToolTip(tr("Run 2–4 acceptance tests on the same data and seeds and show them side by side, as in "
+    setToolTip(tr("Run 2–8 acceptance tests on the same data and seeds and show them side by side, as in "
                   "Seita et al. Sec. 6.1 (Table 1, Figure 4)."));
     auto *grid = new QGridLayout(this);
     grid->setHorizontalSpacing(12);
@@ -200,9 +200,10 @@ void CompareBox::updateHint()
     if (!isChecked())
         m_hint->setText(tr("Off: the method above runs alone."));
     else if (count < kMinMethods || count > kMaxMethods)
-        m_hint->setText(withControlVariates() ? tr("Tick methods for 2 to 4 runs (%1 with the control-variate twins).")
+        m_hint->setText(withControlVariates() ? tr("Tick methods for 2 to %1 runs (%2 with the control-variate twins).")
+                                                    .arg(kMaxMethods)
                                                     .arg(count)
-                                              : tr("Tick 2 to 4 methods (%1 ticked).").arg(count));
+                                              : tr("Tick 2 to %1 methods (%2 ticked).").arg(kMaxMethods).arg(count));
     else
         m_hint->setText(tr("%1 runs, same data and seeds.").arg(count));
 }

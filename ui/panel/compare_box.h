@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/run_request.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -24,7 +25,7 @@ class CompareBox : public QGroupBox {
     Q_OBJECT
 public:
     static constexpr int kMinMethods = 2;
-    static constexpr int kMaxMethods = 4;
+    static constexpr int kMaxMethods = core::RunRequest::kMaxMethods;
 
     explicit CompareBox(QWidget *parent = nullptr);
 
@@ -49,7 +50,7 @@ public:
     /// with onlyWithControlVariates() they are taylor2 for those, each method's own otherwise).
     std::vector<core::TestMethod> entryMethods() const;
     std::vector<core::ControlVariates> entryControlVariates() const;
-    /// Whether compare mode is on and there are 2–4 entries.
+    /// Whether compare mode is on and there are 2 to kMaxMethods entries.
     bool isValidSelection() const;
     QCheckBox *checkBox(core::TestMethod method) const { return m_boxes.value(method); }
 

@@ -8,15 +8,15 @@
 namespace ui {
 namespace {
 
-constexpr std::size_t kWindowMaxMethods = 4;
 constexpr int kWindowMaxChains = 4;
 
 } // namespace
 
 void validateInWindow(const RunRequest &request)
 {
-    if (request.methods.empty() || request.methods.size() > kWindowMaxMethods)
-        throw std::invalid_argument("methods: choose 1 to 4 methods; got " + std::to_string(request.methods.size()));
+    if (request.methods.empty() || request.methods.size() > static_cast<std::size_t>(kWindowMaxMethods))
+        throw std::invalid_argument("methods: choose 1 to " + std::to_string(kWindowMaxMethods) + " methods; got "
+                                    + std::to_string(request.methods.size()));
     if (request.chains < 1 || request.chains > kWindowMaxChains)
         throw std::invalid_argument("chains must be in [1, 4]; got " + std::to_string(request.chains));
     for (core::TestMethod method : request.methods)

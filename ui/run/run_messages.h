@@ -83,6 +83,11 @@ struct RunSnapshot {
 /// that names the window's controls.
 void validateInWindow(const RunRequest &request);
 
+/// The most methods one window run compares: as many as the run service takes, so that the
+/// minibatch test, its control-variate twin, the three exact minibatch methods and the
+/// full-data tests fit side by side (their charts share the compare page's grid).
+inline constexpr int kWindowMaxMethods = core::RunRequest::kMaxMethods;
+
 /// Registers the cross-thread value types with Qt's meta-type system; call before connecting.
 void registerRunMetaTypes();
 

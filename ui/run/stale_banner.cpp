@@ -23,6 +23,17 @@ QString methodList(const RunRequest &request)
     return names.join(QLatin1Char('+'));
 }
 
+// The runs a request makes, in no order: a compare started with --methods in the user's order and
+// the same methods ticked in the form's order are the same results.
+QStringList sortedEntries(const RunRequest &request)
+{
+    QStringList names;
+    for (std::size_t m = 0; m < request.methods.size(); ++m)
+        names.append(QString::fromStdString(request.methodLabel(m)));
+    names.sort();
+    return names;
+}
+
 } // namespace
 
 StaleBanner::StaleBanner(QWidget *parent) : QFrame(parent)
@@ -89,7 +100,7 @@ QStringList StaleBanner::describeDifferences(const RunRequest &shown, const RunR
                          .arg(settingLabel(difference.spec->key), QString::fromStdString(difference.before),
                               QString::fromStdString(difference.after)));
     }
-    if (shown.methods != form.methods)
+    if (sortedEntries(shown) != sortedEntries(form))
         lines.append(tr("method %1 → %2").arg(methodList(shown), methodList(form)));
     if (shown.chains != form.chains)
         lines.append(tr("chains %1 → %2").arg(shown.chains).arg(form.chains));
