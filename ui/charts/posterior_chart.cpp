@@ -63,7 +63,7 @@ PosteriorChart::PosteriorChart(QWidget *parent)
     m_sampleMarker = dotMarker(5, sampleColour(), Qt::transparent);
     addSampleChunk();
 
-    setMinimumSize(240, 180); // on a smaller screen the tab scrolls (ResultsView)
+    setMinimumSize(kMinimumWidth, 180); // on a smaller screen the tab scrolls (ResultsView)
     restyle();
 
     m_flushTimer.setSingleShot(true);

@@ -37,6 +37,8 @@ class PosteriorChart : public ThemedChartView {
 public:
     /// Shortest gap between two series updates (≈ 25 updates a second).
     static constexpr int kFlushIntervalMs = 40;
+    /// The narrowest a chart gets; a compare page lays out no more columns than fit (compare_page.h).
+    static constexpr int kMinimumWidth = 240;
     /// The same with a moving window (setWindow), which is laid out whole at every update.
     static constexpr int kWindowFlushIntervalMs = 100;
     /// Points per sample series; only the last, still-growing chunk is ever replaced.

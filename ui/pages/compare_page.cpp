@@ -19,13 +19,15 @@ ComparePage::ComparePage(QWidget *parent) : QWidget(parent)
     m_grid->setSpacing(0);
 }
 
-int ComparePage::bestColumns(int cells, QSize size)
+int ComparePage::bestColumns(int cells, QSize size, int minimumCellWidth)
 {
     if (cells <= 1 || size.isEmpty())
         return 1;
     int best = 1;
     double bestScore = -1.0;
     for (int columns = 1; columns <= cells; ++columns) {
+        if (columns > 1 && columns * minimumCellWidth > size.width())
+            break;
         const int rows = (cells + columns - 1) / columns;
         const double width = static_cast<double>(size.width()) / columns;
         const double height = static_cast<double>(size.height()) / rows;

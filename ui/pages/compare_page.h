@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "ui/charts/posterior_chart.h"
+
 QT_BEGIN_NAMESPACE
 class QGridLayout;
 QT_END_NAMESPACE
@@ -15,7 +17,6 @@ QT_END_NAMESPACE
 namespace ui {
 
 class BatchSizeHistogram;
-class PosteriorChart;
 struct PosteriorImage;
 
 class ComparePage : public QWidget {
@@ -33,8 +34,10 @@ public:
     BatchSizeHistogram *histogram() const { return m_histogram; }
     int columns() const { return m_columns; }
 
-    /// The column count that makes `cells` cells in an area of `size` closest to square.
-    static int bestColumns(int cells, QSize size);
+    /// The column count that makes `cells` cells in an area of `size` closest to square, among
+    /// those whose cells keep at least `minimumCellWidth` pixels (more columns would overflow the
+    /// width; the page then scrolls down, not sideways).
+    static int bestColumns(int cells, QSize size, int minimumCellWidth = PosteriorChart::kMinimumWidth);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

@@ -128,6 +128,10 @@ void tst_Charts::compareLayoutKeepsCellsSquare_data()
     QTest::newRow("two methods + histogram, 1280x800") << 3 << QSize(890, 650) << 2;
     QTest::newRow("three methods + histogram") << 4 << QSize(890, 650) << 2;
     QTest::newRow("two methods + histogram, wide") << 3 << QSize(1800, 600) << 3;
+    // Six methods and the histogram in a narrow pane: one column that scrolls down, not two that
+    // overflow sideways.
+    QTest::newRow("six methods + histogram, narrow") << 7 << QSize(360, 470) << 1;
+    QTest::newRow("six methods + histogram, 1280x800") << 7 << QSize(890, 650) << 3;
 }
 
 void tst_Charts::compareLayoutKeepsCellsSquare()
