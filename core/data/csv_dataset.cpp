@@ -27,13 +27,6 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
 bool isNumber(std::string_view field)
 {
     double value = 0.0;

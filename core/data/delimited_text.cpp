@@ -9,7 +9,6 @@
 #include <stdexcept>
 
 namespace core {
-namespace {
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
@@ -18,12 +17,10 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b)
            });
 }
 
-bool isBlank(char c)
+bool isBlankChar(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
-
-} // namespace
 
 char detectDelimiter(std::string_view line)
 {
@@ -66,7 +63,7 @@ bool splitDelimitedLine(std::string_view line, char delimiter, std::vector<std::
     std::size_t at = 0;
     for (;;) {
         std::string field;
-        while (at < line.size() && isBlank(line[at]) && line[at] != delimiter)
+        while (at < line.size() && isBlankChar(line[at]) && line[at] != delimiter)
             ++at;
         if (at < line.size() && line[at] == '"') {
             ++at;
@@ -88,13 +85,13 @@ bool splitDelimitedLine(std::string_view line, char delimiter, std::vector<std::
             // (spreadsheets write `"a"b` rarely; keeping it loses nothing).
             while (at < line.size() && line[at] != delimiter)
                 field += line[at++];
-            while (!field.empty() && isBlank(field.back()))
+            while (!field.empty() && isBlankChar(field.back()))
                 field.pop_back();
         } else {
             const std::size_t end = std::min(line.find(delimiter, at), line.size());
             field.assign(line.substr(at, end - at));
             at = end;
-            while (!field.empty() && isBlank(field.back()))
+            while (!field.empty() && isBlankChar(field.back()))
                 field.pop_back();
         }
         fields.push_back(std::move(field));

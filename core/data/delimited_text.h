@@ -36,6 +36,12 @@ enum class NumberStatus { Ok, NotANumber, OutOfRange };
 /// magnitude beyond double's range, NotANumber when any character is left over.
 NumberStatus parseFieldNumber(std::string_view field, double &value);
 
+/// True for the spaces that may surround a field: space, tab, CR, VT and FF (not the line end).
+bool isBlankChar(char c);
+
+/// ASCII comparison without regard to case ("Outcome" and "outcome", "NA" and "na").
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
 /// `text` in single quotes, for messages.
 std::string inQuotes(std::string_view text);
 

@@ -16,18 +16,13 @@
 namespace core {
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
 // The next whitespace-separated token of `text` from `at`, or empty at the end.
 std::string_view nextToken(std::string_view text, std::size_t &at)
 {
-    while (at < text.size() && isSpace(text[at]))
+    while (at < text.size() && isBlankChar(text[at]))
         ++at;
     const std::size_t start = at;
-    while (at < text.size() && !isSpace(text[at]))
+    while (at < text.size() && !isBlankChar(text[at]))
         ++at;
     return text.substr(start, at - start);
 }

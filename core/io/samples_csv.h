@@ -14,6 +14,14 @@ namespace core {
 
 using CsvMetadata = std::vector<std::pair<std::string, std::string>>;
 
+/// The header row (without its line end): lp__ when `withLp`, the sampler columns, then
+/// theta.1 … theta.`dimension`.
+std::string samplesColumnNames(Eigen::Index dimension, bool withLp);
+
+/// Row `t` of `chain` from accept_stat__ on (lp__ is the caller's), numbers in round-trip form,
+/// appended to `out` with its line end.
+void appendSamplesRow(std::string &out, const ChainResult &chain, std::int64_t t);
+
 /// Writes the completed rows of `chain` from `firstRow` on (rows before it, such as a burn-in's,
 /// are left out) atomically. `logPosterior` (one value per completed row, the left-out ones
 /// included) fills lp__; when it is empty the lp__ column is left out. Throws

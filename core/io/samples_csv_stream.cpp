@@ -1,10 +1,9 @@
 #include "core/io/samples_csv_stream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
-
-#include "core/io/atomic_file.h"
 
 namespace core {
 namespace {
@@ -24,9 +23,7 @@ SamplesCsvStream::SamplesCsvStream(const std::string &path, const CsvMetadata &m
     for (const auto &[key, value] : metadata)
         m_pending += "# " + key + " = " + value + '\n';
     m_pending += "# status = running (the draws are appended as they are made; lp__ comes with the finished file)\n";
-    m_pending += "accept_stat__,batch_size__,full_scan_points__,full_data_fallback__";
-    for (int k = 0; k < dimension; ++k)
-        m_pending += ",theta." + std::to_string(k + 1);
+    m_pending += samplesColumnNames(dimension, false);
     m_pending += '\n';
     flush();
 }
@@ -44,19 +41,7 @@ SamplesCsvStream::~SamplesCsvStream()
 void SamplesCsvStream::append(const ChainResult &chain, std::int64_t first, std::int64_t last)
 {
     for (std::int64_t t = std::max(first, m_firstRow); t < last; ++t) {
-        const auto row = static_cast<std::size_t>(t);
-        m_pending += std::to_string(int(chain.accepted[row]));
-        m_pending += ',';
-        m_pending += std::to_string(chain.batchSize[row]);
-        m_pending += ',';
-        m_pending += std::to_string(chain.fullScanPoints[row]);
-        m_pending += ',';
-        m_pending += std::to_string(int(chain.fullDataFallback[row]));
-        for (Eigen::Index k = 0; k < chain.samples.cols(); ++k) {
-            m_pending += ',';
-            m_pending += formatRoundTrip(chain.samples(t, k));
-        }
-        m_pending += '\n';
+        appendSamplesRow(m_pending, chain, t);
         ++m_pendingRows;
         ++m_rows;
     }

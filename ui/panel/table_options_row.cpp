@@ -21,6 +21,12 @@ QString valuesText(const core::CsvColumnSummary &column)
                                     : values.join(QStringLiteral(", "));
 }
 
+// The choice that leaves the label to the reader's rule (csv_dataset.h).
+QString automaticText()
+{
+    return QObject::tr("Automatic: 'label', else the first");
+}
+
 } // namespace
 
 TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
@@ -84,7 +90,7 @@ void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &colu
     const QString shown = m_label->currentData().toString();
     m_loading = true;
     m_label->clear();
-    m_label->addItem(tr("Automatic: 'label', else the first"), QString());
+    m_label->addItem(automaticText(), QString());
     auto *model = qobject_cast<QStandardItemModel *>(m_label->model());
     for (std::size_t k = 0; k < columns.size(); ++k) {
         const core::CsvColumnSummary &column = columns[k];
@@ -105,7 +111,7 @@ void TableOptionsRow::showLabelColumn(const QString &labelColumn)
 {
     int index = m_label->findData(labelColumn);
     if (index < 0) {
-        m_label->addItem(labelColumn.isEmpty() ? tr("Automatic: 'label', else the first")
+        m_label->addItem(labelColumn.isEmpty() ? automaticText()
                                                : tr("%1 (not checked yet)").arg(labelColumn),
                          labelColumn);
         index = m_label->count() - 1;

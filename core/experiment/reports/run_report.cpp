@@ -160,10 +160,9 @@ CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &cha
     CsvMetadata meta = {{"program", program}};
     for (auto &entry : toMetadata(runSettings(config)))
         meta.push_back(std::move(entry));
-    meta.insert(meta.end(), {{"description", outcome.datasetDescription},
-                             {"augmented", outcome.augmented ? "1" : "0"},
-                             {"n_data", std::to_string(outcome.dataSize)},
-                             {"chain", std::to_string(chain.chainIndex + 1)},
+    for (auto &entry : dataFactsMetadata(outcome))
+        meta.push_back(std::move(entry));
+    meta.insert(meta.end(), {{"chain", std::to_string(chain.chainIndex + 1)},
                              {"chains", std::to_string(outcome.request.chains)},
                              {"completed", std::to_string(result.completed)},
                              {"stopped", result.stopped ? "1" : "0"}});
@@ -192,6 +191,13 @@ std::string samplesPathOf(const std::string &path, const std::string &method, in
 }
 
 } // namespace
+
+CsvMetadata dataFactsMetadata(const RunOutcome &outcome)
+{
+    return {{"description", outcome.datasetDescription},
+            {"augmented", outcome.augmented ? "1" : "0"},
+            {"n_data", std::to_string(outcome.dataSize)}};
+}
 
 CsvMetadata featureScalingMetadata(const FeatureScaling &scaling)
 {

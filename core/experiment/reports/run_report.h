@@ -24,6 +24,9 @@ namespace core {
 /// ("mh-explorer-cli run", "mh-explorer").
 CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &chain, const std::string &program);
 
+/// The header lines that describe the data: `description`, `augmented` and `n_data`.
+CsvMetadata dataFactsMetadata(const RunOutcome &outcome);
+
 /// The header lines of a standardisation, `feature_means` and `feature_sds` (numbers separated
 /// by spaces): what a reader needs to put the weights back on the file's units, w_j / sd_j.
 /// Empty without one.

@@ -4,7 +4,6 @@
 
 #include "core/experiment/reports/run_record.h"
 #include "core/experiment/reports/run_report.h"
-#include "core/io/atomic_file.h"
 
 namespace core {
 
@@ -30,9 +29,7 @@ void SamplesStreamingObserver::dataReady(const DatasetInstance &dataset, const R
     {
         const std::lock_guard lock(m_mutex);
         m_dimension = outcome.dimension;
-        m_dataFacts = {{"description", outcome.datasetDescription},
-                       {"augmented", outcome.augmented ? "1" : "0"},
-                       {"n_data", std::to_string(outcome.dataSize)}};
+        m_dataFacts = dataFactsMetadata(outcome);
         for (auto &entry : featureScalingMetadata(outcome.featureScaling))
             m_dataFacts.push_back(std::move(entry));
     }
