@@ -7,6 +7,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/data/full_pass_notice.h"
 #include "core/install/install_layout.h"
 
 namespace {
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
         return 0;
     }
     const std::string command = argv[1];
+    // Passes over a file read in place take minutes; say so before each starts.
+    core::setFullPassListener([](const std::string &text) { std::fprintf(stderr, "mh-explorer-cli: %s\n", text.c_str()); });
     try {
         if (command == "run")
             return cli::runCommand(argc, argv);

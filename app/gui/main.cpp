@@ -20,9 +20,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPalette>
+#include <QPointer>
 #include <QStyleFactory>
 #include <QTimer>
 
+#include "core/data/full_pass_notice.h"
 #include "core/experiment/settings/run_config.h"
 #include "core/experiment/settings/settings_table.h"
 #include "core/experiment/sweep/sweep.h"
@@ -374,5 +376,17 @@ int main(int argc, char **argv)
         });
         script->start();
     }
-    return QApplication::exec();
+    // Passes over a file read in place take minutes: the status bar says why the run waits.
+    // Announced from worker threads; shown on the GUI thread.
+    core::setFullPassListener([target = QPointer<ui::MainWindow>(&window)](const std::string &text) {
+        QMetaObject::invokeMethod(
+            qApp, [target, message = QString::fromStdString(text)] {
+                if (target)
+                    target->showStatus(message);
+            },
+            Qt::QueuedConnection);
+    });
+    const int exitCode = QApplication::exec();
+    core::setFullPassListener({});
+    return exitCode;
 }

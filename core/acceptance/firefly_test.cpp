@@ -48,7 +48,7 @@ double FireflyTest::logBrightWeight(DataIndex i, const Vector &theta) const
 {
     const ClassificationData &data = m_model->data();
     const int features = data.featureCount();
-    double margin = data.features.row(i).cast<double>().dot(theta.head(features));
+    double margin = data.mapped ? data.dotRow(i, theta.data()) : data.features.row(i).cast<double>().dot(theta.head(features));
     if (m_model->options().bias)
         margin += theta[features];
     const double u = data.labels[static_cast<std::size_t>(i)] ? margin : -margin;
@@ -106,11 +106,14 @@ void FireflyTest::initialize(const LogisticRegressionModel &model, const TestPro
     // z_i ~ Bernoulli(1 − e^{−g_i}) at the chain's θ.
     constexpr std::size_t kBlock = 256;
     Eigen::MatrixXd block(kBlock, d), weighted(kBlock, d);
+    Eigen::VectorXd rowValues(features);
+    const auto notice = model.announceFullPass("FlyMC's bounds at the mode and its first brightness draw", 2);
     for (std::size_t first = 0; first < n; first += kBlock) {
         const std::size_t rows = std::min(kBlock, n - first);
         for (std::size_t r = 0; r < rows; ++r) {
             const auto i = static_cast<Eigen::Index>(first + r);
-            block.row(static_cast<Eigen::Index>(r)).head(features) = data.features.row(i).cast<double>();
+            data.copyRow(static_cast<DataIndex>(i), rowValues.data());
+            block.row(static_cast<Eigen::Index>(r)).head(features) = rowValues.transpose();
             if (bias)
                 block(static_cast<Eigen::Index>(r), features) = 1.0;
             const double sign = data.labels[first + r] ? 1.0 : -1.0;

@@ -10,8 +10,14 @@ double fullDataDelta(const TestProblem &problem)
            + problem.exactPart();
 }
 
+std::shared_ptr<const void> announceFullDataTest(const TestProblem &problem)
+{
+    return problem.model.announceFullPass("the full-data test, at every iteration");
+}
+
 Decision MetropolisTest::decide(const TestProblem &problem, Rng &rng)
 {
+    const auto notice = announceFullDataTest(problem);
     Decision decision;
     decision.deltaEstimate = fullDataDelta(problem);
     decision.accepted = std::log(rng.uniformOpen01()) < decision.deltaEstimate;
@@ -22,6 +28,7 @@ Decision MetropolisTest::decide(const TestProblem &problem, Rng &rng)
 
 Decision BarkerTest::decide(const TestProblem &problem, Rng &rng)
 {
+    const auto notice = announceFullDataTest(problem);
     Decision decision;
     decision.deltaEstimate = fullDataDelta(problem);
     decision.accepted = decision.deltaEstimate + rng.logistic() > 0.0;

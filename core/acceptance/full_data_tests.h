@@ -16,6 +16,10 @@ public:
     Decision decide(const TestProblem &problem, Rng &rng) override;
 };
 
+/// Announces the pass over all rows that every iteration of a full-data test makes, where that
+/// is slow (rows read in place from a file): the returned token reports the first one's time.
+std::shared_ptr<const void> announceFullDataTest(const TestProblem &problem);
+
 /// Barker's logistic test: accept iff Δ + X_log > 0, X_log standard logistic
 /// (000_…txt Sec. 3.2, Eq. 9–10). Pr(accept) = 1 / (1 + e^−Δ).
 class BarkerTest final : public AcceptanceTest {

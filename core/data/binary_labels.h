@@ -2,6 +2,7 @@
 /// Two numeric label values → labels 0 and 1, for the formats whose labels are numbers (LIBSVM's
 /// ±1 or 0/1, a NumPy label array): the smaller value becomes 0, as for a CSV file
 /// (csv_dataset.h), and a third value is an error that names where the first two were seen.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -17,6 +18,21 @@ public:
     /// Records the label of the next row. Throws std::runtime_error for a non-finite value or a
     /// third distinct value.
     void add(double value, const std::string &where);
+    /// The same with the record named only when a message needs it: `where()` is called for a
+    /// new or wrong value alone, so a file of 10⁸ rows builds no 10⁸ strings.
+    template <typename Where>
+    void addLazily(double value, Where where)
+    {
+        if (std::isfinite(value))
+            for (std::size_t k = 0; k < m_values.size(); ++k)
+                if (m_values[k] == value) {
+                    m_index.push_back(static_cast<std::uint8_t>(k));
+                    return;
+                }
+        add(value, std::string(where()));
+    }
+    /// Rows to come, so that the per-row index is allocated once.
+    void reserve(std::size_t rows) { m_index.reserve(rows); }
     /// The labels in row order, 0 for the smaller value; throws std::runtime_error when only one
     /// value was seen.
     std::vector<std::uint8_t> labels() const;

@@ -5,10 +5,88 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/random/rng.h"
 
 namespace core {
+
+std::int64_t MappedFeatureRows::fileRow(DataIndex i) const
+{
+    if (skipped.empty())
+        return i;
+    const auto row = static_cast<std::int64_t>(i);
+    auto k = static_cast<std::size_t>(skippedBeforeBlock[static_cast<std::size_t>(i >> blockShift)]);
+    while (k < skipped.size() && skipped[k] <= row)
+        ++k;
+    return row + static_cast<std::int64_t>(k);
+}
+
+void MappedFeatureRows::indexSkipped(const std::vector<std::int64_t> &heldOutFileRows)
+{
+    skipped.resize(heldOutFileRows.size());
+    for (std::size_t k = 0; k < heldOutFileRows.size(); ++k)
+        skipped[k] = heldOutFileRows[k] - static_cast<std::int64_t>(k);
+    const std::int64_t kept = fileRows - static_cast<std::int64_t>(skipped.size());
+    blockShift = 0;
+    while ((std::int64_t{2} << blockShift) * static_cast<std::int64_t>(std::max<std::size_t>(skipped.size(), 1)) <= kept)
+        ++blockShift;
+    const std::int64_t blocks = (kept >> blockShift) + 1;
+    skippedBeforeBlock.resize(static_cast<std::size_t>(blocks));
+    for (std::int64_t b = 0; b < blocks; ++b)
+        skippedBeforeBlock[static_cast<std::size_t>(b)] = static_cast<std::int32_t>(
+            std::lower_bound(skipped.begin(), skipped.end(), b << blockShift) - skipped.begin());
+}
+
+const float *MappedFeatureRows::read(DataIndex i, float *scratch) const
+{
+    const float *row = stored(i);
+    if (!scaled())
+        return row;
+    for (int j = 0; j < columns; ++j)
+        scratch[j] = standardized(row[j], means[static_cast<std::size_t>(j)], inverseSds[static_cast<std::size_t>(j)]);
+    return scratch;
+}
+
+std::uint64_t MappedFeatureRows::passBytes() const
+{
+    return static_cast<std::uint64_t>(fileRows) * static_cast<std::uint64_t>(stride) * sizeof(float);
+}
+
+Eigen::VectorXd ClassificationData::row(DataIndex i) const
+{
+    Eigen::VectorXd out(featureCount());
+    copyRow(i, out.data());
+    return out;
+}
+
+void ClassificationData::copyRow(DataIndex i, double *out) const
+{
+    const int d = featureCount();
+    if (!mapped) {
+        Eigen::Map<Eigen::RowVectorXd>(out, d) = features.row(i).cast<double>();
+        return;
+    }
+    const float *x = mapped->stored(i);
+    for (int j = 0; j < d; ++j) {
+        const auto k = static_cast<std::size_t>(j);
+        out[j] = mapped->scaled() ? standardized(x[j], mapped->means[k], mapped->inverseSds[k]) : x[j];
+    }
+}
+
+double ClassificationData::dotRow(DataIndex i, const double *weights) const
+{
+    const int d = featureCount();
+    if (!mapped)
+        return features.row(i).cast<double>().dot(Eigen::Map<const Eigen::RowVectorXd>(weights, d));
+    const float *x = mapped->stored(i);
+    double sum = 0.0;
+    for (int j = 0; j < d; ++j) {
+        const auto k = static_cast<std::size_t>(j);
+        sum += weights[j] * (mapped->scaled() ? standardized(x[j], mapped->means[k], mapped->inverseSds[k]) : x[j]);
+    }
+    return sum;
+}
 
 DataIndex ClassificationData::positives() const
 {
@@ -18,19 +96,22 @@ DataIndex ClassificationData::positives() const
 std::vector<int> mostDiscriminativeFeatures(const ClassificationData &data, int count)
 {
     // Two passes in double precision: class means, then the pooled within-class variance.
+    // Rows read in place from a file are sampled, 65,536 evenly spaced ones at most: the two
+    // features to plot are not worth reading a file larger than memory twice.
     const int d = data.featureCount();
+    const DataIndex step = data.mapped ? std::max<DataIndex>(1, data.size() / 65'536) : 1;
     Eigen::ArrayXd sum[2] = {Eigen::ArrayXd::Zero(d), Eigen::ArrayXd::Zero(d)};
     double n[2] = {0.0, 0.0};
-    for (DataIndex r = 0; r < data.size(); ++r) {
+    for (DataIndex r = 0; r < data.size(); r += step) {
         const int label = data.labels[static_cast<std::size_t>(r)] ? 1 : 0;
-        sum[label] += data.features.row(r).cast<double>().array().transpose();
+        sum[label] += data.row(r).array();
         n[label] += 1.0;
     }
     const Eigen::ArrayXd mean0 = sum[0] / std::max(n[0], 1.0), mean1 = sum[1] / std::max(n[1], 1.0);
     Eigen::ArrayXd within = Eigen::ArrayXd::Zero(d);
-    for (DataIndex r = 0; r < data.size(); ++r) {
+    for (DataIndex r = 0; r < data.size(); r += step) {
         const Eigen::ArrayXd &mean = data.labels[static_cast<std::size_t>(r)] ? mean1 : mean0;
-        within += (data.features.row(r).cast<double>().array().transpose() - mean).square();
+        within += (data.row(r).array() - mean).square();
     }
     const Eigen::ArrayXd pooledSd = (within / std::max(n[0] + n[1] - 2.0, 1.0)).sqrt();
     // Scale-free: a column in large units must not win by its units alone. A feature that is
@@ -48,20 +129,24 @@ std::vector<int> mostDiscriminativeFeatures(const ClassificationData &data, int 
 
 void validate(const ClassificationData &data)
 {
-    if (data.features.rows() < 1)
+    const std::int64_t rows = data.mapped ? data.mapped->fileRows - static_cast<std::int64_t>(data.mapped->skipped.size())
+                                          : static_cast<std::int64_t>(data.features.rows());
+    if (data.mapped && data.features.size() != 0)
+        throw std::invalid_argument("classification data hold rows both in memory and in a mapped file");
+    if (rows < 1)
         throw std::invalid_argument("classification data need at least one row");
-    if (data.features.rows() > Eigen::Index{2'147'483'647})
+    if (rows > std::int64_t{2'147'483'647})
         throw std::invalid_argument("classification data may have at most 2147483647 rows");
-    if (data.features.cols() < 1)
+    if (data.featureCount() < 1)
         throw std::invalid_argument("classification data need at least one feature");
-    if (static_cast<Eigen::Index>(data.labels.size()) != data.features.rows())
-        throw std::invalid_argument("classification data have " + std::to_string(data.features.rows())
-                                    + " feature rows but " + std::to_string(data.labels.size()) + " labels");
+    if (static_cast<std::int64_t>(data.labels.size()) != rows)
+        throw std::invalid_argument("classification data have " + std::to_string(rows) + " feature rows but "
+                                    + std::to_string(data.labels.size()) + " labels");
     if ((data.imageRows != 0 || data.imageCols != 0)
-        && Eigen::Index{data.imageRows} * data.imageCols != data.features.cols())
+        && std::int64_t{data.imageRows} * data.imageCols != data.featureCount())
         throw std::invalid_argument("image geometry " + std::to_string(data.imageRows) + "x"
                                     + std::to_string(data.imageCols) + " does not match "
-                                    + std::to_string(data.features.cols()) + " features");
+                                    + std::to_string(data.featureCount()) + " features");
     for (std::size_t i = 0; i < data.labels.size(); ++i)
         if (data.labels[i] > 1)
             throw std::invalid_argument("label of row " + std::to_string(i) + " is "
@@ -73,13 +158,18 @@ void validate(const ClassificationData &data)
 ClassificationData selectRows(const ClassificationData &data, std::span<const DataIndex> rows)
 {
     ClassificationData out;
-    out.features.resize(static_cast<Eigen::Index>(rows.size()), data.features.cols());
+    out.features.resize(static_cast<Eigen::Index>(rows.size()), data.featureCount());
     out.labels.resize(rows.size());
+    std::vector<float> scratch(static_cast<std::size_t>(data.featureCount()));
     for (std::size_t k = 0; k < rows.size(); ++k) {
         if (rows[k] < 0 || rows[k] >= data.size())
             throw std::out_of_range("row " + std::to_string(rows[k]) + " is outside [0, "
                                     + std::to_string(data.size()) + ")");
-        out.features.row(static_cast<Eigen::Index>(k)) = data.features.row(rows[k]);
+        if (data.mapped)
+            out.features.row(static_cast<Eigen::Index>(k)) =
+                Eigen::Map<const Eigen::RowVectorXf>(data.mapped->read(rows[k], scratch.data()), data.featureCount());
+        else
+            out.features.row(static_cast<Eigen::Index>(k)) = data.features.row(rows[k]);
         out.labels[k] = data.labels[static_cast<std::size_t>(rows[k])];
     }
     out.classNames = data.classNames;
@@ -90,6 +180,72 @@ ClassificationData selectRows(const ClassificationData &data, std::span<const Da
     out.featureNames = data.featureNames;
     return out;
 }
+
+namespace {
+
+std::string splitNote(DataIndex testSize, std::uint64_t seed, bool test)
+{
+    const std::string note = " (seed " + std::to_string(seed) + ")";
+    return test ? "; random test split of " + std::to_string(testSize) + " rows" + note
+                : "; training rows after a random test split of " + std::to_string(testSize) + note;
+}
+
+// The in-memory split's partial Fisher–Yates shuffle with the same draws, the permutation kept
+// as a map of the positions it moved (O(testSize), not O(N)): the same test rows. The training
+// rows stay in the file, the test rows skipped by index.
+TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex testSize, std::uint64_t seed)
+{
+    const DataIndex n = data.size();
+    std::unordered_map<DataIndex, DataIndex> moved;
+    const auto at = [&moved](DataIndex i) {
+        const auto found = moved.find(i);
+        return found == moved.end() ? i : found->second;
+    };
+    Rng rng(seed);
+    for (DataIndex k = 0; k < testSize; ++k) {
+        const auto j = k + static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n - k)));
+        const DataIndex a = at(k), b = at(j);
+        moved[k] = b;
+        moved[j] = a;
+    }
+    std::vector<DataIndex> test(static_cast<std::size_t>(testSize));
+    for (DataIndex k = 0; k < testSize; ++k)
+        test[static_cast<std::size_t>(k)] = at(k);
+    std::sort(test.begin(), test.end());
+
+    TrainTestSplit result;
+    result.test = selectRows(data, test);
+    result.test.description += splitNote(testSize, seed, true);
+    // Rows of `data` are themselves rows of the file skipping data's own held-out rows: both
+    // lists of skipped file rows merge into one.
+    MappedFeatureRows rows = *data.mapped;
+    std::vector<std::int64_t> fileRows;
+    fileRows.reserve(rows.skipped.size() + test.size());
+    for (std::size_t k = 0; k < rows.skipped.size(); ++k)
+        fileRows.push_back(rows.skipped[k] + static_cast<std::int64_t>(k));
+    for (const DataIndex row : test)
+        fileRows.push_back(rows.fileRow(row));
+    std::sort(fileRows.begin(), fileRows.end());
+    rows.indexSkipped(fileRows);
+    result.train.mapped = std::make_shared<const MappedFeatureRows>(std::move(rows));
+    result.train.labels.reserve(static_cast<std::size_t>(n - testSize));
+    for (DataIndex i = 0, next = 0; i < n; ++i) {
+        if (next < testSize && test[static_cast<std::size_t>(next)] == i) {
+            ++next;
+            continue;
+        }
+        result.train.labels.push_back(data.labels[static_cast<std::size_t>(i)]);
+    }
+    result.train.classNames = data.classNames;
+    result.train.description = data.description + splitNote(testSize, seed, false);
+    result.train.augmented = data.augmented;
+    result.train.imageRows = data.imageRows;
+    result.train.imageCols = data.imageCols;
+    result.train.featureNames = data.featureNames;
+    return result;
+}
+
+} // namespace
 
 TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed)
 {
@@ -104,6 +260,8 @@ TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize
     if (testSize < 1)
         throw std::invalid_argument("test size must be in [1, " + std::to_string(n - 1) + "]; got "
                                     + std::to_string(testSize));
+    if (data.mapped)
+        return splitMappedByIndex(data, testSize, seed);
     std::vector<DataIndex> order(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), DataIndex{0});
     // A partial Fisher–Yates shuffle: the first testSize positions are a uniform random subset.
@@ -121,9 +279,8 @@ TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize
     result.test = selectRows(data, std::span<const DataIndex>(order.data(), static_cast<std::size_t>(testSize)));
     result.train = selectRows(data, std::span<const DataIndex>(order.data() + testSize,
                                                                static_cast<std::size_t>(n - testSize)));
-    const std::string note = " (seed " + std::to_string(seed) + ")";
-    result.test.description += "; random test split of " + std::to_string(testSize) + " rows" + note;
-    result.train.description += "; training rows after a random test split of " + std::to_string(testSize) + note;
+    result.test.description += splitNote(testSize, seed, true);
+    result.train.description += splitNote(testSize, seed, false);
     return result;
 }
 

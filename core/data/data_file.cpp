@@ -84,9 +84,30 @@ std::optional<DataFormat> formatFromName(const std::string &path)
     return std::nullopt;
 }
 
+std::string memoryMapName(MemoryMap mode)
+{
+    switch (mode) {
+    case MemoryMap::Auto: return "auto";
+    case MemoryMap::On: return "on";
+    case MemoryMap::Off: return "off";
+    }
+    return "auto";
+}
+
+MemoryMap parseMemoryMap(const std::string &text)
+{
+    for (MemoryMap mode : {MemoryMap::Auto, MemoryMap::On, MemoryMap::Off})
+        if (text == memoryMapName(mode))
+            return mode;
+    throw std::invalid_argument("memory-map must be auto, on or off; got '" + text + "'");
+}
+
 ClassificationData readDataFile(const DataFileRequest &request, std::vector<CsvColumnSummary> *columns)
 {
     const DataFormat format = request.format ? *request.format : detectDataFormat(request.path);
+    if (request.memoryMap == MemoryMap::On && format != DataFormat::Npy)
+        throw std::runtime_error(request.path + ": --memory-map on reads NumPy .npy arrays in place; this is a "
+                                 + dataFormatName(format) + " file (convert it with numpy.save, or leave --memory-map auto)");
     const auto noLabelFile = [&](const char *what) {
         if (!request.labels.empty())
             throw std::runtime_error(request.path + ": " + what + " carries its own labels; leave out the label file "
@@ -102,8 +123,19 @@ ClassificationData readDataFile(const DataFileRequest &request, std::vector<CsvC
             throw std::runtime_error(request.path + ": a LIBSVM file's label is the first field of each line; "
                                      "--label-column does not apply");
         return readLibsvmDataset(request.path);
-    case DataFormat::Npy:
+    case DataFormat::Npy: {
+        std::error_code error;
+        const auto size = std::filesystem::file_size(request.path, error);
+        if (request.memoryMap == MemoryMap::On || (request.memoryMap == MemoryMap::Auto && !error && size >= kMapFromBytes)) {
+            try {
+                return mapNpyDataset(request.path, request.labels, request.table.labelColumn);
+            } catch (const NotMappable &) {
+                if (request.memoryMap == MemoryMap::On)
+                    throw;
+            }
+        }
         return readNpyDataset(request.path, request.labels, request.table.labelColumn);
+    }
     case DataFormat::Idx:
         break;
     }

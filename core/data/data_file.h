@@ -4,6 +4,7 @@
 /// reader of that format. IDX images need their classes chosen and are loaded by the
 /// logistic-regression data step (core/experiment/inputs/logistic_dataset.h); every other format
 /// gives a binary classification data set here.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -28,11 +29,23 @@ DataFormat detectDataFormat(const std::string &path);
 /// apply): IDX for names with "ubyte", "idx" or ".idx"; nullopt when the name says nothing.
 std::optional<DataFormat> formatFromName(const std::string &path);
 
+/// Whether a NumPy features array is read in place through a memory map (npy_dataset.h:
+/// mapNpyDataset) instead of into memory: Auto maps an uncompressed float32 array of at least
+/// kMapFromBytes and reads anything else into memory; On maps or fails with the reason; Off
+/// always reads into memory.
+enum class MemoryMap { Auto, On, Off };
+inline constexpr std::uintmax_t kMapFromBytes = std::uintmax_t{1} << 30;
+/// "auto", "on" or "off".
+std::string memoryMapName(MemoryMap mode);
+/// The inverse of memoryMapName(); throws std::invalid_argument naming the accepted values.
+MemoryMap parseMemoryMap(const std::string &text);
+
 struct DataFileRequest {
     std::string path;
     std::optional<DataFormat> format; ///< nullopt: detectDataFormat()
     std::string labels;               ///< a label file (.npy or IDX) for an .npy features array
     CsvReadOptions table;             ///< CSV: label column, delimiter, missing values; .npy: label column
+    MemoryMap memoryMap = MemoryMap::Auto;
 };
 
 /// Reads a CSV, LIBSVM or .npy file into a data set (`columns`, when given, receives a CSV's

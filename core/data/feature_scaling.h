@@ -21,12 +21,13 @@ struct FeatureScaling {
 };
 
 /// The means and standard deviations of `train`'s features, accumulated in double precision
-/// (Welford's update, exact for features of any offset). Throws std::invalid_argument when
+/// (Welford's update, exact for features of any offset). On mapped rows this is a pass over
+/// the file, announced (full_pass_notice.h). Throws std::invalid_argument when
 /// `train` has no rows.
 FeatureScaling fitFeatureScaling(const ClassificationData &train);
 
 /// Replaces every feature x_j of `data` by (x_j − means_j) / sds_j, in place, and says so in
-/// its description. Throws std::invalid_argument when the feature counts differ.
+/// its description. Mapped rows are not copied: they are scaled as they are read. Throws std::invalid_argument when the feature counts differ.
 void applyFeatureScaling(ClassificationData &data, const FeatureScaling &scaling);
 
 } // namespace core

@@ -10,7 +10,9 @@
 
 #include "core/data/binary_labels.h"
 #include "core/data/idx_reader.h"
+#include "core/data/full_pass_notice.h"
 #include "core/data/npy_array.h"
+#include "core/io/mapped_file.h"
 
 namespace core {
 namespace {
@@ -40,6 +42,42 @@ std::size_t labelColumnIndex(const std::string &text, std::int64_t columns, cons
         fail(path, "label column " + text + " does not exist: the array has " + std::to_string(columns)
                        + " columns, numbered 1 to " + std::to_string(columns) + " (or -1 for the last)");
     return static_cast<std::size_t>(number > 0 ? number - 1 : columns + number);
+}
+
+
+// The labels of `rows` rows from a label file, .npy or IDX, into `coder`.
+void readLabelFile(const std::string &labels, std::int64_t rows, BinaryLabelCoder &coder)
+{
+    ByteSource probe(labels);
+    std::uint8_t magic[6] = {};
+    const std::size_t got = probe.read(magic, sizeof magic);
+    coder.reserve(static_cast<std::size_t>(rows));
+    if (hasNpyMagic(magic, got)) {
+        ByteSource labelFile(labels);
+        const NpyHeader labelHeader = readNpyHeader(labelFile, labels);
+        const bool column = labelHeader.shape.size() == 1 || (labelHeader.shape.size() == 2 && labelHeader.shape[1] == 1);
+        if (!column)
+            fail(labels, "the label array has shape " + shapeText(labelHeader) + "; it must be (rows,) or (rows, 1)");
+        if (labelHeader.shape[0] != rows)
+            fail(labels, "the label array has " + std::to_string(labelHeader.shape[0]) + " rows, the features "
+                             + std::to_string(rows));
+        std::vector<double> values;
+        // In blocks: a label array of 10^8 rows is not held as doubles at once.
+        const std::int64_t blockRows = 1 << 20;
+        for (std::int64_t first = 0; first < rows; first += blockRows) {
+            const std::int64_t count = std::min(blockRows, rows - first);
+            readNpyElements(labelFile, labelHeader, static_cast<std::uint64_t>(count), values, labels);
+            for (std::size_t r = 0; r < values.size(); ++r)
+                coder.addLazily(values[r], [&] { return "element " + std::to_string(first + static_cast<std::int64_t>(r) + 1); });
+        }
+        return;
+    }
+    const std::vector<std::uint8_t> idx = readIdxLabels(labels);
+    if (static_cast<std::int64_t>(idx.size()) != rows)
+        fail(labels, "the label file has " + std::to_string(idx.size()) + " labels, the features " + std::to_string(rows)
+                         + " rows");
+    for (std::size_t r = 0; r < idx.size(); ++r)
+        coder.addLazily(idx[r], [r] { return "label " + std::to_string(r + 1); });
 }
 
 } // namespace
@@ -84,7 +122,7 @@ ClassificationData readFeatures(ByteSource &source, const std::string &features,
             for (std::int64_t c = 0; c < columns; ++c) {
                 const double value = row[c];
                 if (labelIndex && static_cast<std::size_t>(c) == *labelIndex) {
-                    coder.add(value, "row " + std::to_string(first + r + 1));
+                    coder.addLazily(value, [&] { return "row " + std::to_string(first + r + 1); });
                     continue;
                 }
                 if (!std::isfinite(value) || std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
@@ -128,34 +166,78 @@ ClassificationData readNpyDataset(const std::string &features, const std::string
     const std::int64_t rows = data.size();
     std::string labelSource;
     if (!labels.empty()) {
-        ByteSource probe(labels);
-        std::uint8_t magic[6] = {};
-        const std::size_t got = probe.read(magic, sizeof magic);
-        if (hasNpyMagic(magic, got)) {
-            ByteSource labelFile(labels);
-            const NpyHeader labelHeader = readNpyHeader(labelFile, labels);
-            const bool column = labelHeader.shape.size() == 1
-                                || (labelHeader.shape.size() == 2 && labelHeader.shape[1] == 1);
-            if (!column)
-                fail(labels, "the label array has shape " + shapeText(labelHeader) + "; it must be (rows,) or (rows, 1)");
-            if (labelHeader.shape[0] != rows)
-                fail(labels, "the label array has " + std::to_string(labelHeader.shape[0]) + " rows, the features "
-                                 + std::to_string(rows));
-            std::vector<double> values;
-            readNpyElements(labelFile, labelHeader, static_cast<std::uint64_t>(rows), values, labels);
-            for (std::size_t r = 0; r < values.size(); ++r)
-                coder.add(values[r], "element " + std::to_string(r + 1));
-        } else {
-            const std::vector<std::uint8_t> idx = readIdxLabels(labels);
-            if (static_cast<std::int64_t>(idx.size()) != rows)
-                fail(labels, "the label file has " + std::to_string(idx.size()) + " labels, the features "
-                                 + std::to_string(rows) + " rows");
-            for (std::size_t r = 0; r < idx.size(); ++r)
-                coder.add(idx[r], "label " + std::to_string(r + 1));
-        }
+        readLabelFile(labels, rows, coder);
         labelSource = std::filesystem::path(labels).filename().string();
     }
     finishLabels(data, coder, labelIndex ? ", label column " + std::to_string(*labelIndex + 1) : ", labels from " + labelSource);
+    return data;
+}
+
+} // namespace core
+
+namespace core {
+
+ClassificationData mapNpyDataset(const std::string &features, const std::string &labels, const std::string &labelColumn)
+{
+    const std::shared_ptr<const MappedFile> file = MappedFile::open(features);
+    const auto cannot = [&](const std::string &why) {
+        throw NotMappable(features + ": cannot be read in place (memory-mapped): " + why
+                          + "; or read it into memory with --memory-map off");
+    };
+    if (file->size() >= 2 && file->data()[0] == 0x1f && file->data()[1] == 0x8b)
+        cannot("it is gzipped (gunzip it first)");
+    ByteSource source(std::span<const std::uint8_t>(file->data(), file->size()), features);
+    const NpyHeader header = readNpyHeader(source, features);
+    if (header.shape.size() != 2)
+        fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
+    if (header.type.kind != 'f' || header.type.bytes != 4 || header.type.bigEndian)
+        cannot("its elements are " + header.descr + ", not little-endian float32 ('<f4'; numpy: a.astype('<f4'))");
+    if (header.headerBytes % alignof(float) != 0)
+        cannot("its data do not start on a 4-byte boundary");
+    const std::int64_t rows = header.shape[0], columns = header.shape[1];
+    std::optional<std::size_t> labelIndex;
+    if (labels.empty()) {
+        if (labelColumn.empty())
+            fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
+                           "column in this array (--label-column -1 for the last)");
+        labelIndex = labelColumnIndex(labelColumn, columns, features);
+        if (*labelIndex != 0 && *labelIndex + 1 != static_cast<std::size_t>(columns))
+            cannot("its label column " + std::to_string(*labelIndex + 1) + " of " + std::to_string(columns)
+                   + " is neither the first nor the last, which a row's features must be read around; give the labels "
+                     "as a file (--labels)");
+    } else if (!labelColumn.empty()) {
+        fail(features, "the labels come from " + labels + ", so --label-column has nothing to choose; give one of them");
+    }
+    const std::int64_t d = columns - (labelIndex ? 1 : 0);
+    if (rows < 1 || d < 1)
+        fail(features, "the array has shape " + shapeText(header) + ": no rows, or no feature column");
+    if (rows > std::int64_t{2'147'483'647})
+        fail(features, "the array has " + std::to_string(rows) + " rows; at most 2147483647 rows can be sampled");
+
+    const auto *elements = reinterpret_cast<const float *>(file->data() + header.headerBytes);
+    MappedFeatureRows mapped;
+    mapped.file = file;
+    mapped.first = elements + (labelIndex == std::size_t{0} ? 1 : 0);
+    mapped.stride = columns;
+    mapped.fileRows = rows;
+    mapped.columns = static_cast<int>(d);
+    ClassificationData data;
+    data.mapped = std::make_shared<const MappedFeatureRows>(std::move(mapped));
+    data.description = std::filesystem::path(features).filename().string() + ": " + std::to_string(rows) + " rows, "
+                       + std::to_string(d) + " features (" + header.descr + "), read in place (memory-mapped)";
+
+    BinaryLabelCoder coder(labels.empty() ? features : labels);
+    if (labelIndex) {
+        coder.reserve(static_cast<std::size_t>(rows));
+        const FullPassNotice notice(data, "the label column");
+        const float *label = elements + *labelIndex;
+        for (std::int64_t r = 0; r < rows; ++r)
+            coder.addLazily(label[r * columns], [r] { return "row " + std::to_string(r + 1); });
+        finishLabels(data, coder, ", label column " + std::to_string(*labelIndex + 1));
+    } else {
+        readLabelFile(labels, rows, coder);
+        finishLabels(data, coder, ", labels from " + std::filesystem::path(labels).filename().string());
+    }
     return data;
 }
 

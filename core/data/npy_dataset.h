@@ -6,6 +6,7 @@
 /// stored as float; a NaN or infinite one is an error naming its row and column.
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 
 #include "core/data/classification_data.h"
@@ -27,6 +28,22 @@ ClassificationData readNpyDataset(const std::string &features, const std::string
 
 /// One array with its label column, from bytes in memory (`name` stands for the path): the
 /// entry of the fuzz target. Same errors as readNpyDataset().
+/// A features array whose rows are too many for memory can be read in place instead.
+/// Thrown by mapNpyDataset() when the file cannot be (the reason in the message), so that a
+/// caller may fall back to readNpyDataset().
+struct NotMappable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The same data with the features read in place from a memory map (MappedFeatureRows): an
+/// uncompressed 2-D little-endian float32 array in C order, its labels from `labels` or from
+/// its first or last column (one pass over the file, announced: full_pass_notice.h). Labels
+/// are read into memory, one byte per row. Non-finite features are found when a row is read
+/// (LogisticRegressionModel), not here. Throws NotMappable naming the obstacle (gzipped, not
+/// float32, a label column in the middle), and the errors of readNpyDataset() otherwise.
+ClassificationData mapNpyDataset(const std::string &features, const std::string &labels,
+                                 const std::string &labelColumn);
+
 ClassificationData parseNpyDataset(std::span<const std::uint8_t> bytes, const std::string &name,
                                    const std::string &labelColumn);
 

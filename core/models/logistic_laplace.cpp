@@ -19,10 +19,23 @@ double logPosterior(const LogisticRegressionModel &model, const Vector &theta, d
     return model.logPrior(theta) + model.logLikelihoodSum(theta) / temperature;
 }
 
+void addPriorCurvature(const LogisticRegressionModel &model, Eigen::MatrixXd &h)
+{
+    const double priorSd = model.options().priorSd;
+    if (priorSd > 0.0)
+        h.diagonal().array() += 1.0 / (priorSd * priorSd);
+}
+
 // H = P + (1/T) Xᵀ W X (with the intercept's row and column when the model has one), in double.
 Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vector &theta, double temperature)
 {
     const ClassificationData &data = model.data();
+    if (data.mapped) {
+        // Rows read in place: a block at a time through the proxies' sums, never an N × d copy.
+        Eigen::MatrixXd h = -model.taylorSums(theta).hessian / temperature;
+        addPriorCurvature(model, h);
+        return h;
+    }
     const int features = data.featureCount(), d = model.dimension();
     const bool bias = model.options().bias;
     const Eigen::VectorXd margins =
@@ -42,9 +55,7 @@ Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vect
         h.block(features, 0, 1, features) = cross.transpose();
         h(features, features) = w.sum();
     }
-    const double priorSd = model.options().priorSd;
-    if (priorSd > 0.0)
-        h.diagonal().array() += 1.0 / (priorSd * priorSd);
+    addPriorCurvature(model, h);
     return h;
 }
 
@@ -60,7 +71,11 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     if (!(temperature > 0.0) || !std::isfinite(temperature))
         throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(temperature));
     const int d = model.dimension();
-    std::vector<DataIndex> all(static_cast<std::size_t>(model.dataSize()));
+    const bool inPlace = static_cast<bool>(model.data().mapped);
+    const auto notice = model.announceFullPass("the Laplace fit (Newton steps of 2 or more passes each)", 2 * maxSteps + 2);
+    // Every row's index, for the gradient over all rows in memory; rows read in place get the
+    // gradient from the proxies' sums instead (no O(N) index list).
+    std::vector<DataIndex> all(inPlace ? 0 : static_cast<std::size_t>(model.dataSize()));
     std::iota(all.begin(), all.end(), DataIndex{0});
     GaussianApproximation fit;
     fit.mode = model.initialTheta();
@@ -70,9 +85,16 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     for (; fit.newtonSteps < maxSteps; ++fit.newtonSteps) {
         checkStop();
         model.gradLogPrior(fit.mode, gradient);
-        model.sumGradLogLikelihood(fit.mode, all, likelihoodGradient);
-        gradient += likelihoodGradient / temperature;
-        h = negativeHessian(model, fit.mode, temperature);
+        if (inPlace) {
+            LogisticRegressionModel::TaylorSums sums = model.taylorSums(fit.mode);
+            gradient += sums.gradient / temperature;
+            h = -sums.hessian / temperature;
+            addPriorCurvature(model, h);
+        } else {
+            model.sumGradLogLikelihood(fit.mode, all, likelihoodGradient);
+            gradient += likelihoodGradient / temperature;
+            h = negativeHessian(model, fit.mode, temperature);
+        }
         // A ridge relative to the curvature keeps H invertible without a prior (see the header).
         h.diagonal().array() += 1e-8 * h.diagonal().mean() + 1e-300;
         const Eigen::LLT<Eigen::MatrixXd> llt(h);

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
+
+#include "core/data/full_pass_notice.h"
+#include "core/io/mapped_file.h"
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -88,23 +92,74 @@ inline void addScaledRow(const float *x, double c, Eigen::Index n, double *out)
         out[j] += c * static_cast<double>(x[j]);
 }
 
+// Rows in memory: row r at base + r·d, as stored.
+struct StoredRows {
+    const float *base;
+    Eigen::Index d;
+    static constexpr bool kChecked = false;
+    const float *address(DataIndex r) const { return base + static_cast<Eigen::Index>(r) * d; }
+    const float *read(DataIndex r) const { return address(r); }
+    void checkFinite(DataIndex) const {}
+};
+
+// A scratch row per thread for rows standardised as they are read: allocated the first time a
+// thread reads such a row, never per call.
+float *scaledRowScratch(int columns)
+{
+    thread_local std::vector<float> scratch;
+    if (scratch.size() < static_cast<std::size_t>(columns))
+        scratch.resize(static_cast<std::size_t>(columns));
+    return scratch.data();
+}
+
+// Rows read in place from a memory-mapped file (MappedFeatureRows). They were not checked when
+// the file was opened (that would read it all), so a margin that is not finite sends the
+// reader back to the row: a NaN or infinite feature there is an error naming row and column.
+struct InPlaceRows {
+    const MappedFeatureRows *rows;
+    float *scratch;
+    static constexpr bool kChecked = true;
+    const float *address(DataIndex r) const { return rows->stored(r); }
+    const float *read(DataIndex r) const { return rows->read(r, scratch); }
+    void checkFinite(DataIndex r) const
+    {
+        const float *x = rows->stored(r);
+        for (int j = 0; j < rows->columns; ++j)
+            if (!std::isfinite(x[j]))
+                throw std::runtime_error(rows->file->path() + ": file row " + std::to_string(rows->fileRow(r) + 1)
+                                         + ", feature " + std::to_string(j + 1) + " is " + std::to_string(x[j])
+                                         + ", not a finite number; fix or drop that row");
+    }
+};
+
+// Calls visit(reader) with the reader of `data`'s rows: the one branch between the kinds.
+template <typename Visit>
+decltype(auto) withRows(const ClassificationData &data, Visit visit)
+{
+    if (data.mapped)
+        return visit(InPlaceRows{data.mapped.get(), data.mapped->scaled() ? scaledRowScratch(data.mapped->columns) : nullptr});
+    return visit(StoredRows{data.features.data(), data.features.cols()});
+}
+
 // z[j][k] = x_{rowOf(first + k)} · w_j + bias_j and s[k] = ±1 (label 1 / 0) for k < count.
 // `total` is the number of rows of the whole call, so the next block's first row is
 // prefetched too. Only random rows are prefetched by hand: on contiguous rows the hardware
 // prefetcher already streams, and extra prefetch instructions only occupy fill buffers.
-template <int K, bool RandomRows, typename RowOf>
-void blockMargins(const ClassificationData &data, RowOf rowOf, DataIndex first, DataIndex count, DataIndex total,
-                  const std::array<const double *, K> &weights, const std::array<double, K> &bias,
+template <int K, bool RandomRows, typename Rows, typename RowOf>
+void blockMargins(const ClassificationData &data, const Rows &rows, RowOf rowOf, DataIndex first, DataIndex count,
+                  DataIndex total, const std::array<const double *, K> &weights, const std::array<double, K> &bias,
                   double (&z)[K][kChunk], double (&sign)[kChunk])
 {
-    const Eigen::Index d = data.features.cols();
-    const float *base = data.features.data();
+    const Eigen::Index d = data.featureCount();
     for (DataIndex k = 0; k < count; ++k) {
         const DataIndex row = rowOf(first + k);
         if (RandomRows && first + k + 1 < total)
-            prefetchRow(base + static_cast<Eigen::Index>(rowOf(first + k + 1)) * d, d);
+            prefetchRow(rows.address(rowOf(first + k + 1)), d);
         std::array<double, K> acc = bias;
-        accumulateDots<K>(base + static_cast<Eigen::Index>(row) * d, weights, d, acc);
+        accumulateDots<K>(rows.read(row), weights, d, acc);
+        if constexpr (Rows::kChecked)
+            if (!std::isfinite(acc[0]))
+                rows.checkFinite(row);
         for (int m = 0; m < K; ++m)
             z[m][k] = acc[static_cast<std::size_t>(m)];
         sign[k] = data.labels[static_cast<std::size_t>(row)] != 0 ? 1.0 : -1.0;
@@ -130,14 +185,16 @@ Margins marginsOf(const Vector &theta, int features, bool bias)
     return {theta.data(), bias ? theta[features] : 0.0};
 }
 
-template <bool RandomRows, typename RowOf>
-void ratioKernel(const ClassificationData &data, RowOf rowOf, DataIndex total, Margins from, Margins to, double *out)
+template <bool RandomRows, typename Rows, typename RowOf>
+void ratioKernel(const ClassificationData &data, const Rows &rows, RowOf rowOf, DataIndex total, Margins from,
+                 Margins to, double *out)
 {
     for (DataIndex first = 0; first < total; first += kChunk) {
         const DataIndex count = std::min(kChunk, total - first);
         alignas(64) double z[2][kChunk];
         alignas(64) double sign[kChunk];
-        blockMargins<2, RandomRows>(data, rowOf, first, count, total, {from.weights, to.weights}, {from.bias, to.bias}, z, sign);
+        blockMargins<2, RandomRows>(data, rows, rowOf, first, count, total, {from.weights, to.weights},
+                                    {from.bias, to.bias}, z, sign);
         const ChunkArray s(sign, count);
         ChunkArray zFrom(z[0], count), zTo(z[1], count);
         zFrom *= s;
@@ -153,15 +210,15 @@ void ratioKernel(const ClassificationData &data, RowOf rowOf, DataIndex total, M
 // θ̂, from the three margins of each row (control_variates.h). With u = s z the proxy's
 // terms are a (z' − z), a = s σ(−s ẑ), and for order 2 −½ w [(z' − ẑ)² − (z − ẑ)²], w = σ(ẑ) σ(−ẑ):
 // the gradient and Hessian of ℓ at θ̂ are a·x and −w·x xᵀ, so every proxy is a function of margins.
-template <bool RandomRows, typename RowOf>
-void residualKernel(const ClassificationData &data, RowOf rowOf, DataIndex total, Margins from, Margins to,
-                    Margins anchor, int order, double *out)
+template <bool RandomRows, typename Rows, typename RowOf>
+void residualKernel(const ClassificationData &data, const Rows &rows, RowOf rowOf, DataIndex total, Margins from,
+                    Margins to, Margins anchor, int order, double *out)
 {
     for (DataIndex first = 0; first < total; first += kChunk) {
         const DataIndex count = std::min(kChunk, total - first);
         alignas(64) double z[3][kChunk];
         alignas(64) double sign[kChunk];
-        blockMargins<3, RandomRows>(data, rowOf, first, count, total, {from.weights, to.weights, anchor.weights},
+        blockMargins<3, RandomRows>(data, rows, rowOf, first, count, total, {from.weights, to.weights, anchor.weights},
                                     {from.bias, to.bias, anchor.bias}, z, sign);
         alignas(64) double loss[2][kChunk];
         const ChunkArray s(sign, count), zFrom(z[0], count), zTo(z[1], count), zHat(z[2], count);
@@ -189,15 +246,17 @@ void residualKernel(const ClassificationData &data, RowOf rowOf, DataIndex total
 template <typename Visit>
 void forEachBlock(const ClassificationData &data, Margins theta, Visit visit)
 {
-    const DataIndex total = data.size();
-    const auto identity = [](DataIndex k) { return k; };
-    for (DataIndex first = 0; first < total; first += kChunk) {
-        const DataIndex count = std::min(kChunk, total - first);
-        alignas(64) double z[1][kChunk];
-        alignas(64) double sign[kChunk];
-        blockMargins<1, false>(data, identity, first, count, total, {theta.weights}, {theta.bias}, z, sign);
-        visit(z[0], sign, count);
-    }
+    withRows(data, [&](const auto &rows) {
+        const DataIndex total = data.size();
+        const auto identity = [](DataIndex k) { return k; };
+        for (DataIndex first = 0; first < total; first += kChunk) {
+            const DataIndex count = std::min(kChunk, total - first);
+            alignas(64) double z[1][kChunk];
+            alignas(64) double sign[kChunk];
+            blockMargins<1, false>(data, rows, identity, first, count, total, {theta.weights}, {theta.bias}, z, sign);
+            visit(z[0], sign, count);
+        }
+    });
 }
 
 double logLikelihoodTotal(const ClassificationData &data, Margins theta)
@@ -225,17 +284,54 @@ LogisticRegressionModel::LogisticRegressionModel(std::shared_ptr<const Classific
         throw std::invalid_argument("prior-sd must be 0 (flat prior) or finite and > 0; got "
                                     + std::to_string(m_options.priorSd));
     m_features = m_data->featureCount();
-    m_maxRowNorm = std::sqrt(m_data->features.cast<double>().rowwise().squaredNorm().maxCoeff());
-    m_maxAbsFeature = std::max(static_cast<double>(m_data->features.cwiseAbs().maxCoeff()), m_options.bias ? 1.0 : 0.0);
+    if (!m_data->mapped)
+        dataBounds(); // quick in memory; rows read in place wait until a bound is asked for
+}
+
+std::shared_ptr<const void> LogisticRegressionModel::announceFullPass(const std::string &what, int passes) const
+{
+    if (!m_data->mapped)
+        return {};
+    return std::make_shared<const FullPassNotice>(*m_data, what, passes);
+}
+
+template <typename Visit>
+void LogisticRegressionModel::forEachRow(const std::string &what, Visit visit) const
+{
+    const auto notice = announceFullPass(what);
+    withRows(*m_data, [&](const auto &rows) {
+        for (DataIndex i = 0; i < m_data->size(); ++i) {
+            const Eigen::Map<const Eigen::ArrayXf> x(rows.read(i), m_features);
+            if constexpr (std::decay_t<decltype(rows)>::kChecked)
+                if (!x.allFinite())
+                    rows.checkFinite(i);
+            visit(i, x);
+        }
+    });
+}
+
+const LogisticRegressionModel::DataBounds &LogisticRegressionModel::dataBounds() const
+{
+    std::call_once(m_boundsOnce, [this] {
+        double maxSquaredNorm = 0.0, maxAbs = 0.0;
+        forEachRow("the largest row norm and feature (the bounds of MHSubLhd, SMH and the control variates)",
+                   [&](DataIndex, const Eigen::Map<const Eigen::ArrayXf> &x) {
+                       maxSquaredNorm = std::max(maxSquaredNorm, x.cast<double>().square().sum());
+                       maxAbs = std::max(maxAbs, static_cast<double>(x.abs().maxCoeff()));
+                   });
+        m_bounds.maxRowNorm = std::sqrt(maxSquaredNorm);
+        m_bounds.maxAbsFeature = std::max(maxAbs, m_options.bias ? 1.0 : 0.0);
+    });
+    return m_bounds;
 }
 
 std::vector<double> LogisticRegressionModel::rowMaxAbsFeatures() const
 {
     std::vector<double> out(static_cast<std::size_t>(m_data->size()));
     const double bias = m_options.bias ? 1.0 : 0.0;
-    for (DataIndex i = 0; i < m_data->size(); ++i)
-        out[static_cast<std::size_t>(i)] =
-            std::max(static_cast<double>(m_data->features.row(i).cwiseAbs().maxCoeff()), bias);
+    forEachRow("SMH's per-point bounds", [&](DataIndex i, const Eigen::Map<const Eigen::ArrayXf> &x) {
+        out[static_cast<std::size_t>(i)] = std::max(static_cast<double>(x.abs().maxCoeff()), bias);
+    });
     return out;
 }
 
@@ -243,9 +339,9 @@ std::optional<std::vector<double>> LogisticRegressionModel::pointLipschitzConsta
 {
     std::vector<double> out(static_cast<std::size_t>(m_data->size()));
     const double bias = m_options.bias ? 1.0 : 0.0;
-    for (DataIndex i = 0; i < m_data->size(); ++i)
-        out[static_cast<std::size_t>(i)] =
-            std::sqrt(m_data->features.row(i).cast<double>().squaredNorm() + bias);
+    forEachRow("TunaMH's per-point Lipschitz constants", [&](DataIndex i, const Eigen::Map<const Eigen::ArrayXf> &x) {
+        out[static_cast<std::size_t>(i)] = std::sqrt(x.cast<double>().square().sum() + bias);
+    });
     return out;
 }
 
@@ -253,7 +349,7 @@ std::optional<double> LogisticRegressionModel::logLikelihoodRatioBound(const Vec
 {
     const double weights = (to.head(m_features) - from.head(m_features)).norm();
     const double bias = m_options.bias ? std::abs(to[m_features] - from[m_features]) : 0.0;
-    return m_maxRowNorm * weights + bias;
+    return dataBounds().maxRowNorm * weights + bias;
 }
 
 double LogisticRegressionModel::logPrior(const Vector &theta) const
@@ -276,21 +372,25 @@ void LogisticRegressionModel::sumGradLogLikelihood(const Vector &theta, std::spa
 {
     out.setZero(dimension());
     const Eigen::Index d = m_features;
-    const float *base = m_data->features.data();
     const Margins margins = marginsOf(theta, m_features, m_options.bias);
     double biasSum = 0.0;
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-        const float *row = base + static_cast<Eigen::Index>(rows[k]) * d;
-        if (k + 1 < rows.size())
-            prefetchRow(base + static_cast<Eigen::Index>(rows[k + 1]) * d, d);
-        std::array<double, 1> z = {margins.bias};
-        accumulateDots<1>(row, {margins.weights}, d, z);
-        const double s = m_data->labels[static_cast<std::size_t>(rows[k])] != 0 ? 1.0 : -1.0;
-        // d/dz log σ(s z) = s σ(−s z) = s / (1 + e^{s z}); e^{s z} = ∞ gives the exact limit 0.
-        const double weight = s / (1.0 + std::exp(s * z[0]));
-        addScaledRow(row, weight, d, out.data());
-        biasSum += weight;
-    }
+    withRows(*m_data, [&](const auto &data) {
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const float *row = data.read(rows[k]);
+            if (k + 1 < rows.size())
+                prefetchRow(data.address(rows[k + 1]), d);
+            std::array<double, 1> z = {margins.bias};
+            accumulateDots<1>(row, {margins.weights}, d, z);
+            if constexpr (std::decay_t<decltype(data)>::kChecked)
+                if (!std::isfinite(z[0]))
+                    data.checkFinite(rows[k]);
+            const double s = m_data->labels[static_cast<std::size_t>(rows[k])] != 0 ? 1.0 : -1.0;
+            // d/dz log σ(s z) = s σ(−s z) = s / (1 + e^{s z}); e^{s z} = ∞ gives the exact limit 0.
+            const double weight = s / (1.0 + std::exp(s * z[0]));
+            addScaledRow(row, weight, d, out.data());
+            biasSum += weight;
+        }
+    });
     if (m_options.bias)
         out[m_features] = biasSum;
 }
@@ -299,32 +399,44 @@ void LogisticRegressionModel::logLikelihoodRatios(const Vector &from, const Vect
                                                   std::span<const DataIndex> rows, std::span<double> out) const
 {
     const DataIndex *indices = rows.data();
-    ratioKernel<true>(*m_data, [indices](DataIndex k) { return indices[k]; }, static_cast<DataIndex>(rows.size()),
-                marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias), out.data());
+    withRows(*m_data, [&](const auto &reader) {
+        ratioKernel<true>(*m_data, reader, [indices](DataIndex k) { return indices[k]; },
+                          static_cast<DataIndex>(rows.size()), marginsOf(from, m_features, m_options.bias),
+                          marginsOf(to, m_features, m_options.bias), out.data());
+    });
 }
 
 void LogisticRegressionModel::logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
                                                        std::span<double> out) const
 {
-    ratioKernel<false>(*m_data, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
-                marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias), out.data());
+    withRows(*m_data, [&](const auto &reader) {
+        ratioKernel<false>(*m_data, reader, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
+                           marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias),
+                           out.data());
+    });
 }
 
 void LogisticRegressionModel::taylorResiduals(const Vector &from, const Vector &to, const Vector &anchor, int order,
                                               std::span<const DataIndex> rows, std::span<double> out) const
 {
     const DataIndex *indices = rows.data();
-    residualKernel<true>(*m_data, [indices](DataIndex k) { return indices[k]; }, static_cast<DataIndex>(rows.size()),
-                         marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias),
-                         marginsOf(anchor, m_features, m_options.bias), order, out.data());
+    withRows(*m_data, [&](const auto &reader) {
+        residualKernel<true>(*m_data, reader, [indices](DataIndex k) { return indices[k]; },
+                             static_cast<DataIndex>(rows.size()), marginsOf(from, m_features, m_options.bias),
+                             marginsOf(to, m_features, m_options.bias), marginsOf(anchor, m_features, m_options.bias),
+                             order, out.data());
+    });
 }
 
 void LogisticRegressionModel::taylorResidualsRange(const Vector &from, const Vector &to, const Vector &anchor,
                                                    int order, DataIndex first, std::span<double> out) const
 {
-    residualKernel<false>(*m_data, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
-                          marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias),
-                          marginsOf(anchor, m_features, m_options.bias), order, out.data());
+    withRows(*m_data, [&](const auto &reader) {
+        residualKernel<false>(*m_data, reader, [first](DataIndex k) { return first + k; },
+                              static_cast<DataIndex>(out.size()), marginsOf(from, m_features, m_options.bias),
+                              marginsOf(to, m_features, m_options.bias), marginsOf(anchor, m_features, m_options.bias),
+                              order, out.data());
+    });
 }
 
 LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Vector &anchor) const
@@ -335,10 +447,11 @@ LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Ve
     TaylorSums sums{Vector::Zero(d), Eigen::MatrixXd::Zero(d, d)};
     Eigen::MatrixXd block(kChunk, d);
     Eigen::VectorXd slope(kChunk), curvature(kChunk);
+    const auto notice = announceFullPass("the control variates' sums at the mode");
     forEachBlock(*m_data, marginsOf(anchor, m_features, m_options.bias),
                  [&, row = DataIndex{0}](double *z, const double *sign, DataIndex count) mutable {
                      for (DataIndex k = 0; k < count; ++k) {
-                         block.row(k).head(m_features) = m_data->features.row(row + k).cast<double>();
+                         block.row(k).head(m_features) = m_data->row(row + k).transpose();
                          if (m_options.bias)
                              block(k, m_features) = 1.0;
                          const double e = std::exp(-std::abs(z[k]));

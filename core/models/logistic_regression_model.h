@@ -21,6 +21,7 @@
 /// thread-local buffers, no allocation per call), so any number of threads may evaluate the
 /// same model at once, e.g. several chains sharing one data set.
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,7 +98,7 @@ public:
     /// max_ij |x_ij| over the rows the model reads, the bias column's 1 included: with it the
     /// (k+1)-th derivatives of every ℓ_i are bounded by ¼·max² (k = 1) or max³/(6√3) (k = 2)
     /// (Cornish et al. 2019; max |σ(1−σ)(1−2σ)| = 1/(6√3)).
-    double maxAbsFeature() const { return m_maxAbsFeature; }
+    double maxAbsFeature() const { return dataBounds().maxAbsFeature; }
     /// max_j |x_ij| of every row i, the bias column's 1 included: the per-point form of the
     /// bound above, which SMH's Poisson thinning draws points by (Cornish et al. 2019, Sec. 3.2).
     /// One pass over the data.
@@ -106,6 +107,10 @@ public:
     /// log-likelihood is ‖x̃_i‖₂-Lipschitz in θ (log σ is 1-Lipschitz), the per-point bound
     /// of TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4). One pass over the data.
     std::optional<std::vector<double>> pointLipschitzConstants() const override;
+    /// Announces passes over rows read in place from a file (full_pass_notice.h); nothing for
+    /// data in memory.
+    std::shared_ptr<const void> announceFullPass(const std::string &what, int passes = 1) const override;
+    bool readsDataInPlace() const override { return static_cast<bool>(m_data->mapped); }
 
     /// Fraction of rows of `data` classified correctly, predicting label 1 iff z > 0.
     /// Throws std::invalid_argument when θ or the data's feature count do not fit the model.
@@ -126,12 +131,24 @@ public:
 
 private:
     void checkCompatible(const Vector &theta, const ClassificationData &data) const;
+    /// visit(i, row i as floats) for every training row, announced as a pass for `what`.
+    template <typename Visit>
+    void forEachRow(const std::string &what, Visit visit) const;
+
+    struct DataBounds {
+        double maxRowNorm = 0.0;    ///< R = max_i ‖x_i‖₂, for the ratio bound
+        double maxAbsFeature = 0.0; ///< max_ij |x_ij|, the bias's 1 included
+    };
+    /// A pass over the data, at construction for data in memory; for rows read in place, on
+    /// the first call (from any thread), so a run that needs no bound reads no more rows than
+    /// its tests do.
+    const DataBounds &dataBounds() const;
 
     std::shared_ptr<const ClassificationData> m_data;
     LogisticRegressionOptions m_options;
     int m_features = 0;
-    double m_maxRowNorm = 0.0; ///< R = max_i ‖x_i‖₂, for the ratio bound
-    double m_maxAbsFeature = 0.0;
+    mutable std::once_flag m_boundsOnce;
+    mutable DataBounds m_bounds;
 };
 
 } // namespace core

@@ -8,6 +8,11 @@
 
 namespace core {
 
+std::shared_ptr<const void> Model::announceFullPass(const std::string &, int) const
+{
+    return {};
+}
+
 namespace {
 
 // Visits l_i over the whole dataset in chunks of 4096, which stay in L1/L2 between the
@@ -37,6 +42,7 @@ double Model::logLikelihoodRatioSum(const Vector &from, const Vector &to) const
 
 std::pair<double, double> Model::logLikelihoodRatioMoments(const Vector &from, const Vector &to) const
 {
+    const auto notice = announceFullPass("the log-likelihood ratios' mean and sd (a design's pilot)");
     RunningMoments moments;
     forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) { moments.merge(values); });
     return {moments.mean, moments.count > 0.0 ? std::sqrt(moments.sumSquares / moments.count) : 0.0};
@@ -44,6 +50,7 @@ std::pair<double, double> Model::logLikelihoodRatioMoments(const Vector &from, c
 
 double Model::maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const
 {
+    const auto notice = announceFullPass("the largest |log-likelihood ratio| (MHSubLhd's range without a bound)");
     double largest = 0.0;
     forEachChunk(*this, from, to, [&](const Eigen::Map<const Eigen::ArrayXd> &values) {
         largest = std::max(largest, values.abs().maxCoeff());

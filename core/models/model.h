@@ -6,6 +6,7 @@
 /// over an index set (Seita et al., 000_…txt Sec. 2, Eq. 3–4). Models evaluate them for a whole
 /// batch in one call, vectorised, so there is no virtual call per data point.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -56,6 +57,15 @@ public:
 
     /// Where chains start unless told otherwise.
     virtual Vector initialTheta() const = 0;
+
+    /// Says that a pass over every data point is about to start, where that is slow enough to
+    /// matter (rows read in place from a file larger than memory: core/data/full_pass_notice.h),
+    /// and returns a token that reports the pass's end when released. Empty where passes are
+    /// quick (data in memory): the default.
+    virtual std::shared_ptr<const void> announceFullPass(const std::string &what, int passes = 1) const;
+    /// True when the data are read in place from a file (a pass over them is slow); false for
+    /// data in memory, the default.
+    virtual bool readsDataInPlace() const { return false; }
 
     /// Σ_{i<N} l_i(from, to) over the whole dataset in cache-sized chunks, without allocating.
     double logLikelihoodRatioSum(const Vector &from, const Vector &to) const;

@@ -43,6 +43,7 @@ PosteriorMode findPosteriorMode(const Model &model, double temperature, Vector s
         throw std::invalid_argument("finding the posterior mode needs the model's gradients; '" + model.name()
                                     + "' has none");
     const auto started = std::chrono::steady_clock::now();
+    const auto notice = model.announceFullPass("the posterior mode (Newton steps of 2 or more passes each)", 2 * maxSteps + 1);
     PosteriorMode result;
     Vector theta = start.size() == model.dimension() ? std::move(start) : model.initialTheta();
     const auto check = [&] {

@@ -41,6 +41,7 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
         request.table.labelColumn = spec.labelColumn;
         request.table.delimiter = parseDelimiter(spec.delimiter);
         request.table.dropMissing = spec.dropMissing;
+        request.memoryMap = parseMemoryMap(spec.memoryMap);
         const ClassificationData data = readDataFile(request);
         return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
     }

@@ -36,6 +36,8 @@ struct LogisticDataSpec {
     std::string labelColumn;
     std::string delimiter = "auto";  ///< the CSV's field separator: auto, tab or one character
     bool dropMissing = false;        ///< leave out CSV rows with a missing value instead of failing
+    /// An .npy `data` array read in place through a memory map: auto, on or off (data_file.h).
+    std::string memoryMap = "auto";
     /// Centre and scale every feature by the training rows' mean and sd (feature_scaling.h).
     /// Off in RunConfig{}, the paper's images and every file saved before the option existed;
     /// the presets turn it on for a user's file unless told otherwise.

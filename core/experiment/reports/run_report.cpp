@@ -241,7 +241,10 @@ std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::s
         CsvMetadata meta = samplesCsvMetadata(outcome, chain, program);
         std::vector<double> lp;
         const double cost = !outcome.posterior && outcome.model ? logPosteriorColumnCost(*chain.result, *outcome.model) : 0.0;
-        if (cost > kLogPosteriorColumnBudget)
+        if (outcome.model && outcome.model->readsDataInPlace())
+            meta.emplace_back("lp_omitted", "the rows are read in place from a file, and lp__ would read it once per distinct "
+                                            "draw; the draws are complete");
+        else if (cost > kLogPosteriorColumnBudget)
             meta.emplace_back("lp_omitted", "lp__ would read " + formatRoundTrip(cost) + " data points (N per distinct draw), over "
                                                 + formatRoundTrip(kLogPosteriorColumnBudget) + "; the draws are complete");
         else
@@ -317,16 +320,19 @@ void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, c
     const ChainResult &result = *chain.result;
     const RunConfig config = outcome.chainConfig(chain);
     const ClassifierTrace trace = classifierTrace(*model, result, *outcome.testSet, config.traceStride);
+    const bool inPlace = model->readsDataInPlace();
     writeFileAtomically(path, [&](std::ostream &out) {
         out << "# dataset = " << config.dataset << "\n# description = " << outcome.datasetDescription << "\n# augmented = "
             << (outcome.augmented ? 1 : 0) << "\n# method = " << methodName(config.method)
             << "\n# data_used counts minibatch and full-scan points up to and including the iteration\n"
+            << (inPlace ? "# train_mean_loglik is nan: the training rows are read in place from a file, a pass per row of this table\n" : "")
             << "iteration,data_used,test_accuracy,test_mean_loglik,train_mean_loglik\n";
         for (std::size_t k = 0; k < trace.iteration.size(); ++k) {
             const Vector theta = result.samples.row(trace.iteration[k]).transpose();
             out << trace.iteration[k] << ',' << trace.dataUsed[k] << ',' << formatRoundTrip(trace.accuracy[k]) << ','
                 << formatRoundTrip(trace.meanLogLikelihood[k]) << ','
-                << formatRoundTrip(model->logLikelihoodSum(theta) / static_cast<double>(model->dataSize())) << '\n';
+                << (inPlace ? std::string("nan") : formatRoundTrip(model->logLikelihoodSum(theta) / static_cast<double>(model->dataSize())))
+                << '\n';
         }
     });
 }

@@ -145,6 +145,7 @@ void addClassifierFigures(const DatasetInstance &dataset, const ChainResult &cha
     report.testAccuracy = last.accuracy;
     report.testLogLikelihood = last.meanLogLikelihood;
     report.meanThetaAccuracy = model.accuracy(mean, test);
+    const auto notice = model.announceFullPass("the summary's training log-likelihood at the posterior mean");
     report.meanThetaTrainLogLikelihood = model.logLikelihoodSum(mean) / static_cast<double>(model.dataSize());
     report.meanThetaTestLogLikelihood = model.meanLogLikelihood(mean, test);
 }

@@ -347,6 +347,12 @@ std::vector<SettingSpec> makeTable()
                                     "logreg CSV: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
                                     "count them, instead of stopping at the first",
                                     true, [](auto &c) -> auto & { return c.logreg.dropMissing; })));
+    table.push_back(logregOnly(checkedText("memory_map", "memory-map",
+                                           "logreg --data .npy: read the features in place through a memory map, for "
+                                           "files larger than memory: auto (an uncompressed float32 array of 1 GiB or "
+                                           "more), on or off [auto]",
+                                           [](auto &c) -> auto & { return c.logreg.memoryMap; },
+                                           [](const std::string &value) { parseMemoryMap(value); })));
     SettingSpec standardize = logregOnly(flag(
         "standardize", "standardize",
         "logreg: centre and scale each feature by the training rows' mean and sd (--no-standardize: as read) [on for "
