@@ -34,14 +34,14 @@ void tell(const std::string &text)
 thread_local int openNotices = 0;
 
 // A pass repeated at every iteration (a full-data test) or for every chain is told once a
-// minute, not once per call.
+// minute per file, not once per call.
 bool toldRecently(const MappedFeatureRows *rows, const std::string &what)
 {
     static std::mutex mutex;
-    static std::map<std::pair<const void *, std::string>, std::chrono::steady_clock::time_point> told;
+    static std::map<std::pair<std::string, std::string>, std::chrono::steady_clock::time_point> told;
     const std::lock_guard lock(mutex);
     const auto now = std::chrono::steady_clock::now();
-    const auto key = std::make_pair(static_cast<const void *>(rows), what);
+    const auto key = std::make_pair(rows->file->path(), what);
     const auto found = told.find(key);
     if (found != told.end() && now - found->second < std::chrono::seconds(60))
         return true;
@@ -81,11 +81,12 @@ FullPassNotice::FullPassNotice(const ClassificationData &data, const std::string
 {
     if (!m_rows)
         return;
-    if (openNotices > 0 || toldRecently(m_rows, what)) {
-        m_rows = nullptr; // inside an announced pass, or told a moment ago
+    // Open, told or not, so that the passes inside this one stay silent.
+    const bool inside = openNotices++ > 0;
+    if (inside || toldRecently(m_rows, what)) {
+        m_silent = true;
         return;
     }
-    ++openNotices;
     tell(fullPassAnnouncement(*m_rows, what, passes));
     m_rows->file->advise(MappedFile::Access::Sequential);
 }
@@ -95,6 +96,8 @@ FullPassNotice::~FullPassNotice()
     if (!m_rows)
         return;
     --openNotices;
+    if (m_silent)
+        return;
     m_rows->file->advise(MappedFile::Access::Random);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
     tell("read all rows for " + m_what + " in " + printed("%.1f s", seconds));

@@ -33,6 +33,7 @@ public:
 
 private:
     const MappedFeatureRows *m_rows = nullptr;
+    bool m_silent = false; ///< inside another notice, or told a moment ago
     std::string m_what;
     std::chrono::steady_clock::time_point m_started;
 };

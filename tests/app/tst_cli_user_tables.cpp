@@ -215,6 +215,41 @@ private slots:
         }
     }
 
+    // --memory-map on reads the array in place: the chain is the one read into memory gives
+    // (a random walk: the Laplace fit, which accumulates in double from a mapped file, is left
+    // out), and every pass over the file is announced on stderr.
+    void aMemoryMappedArrayGivesTheChainOfTheArrayInMemory()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("diabetes.csv"));
+        writeDiabetesShapedTable(csv, false);
+        std::vector<float> joined;
+        for (const QList<double> &row : tableRows(csv))
+            for (double value : row)
+                joined.push_back(static_cast<float>(value));
+        const QString xy = dir.filePath(QStringLiteral("xy.npy"));
+        writeBytes(xy, testfiles::npyBytes("<f4", {300, 5}, testfiles::rawBytes<float>(joined)));
+        QStringList draws[2];
+        for (int mapped = 0; mapped < 2; ++mapped) {
+            const QString out = dir.filePath(QStringLiteral("m%1.csv").arg(mapped));
+            const Result result = runCli({"run", "--dataset", "logreg", "--data", xy, "--label-column", "-1", "--memory-map",
+                                          mapped ? "on" : "off", "--proposal", "rw", "--step", "0.1",
+                                          "--control-variates", "taylor2", "--samples", "2000", "--out", out});
+            QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+            QCOMPARE(result.err.contains(QStringLiteral("reading all 300 rows of xy.npy")), mapped == 1);
+            if (mapped)
+                QVERIFY2(result.err.contains(QStringLiteral("for the posterior mode")), qPrintable(result.err));
+            // The mapped file has no lp__ column (a pass per draw): compare the draws after it.
+            for (QString line : drawsOf(out)) {
+                if (!mapped && !line.isEmpty())
+                    line = line.section(QLatin1Char(','), 1);
+                draws[mapped] << line;
+            }
+        }
+        QVERIFY(draws[0].size() > 1000);
+        QCOMPARE(draws[1], draws[0]);
+    }
+
     void featuresAsReadWhenAskedAndContradictionsRefused()
     {
         QTemporaryDir dir;
