@@ -12,7 +12,7 @@
 set -euo pipefail
 rows=${1:?rows}
 dir=${2:?directory}
-samples=${3:-20000}
+samples=${3:-200000}
 cli=${MHX_CLI:-build/app/mh-explorer-cli}
 file="$dir/tall-$rows.npy"
 mkdir -p "$dir"
@@ -20,7 +20,8 @@ if [ ! -f "$file" ]; then
     /usr/bin/time -f "exported in %e s" "$cli" dataset --dataset tall-logreg --n-data "$rows" --dimension 20 --out "$file"
 fi
 ls -l "$file"
-memory=$(awk '/MemTotal/ {print $2 * 1024}' /proc/meminfo)
+memory=$(awk '/MemTotal/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
+step=$(awk -v n="$rows" 'BEGIN {printf "%.3g", 1 / sqrt(n)}') # the scale of the posterior
 size=$(stat -c %s "$file")
 
 # Runs the chain, sampling /proc/PID/status each 0.2 s for the largest RssAnon and RssFile.
@@ -28,8 +29,8 @@ measure() {
     local mode=$1
     local log="$dir/run-$rows-$mode.log"
     "$cli" run --dataset logreg --data "$file" --label-column -1 --memory-map "$mode" --no-standardize \
-        --method minibatch --control-variates taylor2 --proposal rw --step 0.00005 --burn-in 0 \
-        --samples "$samples" --chains 1 --trace-every 0 --out /dev/null > "$log" 2>&1 &
+        --method minibatch --control-variates taylor2 --proposal rw --step "$step" --burn-in 0 \
+        --samples "$samples" --chains 1 --out /dev/null > "$log" 2>&1 &
     local pid=$! anon=0 file=0
     while kill -0 "$pid" 2>/dev/null; do
         read -r a f < <(awk '/RssAnon/ {a = $2} /RssFile/ {f = $2} END {print a + 0, f + 0}' "/proc/$pid/status" 2>/dev/null || echo "0 0")

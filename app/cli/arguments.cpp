@@ -24,6 +24,7 @@ const std::map<std::string, std::string> &outputOptionHelp()
         {"parallel", "run the chains at once, one per core"},
         {"threads", "run the chains (compare: the trials; sweep: the points, 0 = one per core) on N threads"},
         {"from", "the settings in this samples file's header: the same chain again"},
+        {"resume", "continue the chain of this samples file, cut short, from its last checkpoint (written with --checkpoint-every): the file gets the draws the uninterrupted run would have made"},
         {"methods", "comma-separated methods, run on the same data and seeds; METHOD+taylor1 or METHOD+taylor2 adds control variates to that one (e.g. minibatch,minibatch+taylor2,mh)"},
         {"trials", "chains per method, seeds seed..seed+trials-1 [compare 10, sweep 1 per point]"},
         {"vary", "sweep: NAME=FROM:TO:COUNT, a numeric setting's key or flag (sigma, temperature, batch...)"},

@@ -33,6 +33,7 @@ const char *kUsage =
     "              [--chains K [--parallel | --threads N]] [--out samples.csv] [--summary summary.json]\n"
     "              (with K chains, samples.csv becomes samples-<method>-chain<k>.csv)\n"
     "              --from samples.csv: the settings in that file's header (the same chain again)\n"
+    "              --resume samples.csv: continue a cut-short run written with --checkpoint-every K\n"
     "              --burn-in B: the first B samples warm up at T (or at --anneal-from T0); they are not\n"
     "               counted in ESS, R-hat or the acceptance figures, and without --anneal-from not written\n"
     "              ESS per second = min bulk ESS / the chain's whole wall time, burn-in included;\n"

@@ -13,6 +13,7 @@
 #include "core/experiment/service/run_service.h"
 #include "core/install/install_layout.h"
 #include "core/io/samples_csv_reader.h"
+#include "core/io/streamed_samples.h"
 
 namespace cli {
 namespace {
@@ -101,24 +102,88 @@ core::RunConfig settingsFromSamplesFile(const Arguments &args, const std::set<st
     }
 }
 
+// --resume FILE: a samples file streamed by a run with --checkpoint-every that was cut short.
+// The chain goes on from the file's last checkpoint: the draws after it are dropped (the chain
+// makes them again, the same ones), the burn-in runs again unwritten (it is deterministic and
+// freezes the same proposal), and the draws that follow are appended to the file.
+struct Resumption {
+    core::StreamedSamples file;
+    core::RunConfig config;
+    std::int64_t checkpoint = 0; ///< draws after the burn-in the chain goes on from
+    std::size_t keptRows = 0;    ///< lines of the file kept: the rows before that checkpoint
+};
+
+Resumption planResumption(const Arguments &args, const std::set<std::string> &valueOptions,
+                          const std::set<std::string> &flags)
+{
+    const std::set<std::string> allowed = {"resume", "summary", "no-cache"};
+    for (const auto *names : {&valueOptions, &flags})
+        for (const std::string &name : *names)
+            if (args.has(name) && !allowed.count(name))
+                throw UsageError("--" + name + " cannot be combined with --resume: the file's header holds every setting "
+                                 "and the draws go on in the file itself (only --summary and --no-cache may be added)");
+    const std::string path = args.text("resume", "");
+    Resumption plan;
+    try {
+        plan.file = core::readStreamedSamples(path);
+        plan.config = core::runConfigFromMetadata(plan.file.metadata);
+    } catch (const std::exception &error) {
+        throw UsageError("--resume " + path + ": " + error.what());
+    }
+    plan.config.logreg.searchDirectories = core::dataSearchDirectories();
+    const core::RunConfig &config = plan.config;
+    if (plan.file.status.empty() || plan.file.status.starts_with("complete"))
+        throw UsageError("--resume " + path + ": the run that wrote it finished (" +
+                         (plan.file.status.empty() ? std::string("no status line") : plan.file.status) + "): nothing to continue");
+    if (config.checkpointEvery < 1)
+        throw UsageError("--resume " + path + ": it was written without --checkpoint-every, so its chain cannot be "
+                         "continued exactly; next time add --checkpoint-every 1000 (or make it again from the start with "
+                         "run --from " + path + " --out FILE)");
+    std::int64_t firstRow = 0;
+    try {
+        firstRow = std::stoll(plan.file.value("first_iteration", "0"));
+    } catch (const std::exception &) {
+        throw UsageError("--resume " + path + ": first_iteration is not a number");
+    }
+    const std::int64_t target = config.samples - config.burnIn;
+    const std::int64_t made = firstRow + static_cast<std::int64_t>(plan.file.rows.size()) - config.burnIn;
+    if (made >= target)
+        throw UsageError("--resume " + path + ": it holds all " + std::to_string(target) + " draws already");
+    plan.checkpoint = made > 0 ? made - made % config.checkpointEvery : 0;
+    if (plan.checkpoint > 0)
+        plan.keptRows = static_cast<std::size_t>(config.burnIn + plan.checkpoint - firstRow);
+    return plan;
+}
+
 } // namespace
 
 int runCommand(int argc, char **argv)
 {
     auto valueOptions = runValueOptions();
-    valueOptions.insert({"chains", "threads", "from"});
+    valueOptions.insert({"chains", "threads", "from", "resume"});
     auto flags = runFlags();
     flags.insert("parallel");
     const Arguments args(argc, argv, 2, valueOptions, flags);
-    core::RunRequest request =
-        core::RunRequest::single(args.has("from") ? settingsFromSamplesFile(args, valueOptions, flags) : readRunConfig(args));
+    if (args.has("from") && args.has("resume"))
+        throw UsageError("--from makes a chain again from the start, --resume continues one: give one of them");
+    std::optional<Resumption> resumption;
+    if (args.has("resume"))
+        resumption = planResumption(args, valueOptions, flags);
+    core::RunRequest request = core::RunRequest::single(
+        resumption ? resumption->config : args.has("from") ? settingsFromSamplesFile(args, valueOptions, flags) : readRunConfig(args));
+    if (resumption && resumption->checkpoint > 0) {
+        const std::vector<double> theta = resumption->file.parameters(resumption->keptRows - 1);
+        request.resumeDraws = resumption->checkpoint;
+        request.resumeTheta = Eigen::Map<const core::Vector>(theta.data(), static_cast<Eigen::Index>(theta.size()));
+    }
     request.chains = static_cast<int>(args.integer("chains", 1));
     request.parallel = args.flag("parallel") || args.has("threads");
     request.threads = static_cast<int>(args.integer("threads", 0));
     request.useCorrectionCache = !args.flag("no-cache");
     asUsage([&] { core::validate(request); });
     const core::RunConfig &config = request.config;
-    const std::string outPath = args.text("out", ""), summaryPath = args.text("summary", "");
+    const std::string outPath = resumption ? resumption->file.path : args.text("out", "");
+    const std::string summaryPath = args.text("summary", "");
     const std::string tracePath = args.text("trace", "");
     // Fail before minutes of sampling, not after.
     if (!outPath.empty())
@@ -138,6 +203,20 @@ int runCommand(int argc, char **argv)
     std::optional<core::SamplesStreamingObserver> streaming;
     if (!outPath.empty())
         streaming.emplace(progress, request, outPath, kProgram);
+    if (resumption) {
+        const auto draws = static_cast<long long>(resumption->file.rows.size());
+        if (resumption->checkpoint > 0) {
+            core::cutBackStreamedSamples(resumption->file, resumption->keptRows);
+            streaming->appendAfter(static_cast<std::int64_t>(resumption->keptRows));
+            std::fprintf(stderr, "resuming %s: %lld rows in the file; the chain goes on from its checkpoint at draw %lld "
+                                 "(the %lld rows after it are made again, the same), after running the burn-in again\n",
+                         outPath.c_str(), draws, static_cast<long long>(resumption->checkpoint),
+                         draws - static_cast<long long>(resumption->keptRows));
+        } else {
+            std::fprintf(stderr, "resuming %s: %lld rows, before the first checkpoint: the chain starts again\n",
+                         outPath.c_str(), draws);
+        }
+    }
     core::RunObserver &observer = streaming ? static_cast<core::RunObserver &>(*streaming) : progress;
     const core::RunOutcome outcome = [&] {
         try {
@@ -170,7 +249,12 @@ int runCommand(int argc, char **argv)
         }
         return 130;
     }
-    if (streaming)
+    const bool appended = resumption && resumption->checkpoint > 0;
+    if (appended)
+        streaming->closeWith("complete: resumed at draw " + std::to_string(resumption->checkpoint) + " of "
+                             + std::to_string(config.samples - config.burnIn)
+                             + "; the draws are those of the uninterrupted chain (lp__ is left out of a resumed file)");
+    else if (streaming)
         streaming->closeFinished();
     if (!outcome.austereNote.empty())
         std::fprintf(stderr, "%s\n", outcome.austereNote.c_str());
@@ -180,7 +264,9 @@ int runCommand(int argc, char **argv)
                              "(--solver ridge, or another --grid)\n", outcome.correctionLinf);
 
     std::vector<std::string> written;
-    if (!outPath.empty())
+    if (appended)
+        written = {outPath}; // the file is the stream: its first draws are not in this run's memory
+    else if (!outPath.empty())
         written = core::writeRunSamples(outcome, outPath, kProgram, interruptToken());
     if (!tracePath.empty())
         core::writeClassifierTrace(outcome, outcome.chains.front(), tracePath);

@@ -61,6 +61,13 @@ public:
     virtual std::string name() const = 0;
     /// Decides on one proposal. Allocates only on the first call for a model of a new size.
     virtual Decision decide(const TestProblem &problem, Rng &rng) = 0;
+    /// Puts the test's minibatch sampler back in its initial order (MinibatchSampler::restart)
+    /// at a chain's checkpoint, so that the draws from there on depend only on the random
+    /// stream and θ. Nothing for tests without one (full-data, Poisson-minibatch tests).
+    virtual void restartSampling() {}
+    /// False for a test whose state reaches from one iteration to the next beyond its sampler
+    /// (FlyMC's bright points): such a chain cannot restart at a checkpoint.
+    virtual bool restartable() const { return true; }
 };
 
 } // namespace core

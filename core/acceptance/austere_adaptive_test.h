@@ -19,6 +19,11 @@ public:
 
     std::string name() const override { return "austere-nc"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
+    void restartSampling() override
+    {
+        for (AustereTest &test : m_tests)
+            test.restartSampling();
+    }
 
 private:
     std::shared_ptr<const AustereDesigner> m_designer;

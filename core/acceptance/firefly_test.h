@@ -48,6 +48,8 @@ public:
     /// of the bright points at θ' (their values at θ are kept from the last iteration).
     /// Throws std::invalid_argument unless the model is plain logistic regression.
     Decision decide(const TestProblem &problem, Rng &rng) override;
+    /// The bright points carry over from one iteration to the next: no checkpoint restart.
+    bool restartable() const override { return false; }
 
     /// Tunes the bounds at `anchor` (the posterior mode at `temperature`, found by the caller)
     /// instead of finding the mode at a first decision at that temperature.

@@ -44,6 +44,7 @@ public:
     /// Grows the batch until s²_Δ* < varianceTarget and (if on) ε ≤ δ, or b = N.
     MinibatchEstimate grow(const TestProblem &problem, const MinibatchSettings &settings,
                            double varianceTarget, Rng &rng);
+    void restartSampling() { m_batch.restartSampling(); }
 
 private:
     double cltError() const;

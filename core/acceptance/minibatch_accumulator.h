@@ -44,6 +44,8 @@ public:
     std::span<const double> values() const { return {m_lambda.data(), static_cast<std::size_t>(m_size)}; }
     /// N / T: the factor from l_i to Λ_i.
     double scale() const { return m_scale; }
+    /// See MinibatchSampler::restart.
+    void restartSampling() { m_sampler.restart(); }
 
 private:
     const TestProblem *m_problem = nullptr;

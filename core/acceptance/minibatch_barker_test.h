@@ -20,6 +20,7 @@ public:
 
     std::string name() const override { return "minibatch"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
+    void restartSampling() override { m_batch.restartSampling(); }
     const CorrectionDistribution &correction() const { return *m_correction; }
 
 private:
@@ -38,6 +39,7 @@ public:
 
     std::string name() const override { return "naive-barker"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
+    void restartSampling() override { m_batch.restartSampling(); }
 
 private:
     MinibatchSettings m_settings;

@@ -24,6 +24,11 @@ public:
 
     /// Starts a new test: the next draw begins a fresh sample without replacement.
     void beginTest() { m_drawn = 0; }
+    /// Returns the permutation to the identity it had after reset(), so that the draws from here
+    /// on depend only on the random stream: a chain's checkpoint (ChainSettings::checkpointEvery).
+    /// The first call rebuilds all N entries; from then on the sampler notes the positions its
+    /// swaps write, and a restart puts back only those (O(rows drawn since), not O(N)).
+    void restart();
     /// Draws `count` more distinct rows (capped at the rows left) and returns them.
     std::span<const DataIndex> drawMore(DataIndex count, Rng &rng);
     /// Draws `count` more rows independently and uniformly, WITH replacement (capped at N draws
@@ -38,6 +43,10 @@ private:
     std::vector<DataIndex> m_permutation;
     std::vector<DataIndex> m_independent; // rows drawn with replacement in this test
     DataIndex m_drawn = 0;
+    bool m_journaling = false;            // since the first restart()
+    std::vector<DataIndex> m_moved;       // positions picked by swaps since the last restart()
+    DataIndex m_frontMoved = 0;           // positions [0, m_frontMoved) were swapped into
+
 };
 
 } // namespace core

@@ -31,6 +31,7 @@ public:
     explicit AustereTest(AustereSettings settings);
     std::string name() const override { return "austere-c"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
+    void restartSampling() override { m_batch.restartSampling(); }
     /// The sequential test against a given threshold ψ (Λ scale) instead of one drawn from u:
     /// lets its error and data usage be measured at a fixed μ_std (001_…txt Fig. 10).
     Decision decideAgainst(const TestProblem &problem, double psi, Rng &rng);
@@ -68,6 +69,7 @@ public:
     explicit SubLhdTest(SubLhdSettings settings);
     std::string name() const override { return "sublhd"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
+    void restartSampling() override { m_batch.restartSampling(); }
 
 private:
     SubLhdSettings m_settings;

@@ -50,8 +50,24 @@ void validate(const ChainSettings &settings)
         throw std::invalid_argument("an adaptive proposal must run the burn-in itself: leave the burn-in proposal unset");
     if (settings.burnIn > 0 && settings.adaptation && settings.frozenProposal)
         throw std::invalid_argument("a proposal frozen in an earlier lap cannot learn again: leave the adaptation unset");
+    if (settings.checkpointEvery < 0 || settings.resumeDraws < 0)
+        throw std::invalid_argument("checkpoint-every and the resumed draws must be >= 0");
+    if (settings.resumeDraws > 0 && (settings.checkpointEvery == 0 || settings.resumeDraws % settings.checkpointEvery != 0))
+        throw std::invalid_argument("a chain resumes at a checkpoint: draw " + std::to_string(settings.resumeDraws)
+                                    + " is not a multiple of checkpoint-every " + std::to_string(settings.checkpointEvery));
+    if (settings.resumeDraws > 0 && settings.resumeTheta.size() == 0)
+        throw std::invalid_argument("a resumed chain needs the draw it resumes after");
     if (settings.burnIn > 0 && (!(settings.burnInTemperature > 0.0) || !std::isfinite(settings.burnInTemperature)))
         throw std::invalid_argument("anneal-from must be finite and > 0; got " + std::to_string(settings.burnInTemperature));
+}
+
+std::uint64_t checkpointSeed(std::uint64_t seed, std::int64_t checkpoint)
+{
+    // SplitMix64's finaliser over the seed and the checkpoint's number.
+    std::uint64_t z = seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(checkpoint + 1));
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 
 ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTest &test,
@@ -59,6 +75,9 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                      const ChainProgressCallback &onProgress)
 {
     validate(settings);
+    if (settings.checkpointEvery > 0 && !test.restartable())
+        throw std::invalid_argument(test.name() + " carries state from one iteration to the next that a checkpoint does "
+                                                  "not record: it cannot run with checkpoints (leave out --checkpoint-every)");
     const int dim = model.dimension();
     Vector current = settings.initialTheta.size() == 0 ? model.initialTheta() : settings.initialTheta;
     if (current.size() != dim)
@@ -172,6 +191,20 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                 result.learning.reset();
                 if (mainProposal == adaptation) // the target segment runs with the learned scale
                     result.segments.back().step = adaptation->step();
+            }
+        }
+        if (t == settings.burnIn && settings.resumeDraws > 0) {
+            current = settings.resumeTheta;
+            currentLogPrior = model.logPrior(current);
+            if (current.size() != dim || !std::isfinite(currentLogPrior))
+                throw std::invalid_argument("the draw a chain resumes after does not fit the model or its prior");
+        }
+        if (settings.checkpointEvery > 0 && t >= settings.burnIn) {
+            const std::int64_t draw = t - settings.burnIn + settings.resumeDraws;
+            if (draw % settings.checkpointEvery == 0) {
+                rng.reseed(checkpointSeed(settings.seed, draw / settings.checkpointEvery));
+                test.restartSampling();
+                mainProposal->restartSampling();
             }
         }
         const bool burningIn = t < settings.burnIn;

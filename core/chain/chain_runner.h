@@ -68,7 +68,23 @@ struct ChainSettings {
     /// lap ends. A run of fixed length whose acceptance test is changed from another thread
     /// ends its lap this way and goes on in the next with the new test (continuous_chain.h).
     std::function<bool()> yieldRequested;
+    /// > 0: checkpoints every `checkpointEvery` iterations of the target (the first where the
+    /// burn-in ends). At each the chain restarts its random stream from checkpointSeed(seed, k)
+    /// and the minibatch samplers of its test and proposal from their initial order, so the
+    /// chain from a checkpoint on depends on θ there alone (with the proposal the burn-in froze):
+    /// a run cut short can be continued from its file exactly (`run --resume`). 0: one random
+    /// stream for the whole chain, as always. Refused for a test that is not restartable().
+    std::int64_t checkpointEvery = 0;
+    /// A chain resumed at a checkpoint: its target starts at draw `resumeDraws` (a multiple of
+    /// checkpointEvery) from θ = `resumeTheta`, the draw before it. The burn-in is run again
+    /// (it is deterministic, and freezes the same proposal) and its last θ replaced by this one.
+    std::int64_t resumeDraws = 0;
+    Vector resumeTheta;
 };
+
+/// The seed of checkpoint k of a chain seeded `seed` (ChainSettings::checkpointEvery): distinct
+/// streams for distinct (seed, k).
+std::uint64_t checkpointSeed(std::uint64_t seed, std::int64_t checkpoint);
 
 /// Throws std::invalid_argument naming the setting and its range.
 void validate(const ChainSettings &settings);

@@ -66,14 +66,14 @@ void setFullPassListener(FullPassListener next)
 
 std::string fullPassAnnouncement(const MappedFeatureRows &rows, const std::string &what, int passes)
 {
-    const double bytes = static_cast<double>(rows.passBytes()) * passes;
     const double rate = rows.file->sequentialReadRate();
+    const double seconds = static_cast<double>(rows.passBytes()) / rate;
     const std::string name = std::filesystem::path(rows.file->path()).filename().string();
     return "reading all " + std::to_string(rows.rows()) + " rows of " + name + " ("
-           + printed("%.1f GB", static_cast<double>(rows.passBytes()) / 1e9)
-           + (passes > 1 ? ", up to " + std::to_string(passes) + " times" : std::string()) + ") for " + what
-           + ": about " + printed("%.0f s", bytes / rate) + " at the " + printed("%.0f MB/s", rate / 1e6)
-           + " measured when it was opened";
+           + printed("%.1f GB", static_cast<double>(rows.passBytes()) / 1e9) + ") for " + what + ": about "
+           + printed(seconds < 10 ? "%.1f s" : "%.0f s", seconds)
+           + (passes > 1 ? " a pass, up to " + std::to_string(passes) + " passes," : std::string()) + " at the "
+           + printed("%.0f MB/s", rate / 1e6) + " measured when it was opened";
 }
 
 FullPassNotice::FullPassNotice(const ClassificationData &data, const std::string &what, int passes)

@@ -39,7 +39,8 @@ private:
 };
 
 /// The text of an announcement, for the listener and tests: "reading all 375000000 rows of
-/// big.npy (30.0 GB) for WHAT: about 61 s at the 492 MB/s measured when it was opened".
+/// big.npy (30.0 GB) for WHAT: about 61 s at the 492 MB/s measured when it was opened", with
+/// "a pass, up to K passes," after the time for an iterative step.
 std::string fullPassAnnouncement(const MappedFeatureRows &rows, const std::string &what, int passes);
 
 } // namespace core

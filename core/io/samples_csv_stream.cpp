@@ -28,6 +28,14 @@ SamplesCsvStream::SamplesCsvStream(const std::string &path, const CsvMetadata &m
     flush();
 }
 
+SamplesCsvStream::SamplesCsvStream(const std::string &path, Append append, std::int64_t firstRow)
+    : m_path(path), m_firstRow(firstRow), m_rows(append.kept), m_lastFlush(std::chrono::steady_clock::now())
+{
+    m_file.reset(std::fopen(path.c_str(), "ab"));
+    if (!m_file)
+        throw std::runtime_error(path + ": cannot append: " + std::strerror(errno));
+}
+
 SamplesCsvStream::~SamplesCsvStream()
 {
     try {

@@ -28,6 +28,12 @@ public:
     /// column names for `dimension` parameters. Rows before `firstRow` (a burn-in) are never
     /// written. Throws std::runtime_error naming the path when it cannot be written.
     SamplesCsvStream(const std::string &path, const CsvMetadata &metadata, int dimension, std::int64_t firstRow);
+    /// Appends to `path`, a streamed file already cut back to its last checkpoint (`run
+    /// --resume`): no header, rows before `firstRow` not written, `kept` draws counted as written.
+    struct Append {
+        std::int64_t kept = 0;
+    };
+    SamplesCsvStream(const std::string &path, Append append, std::int64_t firstRow);
     ~SamplesCsvStream();
     SamplesCsvStream(const SamplesCsvStream &) = delete;
     SamplesCsvStream &operator=(const SamplesCsvStream &) = delete;

@@ -70,6 +70,7 @@ public:
     /// that trajectory's ends: the momentum behind another pair is unknown.
     double logProposalRatio(const Vector &from, const Vector &to) const override;
     std::unique_ptr<Proposal> withStep(double step) const override;
+    void restartSampling() const override { m_sampler.restart(); }
     // step() is ε; learned() (ScaleAdaptiveProposal) reports ε and diag(L Lᵀ).
 
     int leapfrogSteps() const { return m_leapfrogSteps; }

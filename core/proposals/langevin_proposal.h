@@ -74,6 +74,7 @@ public:
     double logProposalRatio(const Vector &from, const Vector &to) const override;
     double step() const override { return m_step; }
     std::unique_ptr<Proposal> withStep(double step) const override;
+    void restartSampling() const override { m_sampler.restart(); }
 
     void observe(const Vector &theta, bool accepted) override;
     void freeze() override { m_frozen = true; }

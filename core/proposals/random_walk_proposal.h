@@ -30,6 +30,9 @@ public:
     /// The same kind of proposal with another scale (a live step change, see LiveTuning).
     /// Throws std::invalid_argument unless step is finite and > 0.
     virtual std::unique_ptr<Proposal> withStep(double step) const = 0;
+    /// Puts a minibatch sampler the proposal draws gradient rows with back in its initial order
+    /// (MinibatchSampler::restart), at a chain's checkpoint. Nothing for proposals without one.
+    virtual void restartSampling() const {}
 };
 
 class RandomWalkProposal final : public Proposal {

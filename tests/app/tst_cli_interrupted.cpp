@@ -96,6 +96,75 @@ private slots:
         QVERIFY2(complete.exitCode == 0, qPrintable(complete.err));
         QCOMPARE(drawRows(whole, true).mid(0, kept.size()), kept);
     }
+
+    // With --checkpoint-every the chain restarts its random stream (and its minibatch sampler)
+    // at every checkpoint, so `run --resume` continues a cut file as the chain would have gone
+    // on: the resumed file holds the very draws of the same run left alone. The recommended
+    // preset's adaptive proposal learns during the burn-in, which the resumed run makes again.
+    void aResumedChainIsTheUninterruptedOne_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM (a job's time limit)") << int(SIGTERM);
+        QTest::newRow("SIGKILL (kill -9)") << int(SIGKILL);
+    }
+
+    void aResumedChainIsTheUninterruptedOne()
+    {
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        const QStringList run = {"run", "--dataset", "gmm", "--method", "minibatch", "--samples", "60000", "--seed", "5",
+                                 "--checkpoint-every", "700"};
+        const QString whole = dir.filePath(QStringLiteral("whole.csv")), cut = dir.filePath(QStringLiteral("cut.csv"));
+        const testcli::Result reference = runCli(run + QStringList{"--out", whole});
+        QVERIFY2(reference.exitCode == 0, qPrintable(reference.err));
+
+        QProcess process;
+        process.start(QStringLiteral(MHX_CLI_PATH), run + QStringList{"--out", cut});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(drawRows(cut).size() >= 2000, 60'000);
+        QVERIFY(::kill(static_cast<pid_t>(process.processId()), signal) == 0);
+        QVERIFY(process.waitForFinished(30'000));
+        const qsizetype kept = drawRows(cut).size();
+        QVERIFY2(kept >= 2000 && kept < drawRows(whole).size(), qPrintable(QString::number(kept)));
+
+        const testcli::Result resumed = runCli({"run", "--resume", cut});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QVERIFY2(resumed.err.contains(QStringLiteral("the chain goes on from its checkpoint at draw %1").arg(kept - kept % 700)),
+                 qPrintable(resumed.err));
+        QFile file(cut);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("# status = complete: resumed at draw"));
+        // The finished file has lp__ first; a resumed file leaves it out.
+        QCOMPARE(drawRows(cut), drawRows(whole, true));
+
+        const testcli::Result again = runCli({"run", "--resume", cut});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains(QStringLiteral("finished")), qPrintable(again.err));
+        const testcli::Result diagnose = runCli({"diagnose", cut});
+        QVERIFY2(diagnose.exitCode == 0, qPrintable(diagnose.err));
+    }
+
+    void whatCannotBeResumedSaysWhy()
+    {
+        QTemporaryDir dir;
+        const QString plain = dir.filePath(QStringLiteral("plain.csv"));
+        QProcess process;
+        process.start(QStringLiteral(MHX_CLI_PATH), kLongRun + QStringList{"--out", plain});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(drawRows(plain).size() >= 20, 60'000);
+        QVERIFY(::kill(static_cast<pid_t>(process.processId()), SIGTERM) == 0);
+        QVERIFY(process.waitForFinished(30'000));
+        const testcli::Result unchecked = runCli({"run", "--resume", plain});
+        QCOMPARE(unchecked.exitCode, 2);
+        QVERIFY2(unchecked.err.contains(QStringLiteral("without --checkpoint-every")), qPrintable(unchecked.err));
+        QVERIFY2(unchecked.err.contains(QStringLiteral("--from")), qPrintable(unchecked.err));
+        const testcli::Result mixed = runCli({"run", "--resume", plain, "--samples", "10"});
+        QCOMPARE(mixed.exitCode, 2);
+        const testcli::Result firefly = runCli({"run", "--dataset", "tall-logreg", "--n-data", "2000", "--method", "flymc",
+                                                "--checkpoint-every", "100", "--samples", "300"});
+        QCOMPARE(firefly.exitCode, 2);
+        QVERIFY2(firefly.err.contains(QStringLiteral("bright points")), qPrintable(firefly.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliInterrupted)

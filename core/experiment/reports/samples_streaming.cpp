@@ -53,8 +53,12 @@ void SamplesStreamingObserver::chainStarted(int channel, const RunConfig &settin
     if (firstRow > 0)
         meta.emplace_back("first_iteration", std::to_string(firstRow)); // the burn-in's rows are left out
     try {
-        m_streams[static_cast<std::size_t>(channel)] = std::make_unique<SamplesCsvStream>(
-            channelSamplesPath(m_request, channel, m_path), meta, dimension, firstRow);
+        if (m_appendAfter >= 0) // the burn-in runs again; its rows, if written, are in the file
+            m_streams[static_cast<std::size_t>(channel)] = std::make_unique<SamplesCsvStream>(
+                channelSamplesPath(m_request, channel, m_path), SamplesCsvStream::Append{m_appendAfter}, settings.burnIn);
+        else
+            m_streams[static_cast<std::size_t>(channel)] = std::make_unique<SamplesCsvStream>(
+                channelSamplesPath(m_request, channel, m_path), meta, dimension, firstRow);
     } catch (const std::exception &error) {
         const std::lock_guard lock(m_mutex);
         if (m_error.empty())
@@ -127,6 +131,13 @@ void SamplesStreamingObserver::closeFinished()
     for (auto &stream : m_streams)
         if (stream)
             stream->close({});
+}
+
+void SamplesStreamingObserver::closeWith(const std::string &note)
+{
+    for (auto &stream : m_streams)
+        if (stream)
+            stream->close(note);
 }
 
 void SamplesStreamingObserver::closeFailed(const std::string &what) noexcept

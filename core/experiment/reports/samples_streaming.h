@@ -24,6 +24,9 @@ public:
     void preparationProgress(RunStage stage, double fraction) override;
     void dataReady(const DatasetInstance &dataset, const RunOutcome &outcome) override;
     void chainStarted(int channel, const RunConfig &settings) override;
+    /// The run continues a streamed file cut back to `keptRows` rows (`run --resume`): the
+    /// stream appends to it from the end of the burn-in, which the chain runs again unwritten.
+    void appendAfter(std::int64_t keptRows) { m_appendAfter = keptRows; }
     void chainProgress(int channel, const ChainResult &result, std::int64_t first, std::int64_t last) override;
     void chainFinished(const ChainReport &report) override;
     void chainLapEnded(int channel, const ChainResult &lap) override;
@@ -38,6 +41,8 @@ public:
     std::vector<Kept> closeInterrupted(const RunOutcome &outcome);
     /// Ends every stream without a note: the finished files are about to be written over them.
     void closeFinished();
+    /// Ends every stream with `# status = <note>`: a resumed run's file, which stays as streamed.
+    void closeWith(const std::string &note);
     /// Ends every stream with `# status = failed: <what>`; never throws.
     void closeFailed(const std::string &what) noexcept;
     /// The first error a stream met (a full disk), or empty; streaming stops at it, the run does not.
@@ -53,6 +58,7 @@ private:
     std::vector<std::unique_ptr<SamplesCsvStream>> m_streams; // one per channel, each fed by its own thread
     mutable std::mutex m_mutex; // the data facts and the error
     std::string m_error;
+    std::int64_t m_appendAfter = -1; // ≥ 0: append to a resumed file of that many rows
 };
 
 } // namespace core

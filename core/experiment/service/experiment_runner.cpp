@@ -80,7 +80,10 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     const auto burnInProposal =
         config.burnIn > 0 && !learns ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
     ChainSettings settings;
-    settings.samples = config.samples;
+    settings.samples = config.samples - inputs.resumeDraws; // a resumed chain: the burn-in and the draws left
+    settings.checkpointEvery = config.checkpointEvery;
+    settings.resumeDraws = inputs.resumeDraws;
+    settings.resumeTheta = inputs.resumeTheta;
     settings.seed = config.seed;
     settings.temperature = config.temperature;
     settings.burnIn = config.burnIn;

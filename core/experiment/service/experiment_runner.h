@@ -27,6 +27,10 @@ struct ChainInputs {
     /// first row: the laps of a run until stopped go on from the previous lap.
     Vector initialTheta;
     std::int64_t firstIteration = 0;
+    /// A chain resumed at a checkpoint (ChainSettings::resumeDraws, resumeTheta): it runs the
+    /// burn-in again and then the draws from `resumeDraws` on, from `resumeTheta`.
+    std::int64_t resumeDraws = 0;
+    Vector resumeTheta;
     double maxSeconds = 0.0; ///< see ChainSettings::maxSeconds
     std::chrono::steady_clock::time_point pacedFrom{}; ///< see ChainSettings::pacedFrom
     bool newKernel = false;                             ///< see ChainSettings::newKernel

@@ -222,6 +222,8 @@ private:
         inputs.onProgress = [this, channel](const ChainResult &result, std::int64_t first, std::int64_t last) {
             m_observer.chainProgress(channel, result, first, last);
         };
+        inputs.resumeDraws = request.resumeDraws;
+        inputs.resumeTheta = request.resumeTheta;
         RunConfig ended = settings;
         // With kernel controls (the desktop app) a fixed-length chain follows kernel changes too.
         ChainResult chain = request.untilStopped || m_controls.kernel

@@ -282,6 +282,12 @@ void validate(const RunConfig &config)
     if (config.burnIn < 0 || (config.burnIn > 0 && config.burnIn >= config.samples))
         throw std::invalid_argument("burn-in must be in [0, samples) so that some samples target the posterior; got "
                                     + std::to_string(config.burnIn));
+    if (config.checkpointEvery < 0)
+        throw std::invalid_argument("checkpoint-every must be >= 0 (0: no checkpoints); got "
+                                    + std::to_string(config.checkpointEvery));
+    if (config.checkpointEvery > 0 && config.method == TestMethod::Firefly)
+        throw std::invalid_argument("flymc carries its bright points from one iteration to the next, which a checkpoint "
+                                    "does not record: leave out --checkpoint-every");
     if (!(config.annealFrom >= 0.0) || !std::isfinite(config.annealFrom))
         throw std::invalid_argument("anneal-from must be finite and >= 0 (0: the burn-in runs at --temperature); got "
                                     + std::to_string(config.annealFrom));

@@ -117,6 +117,11 @@ struct RunConfig {
     /// 100 → 1 after 400 samples). Burn-in rows never count as draws of the target; a plain
     /// warm-up's rows are not even written to samples files (see writeRunSamples).
     std::int64_t burnIn = 0;
+    /// > 0: the chain restarts its random stream every this many draws after the burn-in
+    /// (ChainSettings::checkpointEvery), so that a run cut short can be continued from its
+    /// samples file exactly (`run --resume`). 0: one stream, as always (the default: numbers
+    /// measured without it stay as they are).
+    std::int64_t checkpointEvery = 0;
     double annealFrom = 0.0;
     double burnInStep = 0.0;
     ProposalKind proposal = ProposalKind::RandomWalk;

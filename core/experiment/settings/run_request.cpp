@@ -72,6 +72,18 @@ void validate(const RunRequest &request)
                                     + std::to_string(request.threads));
     for (std::size_t index = 0; index < request.methods.size(); ++index)
         validate(request.methodConfig(index));
+    if (request.resumeDraws < 0)
+        throw std::invalid_argument("resumed draws must be >= 0");
+    if (request.resumeDraws > 0) {
+        const RunConfig &config = request.config;
+        if (request.channelCount() != 1 || request.untilStopped)
+            throw std::invalid_argument("a resumed run continues one chain of a fixed length");
+        if (config.checkpointEvery < 1 || request.resumeDraws % config.checkpointEvery != 0)
+            throw std::invalid_argument("a chain resumes at a checkpoint: a multiple of checkpoint-every");
+        if (request.resumeDraws >= config.samples - config.burnIn)
+            throw std::invalid_argument("the chain has all its " + std::to_string(config.samples - config.burnIn)
+                                        + " draws: nothing to resume");
+    }
 }
 
 } // namespace core

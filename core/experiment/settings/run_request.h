@@ -43,6 +43,10 @@ struct RunRequest {
     /// and `config.samples` is the moving window of most recent samples that each chain keeps
     /// and its figures describe. The outcome of such a run is the normal end of a stop.
     bool untilStopped = false;
+    /// A chain continued from its samples file at a checkpoint (`run --resume`): the draws it
+    /// had, a multiple of config.checkpointEvery, and the last of them. One channel only.
+    std::int64_t resumeDraws = 0;
+    Vector resumeTheta;
     /// Most channels of a run until stopped: each needs a thread of its own.
     static constexpr int kMaxContinuousChannels = 16;
 

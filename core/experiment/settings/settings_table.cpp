@@ -234,6 +234,10 @@ std::vector<SettingSpec> makeTable()
     table.push_back(meaning);
     table.push_back(integer("burn_in", "burn-in", "first B of the samples are a burn-in at --temperature (or --anneal-from): not written, not counted [paper 0; recommended: samples/10 for a proposal that learns, logreg samples/6]",
                             [](auto &c) -> auto & { return c.burnIn; }));
+    table.push_back(integer("checkpoint_every", "checkpoint-every",
+                            "restart the random stream every K draws after the burn-in, so that a run cut short "
+                            "continues exactly with run --resume FILE (not flymc) [0: one stream]",
+                            [](auto &c) -> auto & { return c.checkpointEvery; }));
     table.push_back(real("anneal_from", "anneal-from", "anneal the burn-in from temperature T0 > 0 [0: burn-in at --temperature]",
                          [](auto &c) -> auto & { return c.annealFrom; }));
     table.push_back(real("burn_in_step", "burn-in-step", "burn-in proposal sd [0: --step]",

@@ -315,7 +315,7 @@ BOOST_AUTO_TEST_CASE(passesOverAMappedFileAreAnnouncedOnceByTheOutermostPass)
     // Its Newton steps' passes (sums, log-likelihoods) are the fit's, announced as one.
     BOOST_TEST_REQUIRE(told.size() == 2u);
     BOOST_TEST(told[0].find("for the Laplace fit") != std::string::npos, told[0]);
-    BOOST_TEST(told[0].find("up to 82 times") != std::string::npos, told[0]);
+    BOOST_TEST(told[0].find("a pass, up to 82 passes") != std::string::npos, told[0]);
     told.clear();
     logisticLaplace(model, 1.0); // the same pass again within the minute: not told twice
     BOOST_TEST(told.empty());
