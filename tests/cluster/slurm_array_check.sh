@@ -3,6 +3,8 @@
 # and slurmd, no munge: auth/none, every daemon and file in a scratch folder), then pools the
 # chains with `diagnose`. One task gets a time limit shorter than its run: the scheduler's SIGTERM
 # must leave its draws in its file, marked interrupted, and diagnose must pool it with the others.
+# That task runs with --checkpoint-every, and is then submitted again: it must resume its file
+# from the last checkpoint and end it complete, with every draw of its run.
 #   tests/cluster/slurm_array_check.sh CLI [TASKS]
 # Exits 0 when every task left its file and diagnose read them all; prints the pooled table.
 # Needs root (the daemons run as the current user) and the packages slurmctld slurmd slurm-client.
@@ -70,7 +72,7 @@ cd "$scratch/out"
 export MHX_CLI=$cli MHX_OUT=$scratch/out
 array=$(sbatch --parsable --array=1-$((tasks - 1)) "$here/scripts/slurm/chains.sbatch" "${settings[@]}")
 limited=$(sbatch --parsable --array=$tasks --time=0:01:00 "$here/scripts/slurm/chains.sbatch" --dataset gmm --method mh \
-          --samples 200000 --burn-in 100)
+          --samples 12000 --burn-in 100 --checkpoint-every 500)
 echo "submitted array $array (tasks 1-$((tasks - 1))) and $limited (task $tasks, time limit 1 minute)"
 for _ in $(seq 600); do
   [ -z "$(squeue -h -o %i)" ] && break
@@ -84,5 +86,23 @@ for k in $(seq "$tasks"); do
   echo "  $file: $(grep -vc '^#' "$file") lines, $(grep '^# status' "$file" | tail -1 || echo 'finished')"
 done
 grep -q '^# status = interrupted' "chain-$tasks.csv" || { echo "task $tasks was not cut by its time limit" >&2; exit 1; }
+echo
+"$cli" diagnose chain-*.csv
+
+# The cut task again, without a limit: it goes on from its last checkpoint to the end.
+again=$(sbatch --parsable --array=$tasks "$here/scripts/slurm/chains.sbatch" --dataset gmm --method mh \
+        --samples 12000 --burn-in 100 --checkpoint-every 500)
+echo "submitted task $tasks again ($again): it resumes its file"
+for _ in $(seq 600); do
+  [ -z "$(squeue -h -o %i)" ] && break
+  sleep 2
+done
+[ -z "$(squeue -h -o %i)" ] || { echo "the resumed task did not end in 20 minutes" >&2; squeue >&2; exit 1; }
+grep -h 'resuming' slurm-"$again"_*.out || true
+tail -n 1 "chain-$tasks.csv" | grep -q '^# status = complete: resumed at draw' \
+  || { echo "task $tasks did not resume to the end:" >&2; tail -3 "chain-$tasks.csv" >&2; cat slurm-"$again"_*.out >&2; exit 1; }
+rows=$(grep -vc '^#' "chain-$tasks.csv")
+[ "$rows" -eq 11901 ] || { echo "task $tasks has $rows lines, not the column line and 11900 draws" >&2; exit 1; }
+echo "  chain-$tasks.csv: $rows lines, $(tail -n 1 "chain-$tasks.csv")"
 echo
 "$cli" diagnose chain-*.csv
