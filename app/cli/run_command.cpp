@@ -80,18 +80,25 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     std::printf("  wall time            %.2f s (%.0f iterations/s)\n", summary.wallSeconds, summary.iterationsPerSecond);
 }
 
+// Refuses every option given beside `option` (--from, --resume) other than `allowed`: the file's
+// header holds every setting, and one given too would make a different run than the file's.
+void allowOnly(const Arguments &args, const std::set<std::string> &valueOptions, const std::set<std::string> &flags,
+               const std::string &option, const std::set<std::string> &allowed, const std::string &why)
+{
+    for (const auto *names : {&valueOptions, &flags})
+        for (const std::string &name : *names)
+            if (args.has(name) && name != option && !allowed.count(name))
+                throw UsageError("--" + name + " cannot be combined with --" + option + ": " + why);
+}
+
 // --from FILE: the settings recorded in a samples file's header, to make that chain again.
 // Only where the results go may be given with it; a setting given too would make a different
 // run than the file's.
 core::RunConfig settingsFromSamplesFile(const Arguments &args, const std::set<std::string> &valueOptions,
                                         const std::set<std::string> &flags)
 {
-    const std::set<std::string> allowed = {"from", "out", "summary", "trace", "no-cache"};
-    for (const auto *names : {&valueOptions, &flags})
-        for (const std::string &name : *names)
-            if (args.has(name) && !allowed.count(name))
-                throw UsageError("--" + name + " cannot be combined with --from: the file's header holds every setting "
-                                 "(only --out, --summary, --trace and --no-cache may be added)");
+    allowOnly(args, valueOptions, flags, "from", {"out", "summary", "trace", "no-cache"},
+              "the file's header holds every setting (only --out, --summary, --trace and --no-cache may be added)");
     const std::string path = args.text("from", "");
     try {
         core::RunConfig config = core::runConfigFromMetadata(core::readSamplesCsv(path).metadata);
@@ -116,12 +123,9 @@ struct Resumption {
 Resumption planResumption(const Arguments &args, const std::set<std::string> &valueOptions,
                           const std::set<std::string> &flags)
 {
-    const std::set<std::string> allowed = {"resume", "summary", "no-cache"};
-    for (const auto *names : {&valueOptions, &flags})
-        for (const std::string &name : *names)
-            if (args.has(name) && !allowed.count(name))
-                throw UsageError("--" + name + " cannot be combined with --resume: the file's header holds every setting "
-                                 "and the draws go on in the file itself (only --summary and --no-cache may be added)");
+    allowOnly(args, valueOptions, flags, "resume", {"summary", "no-cache"},
+              "the file's header holds every setting and the draws go on in the file itself (only --summary and "
+              "--no-cache may be added)");
     const std::string path = args.text("resume", "");
     Resumption plan;
     try {

@@ -41,6 +41,18 @@ QStringList drawRows(const QString &path, bool dropFirstColumn = false)
 const QStringList kLongRun = {"run", "--dataset", "gmm", "--method", "mh", "--samples", "200000", "--burn-in", "50",
                               "--seed", "3"};
 
+// Starts the CLI with `arguments`, waits until `path` holds `rows` draws, sends `signal` and
+// waits for the end. Records a failure (QTest::currentTestFailed) when any step does not happen.
+void cutShort(QProcess &process, const QStringList &arguments, const QString &path, qsizetype rows, int signal)
+{
+    process.start(QStringLiteral(MHX_CLI_PATH), arguments);
+    QVERIFY(process.waitForStarted());
+    // Wait for draws on disk: the data take a second or two, then a flush every second.
+    QTRY_VERIFY_WITH_TIMEOUT(drawRows(path).size() >= rows, 60'000);
+    QVERIFY(::kill(static_cast<pid_t>(process.processId()), signal) == 0);
+    QVERIFY(process.waitForFinished(30'000));
+}
+
 } // namespace
 
 class TestCliInterrupted : public QObject {
@@ -60,12 +72,9 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("s.csv")), json = dir.filePath(QStringLiteral("s.json"));
         QProcess process;
-        process.start(QStringLiteral(MHX_CLI_PATH), kLongRun + QStringList{"--out", out, "--summary", json});
-        QVERIFY(process.waitForStarted());
-        // Wait for draws on disk: the data take a second or two, then a flush every second.
-        QTRY_VERIFY_WITH_TIMEOUT(drawRows(out).size() >= 20, 60'000);
-        QVERIFY(::kill(static_cast<pid_t>(process.processId()), signal) == 0);
-        QVERIFY(process.waitForFinished(30'000));
+        cutShort(process, kLongRun + QStringList{"--out", out, "--summary", json}, out, 20, signal);
+        if (QTest::currentTestFailed())
+            return;
         const QString err = QString::fromUtf8(process.readAllStandardError());
         const QStringList kept = drawRows(out);
         QVERIFY(kept.size() >= 20);
@@ -119,11 +128,9 @@ private slots:
         QVERIFY2(reference.exitCode == 0, qPrintable(reference.err));
 
         QProcess process;
-        process.start(QStringLiteral(MHX_CLI_PATH), run + QStringList{"--out", cut});
-        QVERIFY(process.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(drawRows(cut).size() >= 2000, 60'000);
-        QVERIFY(::kill(static_cast<pid_t>(process.processId()), signal) == 0);
-        QVERIFY(process.waitForFinished(30'000));
+        cutShort(process, run + QStringList{"--out", cut}, cut, 2000, signal);
+        if (QTest::currentTestFailed())
+            return;
         const qsizetype kept = drawRows(cut).size();
         QVERIFY2(kept >= 2000 && kept < drawRows(whole).size(), qPrintable(QString::number(kept)));
 
@@ -149,11 +156,9 @@ private slots:
         QTemporaryDir dir;
         const QString plain = dir.filePath(QStringLiteral("plain.csv"));
         QProcess process;
-        process.start(QStringLiteral(MHX_CLI_PATH), kLongRun + QStringList{"--out", plain});
-        QVERIFY(process.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(drawRows(plain).size() >= 20, 60'000);
-        QVERIFY(::kill(static_cast<pid_t>(process.processId()), SIGTERM) == 0);
-        QVERIFY(process.waitForFinished(30'000));
+        cutShort(process, kLongRun + QStringList{"--out", plain}, plain, 20, SIGTERM);
+        if (QTest::currentTestFailed())
+            return;
         const testcli::Result unchecked = runCli({"run", "--resume", plain});
         QCOMPARE(unchecked.exitCode, 2);
         QVERIFY2(unchecked.err.contains(QStringLiteral("without --checkpoint-every")), qPrintable(unchecked.err));

@@ -66,19 +66,26 @@ done
 sinfo -h -o %t | grep -qE '^(idle|mix|alloc)' || { echo "the one-node cluster did not come up:" >&2; tail -20 "$scratch"/slurm*.log >&2; exit 1; }
 echo "one-node cluster up (slurm $(sinfo -V | awk '{print $2}'), $cpus CPUs)"
 
+# Waits until the queue is empty; fails naming `what` after 20 minutes.
+wait_for_queue() {
+  for _ in $(seq 600); do
+    [ -z "$(squeue -h -o %i)" ] && return 0
+    sleep 2
+  done
+  echo "$1 did not end in 20 minutes" >&2
+  squeue >&2
+  exit 1
+}
+
 # The array: full-data MH on the mixture, long enough that a 1-minute limit cuts the last task.
 settings=(--dataset gmm --method mh --samples 6000 --burn-in 100)
+checkpointed=(--dataset gmm --method mh --samples 12000 --burn-in 100 --checkpoint-every 500)
 cd "$scratch/out"
 export MHX_CLI=$cli MHX_OUT=$scratch/out
 array=$(sbatch --parsable --array=1-$((tasks - 1)) "$here/scripts/slurm/chains.sbatch" "${settings[@]}")
-limited=$(sbatch --parsable --array=$tasks --time=0:01:00 "$here/scripts/slurm/chains.sbatch" --dataset gmm --method mh \
-          --samples 12000 --burn-in 100 --checkpoint-every 500)
+limited=$(sbatch --parsable --array=$tasks --time=0:01:00 "$here/scripts/slurm/chains.sbatch" "${checkpointed[@]}")
 echo "submitted array $array (tasks 1-$((tasks - 1))) and $limited (task $tasks, time limit 1 minute)"
-for _ in $(seq 600); do
-  [ -z "$(squeue -h -o %i)" ] && break
-  sleep 2
-done
-[ -z "$(squeue -h -o %i)" ] || { echo "the jobs did not end in 20 minutes" >&2; squeue >&2; exit 1; }
+wait_for_queue "the jobs"
 echo "all tasks ended:"
 for k in $(seq "$tasks"); do
   file=chain-$k.csv
@@ -90,14 +97,9 @@ echo
 "$cli" diagnose chain-*.csv
 
 # The cut task again, without a limit: it goes on from its last checkpoint to the end.
-again=$(sbatch --parsable --array=$tasks "$here/scripts/slurm/chains.sbatch" --dataset gmm --method mh \
-        --samples 12000 --burn-in 100 --checkpoint-every 500)
+again=$(sbatch --parsable --array=$tasks "$here/scripts/slurm/chains.sbatch" "${checkpointed[@]}")
 echo "submitted task $tasks again ($again): it resumes its file"
-for _ in $(seq 600); do
-  [ -z "$(squeue -h -o %i)" ] && break
-  sleep 2
-done
-[ -z "$(squeue -h -o %i)" ] || { echo "the resumed task did not end in 20 minutes" >&2; squeue >&2; exit 1; }
+wait_for_queue "the resumed task"
 grep -h 'resuming' slurm-"$again"_*.out || true
 tail -n 1 "chain-$tasks.csv" | grep -q '^# status = complete: resumed at draw' \
   || { echo "task $tasks did not resume to the end:" >&2; tail -3 "chain-$tasks.csv" >&2; cat slurm-"$again"_*.out >&2; exit 1; }
