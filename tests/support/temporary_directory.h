@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -40,6 +41,16 @@ public:
 
 private:
     std::filesystem::path m_path;
+};
+
+/// One directory for a whole Boost.Test module, made before its first test case and removed
+/// after its last: `using Suite = testfiles::SuiteDirectory; BOOST_TEST_GLOBAL_FIXTURE(Suite);`,
+/// then `Suite::dir->filePath("name")` in the cases.
+struct SuiteDirectory {
+    static inline std::optional<TemporaryDirectory> dir;
+
+    void setup() { dir.emplace(); }
+    void teardown() { dir.reset(); }
 };
 
 /// The whole content of `path`; throws std::runtime_error when it cannot be opened.

@@ -20,13 +20,7 @@
 using namespace core;
 namespace data = boost::unit_test::data;
 
-// Suite-wide state: the directory the test files are written to.
-struct Suite {
-    static inline std::optional<testfiles::TemporaryDirectory> dir;
-
-    void setup() { dir.emplace(); }
-    void teardown() { dir.reset(); }
-};
+using Suite = testfiles::SuiteDirectory; // the directory the test files are written to
 BOOST_TEST_GLOBAL_FIXTURE(Suite);
 
 std::string writeCsv(const char *name, std::string_view content)

@@ -14,13 +14,7 @@
 
 using namespace core;
 
-// Suite-wide state: the directory the test files are written to.
-struct Suite {
-    static inline std::optional<testfiles::TemporaryDirectory> dir;
-
-    void setup() { dir.emplace(); }
-    void teardown() { dir.reset(); }
-};
+using Suite = testfiles::SuiteDirectory; // the directory the test files are written to
 BOOST_TEST_GLOBAL_FIXTURE(Suite);
 
 BOOST_AUTO_TEST_CASE(csvSourceAndTrace)
