@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "core/io/mapped_file.h"
 #include "core/random/rng.h"
 
 namespace core {
@@ -51,6 +52,14 @@ const float *MappedFeatureRows::read(DataIndex i, float *scratch) const
 std::uint64_t MappedFeatureRows::passBytes() const
 {
     return static_cast<std::uint64_t>(fileRows) * static_cast<std::uint64_t>(stride) * sizeof(float);
+}
+
+void MappedFeatureRows::prefetch(std::span<const DataIndex> rows) const
+{
+    if (!file->largerThanMemory())
+        return;
+    for (const DataIndex row : rows)
+        file->willNeed(stored(row), static_cast<std::size_t>(columns) * sizeof(float));
 }
 
 Eigen::VectorXd ClassificationData::row(DataIndex i) const

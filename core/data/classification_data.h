@@ -72,6 +72,9 @@ struct MappedFeatureRows {
     const float *read(DataIndex i, float *scratch) const;
     /// Bytes of the file a pass over every training row reads.
     std::uint64_t passBytes() const;
+    /// When the file is larger than memory: asks the kernel to read the pages of `rows` at once
+    /// (MappedFile::willNeed), before a test touches them one after another. Nothing otherwise.
+    void prefetch(std::span<const DataIndex> rows) const;
 };
 
 struct ClassificationData {

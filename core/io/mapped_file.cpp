@@ -62,12 +62,23 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string &path)
     const std::size_t probe = std::min<std::size_t>(size, std::size_t{32} << 20);
     file->m_readRate = timeSequentialRead(file->m_data + (size - probe) / 2, probe);
     file->advise(Access::Random);
+    const long pageSize = ::sysconf(_SC_PAGESIZE), pages = ::sysconf(_SC_PHYS_PAGES);
+    file->m_pageMask = ~static_cast<std::uintptr_t>(std::max(pageSize, 1L) - 1);
+    file->m_largerThanMemory = pageSize > 0 && pages > 0
+                               && static_cast<double>(size) > static_cast<double>(pageSize) * static_cast<double>(pages);
     return file;
 }
 
 void MappedFile::advise(Access access) const
 {
     ::madvise(const_cast<std::uint8_t *>(m_data), m_size, access == Access::Random ? MADV_RANDOM : MADV_SEQUENTIAL);
+}
+
+void MappedFile::willNeed(const void *address, std::size_t bytes) const
+{
+    const auto first = reinterpret_cast<std::uintptr_t>(address) & m_pageMask;
+    const auto end = reinterpret_cast<std::uintptr_t>(address) + bytes;
+    ::madvise(reinterpret_cast<void *>(first), end - first, MADV_WILLNEED);
 }
 
 MappedFile::~MappedFile()

@@ -34,6 +34,13 @@ public:
     enum class Access { Random, Sequential };
     /// A hint to the kernel, for the whole file; harmless when several readers disagree.
     void advise(Access access) const;
+    /// True when the file is larger than the machine's physical memory, so that the page cache
+    /// cannot hold it and a random row is often on disk.
+    bool largerThanMemory() const { return m_largerThanMemory; }
+    /// Asks the kernel to start reading the pages of [address, address + bytes) now, without
+    /// waiting for them: several rows' reads then overlap on the disk instead of queueing one
+    /// after another as each is touched.
+    void willNeed(const void *address, std::size_t bytes) const;
 
 private:
     MappedFile() = default;
@@ -41,6 +48,8 @@ private:
     std::size_t m_size = 0;
     std::string m_path;
     double m_readRate = 0.0;
+    bool m_largerThanMemory = false;
+    std::uintptr_t m_pageMask = 0;
 };
 
 } // namespace core

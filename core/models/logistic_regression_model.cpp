@@ -374,6 +374,8 @@ void LogisticRegressionModel::sumGradLogLikelihood(const Vector &theta, std::spa
     const Eigen::Index d = m_features;
     const Margins margins = marginsOf(theta, m_features, m_options.bias);
     double biasSum = 0.0;
+    if (m_data->mapped)
+        m_data->mapped->prefetch(rows);
     withRows(*m_data, [&](const auto &data) {
         for (std::size_t k = 0; k < rows.size(); ++k) {
             const float *row = data.read(rows[k]);
@@ -399,6 +401,8 @@ void LogisticRegressionModel::logLikelihoodRatios(const Vector &from, const Vect
                                                   std::span<const DataIndex> rows, std::span<double> out) const
 {
     const DataIndex *indices = rows.data();
+    if (m_data->mapped)
+        m_data->mapped->prefetch(rows);
     withRows(*m_data, [&](const auto &reader) {
         ratioKernel<true>(*m_data, reader, [indices](DataIndex k) { return indices[k]; },
                           static_cast<DataIndex>(rows.size()), marginsOf(from, m_features, m_options.bias),
@@ -420,6 +424,8 @@ void LogisticRegressionModel::taylorResiduals(const Vector &from, const Vector &
                                               std::span<const DataIndex> rows, std::span<double> out) const
 {
     const DataIndex *indices = rows.data();
+    if (m_data->mapped)
+        m_data->mapped->prefetch(rows);
     withRows(*m_data, [&](const auto &reader) {
         residualKernel<true>(*m_data, reader, [indices](DataIndex k) { return indices[k]; },
                              static_cast<DataIndex>(rows.size()), marginsOf(from, m_features, m_options.bias),
