@@ -45,7 +45,7 @@ const float *MappedFeatureRows::read(DataIndex i, float *scratch) const
     if (!scaled())
         return row;
     for (int j = 0; j < columns; ++j)
-        scratch[j] = standardized(row[j], means[static_cast<std::size_t>(j)], inverseSds[static_cast<std::size_t>(j)]);
+        scratch[j] = feature(row, j);
     return scratch;
 }
 
@@ -77,10 +77,8 @@ void ClassificationData::copyRow(DataIndex i, double *out) const
         return;
     }
     const float *x = mapped->stored(i);
-    for (int j = 0; j < d; ++j) {
-        const auto k = static_cast<std::size_t>(j);
-        out[j] = mapped->scaled() ? standardized(x[j], mapped->means[k], mapped->inverseSds[k]) : x[j];
-    }
+    for (int j = 0; j < d; ++j)
+        out[j] = mapped->feature(x, j);
 }
 
 double ClassificationData::dotRow(DataIndex i, const double *weights) const
@@ -90,10 +88,8 @@ double ClassificationData::dotRow(DataIndex i, const double *weights) const
         return features.row(i).cast<double>().dot(Eigen::Map<const Eigen::RowVectorXd>(weights, d));
     const float *x = mapped->stored(i);
     double sum = 0.0;
-    for (int j = 0; j < d; ++j) {
-        const auto k = static_cast<std::size_t>(j);
-        sum += weights[j] * (mapped->scaled() ? standardized(x[j], mapped->means[k], mapped->inverseSds[k]) : x[j]);
-    }
+    for (int j = 0; j < d; ++j)
+        sum += weights[j] * mapped->feature(x, j);
     return sum;
 }
 

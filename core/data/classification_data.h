@@ -67,6 +67,12 @@ struct MappedFeatureRows {
     /// Row i's floats as stored in the file (not standardised).
     const float *stored(DataIndex i) const { return first + fileRow(i) * stride; }
     bool scaled() const { return !means.empty(); }
+    /// Feature j of a stored row as the model reads it: standardised when `means` is set.
+    float feature(const float *storedRow, int j) const
+    {
+        const auto k = static_cast<std::size_t>(j);
+        return scaled() ? standardized(storedRow[j], means[k], inverseSds[k]) : storedRow[j];
+    }
     /// Row i as the model reads it: standardised when `means` is set. `scratch` holds `columns`
     /// floats; the returned pointer is either into the file or `scratch`.
     const float *read(DataIndex i, float *scratch) const;

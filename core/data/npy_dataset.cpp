@@ -45,6 +45,38 @@ std::size_t labelColumnIndex(const std::string &text, std::int64_t columns, cons
 }
 
 
+// The shape of a features array: its rows and columns, the label's column when the labels are
+// in the array, and the feature columns left. Fails for an array that is not 2-D, a label chosen
+// twice or not at all, and an array without rows or feature columns.
+struct ArrayLayout {
+    std::int64_t rows = 0;
+    std::int64_t columns = 0;
+    std::int64_t features = 0;
+    std::optional<std::size_t> labelIndex;
+};
+
+ArrayLayout arrayLayout(const NpyHeader &header, const std::string &features, const std::string &labels,
+                        const std::string &labelColumn)
+{
+    if (header.shape.size() != 2)
+        fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
+    ArrayLayout layout;
+    layout.rows = header.shape[0];
+    layout.columns = header.shape[1];
+    if (labels.empty()) {
+        if (labelColumn.empty())
+            fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
+                           "column in this array (--label-column -1 for the last)");
+        layout.labelIndex = labelColumnIndex(labelColumn, layout.columns, features);
+    } else if (!labelColumn.empty()) {
+        fail(features, "the labels come from " + labels + ", so --label-column has nothing to choose; give one of them");
+    }
+    layout.features = layout.columns - (layout.labelIndex ? 1 : 0);
+    if (layout.rows < 1 || layout.features < 1)
+        fail(features, "the array has shape " + shapeText(header) + ": no rows, or no feature column");
+    return layout;
+}
+
 // The labels of `rows` rows from a label file, .npy or IDX, into `coder`.
 void readLabelFile(const std::string &labels, std::int64_t rows, BinaryLabelCoder &coder)
 {
@@ -89,20 +121,9 @@ ClassificationData readFeatures(ByteSource &source, const std::string &features,
                                 const std::string &labelColumn, BinaryLabelCoder &coder, std::optional<std::size_t> &labelIndex)
 {
     const NpyHeader header = readNpyHeader(source, features);
-    if (header.shape.size() != 2)
-        fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
-    const std::int64_t rows = header.shape[0], columns = header.shape[1];
-    if (labels.empty()) {
-        if (labelColumn.empty())
-            fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
-                           "column in this array (--label-column -1 for the last)");
-        labelIndex = labelColumnIndex(labelColumn, columns, features);
-    } else if (!labelColumn.empty()) {
-        fail(features, "the labels come from " + labels + ", so --label-column has nothing to choose; give one of them");
-    }
-    const std::int64_t d = columns - (labelIndex ? 1 : 0);
-    if (rows < 1 || d < 1)
-        fail(features, "the array has shape " + shapeText(header) + ": no rows, or no feature column");
+    const ArrayLayout layout = arrayLayout(header, features, labels, labelColumn);
+    const std::int64_t rows = layout.rows, columns = layout.columns, d = layout.features;
+    labelIndex = layout.labelIndex;
     const auto bytes = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(d) * sizeof(float);
     if (bytes > kNpyMaxFeatureBytes)
         fail(features, "shape " + shapeText(header) + " takes " + std::to_string(bytes >> 20) + " MiB as floats, over the "
@@ -173,10 +194,6 @@ ClassificationData readNpyDataset(const std::string &features, const std::string
     return data;
 }
 
-} // namespace core
-
-namespace core {
-
 ClassificationData mapNpyDataset(const std::string &features, const std::string &labels, const std::string &labelColumn)
 {
     const std::shared_ptr<const MappedFile> file = MappedFile::open(features);
@@ -188,29 +205,17 @@ ClassificationData mapNpyDataset(const std::string &features, const std::string 
         cannot("it is gzipped (gunzip it first)");
     ByteSource source(std::span<const std::uint8_t>(file->data(), file->size()), features);
     const NpyHeader header = readNpyHeader(source, features);
-    if (header.shape.size() != 2)
-        fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
+    const ArrayLayout layout = arrayLayout(header, features, labels, labelColumn);
+    const std::int64_t rows = layout.rows, columns = layout.columns, d = layout.features;
+    const std::optional<std::size_t> labelIndex = layout.labelIndex;
     if (header.type.kind != 'f' || header.type.bytes != 4 || header.type.bigEndian)
         cannot("its elements are " + header.descr + ", not little-endian float32 ('<f4'; numpy: a.astype('<f4'))");
     if (header.headerBytes % alignof(float) != 0)
         cannot("its data do not start on a 4-byte boundary");
-    const std::int64_t rows = header.shape[0], columns = header.shape[1];
-    std::optional<std::size_t> labelIndex;
-    if (labels.empty()) {
-        if (labelColumn.empty())
-            fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
-                           "column in this array (--label-column -1 for the last)");
-        labelIndex = labelColumnIndex(labelColumn, columns, features);
-        if (*labelIndex != 0 && *labelIndex + 1 != static_cast<std::size_t>(columns))
-            cannot("its label column " + std::to_string(*labelIndex + 1) + " of " + std::to_string(columns)
-                   + " is neither the first nor the last, which a row's features must be read around; give the labels "
-                     "as a file (--labels)");
-    } else if (!labelColumn.empty()) {
-        fail(features, "the labels come from " + labels + ", so --label-column has nothing to choose; give one of them");
-    }
-    const std::int64_t d = columns - (labelIndex ? 1 : 0);
-    if (rows < 1 || d < 1)
-        fail(features, "the array has shape " + shapeText(header) + ": no rows, or no feature column");
+    if (labelIndex && *labelIndex != 0 && *labelIndex + 1 != static_cast<std::size_t>(columns))
+        cannot("its label column " + std::to_string(*labelIndex + 1) + " of " + std::to_string(columns)
+               + " is neither the first nor the last, which a row's features must be read around; give the labels "
+                 "as a file (--labels)");
     if (rows > std::int64_t{2'147'483'647})
         fail(features, "the array has " + std::to_string(rows) + " rows; at most 2147483647 rows can be sampled");
 
