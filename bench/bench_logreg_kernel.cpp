@@ -164,7 +164,8 @@ int main(int argc, char **argv)
 
         const double megabytes = static_cast<double>(n) * kFeatures * 4.0 / 1e6;
         const double gbPerSecond = vectorised * kFeatures * 4.0 / 1e9;
-        std::printf("%8d %8.0f | %15.3e %13.3e %7.1fx | %9.1f %6.0f%% | %15.3e %6.0f%% | %14.3e   (max |diff| %.1e)\n", n,
+        std::printf("%8lld %8.0f | %15.3e %13.3e %7.1fx | %9.1f %6.0f%% | %15.3e %6.0f%% | %14.3e   (max |diff| %.1e)\n",
+                    static_cast<long long>(n),
                     megabytes, vectorised, scalar, vectorised / scalar, gbPerSecond, 100.0 * gbPerSecond / bandwidth,
                     ceiling, 100.0 * vectorised / ceiling, fullPass, worst);
     }

@@ -133,9 +133,9 @@ int benchCommand(int argc, char **argv)
     const core::DatasetInstance dataset = core::makeDataset(config, false, {}, interruptToken());
     const core::Model &model = *dataset.model;
 
-    std::printf("bench: %s N = %lld, T = %g, step %g, batch %d + %d, sigma %g; medians of %lld repeats\n",
+    std::printf("bench: %s N = %lld, T = %g, step %g, batch %lld + %lld, sigma %g; medians of %lld repeats\n",
                 config.dataset.c_str(), static_cast<long long>(model.dataSize()), config.temperature, config.step,
-                config.minibatch.initialBatch, config.minibatch.batchGrowth, config.correction.sigma,
+                static_cast<long long>(config.minibatch.initialBatch), static_cast<long long>(config.minibatch.batchGrowth), config.correction.sigma,
                 static_cast<long long>(repeats));
     const double kernel = kernelPointsPerSecond(model, config.minibatch.initialBatch, config.seed);
     // With control variates the kernel is the residuals': three margins a row instead of two.
@@ -158,11 +158,11 @@ int benchCommand(int argc, char **argv)
     line("full-data Barker", barker);
     const double speedup = minibatch.summary.iterationsPerSecond / metropolis.summary.iterationsPerSecond;
     std::printf("  speed-up per iteration, minibatch / full-data Metropolis: %.0fx\n", speedup);
-    std::printf("  kernel: log-likelihood ratios over %d random rows: %.3g points/s\n", config.minibatch.initialBatch,
-                kernel);
+    std::printf("  kernel: log-likelihood ratios over %lld random rows: %.3g points/s\n",
+                static_cast<long long>(config.minibatch.initialBatch), kernel);
     if (std::isfinite(residualKernel))
-        std::printf("  kernel: control-variate residuals over %d random rows: %.3g points/s (%.2f of the ratios')\n",
-                    config.minibatch.initialBatch, residualKernel, residualKernel / kernel);
+        std::printf("  kernel: control-variate residuals over %lld random rows: %.3g points/s (%.2f of the ratios')\n",
+                    static_cast<long long>(config.minibatch.initialBatch), residualKernel, residualKernel / kernel);
 
     if (!summaryPath.empty()) {
         // NaN (too few iterations for an ESS) is null, as in every summary.

@@ -29,11 +29,6 @@ double logBound(double u, double xi)
     return LogisticRegressionModel::logSigmoid(xi) + 0.5 * (u - xi) - jaakkolaJordanCurvature(xi) * (u * u - xi * xi);
 }
 
-std::int32_t clampedPoints(std::int64_t points)
-{
-    return static_cast<std::int32_t>(std::min<std::int64_t>(points, std::numeric_limits<std::int32_t>::max()));
-}
-
 } // namespace
 
 FireflyTest::FireflyTest(FireflySettings settings) : m_settings(settings)
@@ -81,6 +76,10 @@ void FireflyTest::addBright(DataIndex i, double logWeight)
 void FireflyTest::initialize(const LogisticRegressionModel &model, const TestProblem &problem, Rng &rng,
                              Decision &decision)
 {
+    if (model.dataSize() > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("flymc keeps 12 bytes of state for each data point and numbers its bright points in "
+                                    "32 bits: at most 2147483647 points, and these data have "
+                                    + std::to_string(model.dataSize()) + "; smh and tunamh keep no state per point");
     const auto start = std::chrono::steady_clock::now();
     m_model = &model;
     m_temperature = problem.temperature;
@@ -136,7 +135,7 @@ void FireflyTest::initialize(const LogisticRegressionModel &model, const TestPro
     m_at = problem.current;
     m_proposedLogWeight.reserve(m_bright.capacity());
     // The mode's passes (none when it was given) and this pass, which reads every row twice.
-    decision.fullScanPoints = clampedPoints((mode.passes + 2) * static_cast<std::int64_t>(n));
+    decision.fullScanPoints = (mode.passes + 2) * static_cast<std::int64_t>(n);
     decision.fullScanSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

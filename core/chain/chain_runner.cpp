@@ -228,8 +228,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             adaptation->observe(current, accepted);
         const auto row = static_cast<std::size_t>(t);
         result.samples.row(t) = current.transpose();
-        result.batchSize[row] = static_cast<std::int32_t>(decision.pointsUsed);
-        result.fullScanPoints[row] = static_cast<std::int32_t>(decision.fullScanPoints);
+        result.batchSize[row] = decision.pointsUsed;
+        result.fullScanPoints[row] = decision.fullScanPoints;
         result.accepted[row] = accepted ? 1 : 0;
         result.fullDataFallback[row] = decision.fullDataFallback ? 1 : 0;
         result.fullScanSeconds += decision.fullScanSeconds;

@@ -108,8 +108,8 @@ struct ChainSegment {
 /// iteration t; only the first `completed` rows are meaningful when a run was stopped.
 struct ChainResult {
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> samples;
-    std::vector<std::int32_t> batchSize;       ///< points the test used at iteration t
-    std::vector<std::int32_t> fullScanPoints;  ///< full-data pass points at iteration t
+    std::vector<std::int64_t> batchSize;       ///< points the test used at iteration t
+    std::vector<std::int64_t> fullScanPoints;  ///< full-data pass points at iteration t
     std::vector<std::uint8_t> accepted;        ///< 0/1
     std::vector<std::uint8_t> fullDataFallback;///< 0/1
     std::int64_t completed = 0;

@@ -35,7 +35,7 @@ void MappedFeatureRows::indexSkipped(const std::vector<std::int64_t> &heldOutFil
     const std::int64_t blocks = (kept >> blockShift) + 1;
     skippedBeforeBlock.resize(static_cast<std::size_t>(blocks));
     for (std::int64_t b = 0; b < blocks; ++b)
-        skippedBeforeBlock[static_cast<std::size_t>(b)] = static_cast<std::int32_t>(
+        skippedBeforeBlock[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(
             std::lower_bound(skipped.begin(), skipped.end(), b << blockShift) - skipped.begin());
 }
 
@@ -140,8 +140,6 @@ void validate(const ClassificationData &data)
         throw std::invalid_argument("classification data hold rows both in memory and in a mapped file");
     if (rows < 1)
         throw std::invalid_argument("classification data need at least one row");
-    if (rows > std::int64_t{2'147'483'647})
-        throw std::invalid_argument("classification data may have at most 2147483647 rows");
     if (data.featureCount() < 1)
         throw std::invalid_argument("classification data need at least one feature");
     if (static_cast<std::int64_t>(data.labels.size()) != rows)

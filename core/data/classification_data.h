@@ -56,7 +56,7 @@ struct MappedFeatureRows {
     /// count above is this plus a scan over the held-out rows inside the block. Blocks are sized
     /// to hold about one held-out row each: a lookup of a few nanoseconds, where a binary
     /// search per row doubles the cost of a minibatch test. Built by indexSkipped().
-    std::vector<std::int32_t> skippedBeforeBlock;
+    std::vector<std::int64_t> skippedBeforeBlock;
     int blockShift = 0;
     /// Sets `skipped` from the held-out file rows (sorted) and builds the block index.
     void indexSkipped(const std::vector<std::int64_t> &heldOutFileRows);

@@ -216,8 +216,6 @@ ClassificationData mapNpyDataset(const std::string &features, const std::string 
         cannot("its label column " + std::to_string(*labelIndex + 1) + " of " + std::to_string(columns)
                + " is neither the first nor the last, which a row's features must be read around; give the labels "
                  "as a file (--labels)");
-    if (rows > std::int64_t{2'147'483'647})
-        fail(features, "the array has " + std::to_string(rows) + " rows; at most 2147483647 rows can be sampled");
 
     const auto *elements = reinterpret_cast<const float *>(file->data() + header.headerBytes);
     MappedFeatureRows mapped;

@@ -67,8 +67,8 @@ std::size_t syntheticLogisticBytes(std::int64_t rows, int features)
 ClassificationData generateSyntheticLogistic(const SyntheticLogisticSpec &spec,
                                              const std::function<void(double)> &progress, std::stop_token stop)
 {
-    if (spec.rows < 2 || spec.rows > std::numeric_limits<DataIndex>::max())
-        throw std::invalid_argument("n-data must be in [2, 2147483647] for tall-logreg; got " + std::to_string(spec.rows));
+    if (spec.rows < 2 || spec.rows > kMaxSyntheticRows)
+        throw std::invalid_argument("n-data must be in [2, 2^40] for tall-logreg; got " + std::to_string(spec.rows));
     if (spec.features < 1 || spec.features > 10'000)
         throw std::invalid_argument("tall-logreg needs 1 to 10000 feature columns (dimension minus the bias); got "
                                     + std::to_string(spec.features));

@@ -17,11 +17,13 @@
 
 namespace core {
 
+/// The most rows tall-logreg makes: 2⁴⁰, far beyond any memory; the memory check comes first.
+inline constexpr std::int64_t kMaxSyntheticRows = std::int64_t{1} << 40;
 /// Rows per independently seeded block.
 inline constexpr DataIndex kSyntheticBlockRows = 65'536;
 
 struct SyntheticLogisticSpec {
-    /// Rows N, in [2, 2³¹ − 1].
+    /// Rows N, in [2, 2⁴⁰] (in memory: as many as the machine's memory holds).
     std::int64_t rows = 100'000;
     /// Feature columns, in [1, 10⁴]; the model's bias weight, when on, comes on top (so a
     /// model dimension d with a bias has d − 1 feature columns).

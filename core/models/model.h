@@ -20,8 +20,9 @@
 namespace core {
 
 using Vector = Eigen::VectorXd;
-/// Row index into a dataset. 32 bits: datasets up to 2^31 − 1 rows, half the gather traffic.
-using DataIndex = std::int32_t;
+/// Row index into a dataset. 64 bits: a file read in place may hold more than 2³¹ rows (the
+/// minibatch sampler keeps its N-entry order in 4 bytes a row where N allows, minibatch_sampler.h).
+using DataIndex = std::int64_t;
 
 class Model {
 public:

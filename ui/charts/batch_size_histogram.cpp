@@ -38,7 +38,7 @@ double decadeBelow(double value)
 }
 
 // Iterations per bin [e_k, e_{k+1}) of `edges`, times `scale`.
-std::vector<double> binnedCounts(const std::map<int, qint64> &counts, const std::vector<double> &edges, double scale)
+std::vector<double> binnedCounts(const std::map<qint64, qint64> &counts, const std::vector<double> &edges, double scale)
 {
     const std::size_t bins = edges.size() - 1;
     std::vector<double> binned(bins, 0.0);
@@ -78,7 +78,7 @@ QList<QPointF> stepOutline(const std::vector<double> &edges, const std::vector<d
 
 } // namespace
 
-std::vector<double> logBinEdges(const std::vector<int> &distinctSizes, int perDecade)
+std::vector<double> logBinEdges(const std::vector<qint64> &distinctSizes, int perDecade)
 {
     std::vector<double> edges;
     if (distinctSizes.empty())
@@ -223,12 +223,12 @@ void BatchSizeHistogram::setExportLayout(bool exporting)
     flush();
 }
 
-void BatchSizeHistogram::appendBatchSizes(int series, const QVector<int> &sizes)
+void BatchSizeHistogram::appendBatchSizes(int series, const QVector<qint64> &sizes)
 {
     if (series < 0 || series >= seriesCount() || sizes.isEmpty())
         return;
     Series &s = m_series[static_cast<std::size_t>(series)];
-    for (int size : sizes) {
+    for (const qint64 size : sizes) {
         ++s.counts[size];
         s.sum += size;
         if (m_window > 0)
@@ -236,7 +236,7 @@ void BatchSizeHistogram::appendBatchSizes(int series, const QVector<int> &sizes)
     }
     s.total += sizes.size();
     while (m_window > 0 && static_cast<qint64>(s.recent.size()) > m_window) {
-        const int old = s.recent.front();
+        const qint64 old = s.recent.front();
         s.recent.pop_front();
         if (const auto entry = s.counts.find(old); entry != s.counts.end() && --entry->second == 0)
             s.counts.erase(entry);
@@ -250,14 +250,14 @@ void BatchSizeHistogram::appendBatchSizes(int series, const QVector<int> &sizes)
 void BatchSizeHistogram::flush()
 {
     m_flushTimer.stop();
-    std::set<int> distinct;
+    std::set<qint64> distinct;
     for (const Series &s : m_series)
         for (const auto &entry : s.counts)
             distinct.insert(entry.first);
     for (const SizeCounts &pinned : m_pinned)
         for (const auto &entry : pinned)
             distinct.insert(entry.first);
-    m_edges = logBinEdges(std::vector<int>(distinct.begin(), distinct.end()));
+    m_edges = logBinEdges(std::vector<qint64>(distinct.begin(), distinct.end()));
     if (m_edges.empty())
         return;
     double highest = 1.0;

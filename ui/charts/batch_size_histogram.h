@@ -36,7 +36,7 @@ namespace ui {
 /// size, log-spaced with `perDecade` bins a decade, each at least as wide as the smallest gap
 /// g between neighbours and ending on the lattice smallest + k·g. A single size gets one bin
 /// centred on it.
-std::vector<double> logBinEdges(const std::vector<int> &distinctSizes, int perDecade = 10);
+std::vector<double> logBinEdges(const std::vector<qint64> &distinctSizes, int perDecade = 10);
 
 class BatchSizeHistogram : public ThemedChartView {
     Q_OBJECT
@@ -51,7 +51,7 @@ public:
     void setDataSize(qint64 dataSize);
     qint64 dataSize() const { return m_dataSize; }
     /// Counts the sizes into `series` and schedules a redraw.
-    void appendBatchSizes(int series, const QVector<int> &sizes);
+    void appendBatchSizes(int series, const QVector<qint64> &sizes);
     /// A run until stopped: count only each series' latest `iterations` sizes (a moving
     /// window); 0 counts them all (the default). Call after reset().
     void setWindow(qint64 iterations) { m_window = std::max<qint64>(iterations, 0); }
@@ -59,7 +59,7 @@ public:
     void flush();
 
     /// Iterations per minibatch size of one series.
-    using SizeCounts = std::map<int, qint64>;
+    using SizeCounts = std::map<qint64, qint64>;
     /// Each series' counts (with a window, of its latest iterations), to pin them.
     std::vector<SizeCounts> pinnableCounts() const;
     /// A pinned run: pinned[k] is drawn as a faint outline over series k, scaled to series k's
@@ -91,8 +91,8 @@ protected:
 private:
     struct Series {
         QString name;
-        std::map<int, qint64> counts; // size -> iterations
-        std::deque<int> recent;       // with a window: the sizes counted, oldest first
+        std::map<qint64, qint64> counts; // size -> iterations
+        std::deque<qint64> recent;      // with a window: the sizes counted, oldest first
         qint64 total = 0;
         double sum = 0.0;
         QLineSeries *upper = nullptr;  // owned by the area

@@ -56,7 +56,7 @@ struct RunSnapshot {
     QVector<ClassifierPoint> newClassifierPoints;
     qint64 dataSize = 0;             ///< N, the rows the tests draw from (training rows for logreg)
     int dimension = 2;               ///< of θ
-    QVector<int> newBatchSizes;      ///< points used by each new iteration's test
+    QVector<qint64> newBatchSizes;   ///< points used by each new iteration's test
     /// Segments that began since the previous snapshot (the first snapshot carries the first
     /// segment, starting at 0); a later one means T or the step was changed during the run.
     QVector<core::ChainSegment> newSegments;

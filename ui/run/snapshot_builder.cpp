@@ -44,7 +44,7 @@ std::int64_t SnapshotBuilder::classifierStride(std::int64_t traceStride, std::in
     return std::max<std::int64_t>({traceStride, capped, 1});
 }
 
-void SnapshotBuilder::countInWindow(std::int64_t t, std::uint8_t accepted, std::int32_t batch)
+void SnapshotBuilder::countInWindow(std::int64_t t, std::uint8_t accepted, std::int64_t batch)
 {
     const auto slot = static_cast<std::size_t>(t % m_window);
     if (t >= m_window) {

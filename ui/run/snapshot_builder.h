@@ -76,7 +76,7 @@ private:
     Classifier m_classifier;
     Components m_plotted;
     core::ProposalKind m_proposal = core::ProposalKind::RandomWalk;
-    void countInWindow(std::int64_t t, std::uint8_t accepted, std::int32_t batch);
+    void countInWindow(std::int64_t t, std::uint8_t accepted, std::int64_t batch);
     double recentSpeed(std::int64_t last, double fallback);
 
     std::int64_t m_emitted = 0;   ///< iterations sent
@@ -89,7 +89,7 @@ private:
     std::int64_t m_lapStart = 0;
     double m_lapPaused = 0.0, m_pausedBefore = 0.0;
     std::vector<std::uint8_t> m_recentAccepted;
-    std::vector<std::int32_t> m_recentBatch;
+    std::vector<std::int64_t> m_recentBatch;
     qint64 m_windowAccepted = 0, m_windowPoints = 0;
     core::ChainSegment m_lastSegment;
     bool m_sentSegment = false;

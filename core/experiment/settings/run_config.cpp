@@ -10,6 +10,7 @@
 #include "core/acceptance/firefly_test.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/data/data_file.h"
+#include "core/data/synthetic_logistic_data.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/crank_nicolson_proposal.h"
@@ -297,8 +298,8 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("leapfrog-steps must be in [1, 1000]; got " + std::to_string(config.leapfrogSteps));
     if (config.traceStride < 1)
         throw std::invalid_argument("trace-every must be >= 1; got " + std::to_string(config.traceStride));
-    if (config.nData < 2 || config.nData > std::numeric_limits<std::int32_t>::max())
-        throw std::invalid_argument("n-data must be in [2, 2147483647]; got " + std::to_string(config.nData));
+    if (config.nData < 2 || config.nData > kMaxSyntheticRows)
+        throw std::invalid_argument("n-data must be in [2, 2^40]; got " + std::to_string(config.nData));
     if (config.samples < 1)
         throw std::invalid_argument("samples must be >= 1; got " + std::to_string(config.samples));
     if (!(config.temperature > 0.0) || !std::isfinite(config.temperature))

@@ -274,7 +274,7 @@ std::vector<SettingSpec> makeTable()
                                 [](auto &c) -> auto & { return c.minibatch.initialBatch; });
     batch.set = [](RunConfig &c, const std::string &name, const std::string &value) {
         const std::int64_t m = parseInteger(name, value);
-        if (m < 2 || m > std::numeric_limits<DataIndex>::max())
+        if (m < 2 || m > std::numeric_limits<std::int32_t>::max())
             throw std::invalid_argument(name + " must be in [2, 2147483647]; got " + value);
         c.minibatch.initialBatch = c.austere.batch = c.sublhd.batch = static_cast<DataIndex>(m);
     };

@@ -49,7 +49,7 @@ PointTerms terms(const LogisticRegressionModel &model, DataIndex i, double theta
 double fireflyProbability(const LogisticRegressionModel &model, double from, double to, double temperature)
 {
     const double anchor = findPosteriorMode(model, temperature).mode[0];
-    const int n = model.dataSize();
+    const int n = static_cast<int>(model.dataSize());
     double total = 0.0;
     for (int pattern = 0; pattern < (1 << n); ++pattern) {
         double probability = 1.0;

@@ -94,7 +94,7 @@ void tst_Charts::initTestCase()
 void tst_Charts::logBinEdgesFollowTheLattice()
 {
     // Fixed-step growth: 100, 200, …, 2000. Small sizes get a bin each, starting at the size.
-    std::vector<int> sizes;
+    std::vector<qint64> sizes;
     for (int b = 100; b <= 2000; b += 100)
         sizes.push_back(b);
     const std::vector<double> edges = ui::logBinEdges(sizes);
@@ -179,7 +179,7 @@ void tst_Charts::narrowHistogramLegendDropsTheMeans()
     ui::BatchSizeHistogram histogram;
     histogram.reset({QStringLiteral("minibatch"), QStringLiteral("austere-c"), QStringLiteral("sublhd")}, 1'000'000);
     for (int series = 0; series < 3; ++series)
-        histogram.appendBatchSizes(series, QVector<int>{100, 200, 400 * (series + 1)});
+        histogram.appendBatchSizes(series, QVector<qint64>{100, 200, 400 * (series + 1)});
     const auto legendTexts = [&] {
         QStringList texts;
         for (QLegendMarker *marker : histogram.chart()->legend()->markers())
