@@ -1,6 +1,7 @@
 // `mh-explorer-cli dataset`: export generated data so it can be checked elsewhere, or read back
 // as a user's file (--data): the mixture as CSV, tall logistic data as a NumPy .npy array written
-// as a stream (sizes beyond memory included) or as CSV.
+// as a stream (sizes beyond memory included) or as CSV. With --data, a user's CSV or LIBSVM file
+// converted, as a stream, into the .npy array a run reads in place (core/data/npy_conversion.h).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/data/gaussian_mixture_data.h"
+#include "core/data/delimited_text.h"
+#include "core/data/npy_conversion.h"
 #include "core/data/npy_array.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/io/atomic_file.h"
@@ -44,7 +47,7 @@ int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::stri
     spec.seed = seed;
     spec.rows = args.integer("n-data", 1'000'000);
     const std::int64_t dimension = args.integer("dimension", 20);
-    if (spec.rows < 2 || spec.rows > (std::int64_t{1} << 40))
+    if (spec.rows < 2 || spec.rows > core::kMaxSyntheticRows)
         throw UsageError("--n-data must be in [2, 2^40] for an export; got " + std::to_string(spec.rows));
     if (dimension < 2 || dimension > 10'000)
         throw UsageError("--dimension must be in [2, 10000] (the bias counted); got " + std::to_string(dimension));
@@ -114,16 +117,57 @@ int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::stri
     return 0;
 }
 
+// A user's CSV or LIBSVM file, two passes a line at a time, into a float32 .npy with the label last.
+int convertUserData(const Arguments &args, const std::string &outPath)
+{
+    for (const char *generated : {"dataset", "seed", "data-seed", "n-data", "dimension"})
+        if (args.has(generated))
+            throw UsageError(std::string("--") + generated + " is for generated data; --data converts your file");
+    if (std::filesystem::path(outPath).extension() != ".npy")
+        throw UsageError("--out " + outPath + ": --data is converted to a NumPy array; name it .npy");
+    core::RunConfig read;
+    for (const char *key : {"data", "format", "label_column", "delimiter", "drop_missing"})
+        readSetting(args, *core::findSettingByKey(key), read);
+    core::DataFileRequest request;
+    request.path = read.logreg.data;
+    request.format = core::parseDataFormat(read.logreg.format);
+    request.table.labelColumn = read.logreg.labelColumn;
+    request.table.delimiter = core::parseDelimiter(read.logreg.delimiter);
+    request.table.dropMissing = read.logreg.dropMissing;
+    const auto started = std::chrono::steady_clock::now();
+    const core::NpyConversion result = core::convertToNpy(request, outPath, [&](int pass) {
+        std::fprintf(stderr, "%s: pass %d of 2 (%s) after %.1f s\n", request.path.c_str(), pass,
+                     pass == 1 ? "checking every line, finding the shape" : "writing the rows",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }, interruptToken());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("%s\nwrote %lld rows of %d features and the label (last column, 0 or 1) to %s: %.3g MB in %.1f s; read "
+                "it with run --dataset logreg --data %s --label-column -1\n",
+                result.description.c_str(), static_cast<long long>(result.rows), result.features, outPath.c_str(),
+                static_cast<double>(result.bytes) / 1e6, seconds, outPath.c_str());
+    return 0;
+}
+
 } // namespace
 
 int datasetCommand(int argc, char **argv)
 {
-    const Arguments args(argc, argv, 2, {"dataset", "seed", "data-seed", "n-data", "dimension", "out"});
+    const Arguments args(argc, argv, 2, {"dataset", "seed", "data-seed", "n-data", "dimension", "out", "data", "format",
+                                         "label-column", "delimiter"},
+                         {"drop-missing"});
+    if (!args.has("out"))
+        throw UsageError("--out is required (gmm: a CSV path; tall-logreg: a .npy or .csv path; --data: a .npy path)");
+    if (args.has("data")) {
+        const std::string outPath = args.text("out", "");
+        requireWritable("out", outPath);
+        return convertUserData(args, outPath);
+    }
+    for (const char *tableOnly : {"format", "label-column", "delimiter", "drop-missing"})
+        if (args.has(tableOnly))
+            throw UsageError(std::string("--") + tableOnly + " is for converting your file (--data)");
     const std::string dataset = args.text("dataset", "gmm");
     if (dataset != "gmm" && dataset != "tall-logreg")
         throw UsageError("--dataset must be gmm or tall-logreg; got '" + dataset + "'");
-    if (!args.has("out"))
-        throw UsageError("--out is required (gmm: a CSV path; tall-logreg: a .npy or .csv path)");
     if (dataset == "gmm" && args.has("dimension"))
         throw UsageError("--dimension is for --dataset tall-logreg");
     core::RunConfig seeded; // the table's seed reader: whole, unsigned, named errors

@@ -54,6 +54,8 @@ const char *kUsage =
     "  dataset     export generated data: --dataset gmm --seed K [--n-data N] --out data.csv\n"
     "              --dataset tall-logreg --n-data N --dimension d [--data-seed S] --out rows.npy|rows.csv\n"
     "              (the label in the last column; written as a stream, larger than memory too)\n"
+    "              --data your.csv|your.svm [--label-column C] --out rows.npy: your CSV or LIBSVM\n"
+    "              file as an array a run reads in place (two passes, a line at a time)\n"
     "  diagnose    posterior summary of samples CSVs (ours or CmdStan's), one chain per file: mean,\n"
     "              sd, MCSE, 5/50/95% quantiles, bulk and tail ESS, split R-hat; with --reference\n"
     "              (one per reference chain), each parameter's mean shift in reference sds and MCSEs\n"

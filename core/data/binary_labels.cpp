@@ -22,7 +22,8 @@ void BinaryLabelCoder::add(double value, const std::string &where)
         throw std::runtime_error(m_path + ": " + where + ": label " + shown(value) + " is not a finite number");
     for (std::size_t k = 0; k < m_values.size(); ++k)
         if (m_values[k] == value) {
-            m_index.push_back(static_cast<std::uint8_t>(k));
+            if (m_keepRows)
+                m_index.push_back(static_cast<std::uint8_t>(k));
             return;
         }
     if (m_values.size() == 2)
@@ -31,16 +32,31 @@ void BinaryLabelCoder::add(double value, const std::string &where)
                                  + "); binary classification needs exactly two label values");
     m_values.push_back(value);
     m_seenAt.push_back(where);
-    m_index.push_back(static_cast<std::uint8_t>(m_values.size() - 1));
+    if (m_keepRows)
+        m_index.push_back(static_cast<std::uint8_t>(m_values.size() - 1));
 }
 
-std::vector<std::uint8_t> BinaryLabelCoder::labels() const
+void BinaryLabelCoder::requireTwoValues() const
 {
     if (m_values.size() < 2)
         throw std::runtime_error(m_path + ": "
                                  + (m_values.empty() ? std::string("no labels")
                                                      : "every row has the label " + shown(m_values[0]))
                                  + "; binary classification needs exactly two label values");
+}
+
+std::uint8_t BinaryLabelCoder::label(double value) const
+{
+    requireTwoValues();
+    const bool swap = m_values[1] < m_values[0];
+    if (value == m_values[0] || value == m_values[1])
+        return static_cast<std::uint8_t>((value == m_values[1]) != swap);
+    throw std::invalid_argument(m_path + ": label " + shown(value) + " was not among the two values seen");
+}
+
+std::vector<std::uint8_t> BinaryLabelCoder::labels() const
+{
+    requireTwoValues();
     const bool swap = m_values[1] < m_values[0];
     std::vector<std::uint8_t> labels(m_index.size());
     for (std::size_t r = 0; r < labels.size(); ++r)

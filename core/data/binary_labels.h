@@ -13,7 +13,9 @@ namespace core {
 class BinaryLabelCoder {
 public:
     /// `where` names the record in errors ("line 12", "element 7").
-    explicit BinaryLabelCoder(std::string path) : m_path(std::move(path)) {}
+    /// `keepRows` false: only the two values are kept, not a label per row (a file converted by
+    /// a stream, whose rows are coded with label() on a second pass).
+    explicit BinaryLabelCoder(std::string path, bool keepRows = true) : m_path(std::move(path)), m_keepRows(keepRows) {}
 
     /// Records the label of the next row. Throws std::runtime_error for a non-finite value or a
     /// third distinct value.
@@ -26,7 +28,8 @@ public:
         if (std::isfinite(value))
             for (std::size_t k = 0; k < m_values.size(); ++k)
                 if (m_values[k] == value) {
-                    m_index.push_back(static_cast<std::uint8_t>(k));
+                    if (m_keepRows)
+                        m_index.push_back(static_cast<std::uint8_t>(k));
                     return;
                 }
         add(value, std::string(where()));
@@ -36,11 +39,17 @@ public:
     /// The labels in row order, 0 for the smaller value; throws std::runtime_error when only one
     /// value was seen.
     std::vector<std::uint8_t> labels() const;
+    /// The label (0 for the smaller value) of a value seen before; throws std::runtime_error when
+    /// fewer than two values were seen, and std::invalid_argument for a value never seen.
+    std::uint8_t label(double value) const;
     /// The two values as written ("'-1'", "'1'"), smaller first.
     std::pair<std::string, std::string> classNames() const;
 
 private:
+    void requireTwoValues() const;
+
     std::string m_path;
+    bool m_keepRows = true;
     std::vector<double> m_values;       // at most two
     std::vector<std::string> m_seenAt;  // where each was first seen
     std::vector<std::uint8_t> m_index;  // per row, the index into m_values

@@ -48,9 +48,22 @@ struct ColumnState {
 
 class CsvReader {
 public:
-    CsvReader(const std::string &path, const CsvReadOptions &options) : m_path(path), m_options(options) {}
+    CsvReader(const std::string &path, const CsvReadOptions &options, CsvRowBlockSink sink = {})
+        : m_path(path), m_options(options), m_sink(std::move(sink))
+    {
+    }
 
     ClassificationData read(std::istream &in, std::vector<CsvColumnSummary> *summaries)
+    {
+        readLines(in);
+        if (summaries)
+            *summaries = columnSummaries();
+        return finish();
+    }
+
+    // Every line, checked as read() checks it. With a sink, the parsed rows go to it in blocks
+    // and none is kept, so a file of any size takes the memory of one block.
+    void readLines(std::istream &in)
     {
         std::string line;
         long lineNumber = 0;
@@ -66,14 +79,59 @@ public:
             if (!splitDelimitedLine(line, m_delimiter, m_fields))
                 fail(lineNumber, "a double quote is never closed on this line");
             handleLine(lineNumber);
+            if (m_sink && m_cells.size() >= kBlockCells)
+                handOver();
         }
         if (in.bad())
             throw std::runtime_error(m_path + ": read error");
         if (m_pendingLine != 0)
             decideHeader(nullptr);
-        if (summaries)
-            *summaries = columnSummaries();
-        return finish();
+        if (m_sink)
+            handOver();
+    }
+
+    // The label column and its coding, after the checks finish() makes: the label column holds
+    // exactly two values and every other column numbers only.
+    CsvLabelCoding labelCoding() const
+    {
+        if (m_rows == 0)
+            failFile(m_dropped > 0 ? "no data rows: every one of the " + std::to_string(m_dropped)
+                                         + " rows has a missing value"
+                                   : std::string("no data rows"));
+        CsvLabelCoding coding;
+        coding.column = labelColumn();
+        checkLabelColumn(coding.column);
+        for (std::size_t k = 0; k < m_fieldCount; ++k)
+            if (k != coding.column && m_columns[k].firstTextLine != 0)
+                fail(m_columns[k].firstTextLine,
+                     columnLabel(k) + ": non-numeric field " + inQuotes(m_columns[k].firstText)
+                         + (m_columns[k].distinct.size() == 2 && m_options.labelColumn.empty()
+                                    && std::none_of(m_columns[k].distinct.begin(), m_columns[k].distinct.end(),
+                                                    [](const DistinctValue &v) { return v.number.has_value(); })
+                                ? " (if this column is the label, say so with --label-column " + std::to_string(k + 1) + ")"
+                                : std::string()));
+        const std::vector<DistinctValue> &values = m_columns[coding.column].distinct;
+        coding.secondNumber = values[1].number;
+        const bool bothNumbers = values[0].number && values[1].number;
+        coding.swap = bothNumbers ? *values[1].number < *values[0].number : values[1].text < values[0].text;
+        coding.fields = m_fieldCount;
+        coding.rows = m_rows;
+        coding.dropped = m_dropped;
+        coding.zero = values[coding.swap ? 1 : 0].text;
+        coding.one = values[coding.swap ? 0 : 1].text;
+        for (std::size_t k = 0; k < m_names.size(); ++k)
+            if (k != coding.column)
+                coding.featureNames.push_back(m_names[k]);
+        coding.description = std::filesystem::path(m_path).filename().string() + ": " + std::to_string(m_rows)
+                             + " rows, " + std::to_string(m_fieldCount - 1) + " features, label "
+                             + columnLabel(coding.column) + "; label 0 = " + inQuotes(coding.zero) + ", label 1 = "
+                             + inQuotes(coding.one);
+        if (m_delimiter != ',')
+            coding.description += "; fields separated by " + delimiterName(m_delimiter);
+        if (m_dropped > 0)
+            coding.description += "; " + std::to_string(m_dropped) + " rows with a missing value dropped (the first on line "
+                                  + std::to_string(m_firstDroppedLine) + ")";
+        return coding;
     }
 
 private:
@@ -264,55 +322,19 @@ private:
 
     ClassificationData finish()
     {
-        if (m_rows == 0)
-            failFile(m_dropped > 0 ? "no data rows: every one of the " + std::to_string(m_dropped)
-                                         + " rows has a missing value"
-                                   : std::string("no data rows"));
-        const std::size_t label = labelColumn();
-        checkLabelColumn(label);
-        for (std::size_t k = 0; k < m_fieldCount; ++k)
-            if (k != label && m_columns[k].firstTextLine != 0)
-                fail(m_columns[k].firstTextLine,
-                     columnLabel(k) + ": non-numeric field " + inQuotes(m_columns[k].firstText)
-                         + (m_columns[k].distinct.size() == 2 && m_options.labelColumn.empty()
-                                    && std::none_of(m_columns[k].distinct.begin(), m_columns[k].distinct.end(),
-                                                    [](const DistinctValue &v) { return v.number.has_value(); })
-                                ? " (if this column is the label, say so with --label-column " + std::to_string(k + 1) + ")"
-                                : std::string()));
-        const std::vector<DistinctValue> &values = m_columns[label].distinct;
-        const bool bothNumbers = values[0].number && values[1].number;
-        const bool swap = bothNumbers ? *values[1].number < *values[0].number : values[1].text < values[0].text;
-
+        const CsvLabelCoding coding = labelCoding();
         ClassificationData data;
         const auto d = static_cast<Eigen::Index>(m_fieldCount - 1);
         data.features.resize(m_rows, d);
         data.labels.resize(static_cast<std::size_t>(m_rows));
         for (Eigen::Index r = 0; r < m_rows; ++r) {
             const std::size_t base = static_cast<std::size_t>(r) * m_fieldCount;
-            Eigen::Index j = 0;
-            for (std::size_t k = 0; k < m_fieldCount; ++k) {
-                const double cell = m_cells[base + k];
-                if (k != label) {
-                    data.features(r, j++) = static_cast<float>(cell);
-                    if (r == 0 && !m_names.empty())
-                        data.featureNames.push_back(m_names[k]);
-                    continue;
-                }
-                // A text cell holds its distinct index; a number is found among the two values.
-                const bool second = m_textCells[base + k] ? cell == 1.0 : (values[1].number && cell == *values[1].number);
-                data.labels[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(second != swap);
-            }
+            data.labels[static_cast<std::size_t>(r)] =
+                coding.row(m_cells.data() + base, m_textCells.data() + base, data.features.row(r).data());
         }
-        const std::string &zero = values[swap ? 1 : 0].text, &one = values[swap ? 0 : 1].text;
-        data.classNames = {inQuotes(zero), inQuotes(one)};
-        data.description = std::filesystem::path(m_path).filename().string() + ": " + std::to_string(m_rows) + " rows, "
-                           + std::to_string(d) + " features, label " + columnLabel(label) + "; label 0 = "
-                           + inQuotes(zero) + ", label 1 = " + inQuotes(one);
-        if (m_delimiter != ',')
-            data.description += "; fields separated by " + delimiterName(m_delimiter);
-        if (m_dropped > 0)
-            data.description += "; " + std::to_string(m_dropped) + " rows with a missing value dropped (the first on line "
-                                + std::to_string(m_firstDroppedLine) + ")";
+        data.featureNames = coding.featureNames;
+        data.classNames = {inQuotes(coding.zero), inQuotes(coding.one)};
+        data.description = coding.description;
         return data;
     }
 
@@ -326,13 +348,50 @@ private:
     std::size_t m_fieldCount = 0;
     std::vector<ColumnState> m_columns;
     Eigen::Index m_rows = 0;
-    std::vector<double> m_cells;        // row-major, every column
-    std::vector<bool> m_textCells;
+    void handOver()
+    {
+        if (!m_cells.empty())
+            m_sink(m_cells, m_textCells);
+        m_cells.clear();
+        m_textCells.clear();
+    }
+
+    static constexpr std::size_t kBlockCells = std::size_t{1} << 16;
+
+    CsvRowBlockSink m_sink;
+    std::vector<double> m_cells;        // row-major, every column (with a sink: this block's)
+    std::vector<std::uint8_t> m_textCells;
     long long m_dropped = 0;
     long m_firstDroppedLine = 0;
 };
 
 } // namespace
+
+std::uint8_t CsvLabelCoding::row(const double *cells, const std::uint8_t *text, float *features) const
+{
+    std::uint8_t label = 0;
+    std::size_t j = 0;
+    for (std::size_t k = 0; k < fields; ++k) {
+        const double cell = cells[k];
+        if (k != column) {
+            features[j++] = static_cast<float>(cell);
+            continue;
+        }
+        // A text cell holds its distinct index; a number is found among the two values.
+        const bool second = text[k] ? cell == 1.0 : (secondNumber && cell == *secondNumber);
+        label = static_cast<std::uint8_t>(second != swap);
+    }
+    return label;
+}
+
+void scanCsvRows(std::istream &in, const std::string &name, const CsvReadOptions &options, const CsvRowBlockSink &sink,
+                 CsvLabelCoding *coding)
+{
+    CsvReader reader(name, options, sink ? sink : CsvRowBlockSink([](const auto &, const auto &) {}));
+    reader.readLines(in);
+    if (coding)
+        *coding = reader.labelCoding();
+}
 
 ClassificationData readCsvDataset(const std::string &path, const CsvReadOptions &options,
                                   std::vector<CsvColumnSummary> *columns)

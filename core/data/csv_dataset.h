@@ -19,7 +19,10 @@
 /// or, with CsvReadOptions::dropMissing, drop their rows (counted in the description).
 /// Features are parsed as doubles and stored as floats (see classification_data.h); infinite
 /// values and values outside float range are rejected.
+#include <cstdint>
+#include <functional>
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,33 @@ struct CsvColumnSummary {
     bool numeric = true;              ///< no field of the column is text
     bool binary() const { return values.size() == 2; }
 };
+
+/// How a table's rows become features and a label, decided once the whole file has been read.
+struct CsvLabelCoding {
+    std::size_t column = 0;            ///< the label's column, 0-based
+    std::size_t fields = 0;            ///< columns per row
+    bool swap = false;                 ///< the second value seen is label 0
+    std::optional<double> secondNumber;///< the second value seen, when it is a number
+    std::int64_t rows = 0;             ///< rows kept
+    long long dropped = 0;             ///< rows dropped for a missing value
+    std::string zero, one;             ///< the label values as written, 0 first
+    std::vector<std::string> featureNames; ///< empty without a header
+    std::string description;           ///< as ClassificationData::description
+    /// A parsed row's features (all columns but the label, as float) into `features`; returns
+    /// its label.
+    std::uint8_t row(const double *cells, const std::uint8_t *text, float *features) const;
+};
+
+/// Parsed rows, row-major with `fields` cells a row: a number, or for a text cell the index of
+/// its distinct value (`text` 1).
+using CsvRowBlockSink = std::function<void(const std::vector<double> &cells, const std::vector<std::uint8_t> &text)>;
+
+/// Reads a table a block of rows at a time, with every check readCsvDataset() makes, and hands
+/// each block to `sink` (which may be empty) without keeping it: the memory of one block for a
+/// file of any size. On return `coding` (when given) says how rows become features and labels;
+/// a second read with the same options hands over the same rows (npy_conversion.h).
+void scanCsvRows(std::istream &in, const std::string &name, const CsvReadOptions &options, const CsvRowBlockSink &sink,
+                 CsvLabelCoding *coding);
 
 /// Reads the file. Throws std::runtime_error whose message starts with the path and gives the
 /// line number (and column) of the first problem: an infinite value, a non-numeric feature, a

@@ -62,59 +62,69 @@ bool looksLikeLibsvmLine(std::string_view line)
     return any;
 }
 
+bool LibsvmLine::parse(std::string_view line, long lineNumber)
+{
+    const auto fail = [&](const std::string &what) -> void {
+        throw std::runtime_error(m_name + ": line " + std::to_string(lineNumber) + ": " + what);
+    };
+    const std::string_view text = content(line);
+    std::size_t at = 0;
+    const std::string_view labelToken = nextToken(text, at);
+    if (labelToken.empty())
+        return false; // blank or comment-only
+    if (parseFieldNumber(labelToken, m_label) != NumberStatus::Ok)
+        fail("the label " + inQuotes(labelToken) + " is not a number");
+    m_indices.clear();
+    m_values.clear();
+    m_maxIndex = 0;
+    for (std::string_view token = nextToken(text, at); !token.empty(); token = nextToken(text, at)) {
+        const std::size_t colon = token.find(':');
+        if (colon == std::string_view::npos)
+            fail("token " + inQuotes(token) + " is not index:value");
+        long long index = 0;
+        if (!parseIndex(token.substr(0, colon), index))
+            fail("token " + inQuotes(token) + ": the index is not a whole number"
+                 + (token.substr(0, colon) == "qid" ? " (qid, for ranking data, is not supported)" : ""));
+        if (index < 1)
+            fail("token " + inQuotes(token) + ": LIBSVM feature indices start at 1");
+        if (index > kLibsvmMaxFeatures)
+            fail("token " + inQuotes(token) + ": index " + std::to_string(index) + " is beyond the "
+                 + std::to_string(kLibsvmMaxFeatures) + " features that are stored dense");
+        double value = 0.0;
+        const std::string_view valueText = token.substr(colon + 1);
+        const NumberStatus status = parseFieldNumber(valueText, value);
+        if (status != NumberStatus::Ok || !std::isfinite(value))
+            fail("token " + inQuotes(token) + ": the value is not a finite number");
+        if (std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
+            fail("token " + inQuotes(token) + ": the value exceeds the single-precision range used for features");
+        const auto zeroBased = static_cast<std::uint32_t>(index - 1);
+        if (std::find(m_indices.begin(), m_indices.end(), zeroBased) != m_indices.end())
+            fail("index " + std::to_string(index) + " is given twice");
+        m_maxIndex = std::max(m_maxIndex, index);
+        m_indices.push_back(zeroBased);
+        m_values.push_back(static_cast<float>(value));
+    }
+    return true;
+}
+
 ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
 {
-    const auto fail = [&](long line, const std::string &what) -> void {
-        throw std::runtime_error(name + ": line " + std::to_string(line) + ": " + what);
-    };
     BinaryLabelCoder labels(name);
+    LibsvmLine parsed(name);
     std::vector<std::size_t> rowStart{0};
     std::vector<std::uint32_t> indices; // 0-based
     std::vector<float> values;
     long long maxIndex = 0;
     std::string line;
     long lineNumber = 0;
-    std::vector<long long> seenInRow;
     while (std::getline(in, line)) {
         ++lineNumber;
-        const std::string_view text = content(line);
-        std::size_t at = 0;
-        const std::string_view labelToken = nextToken(text, at);
-        if (labelToken.empty())
-            continue; // blank or comment-only
-        double label = 0.0;
-        if (parseFieldNumber(labelToken, label) != NumberStatus::Ok)
-            fail(lineNumber, "the label " + inQuotes(labelToken) + " is not a number");
-        labels.add(label, "line " + std::to_string(lineNumber));
-        seenInRow.clear();
-        for (std::string_view token = nextToken(text, at); !token.empty(); token = nextToken(text, at)) {
-            const std::size_t colon = token.find(':');
-            if (colon == std::string_view::npos)
-                fail(lineNumber, "token " + inQuotes(token) + " is not index:value");
-            long long index = 0;
-            if (!parseIndex(token.substr(0, colon), index))
-                fail(lineNumber, "token " + inQuotes(token) + ": the index is not a whole number"
-                                     + (token.substr(0, colon) == "qid" ? " (qid, for ranking data, is not supported)" : ""));
-            if (index < 1)
-                fail(lineNumber, "token " + inQuotes(token) + ": LIBSVM feature indices start at 1");
-            if (index > kLibsvmMaxFeatures)
-                fail(lineNumber, "token " + inQuotes(token) + ": index " + std::to_string(index)
-                                     + " is beyond the " + std::to_string(kLibsvmMaxFeatures)
-                                     + " features that are stored dense");
-            double value = 0.0;
-            const std::string_view valueText = token.substr(colon + 1);
-            const NumberStatus status = parseFieldNumber(valueText, value);
-            if (status != NumberStatus::Ok || !std::isfinite(value))
-                fail(lineNumber, "token " + inQuotes(token) + ": the value is not a finite number");
-            if (std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
-                fail(lineNumber, "token " + inQuotes(token) + ": the value exceeds the single-precision range used for features");
-            if (std::find(seenInRow.begin(), seenInRow.end(), index) != seenInRow.end())
-                fail(lineNumber, "index " + std::to_string(index) + " is given twice");
-            seenInRow.push_back(index);
-            maxIndex = std::max(maxIndex, index);
-            indices.push_back(static_cast<std::uint32_t>(index - 1));
-            values.push_back(static_cast<float>(value));
-        }
+        if (!parsed.parse(line, lineNumber))
+            continue;
+        labels.add(parsed.label(), "line " + std::to_string(lineNumber));
+        maxIndex = std::max(maxIndex, parsed.maxIndex());
+        indices.insert(indices.end(), parsed.indices().begin(), parsed.indices().end());
+        values.insert(values.end(), parsed.values().begin(), parsed.values().end());
         rowStart.push_back(indices.size());
     }
     const auto rows = static_cast<Eigen::Index>(rowStart.size() - 1);

@@ -10,9 +10,11 @@
 /// index, is limited (kLibsvmMaxFeatures) and so are the dense bytes (kLibsvmMaxDenseBytes);
 /// both are checked before the matrix is allocated.
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/data/classification_data.h"
 
@@ -32,6 +34,30 @@ ClassificationData readLibsvmDataset(const std::string &path);
 
 /// The same parser over a stream; `name` stands for the path in messages.
 ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name);
+
+/// One line of a LIBSVM file, parsed and checked as readLibsvmDataset() checks it: shared by the
+/// reader and the conversion to .npy (npy_conversion.h), which reads a file too large for memory
+/// a line at a time.
+class LibsvmLine {
+public:
+    explicit LibsvmLine(std::string name) : m_name(std::move(name)) {}
+    /// Parses `line`, number `lineNumber` in the file. False for a blank or comment-only line.
+    /// Throws std::runtime_error naming the file, the line and the token, as the reader does.
+    bool parse(std::string_view line, long lineNumber);
+    double label() const { return m_label; }
+    /// The features given on the line: 0-based indices and their values, in line order.
+    const std::vector<std::uint32_t> &indices() const { return m_indices; }
+    const std::vector<float> &values() const { return m_values; }
+    /// The largest 1-based index on the line (0 when it has none).
+    long long maxIndex() const { return m_maxIndex; }
+
+private:
+    std::string m_name;
+    double m_label = 0.0;
+    std::vector<std::uint32_t> m_indices;
+    std::vector<float> m_values;
+    long long m_maxIndex = 0;
+};
 
 /// True when `line` (a first non-comment line) reads as LIBSVM: a number, then at least one
 /// token `integer:number`. Used to tell the format from the content.
