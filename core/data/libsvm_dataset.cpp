@@ -110,23 +110,17 @@ bool LibsvmLine::parse(std::string_view line, long lineNumber)
 ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
 {
     BinaryLabelCoder labels(name);
-    LibsvmLine parsed(name);
     std::vector<std::size_t> rowStart{0};
     std::vector<std::uint32_t> indices; // 0-based
     std::vector<float> values;
     long long maxIndex = 0;
-    std::string line;
-    long lineNumber = 0;
-    while (std::getline(in, line)) {
-        ++lineNumber;
-        if (!parsed.parse(line, lineNumber))
-            continue;
+    forEachLibsvmRow(in, name, [&](const LibsvmLine &parsed, long lineNumber) {
         labels.add(parsed.label(), "line " + std::to_string(lineNumber));
         maxIndex = std::max(maxIndex, parsed.maxIndex());
         indices.insert(indices.end(), parsed.indices().begin(), parsed.indices().end());
         values.insert(values.end(), parsed.values().begin(), parsed.values().end());
         rowStart.push_back(indices.size());
-    }
+    });
     const auto rows = static_cast<Eigen::Index>(rowStart.size() - 1);
     if (rows == 0)
         throw std::runtime_error(name + ": no data rows");

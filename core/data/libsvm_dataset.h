@@ -59,6 +59,18 @@ private:
     long long m_maxIndex = 0;
 };
 
+/// Calls `row(parsed, lineNumber)` for every data line of `in`, parsed and checked (LibsvmLine).
+template <typename RowFunction>
+void forEachLibsvmRow(std::istream &in, const std::string &name, RowFunction &&row)
+{
+    LibsvmLine parsed(name);
+    std::string line;
+    long lineNumber = 0;
+    while (std::getline(in, line))
+        if (parsed.parse(line, ++lineNumber))
+            row(static_cast<const LibsvmLine &>(parsed), lineNumber);
+}
+
 /// True when `line` (a first non-comment line) reads as LIBSVM: a number, then at least one
 /// token `integer:number`. Used to tell the format from the content.
 bool looksLikeLibsvmLine(std::string_view line);

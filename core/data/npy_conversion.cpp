@@ -107,19 +107,13 @@ NpyConversion convertLibsvm(const std::string &path, const std::string &temporar
     NpyConversion result;
     long long maxIndex = 0, given = 0;
     readText(path, [&](std::istream &in) {
-        LibsvmLine parsed(path);
-        std::string line;
-        long number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (!parsed.parse(line, number))
-                continue;
+        forEachLibsvmRow(in, path, [&](const LibsvmLine &parsed, long number) {
             coder.addLazily(parsed.label(), [&] { return "line " + std::to_string(number); });
             maxIndex = std::max(maxIndex, parsed.maxIndex());
             given += static_cast<long long>(parsed.indices().size());
             if (++result.rows % kBlockRows == 0 && stop.stop_requested())
                 throw Cancelled();
-        }
+        });
     });
     if (result.rows == 0)
         throw std::runtime_error(path + ": no data rows");
@@ -133,16 +127,12 @@ NpyConversion convertLibsvm(const std::string &path, const std::string &temporar
         passStarted(2);
     NpyRowWriter writer(temporary, result.rows, result.features, stop);
     readText(path, [&](std::istream &in) {
-        LibsvmLine parsed(path);
-        std::string line;
-        long number = 0;
-        while (std::getline(in, line))
-            if (parsed.parse(line, ++number)) {
-                float *row = writer.nextRow();
-                for (std::size_t k = 0; k < parsed.indices().size(); ++k)
-                    row[parsed.indices()[k]] = parsed.values()[k];
-                row[result.features] = coder.label(parsed.label());
-            }
+        forEachLibsvmRow(in, path, [&](const LibsvmLine &parsed, long) {
+            float *row = writer.nextRow();
+            for (std::size_t k = 0; k < parsed.indices().size(); ++k)
+                row[parsed.indices()[k]] = parsed.values()[k];
+            row[result.features] = coder.label(parsed.label());
+        });
     });
     writer.finish(path);
     const auto [zero, one] = coder.classNames();
