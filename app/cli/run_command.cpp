@@ -254,11 +254,14 @@ int runCommand(int argc, char **argv)
         return 130;
     }
     const bool appended = resumption && resumption->checkpoint > 0;
-    if (appended)
+    if (appended) {
         streaming->closeWith("complete: resumed at draw " + std::to_string(resumption->checkpoint) + " of "
                              + std::to_string(config.samples - config.burnIn)
-                             + "; the draws are those of the uninterrupted chain (lp__ is left out of a resumed file)");
-    else if (streaming)
+                             + "; the draws are those of the uninterrupted chain");
+        // The streamed lines have no lp__; the finished file gets it as an uninterrupted run's does.
+        if (const std::string why = core::addLogPosteriorToResumedSamples(outcome, outPath, interruptToken()); !why.empty())
+            std::fprintf(stderr, "lp__ left out of %s: %s\n", outPath.c_str(), why.c_str());
+    } else if (streaming)
         streaming->closeFinished();
     if (!outcome.austereNote.empty())
         std::fprintf(stderr, "%s\n", outcome.austereNote.c_str());

@@ -141,8 +141,9 @@ private slots:
         QFile file(cut);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.readAll().contains("# status = complete: resumed at draw"));
-        // The finished file has lp__ first; a resumed file leaves it out.
-        QCOMPARE(drawRows(cut), drawRows(whole, true));
+        // The resumed file gets lp__ as the finished one has it: the same lines, column for column.
+        QCOMPARE(drawRows(cut), drawRows(whole));
+        QVERIFY(drawRows(cut).size() > 0);
 
         const testcli::Result again = runCli({"run", "--resume", cut});
         QCOMPARE(again.exitCode, 2);

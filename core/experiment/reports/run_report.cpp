@@ -220,13 +220,25 @@ std::string channelSamplesPath(const RunRequest &request, int channel, const std
     return samplesPathOf(path, methodVariantName(request.channelConfig(channel)), request.chainIndexOf(channel));
 }
 
-std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainReport &chain, std::stop_token stop)
+std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainResult &chain, std::stop_token stop,
+                                   std::string *whyOmitted)
 {
     if (outcome.posterior)
-        return logPosteriorColumn(*chain.result, *outcome.posterior);
-    if (outcome.model)
-        return logPosteriorColumn(*chain.result, *outcome.model, stop);
-    return {};
+        return logPosteriorColumn(chain, *outcome.posterior);
+    if (!outcome.model)
+        return {};
+    std::string why;
+    if (outcome.model->readsDataInPlace())
+        why = "the rows are read in place from a file, and lp__ would read it once per distinct draw; the draws are complete";
+    else if (const double cost = logPosteriorColumnCost(chain, *outcome.model); cost > kLogPosteriorColumnBudget)
+        why = "lp__ would read " + formatRoundTrip(cost) + " data points (N per distinct draw), over "
+              + formatRoundTrip(kLogPosteriorColumnBudget) + "; the draws are complete";
+    if (!why.empty()) {
+        if (whyOmitted)
+            *whyOmitted = why;
+        return {};
+    }
+    return logPosteriorColumn(chain, *outcome.model, stop);
 }
 
 std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::string &path,
@@ -239,16 +251,10 @@ std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::s
         if (chain.result->samples.rows() < chain.result->completed)
             throw std::invalid_argument("the run kept no samples to write");
         CsvMetadata meta = samplesCsvMetadata(outcome, chain, program);
-        std::vector<double> lp;
-        const double cost = !outcome.posterior && outcome.model ? logPosteriorColumnCost(*chain.result, *outcome.model) : 0.0;
-        if (outcome.model && outcome.model->readsDataInPlace())
-            meta.emplace_back("lp_omitted", "the rows are read in place from a file, and lp__ would read it once per distinct "
-                                            "draw; the draws are complete");
-        else if (cost > kLogPosteriorColumnBudget)
-            meta.emplace_back("lp_omitted", "lp__ would read " + formatRoundTrip(cost) + " data points (N per distinct draw), over "
-                                                + formatRoundTrip(kLogPosteriorColumnBudget) + "; the draws are complete");
-        else
-            lp = logPosteriorOf(outcome, chain, stop);
+        std::string whyOmitted;
+        const std::vector<double> lp = logPosteriorOf(outcome, *chain.result, stop, &whyOmitted);
+        if (!whyOmitted.empty())
+            meta.emplace_back("lp_omitted", whyOmitted);
         const std::string file = chainSamplesPath(outcome, chain, path);
         writeSamplesCsv(file, meta, *chain.result, lp, firstWrittenRow(outcome, chain));
         written.push_back(file);

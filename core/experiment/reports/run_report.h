@@ -38,10 +38,20 @@ std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain
 /// The same for channel `channel` of `request`, before its chain has a report.
 std::string channelSamplesPath(const RunRequest &request, int channel, const std::string &path);
 
-/// The lp__ column of a chain (see log_posterior_column.h): from the binned exact posterior
-/// for the mixture, from full-data passes otherwise; empty when neither is known or `stop` is
-/// requested.
-std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainReport &chain, std::stop_token stop = {});
+/// The lp__ column of a chain's rows (see log_posterior_column.h): from the binned exact
+/// posterior for the mixture, from full-data passes otherwise. Empty when neither is known, when
+/// `stop` is requested, or when the passes would cost too much (rows read in place from a file,
+/// or more than kLogPosteriorColumnBudget points): then `whyOmitted`, when given, receives the
+/// reason a samples file states in its `lp_omitted` line.
+std::vector<double> logPosteriorOf(const RunOutcome &outcome, const ChainResult &chain, std::stop_token stop = {},
+                                   std::string *whyOmitted = nullptr);
+
+/// A samples file made by `run --resume` (its first draws from the cut run, the rest appended
+/// by `outcome`'s run) rewritten, atomically, with the lp__ column a finished file has, computed
+/// as writeRunSamples() computes it from the file's draws. Returns the reason lp__ stays out
+/// (the file is then left as it is), or empty when it was added.
+std::string addLogPosteriorToResumedSamples(const RunOutcome &outcome, const std::string &path,
+                                            std::stop_token stop = {});
 
 /// Writes every chain's samples CSV. Returns the paths written. Throws std::invalid_argument
 /// when the outcome has no chains or kept no samples, std::runtime_error (path and reason) on
