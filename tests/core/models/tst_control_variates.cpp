@@ -2,8 +2,9 @@
 // proxies' exact sum plus the residuals is the full ratio, the sums G and H are the gradient
 // and Hessian of the log-likelihood, the remainder bound holds, the posterior mode is a
 // stationary point, the minibatch test on the control-variate estimate accepts with Barker's
-// probability, and a chain run on it has the exact posterior (a 1-D logistic regression whose
-// posterior is integrated on a grid) as its stationary distribution; two broken control
+// probability (AustereMH with the probability its error analysis predicts), and chains run on them
+// have the exact posterior (a 1-D logistic regression whose posterior is integrated on a grid) as
+// their stationary distribution; two broken control
 // variates (inconsistent expansion points, a point missing from the sum) are caught.
 #include <boost/test/unit_test.hpp>
 
@@ -16,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "core/acceptance/austere_design.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/acceptance/sequential_tests.h"
 #include "core/chain/chain_runner.h"
@@ -310,6 +312,52 @@ BOOST_AUTO_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbability)
     }
 }
 
+// AustereMH with control variates runs its sequential t-test on the residuals' Λ_i = N r_i / T
+// against ψ = log u − (prior ratio + proxies' sum / T). Its acceptance probability is then the
+// one the dynamic program of 001_…txt (Eq. 18–21) predicts for the residuals' population mean
+// and sd, with the exact part in the place of the prior ratio: Metropolis' probability of the
+// exact Δ plus that predicted error. Small residuals make a small batch enough.
+BOOST_AUTO_TEST_CASE(austereWithControlVariatesHasThePredictedProbability)
+{
+    const auto logistic = tallLogistic(100'000, 3, 37);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    Rng rng(45);
+    const int repetitions = 20000;
+    AustereSettings settings;
+    settings.epsilon = 0.01;
+    const AustereDesignTable errorTable(logistic->dataSize(), settings.batch, settings.epsilon);
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        for (double scale : {0.003, 0.006}) {
+            const Vector from = perturbed(anchor, scale, rng), to = perturbed(from, scale, rng);
+            const double logPrior = logistic->logPrior(to) - logistic->logPrior(from);
+            const double delta = fullSum(*logistic, from, to) + logPrior;
+            const auto [residualMean, residualSd] = cv.logLikelihoodRatioMoments(from, to);
+            const auto n = static_cast<double>(logistic->dataSize());
+            const TestProblem problem{cv, from, to, 1.0, logPrior};
+            const double predicted = teststats::metropolisProbability(delta)
+                                     + errorTable.acceptanceError(n * residualMean, n * residualSd, problem.exactPart());
+            AustereTest test(settings);
+            int accepted = 0;
+            double points = 0.0;
+            std::int64_t scans = 0;
+            for (int r = 0; r < repetitions; ++r) {
+                const Decision decision = test.decide(problem, rng);
+                accepted += decision.accepted;
+                points += static_cast<double>(decision.pointsUsed);
+                scans += decision.fullScanPoints;
+            }
+            const double rate = static_cast<double>(accepted) / repetitions;
+            BOOST_TEST_INFO("order " << order << ", delta " << delta << ": " << rate << " vs predicted " << predicted
+                                     << " (Metropolis " << teststats::metropolisProbability(delta) << "), mean batch "
+                                     << points / repetitions);
+            BOOST_TEST(std::abs(rate - predicted) <= teststats::acceptanceTolerance(predicted, 0.005, repetitions));
+            BOOST_TEST(points / repetitions < 0.05 * n); // the residuals decide early
+            BOOST_TEST(scans == 0);
+        }
+    }
+}
+
 // One weight, no bias, prior N(0, 1), N = 3000 rows: the posterior is integrated on a fine grid,
 // and the chains' thinned draws must follow it (KS) with the right mean.
 BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
@@ -334,13 +382,19 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
     CorrectionParams params;
     params.grid = 2000;
     const auto correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-    for (int order : {1, 2}) {
+    for (int variant = 0; variant < 3; ++variant) {
+        // The minibatch test on first- and second-order proxies, and AustereMH on second-order ones.
+        const int order = variant == 0 ? 1 : 2;
         const ControlVariateModel cv(model, makeTaylorProxies(*model, anchor, order));
-        MinibatchBarkerTest test(correction, MinibatchSettings{});
+        MinibatchBarkerTest minibatch(correction, MinibatchSettings{});
+        AustereSettings austereSettings;
+        austereSettings.epsilon = 0.001;
+        AustereTest austere(austereSettings);
+        AcceptanceTest &test = variant == 2 ? static_cast<AcceptanceTest &>(austere) : minibatch;
         const RandomWalkProposal proposal(laplaceSd);
         ChainSettings settings;
         settings.samples = 61000;
-        settings.seed = 7 + order;
+        settings.seed = variant == 2 ? 10 : 7 + order;
         settings.temperature = 1.0;
         settings.initialTheta = anchor;
         const ChainResult chain = runChain(cv, proposal, test, settings);
@@ -350,7 +404,7 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
         const double d = teststats::ksStatistic(thinned, exactCdf);
         const double p = teststats::ksPValue(d, thinned.size());
         const double sampleMean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / thinned.size();
-        BOOST_TEST_INFO("order " << order << ": KS D = " << d << ", p = " << p << "; mean " << sampleMean << " vs "
+        BOOST_TEST_INFO(test.name() << ", order " << order << ": KS D = " << d << ", p = " << p << "; mean " << sampleMean << " vs "
                                  << mean);
         BOOST_TEST(p > 1e-4);
         BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
