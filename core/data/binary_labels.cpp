@@ -64,6 +64,15 @@ std::vector<std::uint8_t> BinaryLabelCoder::labels() const
     return labels;
 }
 
+std::vector<std::uint8_t> BinaryLabelCoder::takeLabels()
+{
+    requireTwoValues();
+    if (m_values[1] < m_values[0])
+        for (std::uint8_t &index : m_index)
+            index ^= 1;
+    return std::exchange(m_index, {});
+}
+
 std::pair<std::string, std::string> BinaryLabelCoder::classNames() const
 {
     const bool swap = m_values.size() == 2 && m_values[1] < m_values[0];

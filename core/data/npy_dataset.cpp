@@ -158,9 +158,9 @@ ClassificationData readFeatures(ByteSource &source, const std::string &features,
     return data;
 }
 
-void finishLabels(ClassificationData &data, const BinaryLabelCoder &coder, const std::string &labelNote)
+void finishLabels(ClassificationData &data, BinaryLabelCoder &coder, const std::string &labelNote)
 {
-    data.labels = coder.labels();
+    data.labels = coder.takeLabels();
     data.classNames = coder.classNames();
     data.description += labelNote + "; label 0 = " + data.classNames.first + ", label 1 = " + data.classNames.second;
 }
