@@ -201,6 +201,7 @@ private:
     QString m_lastError;
     std::optional<RunOutcome> m_lastOutcome;
     QVector<int> m_channelSegments; // segments seen per channel in this run
+    QVector<bool> m_channelInBurnIn; // per channel: its last segment so far is the burn-in
     std::optional<RunRequest> m_shownRequest;
     StaleBanner *m_banner = nullptr;
     PosteriorPreview *m_preview = nullptr;

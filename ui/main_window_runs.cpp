@@ -153,6 +153,7 @@ void MainWindow::onRunStarting(const RunRequest &request)
     m_autoRunDelay->stop();
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
     m_channelSegments = QVector<int>(request.channelCount(), 0);
+    m_channelInBurnIn = QVector<bool>(request.channelCount(), false);
     m_results->beginRun(request);
     m_lastError.clear();
     m_lastOutcome.reset();
@@ -310,10 +311,13 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
     m_channelCompleted[snapshot.channel] = snapshot.completed;
     for (const core::ChainSegment &segment : snapshot.newSegments) {
         const int number = ++m_channelSegments[snapshot.channel];
+        const bool afterBurnIn = m_channelInBurnIn[snapshot.channel];
+        m_channelInBurnIn[snapshot.channel] = segment.burnIn;
         if (segment.start == 0)
             continue; // the run's own settings (or changes made before the chain's first iteration)
-        m_results->traceChart()->addSegmentMark(segment.start);
-        m_strip->showSegment(number, segment);
+        const bool burnInEnd = afterBurnIn && !segment.burnIn;
+        m_results->traceChart()->addSegmentMark(segment.start, burnInEnd);
+        m_strip->showSegment(number, segment, burnInEnd);
         emit segmentStarted(snapshot.channel, segment);
     }
     qint64 done = 0;

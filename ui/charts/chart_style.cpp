@@ -61,6 +61,11 @@ void applyPalette(QChart *chart, const QPalette &palette)
 ThemedChartView::ThemedChartView(QChart *chart, QWidget *parent) : QChartView(chart, parent)
 {
     setRenderHint(QPainter::Antialiasing);
+    // Partial updates leave stray pixels where an antialiased series was removed or moved (its
+    // pen reaches past the rectangle repainted): the Trade-offs page's error bars, redrawn at
+    // every sweep point, left specks beside the lines. The charts are small enough to repaint
+    // whole.
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     chart->setAnimationOptions(QChart::NoAnimation);
     // The view's own frame and background would show around the chart in a dark theme.
     setFrameShape(QFrame::NoFrame);

@@ -142,7 +142,7 @@ void CorrectionChart::buildErrorChart()
     m_errorY = new QLogValueAxis;
     m_errorY->setBase(10.0);
     m_errorY->setLabelFormat(QStringLiteral("%.0e"));
-    m_errorY->setTitleText(tr("|F(x) − S(x)|"));
+    m_errorY->setTitleText(tr("|error|")); // the chart title gives the formula; a longer one is cut on a short chart
     m_errorY->setRange(1e-10, 1e-5);
     chart->addAxis(m_errorX, Qt::AlignBottom);
     chart->addAxis(m_errorY, Qt::AlignLeft);

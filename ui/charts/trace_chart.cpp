@@ -71,24 +71,29 @@ void TraceChart::removeLines()
     m_marks.clear();
 }
 
-void TraceChart::addSegmentMark(qint64 iteration)
+void TraceChart::addSegmentMark(qint64 iteration, bool burnInEnd)
 {
     if (segmentMarkCount() >= kMaxSegmentMarks)
         return;
     Mark mark;
     mark.iteration = static_cast<double>(iteration);
+    mark.burnInEnd = burnInEnd;
+    const bool firstOfItsKind = std::none_of(m_marks.begin(), m_marks.end(),
+                                             [&](const Mark &other) { return other.burnInEnd == burnInEnd; });
     for (int c = 0; c < kComponents; ++c) {
         QChart *chart = m_views[c]->chart();
         auto *series = new QLineSeries;
-        series->setName(tr("new segment (settings changed)"));
-        QPen pen(palette().color(QPalette::WindowText), 1.0, Qt::DashLine);
+        // A first run shows the burn-in's end; calling it a settings change would puzzle whoever
+        // changed nothing.
+        series->setName(burnInEnd ? tr("end of the burn-in") : tr("new segment (settings changed)"));
+        QPen pen(palette().color(QPalette::WindowText), 1.0, burnInEnd ? Qt::DotLine : Qt::DashLine);
         series->setPen(pen);
         chart->addSeries(series);
         series->attachAxis(m_axisX[c]);
         series->attachAxis(m_axisY[c]);
         const QList<QLegendMarker *> markers = chart->legend()->markers(series);
         for (QLegendMarker *marker : markers)
-            marker->setVisible(m_marks.empty());
+            marker->setVisible(firstOfItsKind);
         // The legend is needed now even with a single chain: the dashed line needs a name.
         chart->legend()->setVisible(true);
         mark.series[c] = series;

@@ -46,10 +46,11 @@ public:
     void setWindow(qint64 iterations) { m_window = std::max<qint64>(iterations, 0); }
     /// Adds samples of `channel`: samples[j] is θ after iteration firstIteration + j·stride.
     void appendSamples(int channel, const QVector<QPointF> &samples, qint64 firstIteration, int stride);
-    /// Draws a dashed vertical line at `iteration` in both charts: a chain segment begins there
-    /// because the temperature or step changed during the run. Only the first mark has a
-    /// legend entry. At most kMaxSegmentMarks are drawn (the status strip names each change).
-    void addSegmentMark(qint64 iteration);
+    /// Draws a vertical line at `iteration` in both charts: a chain segment begins there, where
+    /// the burn-in ends (`burnInEnd`, dotted: the adapted proposal is frozen there) or because
+    /// the temperature or step changed during the run (dashed). Only the first mark of each kind
+    /// has a legend entry. At most kMaxSegmentMarks are drawn (the status strip names each change).
+    void addSegmentMark(qint64 iteration, bool burnInEnd = false);
     int segmentMarkCount() const { return static_cast<int>(m_marks.size()); }
     static constexpr int kMaxSegmentMarks = 100;
     /// Names the θ components of the two charts (titles and y axes).
@@ -93,6 +94,7 @@ private:
 
     struct Mark {
         double iteration = 0.0;
+        bool burnInEnd = false;
         QLineSeries *series[kComponents] = {nullptr, nullptr};
     };
     std::vector<Mark> m_marks;

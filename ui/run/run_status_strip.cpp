@@ -173,8 +173,15 @@ QString RunStatusStrip::notice() const
     return m_segment->toolTip();
 }
 
-void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment)
+void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn)
 {
+    if (afterBurnIn) {
+        showNotice(tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on")
+                       .arg(segment.start)
+                       .arg(segment.temperature, 0, 'g', 6)
+                       .arg(segment.step, 0, 'g', 4));
+        return;
+    }
     showNotice(tr("segment %1 from iteration %L2: T = %L3, step %L4")
                    .arg(number)
                    .arg(segment.start)

@@ -38,7 +38,8 @@ public:
     void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
     void showOutcome(const RunOutcome &outcome);
     /// A chain segment began during the run (segment `number` ≥ 2, counting from 1).
-    void showSegment(int number, const core::ChainSegment &segment);
+    /// `afterBurnIn`: the segment is the one the burn-in hands over to, not a settings change.
+    void showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn = false);
     /// A note that stays for the rest of the run (for example why it restarted).
     void showNotice(const QString &text);
     QString notice() const;
