@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "core/io/mapped_file.h"
 #include "core/random/rng.h"
@@ -196,7 +197,24 @@ std::string splitNote(DataIndex testSize, std::uint64_t seed, bool test)
 // The in-memory split's partial Fisher–Yates shuffle with the same draws, the permutation kept
 // as a map of the positions it moved (O(testSize), not O(N)): the same test rows. The training
 // rows stay in the file, the test rows skipped by index.
-TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex testSize, std::uint64_t seed)
+void checkSplit(DataIndex n, DataIndex testSize)
+{
+    if (n < 2)
+        throw std::invalid_argument("the data have " + std::to_string(n)
+                                    + " row(s): a test split needs at least 2 (one to test, one to train on)");
+    if (testSize >= n)
+        throw std::invalid_argument("a test split of " + std::to_string(testSize) + " rows would leave 0 training rows of "
+                                    + std::to_string(n) + "; lower test-size (at most " + std::to_string(n - 1)
+                                    + ") or test-fraction");
+    if (testSize < 1)
+        throw std::invalid_argument("test size must be in [1, " + std::to_string(n - 1) + "]; got "
+                                    + std::to_string(testSize));
+}
+
+// `ownLabels`: the labels of `data` may be taken and compacted in place rather than copied, so
+// that a split of billions of rows holds one byte a row, not two.
+TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex testSize, std::uint64_t seed,
+                                  std::vector<std::uint8_t> *ownLabels)
 {
     const DataIndex n = data.size();
     std::unordered_map<DataIndex, DataIndex> moved;
@@ -231,14 +249,20 @@ TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex test
     std::sort(fileRows.begin(), fileRows.end());
     rows.indexSkipped(fileRows);
     result.train.mapped = std::make_shared<const MappedFeatureRows>(std::move(rows));
-    result.train.labels.reserve(static_cast<std::size_t>(n - testSize));
+    std::vector<std::uint8_t> &labels = result.train.labels;
+    if (ownLabels)
+        labels = std::exchange(*ownLabels, {}); // the test rows' labels are copied out above
+    else
+        labels.resize(static_cast<std::size_t>(n));
+    std::size_t kept = 0;
     for (DataIndex i = 0, next = 0; i < n; ++i) {
         if (next < testSize && test[static_cast<std::size_t>(next)] == i) {
             ++next;
             continue;
         }
-        result.train.labels.push_back(data.labels[static_cast<std::size_t>(i)]);
+        labels[kept++] = ownLabels ? labels[static_cast<std::size_t>(i)] : data.labels[static_cast<std::size_t>(i)];
     }
+    labels.resize(kept); // kept ≤ i at every step: compacting in place reads each label before it is overwritten
     result.train.classNames = data.classNames;
     result.train.description = data.description + splitNote(testSize, seed, false);
     result.train.augmented = data.augmented;
@@ -250,21 +274,20 @@ TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex test
 
 } // namespace
 
+TrainTestSplit splitTrainTest(ClassificationData &&data, DataIndex testSize, std::uint64_t seed)
+{
+    if (!data.mapped)
+        return splitTrainTest(static_cast<const ClassificationData &>(data), testSize, seed);
+    checkSplit(data.size(), testSize);
+    return splitMappedByIndex(data, testSize, seed, &data.labels);
+}
+
 TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed)
 {
     const DataIndex n = data.size();
-    if (n < 2)
-        throw std::invalid_argument("the data have " + std::to_string(n)
-                                    + " row(s): a test split needs at least 2 (one to test, one to train on)");
-    if (testSize >= n)
-        throw std::invalid_argument("a test split of " + std::to_string(testSize) + " rows would leave 0 training rows of "
-                                    + std::to_string(n) + "; lower test-size (at most " + std::to_string(n - 1)
-                                    + ") or test-fraction");
-    if (testSize < 1)
-        throw std::invalid_argument("test size must be in [1, " + std::to_string(n - 1) + "]; got "
-                                    + std::to_string(testSize));
+    checkSplit(n, testSize);
     if (data.mapped)
-        return splitMappedByIndex(data, testSize, seed);
+        return splitMappedByIndex(data, testSize, seed, nullptr);
     std::vector<DataIndex> order(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), DataIndex{0});
     // A partial Fisher–Yates shuffle: the first testSize positions are a uniform random subset.

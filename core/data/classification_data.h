@@ -150,6 +150,9 @@ struct TrainTestSplit {
 /// (MappedFeatureRows), the same rows in the same order as the in-memory split, in O(testSize)
 /// memory. Throws std::invalid_argument unless 1 ≤ testSize < N.
 TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed);
+/// The same split; of data read in place it takes the labels instead of copying them (the rest
+/// of `data` stays as it was).
+TrainTestSplit splitTrainTest(ClassificationData &&data, DataIndex testSize, std::uint64_t seed);
 
 /// How many of `rows` rows a random split holds out: `testSize`, but at most `maxFraction` of
 /// the rows (rounded down), so that a small data set keeps rows to train on; at least 1. The

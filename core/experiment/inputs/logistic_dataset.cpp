@@ -42,8 +42,9 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
         request.table.delimiter = parseDelimiter(spec.delimiter);
         request.table.dropMissing = spec.dropMissing;
         request.memoryMap = parseMemoryMap(spec.memoryMap);
-        const ClassificationData data = readDataFile(request);
-        return splitTrainTest(data, heldOutRows(data.size(), spec.testSize, spec.testFraction), spec.splitSeed);
+        ClassificationData data = readDataFile(request);
+        const DataIndex testRows = heldOutRows(data.size(), spec.testSize, spec.testFraction);
+        return splitTrainTest(std::move(data), testRows, spec.splitSeed);
     }
     if (!spec.images.empty() || !spec.labels.empty()) {
         if (spec.images.empty() || spec.labels.empty())

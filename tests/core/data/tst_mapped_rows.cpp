@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/data/data_file.h"
@@ -138,6 +139,12 @@ BOOST_AUTO_TEST_CASE(aSplitByIndexHoldsOutAndKeepsTheRowsTheCopyingSplitDoes)
     BOOST_TEST((byIndexAgain.test.features == copiedAgain.test.features));
     expectSameRows(copiedAgain.train, byIndexAgain.train);
     BOOST_TEST(byIndexAgain.train.mapped->skipped.size() == 650u);
+    // Splitting data given up (an rvalue) takes their labels and compacts them in place: the same split.
+    ClassificationData givenUp = data.mapped;
+    const TrainTestSplit taking = splitTrainTest(std::move(givenUp), 400, 11);
+    BOOST_TEST((taking.test.features == copied.test.features));
+    BOOST_TEST((taking.test.labels == copied.test.labels));
+    expectSameRows(copied.train, taking.train);
 }
 
 BOOST_AUTO_TEST_CASE(rowsStandardisedAsTheyAreReadAreTheFloatsStandardisationStores)
