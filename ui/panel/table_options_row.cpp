@@ -50,12 +50,25 @@ TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
            "names the first such field (the model of Seita et al. Sec. 6.2 needs every feature)."),
         "drop_missing"));
 
+    m_delimiter = new QComboBox;
+    m_delimiter->addItem(tr("Automatic: , ; or tab"), QStringLiteral("auto"));
+    m_delimiter->addItem(tr("Comma ,"), QStringLiteral(","));
+    m_delimiter->addItem(tr("Semicolon ;"), QStringLiteral(";"));
+    m_delimiter->addItem(tr("Tab"), QStringLiteral("tab"));
+    m_delimiter->addItem(tr("Vertical bar |"), QStringLiteral("|"));
+    m_delimiter->setToolTip(withSettingHelp(
+        tr("What separates the fields of a line. Automatic takes the comma, semicolon or tab that the first line "
+           "holds most of; a table written with decimal commas (1,5) is usually separated by semicolons."),
+        "delimiter"));
+
     auto *layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("Label column")), 0, 0);
     layout->addWidget(m_label, 0, 1);
-    layout->addWidget(m_standardize, 1, 0, 1, 2);
-    layout->addWidget(m_dropMissing, 2, 0, 1, 2);
+    layout->addWidget(new QLabel(tr("Fields separated by")), 1, 0);
+    layout->addWidget(m_delimiter, 1, 1);
+    layout->addWidget(m_standardize, 2, 0, 1, 2);
+    layout->addWidget(m_dropMissing, 3, 0, 1, 2);
     layout->setColumnStretch(1, 1);
     showLabelColumn(QString());
 
@@ -66,6 +79,7 @@ TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
     connect(m_label, &QComboBox::currentIndexChanged, this, changed);
     connect(m_standardize, &QCheckBox::toggled, this, changed);
     connect(m_dropMissing, &QCheckBox::toggled, this, changed);
+    connect(m_delimiter, &QComboBox::currentIndexChanged, this, changed);
     setFocusProxy(m_label);
 }
 
@@ -75,6 +89,7 @@ void TableOptionsRow::apply(const core::LogisticDataSpec &spec)
     showLabelColumn(QString::fromStdString(spec.labelColumn));
     m_standardize->setChecked(spec.standardize);
     m_dropMissing->setChecked(spec.dropMissing);
+    showDelimiter(QString::fromStdString(spec.delimiter));
     m_loading = false;
 }
 
@@ -83,6 +98,7 @@ void TableOptionsRow::fill(core::LogisticDataSpec &spec) const
     spec.labelColumn = m_label->currentData().toString().toStdString();
     spec.standardize = m_standardize->isChecked();
     spec.dropMissing = m_dropMissing->isChecked();
+    spec.delimiter = m_delimiter->currentData().toString().toStdString();
 }
 
 void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &columns)
@@ -105,6 +121,17 @@ void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &colu
     }
     showLabelColumn(shown);
     m_loading = false;
+}
+
+void TableOptionsRow::showDelimiter(const QString &delimiter)
+{
+    const QString value = delimiter.isEmpty() ? QStringLiteral("auto") : delimiter;
+    int index = m_delimiter->findData(value);
+    if (index < 0) {
+        m_delimiter->addItem(tr("'%1'").arg(value), value);
+        index = m_delimiter->count() - 1;
+    }
+    m_delimiter->setCurrentIndex(index);
 }
 
 void TableOptionsRow::showLabelColumn(const QString &labelColumn)

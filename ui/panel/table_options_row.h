@@ -1,8 +1,8 @@
 #pragma once
 // How a user's table becomes a classification problem, in the dataset box: which column is the
-// label (chosen from the columns the file check found; only those with two values can be), and
-// whether the features are standardised on the training rows and rows with a missing value
-// dropped. Shown only for a CSV file; the images need none of it.
+// label (chosen from the columns the file check found; only those with two values can be), what
+// separates the fields, and whether the features are standardised on the training rows and rows
+// with a missing value dropped. Shown only for a CSV file; the images need none of it.
 #include <vector>
 
 #include <QWidget>
@@ -34,6 +34,7 @@ public:
     QComboBox *labelColumnCombo() const { return m_label; }
     QCheckBox *standardizeBox() const { return m_standardize; }
     QCheckBox *dropMissingBox() const { return m_dropMissing; }
+    QComboBox *delimiterCombo() const { return m_delimiter; }
 
 signals:
     void edited();
@@ -41,10 +42,14 @@ signals:
 private:
     /// Selects the choice whose setting text is `labelColumn`, adding it when absent.
     void showLabelColumn(const QString &labelColumn);
+    /// Selects the choice whose setting text is `delimiter` ("auto", "tab" or one character),
+    /// adding it when absent.
+    void showDelimiter(const QString &delimiter);
 
     QComboBox *m_label = nullptr;
     QCheckBox *m_standardize = nullptr;
     QCheckBox *m_dropMissing = nullptr;
+    QComboBox *m_delimiter = nullptr;
     bool m_loading = false;
 };
 

@@ -1,7 +1,8 @@
 // A user's table in the app, as a newcomer brings it: a header and the label in the last column.
 // The file check lists the columns, offers only those with two values as the label, and the
-// choice, the standardisation and the missing-value rule reach the run's settings; picking a
-// table gives it the table's defaults (T = 1, standardised features, an intercept).
+// choice, the field separator, the standardisation and the missing-value rule reach the run's
+// settings; picking a table gives it the table's defaults (T = 1, standardised features, an
+// intercept).
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
@@ -91,6 +92,26 @@ private slots:
         panel->setConfig(config);
         QVERIFY(row->standardizeBox()->isChecked());
         QCOMPARE(label->currentData().toString(), QStringLiteral("Outcome"));
+
+        // The field separator: ';' forced on a comma file leaves one field a line, which the
+        // check says; ',' reads it again. The choice reaches the settings and comes back.
+        QComboBox *delimiter = row->delimiterCombo();
+        QCOMPARE(delimiter->currentData().toString(), QStringLiteral("auto"));
+        qsizetype before = checked.count();
+        delimiter->setCurrentIndex(delimiter->findData(QStringLiteral(";")));
+        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > before, 10'000);
+        QVERIFY(!checked.last().at(0).toBool());
+        QVERIFY2(checked.last().at(1).toString().contains(QStringLiteral("only one field")),
+                 qPrintable(checked.last().at(1).toString()));
+        QCOMPARE(panel->config().logreg.delimiter, std::string(";"));
+        before = checked.count();
+        delimiter->setCurrentIndex(delimiter->findData(QStringLiteral(",")));
+        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > before, 10'000);
+        QVERIFY2(checked.last().at(0).toBool(), qPrintable(checked.last().at(1).toString()));
+        core::RunConfig withTab = panel->config();
+        withTab.logreg.delimiter = "tab";
+        panel->setConfig(withTab);
+        QCOMPARE(delimiter->currentData().toString(), QStringLiteral("tab"));
     }
 
     void imagesHideTheTableOptions()
