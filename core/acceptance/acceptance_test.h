@@ -68,6 +68,10 @@ public:
     /// False for a test whose state reaches from one iteration to the next beyond its sampler
     /// (FlyMC's bright points): such a chain cannot restart at a checkpoint.
     virtual bool restartable() const { return true; }
+    /// The posterior mode at `temperature`, found once for a whole request, for a test that
+    /// tunes itself there (FlyMC's bounds) rather than finding it again per chain. Nothing for
+    /// the others.
+    virtual void useAnchor(const Vector &, double) {}
 };
 
 } // namespace core

@@ -53,9 +53,9 @@ public:
 
     /// Tunes the bounds at `anchor` (the posterior mode at `temperature`, found by the caller)
     /// instead of finding the mode at a first decision at that temperature.
-    void useAnchor(Vector anchor, double temperature)
+    void useAnchor(const Vector &anchor, double temperature) override
     {
-        m_givenAnchor = std::move(anchor);
+        m_givenAnchor = anchor;
         m_anchorTemperature = temperature;
     }
 

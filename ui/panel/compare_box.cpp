@@ -116,34 +116,14 @@ void CompareBox::setMethods(const std::vector<core::TestMethod> &methods)
     updateHint();
 }
 
-namespace {
-enum ControlVariateChoice { FormsChoice = 0, Taylor2Only = 1, Twins = 2 };
+CompareBox::Variants CompareBox::variants() const
+{
+    return static_cast<Variants>(m_controlVariates->currentIndex()); // the items are in the enum's order
 }
 
-bool CompareBox::withControlVariates() const
+void CompareBox::setVariants(Variants variants)
 {
-    return m_controlVariates->currentIndex() == Twins;
-}
-
-void CompareBox::setWithControlVariates(bool on)
-{
-    if (on)
-        m_controlVariates->setCurrentIndex(Twins);
-    else if (withControlVariates())
-        m_controlVariates->setCurrentIndex(FormsChoice);
-}
-
-bool CompareBox::onlyWithControlVariates() const
-{
-    return m_controlVariates->currentIndex() == Taylor2Only;
-}
-
-void CompareBox::setOnlyWithControlVariates(bool on)
-{
-    if (on)
-        m_controlVariates->setCurrentIndex(Taylor2Only);
-    else if (onlyWithControlVariates())
-        m_controlVariates->setCurrentIndex(FormsChoice);
+    m_controlVariates->setCurrentIndex(static_cast<int>(variants));
 }
 
 namespace {
@@ -163,7 +143,7 @@ std::vector<core::TestMethod> CompareBox::entryMethods() const
     std::vector<core::TestMethod> entries;
     for (core::TestMethod method : methods()) {
         entries.push_back(method);
-        if (withControlVariates() && twinnedWithControlVariates(method))
+        if (variants() == Variants::WithAndWithout && twinnedWithControlVariates(method))
             entries.push_back(method);
     }
     return entries;
@@ -172,11 +152,11 @@ std::vector<core::TestMethod> CompareBox::entryMethods() const
 std::vector<core::ControlVariates> CompareBox::entryControlVariates() const
 {
     std::vector<core::ControlVariates> entries;
-    if (!withControlVariates() && !onlyWithControlVariates())
+    if (variants() == Variants::AsTheForm)
         return entries; // every entry takes the form's setting
     for (core::TestMethod method : methods()) {
         const bool takes = twinnedWithControlVariates(method);
-        if (onlyWithControlVariates())
+        if (variants() == Variants::Taylor2)
             entries.push_back(takes ? core::ControlVariates::Taylor2 : core::ControlVariates::Auto);
         else {
             entries.push_back(core::isExactMinibatchMethod(method) ? core::ControlVariates::Auto
@@ -200,7 +180,7 @@ void CompareBox::updateHint()
     if (!isChecked())
         m_hint->setText(tr("Off: the method above runs alone."));
     else if (count < kMinMethods || count > kMaxMethods)
-        m_hint->setText(withControlVariates() ? tr("Tick methods for 2 to %1 runs (%2 with the control-variate twins).")
+        m_hint->setText(variants() == Variants::WithAndWithout ? tr("Tick methods for 2 to %1 runs (%2 with the control-variate twins).")
                                                     .arg(kMaxMethods)
                                                     .arg(count)
                                               : tr("Tick 2 to %1 methods (%2 ticked).").arg(kMaxMethods).arg(count));

@@ -36,18 +36,17 @@ public:
     std::vector<core::TestMethod> methods() const;
     /// Ticks exactly these (unknown ones are ignored).
     void setMethods(const std::vector<core::TestMethod> &methods);
-    /// Whether each ticked method that takes control variates also runs with Taylor proxies of
-    /// second order, beside itself without (the scaling view's minibatch against
-    /// minibatch+taylor2).
-    bool withControlVariates() const;
-    void setWithControlVariates(bool on);
-    /// Whether each ticked method that takes control variates runs with taylor2 only (the
-    /// minibatch test with proxies beside SMH, TunaMH and FlyMC).
-    bool onlyWithControlVariates() const;
-    void setOnlyWithControlVariates(bool on);
-    /// The entries to run: each ticked method, and with withControlVariates() each one that takes
-    /// them twice, without and with taylor2 (then the control variates of every entry are set;
-    /// with onlyWithControlVariates() they are taylor2 for those, each method's own otherwise).
+    /// How the ticked methods that take control variates run:
+    /// - AsTheForm: with the form's control-variate setting;
+    /// - Taylor2: with taylor2 only (the minibatch test with proxies beside SMH, TunaMH, FlyMC);
+    /// - WithAndWithout: twice, without and with second-order Taylor proxies (the scaling view's
+    ///   minibatch against minibatch+taylor2).
+    enum class Variants { AsTheForm = 0, Taylor2 = 1, WithAndWithout = 2 };
+    Variants variants() const;
+    void setVariants(Variants variants);
+    /// The entries to run: each ticked method, twice for those that take control variates with
+    /// WithAndWithout (then the control variates of every entry are set; with Taylor2 they are
+    /// taylor2 for those, each method's own otherwise).
     std::vector<core::TestMethod> entryMethods() const;
     std::vector<core::ControlVariates> entryControlVariates() const;
     /// Whether compare mode is on and there are 2 to kMaxMethods entries.

@@ -256,8 +256,9 @@ void ControlPanel::setRequest(const RunRequest &request)
                         || (j != k && request.methods[j] == request.methods[k]
                             && request.controlVariates[j] != core::ControlVariates::Taylor2);
         }
-        m_compare->setWithControlVariates(twins);
-        m_compare->setOnlyWithControlVariates(withTaylor2 && !twins);
+        m_compare->setVariants(twins         ? CompareBox::Variants::WithAndWithout
+                               : withTaylor2 ? CompareBox::Variants::Taylor2
+                                             : CompareBox::Variants::AsTheForm);
         m_compare->setMethods(request.methods);
     }
     m_compare->setChecked(compare);
@@ -273,8 +274,8 @@ void ControlPanel::fillSession(Session &session) const
     session.config = config();
     session.compare = m_compare->isChecked();
     session.compareMethods = m_compare->methods();
-    session.compareWithControlVariates = m_compare->withControlVariates();
-    session.compareOnlyWithControlVariates = m_compare->onlyWithControlVariates();
+    session.compareWithControlVariates = m_compare->variants() == CompareBox::Variants::WithAndWithout;
+    session.compareOnlyWithControlVariates = m_compare->variants() == CompareBox::Variants::Taylor2;
     session.chains = m_chains->value();
     session.parallel = m_parallel->isChecked();
 }
@@ -284,8 +285,9 @@ void ControlPanel::applySession(const Session &session)
     setConfig(session.config);
     m_loading = true;
     m_compare->setMethods(session.compareMethods);
-    m_compare->setWithControlVariates(session.compareWithControlVariates);
-    m_compare->setOnlyWithControlVariates(session.compareOnlyWithControlVariates && !session.compareWithControlVariates);
+    m_compare->setVariants(session.compareWithControlVariates       ? CompareBox::Variants::WithAndWithout
+                           : session.compareOnlyWithControlVariates ? CompareBox::Variants::Taylor2
+                                                                    : CompareBox::Variants::AsTheForm);
     m_compare->setChecked(session.compare);
     m_chains->setValue(std::clamp(session.chains, m_chains->minimum(), m_chains->maximum()));
     m_parallel->setChecked(session.parallel);

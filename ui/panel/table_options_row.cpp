@@ -57,8 +57,9 @@ TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
     m_delimiter->addItem(tr("Tab"), QStringLiteral("tab"));
     m_delimiter->addItem(tr("Vertical bar |"), QStringLiteral("|"));
     m_delimiter->setToolTip(withSettingHelp(
-        tr("What separates the fields of a line. Automatic takes the comma, semicolon or tab that the first line "
-           "holds most of; a table written with decimal commas (1,5) is usually separated by semicolons."),
+        tr("What separates the fields of a line; each line is one example of the logistic regression (Seita et al. "
+           "Sec. 6.2). Automatic takes the comma, semicolon or tab that the first line holds most of; a table "
+           "written with decimal commas (1,5) is usually separated by semicolons."),
         "delimiter"));
 
     auto *layout = new QGridLayout(this);

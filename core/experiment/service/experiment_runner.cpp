@@ -3,7 +3,6 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "core/acceptance/firefly_test.h"
 #include "core/correction/cancelled.h"
 #include "core/experiment/inputs/posterior_references.h"
 #include "core/models/gaussian_mixture_model.h"
@@ -107,8 +106,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     if (!withProxies && isExactMinibatchMethod(config.method) && inputs.posteriorMode.size() > 0) {
         if (settings.initialTheta.size() == 0)
             settings.initialTheta = inputs.posteriorMode;
-        if (auto *firefly = dynamic_cast<FireflyTest *>(&test))
-            firefly->useAnchor(inputs.posteriorMode, config.temperature); // found once for the request, not again per chain
+        test.useAnchor(inputs.posteriorMode, config.temperature); // found once for the request, not again per chain
     }
     settings.firstIteration = inputs.firstIteration;
     settings.maxSeconds = inputs.maxSeconds;
