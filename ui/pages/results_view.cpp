@@ -195,8 +195,19 @@ void ResultsView::setComponentNames(const QStringList &names)
     m_traces->setComponentNames(names);
 }
 
+void ResultsView::previewForm(const RunRequest &form)
+{
+    if (form.config.dataset == m_request.config.dataset && form.methods == m_request.methods
+        && form.controlVariates == m_request.controlVariates && form.chains == m_request.chains)
+        return;
+    beginRun(form);
+    if (form.config.dataset == "gmm" && m_lastImage)
+        m_comparePage->setPosteriorImage(*m_lastImage);
+}
+
 void ResultsView::setPosteriorImage(const PosteriorImage &image)
 {
+    m_lastImage = image;
     m_comparePage->setPosteriorImage(image);
 }
 

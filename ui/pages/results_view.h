@@ -4,6 +4,8 @@
 // diagnostics table, for logistic regression test accuracy against data read, and the
 // trade-offs of a sweep of one setting. It routes each channel's snapshots to the charts of that channel's
 // method and chain; charts batch their own redraws.
+#include <optional>
+
 #include <QList>
 #include <QPointF>
 #include <QVector>
@@ -11,6 +13,7 @@
 #include <QTabWidget>
 
 #include "ui/charts/batch_size_histogram.h"
+#include "ui/charts/posterior_heat_map.h"
 #include "ui/run/sampler_worker.h"
 #include "ui/charts/trace_chart.h"
 
@@ -46,6 +49,10 @@ public:
     /// Empty charts and table for the last run's layout (Reset).
     void clearResults() { beginRun(m_request); }
     void applySnapshot(const RunSnapshot &snapshot);
+    /// Before any run: sets the empty charts up for the form's request when it needs other
+    /// charts than those shown (another dataset or methods), so that a logistic dataset is not
+    /// shown over the mixture's posterior; the mixture gets its heat map back.
+    void previewForm(const RunRequest &form);
     void setPosteriorImage(const PosteriorImage &image);
     /// The names of the plotted θ components (SamplerWorker::plottedComponentsChosen).
     void setComponentNames(const QStringList &names);
@@ -91,6 +98,7 @@ private:
     AccuracyChart *m_accuracy = nullptr;
     TradeoffsPage *m_tradeoffs = nullptr;
     RunRequest m_request;
+    std::optional<PosteriorImage> m_lastImage; // the mixture's latest, for charts set up again
     int m_dimension = 2; // of θ in the current run
 };
 
