@@ -11,8 +11,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/data/gaussian_mixture_data.h"
-#include "core/data/delimited_text.h"
 #include "core/data/npy_conversion.h"
+#include "core/experiment/inputs/logistic_dataset.h"
 #include "core/data/npy_array.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/io/atomic_file.h"
@@ -128,12 +128,7 @@ int convertUserData(const Arguments &args, const std::string &outPath)
     core::RunConfig read;
     for (const char *key : {"data", "format", "label_column", "delimiter", "drop_missing"})
         readSetting(args, *core::findSettingByKey(key), read);
-    core::DataFileRequest request;
-    request.path = read.logreg.data;
-    request.format = core::parseDataFormat(read.logreg.format);
-    request.table.labelColumn = read.logreg.labelColumn;
-    request.table.delimiter = core::parseDelimiter(read.logreg.delimiter);
-    request.table.dropMissing = read.logreg.dropMissing;
+    const core::DataFileRequest request = core::dataFileRequest(read.logreg);
     const auto started = std::chrono::steady_clock::now();
     const core::NpyConversion result = core::convertToNpy(request, outPath, [&](int pass) {
         std::fprintf(stderr, "%s: pass %d of 2 (%s) after %.1f s\n", request.path.c_str(), pass,

@@ -54,16 +54,6 @@ std::uint8_t BinaryLabelCoder::label(double value) const
     throw std::invalid_argument(m_path + ": label " + shown(value) + " was not among the two values seen");
 }
 
-std::vector<std::uint8_t> BinaryLabelCoder::labels() const
-{
-    requireTwoValues();
-    const bool swap = m_values[1] < m_values[0];
-    std::vector<std::uint8_t> labels(m_index.size());
-    for (std::size_t r = 0; r < labels.size(); ++r)
-        labels[r] = static_cast<std::uint8_t>(m_index[r] ^ static_cast<std::uint8_t>(swap));
-    return labels;
-}
-
 std::vector<std::uint8_t> BinaryLabelCoder::takeLabels()
 {
     requireTwoValues();

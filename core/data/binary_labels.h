@@ -36,11 +36,11 @@ public:
     }
     /// Rows to come, so that the per-row index is allocated once.
     void reserve(std::size_t rows) { m_index.reserve(rows); }
-    /// The labels in row order, 0 for the smaller value; throws std::runtime_error when only one
-    /// value was seen.
-    std::vector<std::uint8_t> labels() const;
-    /// The same, made in place of the per-row record, which it empties: one byte a row at the
-    /// peak instead of two (2.2 GB, not 4.4, for an array of 2.2·10⁹ rows).
+    /// Throws std::runtime_error unless two values were seen.
+    void requireTwoValues() const;
+    /// The labels in row order, 0 for the smaller value, made in place of the per-row record,
+    /// which it empties: one byte a row at the peak instead of two (2.2 GB, not 4.4, for an array
+    /// of 2.2·10⁹ rows). Throws std::runtime_error when only one value was seen.
     std::vector<std::uint8_t> takeLabels();
     /// The label (0 for the smaller value) of a value seen before; throws std::runtime_error when
     /// fewer than two values were seen, and std::invalid_argument for a value never seen.
@@ -49,8 +49,6 @@ public:
     std::pair<std::string, std::string> classNames() const;
 
 private:
-    void requireTwoValues() const;
-
     std::string m_path;
     bool m_keepRows = true;
     std::vector<double> m_values;       // at most two

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <istream>
 #include <memory>
 #include <span>
 #include <streambuf>
@@ -78,5 +79,18 @@ private:
     std::string m_path;
     std::array<char, 1 << 16> m_buffer{};
 };
+
+/// Calls `reader(in)` with the file at `path` as a text stream, gzipped or not, whose source
+/// errors (corrupt or cut-short gzip data) reach the reader as they were thrown; returns what the
+/// reader returns.
+template <typename Reader>
+decltype(auto) readTextFile(const std::string &path, Reader &&reader)
+{
+    ByteSource source(path);
+    ByteSourceStreamBuffer buffer(source, path);
+    std::istream in(&buffer);
+    in.exceptions(std::ios::badbit);
+    return reader(in);
+}
 
 } // namespace core

@@ -254,13 +254,14 @@ TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex test
         labels = std::exchange(*ownLabels, {}); // the test rows' labels are copied out above
     else
         labels.resize(static_cast<std::size_t>(n));
+    const std::uint8_t *from = ownLabels ? labels.data() : data.labels.data();
     std::size_t kept = 0;
     for (DataIndex i = 0, next = 0; i < n; ++i) {
         if (next < testSize && test[static_cast<std::size_t>(next)] == i) {
             ++next;
             continue;
         }
-        labels[kept++] = ownLabels ? labels[static_cast<std::size_t>(i)] : data.labels[static_cast<std::size_t>(i)];
+        labels[kept++] = from[i];
     }
     labels.resize(kept); // kept ≤ i at every step: compacting in place reads each label before it is overwritten
     result.train.classNames = data.classNames;

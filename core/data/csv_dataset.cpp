@@ -396,12 +396,8 @@ void scanCsvRows(std::istream &in, const std::string &name, const CsvReadOptions
 ClassificationData readCsvDataset(const std::string &path, const CsvReadOptions &options,
                                   std::vector<CsvColumnSummary> *columns)
 {
-    ByteSource source(path); // inflates a gzipped table on the fly
-    ByteSourceStreamBuffer buffer(source, path);
-    std::istream in(&buffer);
-    // The source's own errors (corrupt gzip data) reach the caller as they are.
-    in.exceptions(std::ios::badbit);
-    return parseCsvDataset(in, path, options, columns);
+    // Inflates a gzipped table on the fly.
+    return readTextFile(path, [&](std::istream &in) { return parseCsvDataset(in, path, options, columns); });
 }
 
 ClassificationData parseCsvDataset(std::istream &in, const std::string &name, const CsvReadOptions &options,

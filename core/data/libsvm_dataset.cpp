@@ -115,7 +115,7 @@ ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
     std::vector<float> values;
     long long maxIndex = 0;
     forEachLibsvmRow(in, name, [&](const LibsvmLine &parsed, long lineNumber) {
-        labels.add(parsed.label(), "line " + std::to_string(lineNumber));
+        labels.addLazily(parsed.label(), [&] { return "line " + std::to_string(lineNumber); });
         maxIndex = std::max(maxIndex, parsed.maxIndex());
         indices.insert(indices.end(), parsed.indices().begin(), parsed.indices().end());
         values.insert(values.end(), parsed.values().begin(), parsed.values().end());
@@ -136,7 +136,7 @@ ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
     for (Eigen::Index r = 0; r < rows; ++r)
         for (std::size_t k = rowStart[static_cast<std::size_t>(r)]; k < rowStart[static_cast<std::size_t>(r) + 1]; ++k)
             data.features(r, static_cast<Eigen::Index>(indices[k])) = values[k];
-    data.labels = labels.labels();
+    data.labels = labels.takeLabels();
     data.classNames = labels.classNames();
     const double density = static_cast<double>(values.size()) / (static_cast<double>(rows) * static_cast<double>(maxIndex));
     char percent[32];
@@ -149,11 +149,7 @@ ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
 
 ClassificationData readLibsvmDataset(const std::string &path)
 {
-    ByteSource source(path);
-    ByteSourceStreamBuffer buffer(source, path);
-    std::istream in(&buffer);
-    in.exceptions(std::ios::badbit);
-    return parseLibsvmDataset(in, path);
+    return readTextFile(path, [&](std::istream &in) { return parseLibsvmDataset(in, path); });
 }
 
 } // namespace core

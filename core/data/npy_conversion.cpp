@@ -18,17 +18,6 @@ namespace {
 
 constexpr std::int64_t kBlockRows = 4096;
 
-// One pass over the input as text, gzipped or not.
-template <typename Reader>
-void readText(const std::string &path, Reader &&reader)
-{
-    ByteSource source(path);
-    ByteSourceStreamBuffer buffer(source, path);
-    std::istream in(&buffer);
-    in.exceptions(std::ios::badbit);
-    reader(in);
-}
-
 // The rows of the array, a block at a time, into the temporary file; the header states the
 // shape found by the first pass, and the rows written must come to it.
 class NpyRowWriter {
@@ -106,7 +95,7 @@ NpyConversion convertLibsvm(const std::string &path, const std::string &temporar
     BinaryLabelCoder coder(path, false);
     NpyConversion result;
     long long maxIndex = 0, given = 0;
-    readText(path, [&](std::istream &in) {
+    readTextFile(path, [&](std::istream &in) {
         forEachLibsvmRow(in, path, [&](const LibsvmLine &parsed, long number) {
             coder.addLazily(parsed.label(), [&] { return "line " + std::to_string(number); });
             maxIndex = std::max(maxIndex, parsed.maxIndex());
@@ -119,14 +108,14 @@ NpyConversion convertLibsvm(const std::string &path, const std::string &temporar
         throw std::runtime_error(path + ": no data rows");
     if (maxIndex == 0)
         throw std::runtime_error(path + ": no row has a feature; every feature would be 0");
-    (void)coder.labels(); // exactly two values
+    coder.requireTwoValues();
     result.features = static_cast<int>(maxIndex);
     requireSpace(temporary, result.rows, result.features);
 
     if (passStarted)
         passStarted(2);
     NpyRowWriter writer(temporary, result.rows, result.features, stop);
-    readText(path, [&](std::istream &in) {
+    readTextFile(path, [&](std::istream &in) {
         forEachLibsvmRow(in, path, [&](const LibsvmLine &parsed, long) {
             float *row = writer.nextRow();
             for (std::size_t k = 0; k < parsed.indices().size(); ++k)
@@ -152,7 +141,7 @@ NpyConversion convertCsv(const std::string &path, const CsvReadOptions &options,
         if (stop.stop_requested())
             throw Cancelled();
     };
-    readText(path, [&](std::istream &in) { scanCsvRows(in, path, options, checkStop, &coding); });
+    readTextFile(path, [&](std::istream &in) { scanCsvRows(in, path, options, checkStop, &coding); });
     NpyConversion result;
     result.rows = coding.rows;
     result.features = static_cast<int>(coding.fields - 1);
@@ -163,7 +152,7 @@ NpyConversion convertCsv(const std::string &path, const CsvReadOptions &options,
         passStarted(2);
     NpyRowWriter writer(temporary, result.rows, result.features, stop);
     const auto fields = coding.fields;
-    readText(path, [&](std::istream &in) {
+    readTextFile(path, [&](std::istream &in) {
         scanCsvRows(in, path, options, [&](const std::vector<double> &cells, const std::vector<std::uint8_t> &text) {
             for (std::size_t base = 0; base < cells.size(); base += fields) {
                 float *row = writer.nextRow();

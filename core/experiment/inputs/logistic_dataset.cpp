@@ -26,9 +26,7 @@ ImageSource idxFiles(const std::string &images, const std::string &labels)
 TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 {
     if (!spec.data.empty() || !spec.csv.empty()) {
-        DataFileRequest request;
-        request.path = spec.csv.empty() ? spec.data : spec.csv;
-        request.format = spec.csv.empty() ? parseDataFormat(spec.format) : DataFormat::Csv;
+        DataFileRequest request = dataFileRequest(spec);
         if (!request.format)
             request.format = detectDataFormat(request.path);
         if (*request.format == DataFormat::Idx) {
@@ -37,11 +35,6 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
             return loadImageClasses(idxFiles(spec.data, spec.labels), spec.classes, spec.testSize, spec.splitSeed,
                                     spec.testFraction);
         }
-        request.labels = spec.labels;
-        request.table.labelColumn = spec.labelColumn;
-        request.table.delimiter = parseDelimiter(spec.delimiter);
-        request.table.dropMissing = spec.dropMissing;
-        request.memoryMap = parseMemoryMap(spec.memoryMap);
         ClassificationData data = readDataFile(request);
         const DataIndex testRows = heldOutRows(data.size(), spec.testSize, spec.testFraction);
         return splitTrainTest(std::move(data), testRows, spec.splitSeed);
@@ -64,6 +57,19 @@ TrainTestSplit loadSplit(const LogisticDataSpec &spec)
 }
 
 } // namespace
+
+DataFileRequest dataFileRequest(const LogisticDataSpec &spec)
+{
+    DataFileRequest request;
+    request.path = spec.csv.empty() ? spec.data : spec.csv;
+    request.format = spec.csv.empty() ? parseDataFormat(spec.format) : DataFormat::Csv;
+    request.labels = spec.labels;
+    request.table.labelColumn = spec.labelColumn;
+    request.table.delimiter = parseDelimiter(spec.delimiter);
+    request.table.dropMissing = spec.dropMissing;
+    request.memoryMap = parseMemoryMap(spec.memoryMap);
+    return request;
+}
 
 bool isUserTable(const LogisticDataSpec &spec)
 {

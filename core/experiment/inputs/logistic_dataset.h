@@ -14,6 +14,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
+#include "core/data/data_file.h"
 #include "core/data/feature_scaling.h"
 #include "core/models/logistic_regression_model.h"
 
@@ -61,6 +62,11 @@ struct LogisticDataSpec {
 /// presets' table defaults go by. Decided without reading the file: a `data` file whose name
 /// says IDX (formatFromName) counts as images.
 bool isUserTable(const LogisticDataSpec &spec);
+
+/// The user's file of `spec` (--csv, else --data) as readDataFile() takes it: its format (CSV
+/// for --csv; nullopt to detect), label file, label column, delimiter, missing-value rule and
+/// memory map.
+DataFileRequest dataFileRequest(const LogisticDataSpec &spec);
 
 struct LogisticDataset {
     std::shared_ptr<const ClassificationData> train;

@@ -21,10 +21,9 @@ std::string addLogPosteriorToResumedSamples(const RunOutcome &outcome, const std
     // The written rows follow the burn-in: all of them at the run's temperature (a command-line
     // run has no live changes).
     ChainResult draws;
-    const std::vector<double> first = file.parameters(0);
-    draws.samples.resize(static_cast<Eigen::Index>(file.rows.size()), static_cast<Eigen::Index>(first.size()));
+    draws.samples.resize(static_cast<Eigen::Index>(file.rows.size()), static_cast<Eigen::Index>(file.parameters(0).size()));
     for (std::size_t r = 0; r < file.rows.size(); ++r) {
-        const std::vector<double> theta = r == 0 ? first : file.parameters(r);
+        const std::vector<double> theta = file.parameters(r);
         for (std::size_t k = 0; k < theta.size(); ++k)
             draws.samples(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) = theta[k];
     }
