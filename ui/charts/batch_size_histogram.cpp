@@ -327,7 +327,11 @@ void BatchSizeHistogram::placeLabels()
     if (m_series.empty())
         return;
     const QRectF plot = chart()->plotArea();
-    const int lineHeight = QFontMetrics(font()).height();
+    // The labels' own height, not the view's font: the chart draws them in its larger font, so
+    // rows a view-font line apart overlapped.
+    double lineHeight = QFontMetrics(font()).height();
+    for (const Series &s : m_series)
+        lineHeight = std::max(lineHeight, s.label->boundingRect().height() + 2.0);
     for (std::size_t k = 0; k < m_series.size(); ++k) {
         Series &s = m_series[k];
         if (!s.label->isVisible())
