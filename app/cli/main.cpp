@@ -4,6 +4,7 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -20,7 +21,7 @@ const char *kUsage =
     "  run         sample a posterior with one acceptance test\n"
     "              --preset {recommended,paper} (settings not given: mixing ones, or Seita et al.'s)\n"
     "              --dataset {gmm,worst-case,logreg,tall-logreg}\n"
-    "              --method {minibatch,austere-c,austere-nc,sublhd,barker,mh,naive-barker}\n"
+    "              --method {minibatch,austere-c,austere-nc,sublhd,smh,tunamh,flymc,barker,mh,naive-barker}\n"
     "              --samples S --seed K\n"
     "              [--n-data N --data-seed K --temperature T --step s --batch m --batch-growth g\n"
     "               --sigma S --lambda L --solver {ridge,nnls} --grid N --range V --delta D --no-fpc\n"
@@ -70,6 +71,14 @@ const char *kUsage =
     "proposal's standard deviation), m = 100, growth 100, sigma = 1, NNLS correction\n"
     "(--solver ridge --lambda 10 is the paper's solver).\n";
 
+using CommandHandler = int (*)(int, char **);
+constexpr std::pair<const char *, CommandHandler> kCommands[] = {
+    {"run", cli::runCommand},         {"compare", cli::compareCommand},
+    {"sweep", cli::sweepCommand},     {"austere-design", cli::austereDesignCommand},
+    {"correction", cli::correctionCommand}, {"dataset", cli::datasetCommand},
+    {"diagnose", cli::diagnoseCommand}, {"bench", cli::benchCommand},
+};
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -87,23 +96,13 @@ int main(int argc, char **argv)
     // Passes over a file read in place take minutes; say so before each starts.
     core::setFullPassListener([](const std::string &text) { std::fprintf(stderr, "mh-explorer-cli: %s\n", text.c_str()); });
     try {
-        if (command == "run")
-            return cli::runCommand(argc, argv);
-        if (command == "correction")
-            return cli::correctionCommand(argc, argv);
-        if (command == "dataset")
-            return cli::datasetCommand(argc, argv);
-        if (command == "bench")
-            return cli::benchCommand(argc, argv);
-        if (command == "compare")
-            return cli::compareCommand(argc, argv);
-        if (command == "sweep")
-            return cli::sweepCommand(argc, argv);
-        if (command == "austere-design")
-            return cli::austereDesignCommand(argc, argv);
-        if (command == "diagnose")
-            return cli::diagnoseCommand(argc, argv);
-        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (run, compare, sweep, austere-design, correction, dataset, diagnose, bench)\n", command.c_str());
+        for (const auto &[name, handler] : kCommands)
+            if (command == name)
+                return handler(argc, argv);
+        std::string names;
+        for (const auto &entry : kCommands)
+            names += (names.empty() ? "" : ", ") + std::string(entry.first);
+        std::fprintf(stderr, "mh-explorer-cli: unknown command '%s' (%s)\n", command.c_str(), names.c_str());
         return 2;
     } catch (const cli::HelpRequested &help) {
         std::fputs(help.text.c_str(), stdout);

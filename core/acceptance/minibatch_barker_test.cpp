@@ -6,16 +6,15 @@
 namespace core {
 namespace {
 
+// The batch's tallies as a decision, its `accepted` left for the test to settle.
 Decision decisionFrom(const MinibatchEstimate &estimate)
 {
-    Decision decision;
-    decision.pointsUsed = estimate.size;
-    decision.looks = estimate.looks;
-    decision.deltaEstimate = estimate.deltaStar;
-    decision.deltaVariance = estimate.variance;
-    decision.fullDataFallback = estimate.wholeDataset;
-    decision.fullScanPoints = estimate.fullScanPoints;
-    return decision;
+    return Decision{.pointsUsed = estimate.size,
+                    .fullScanPoints = estimate.fullScanPoints,
+                    .looks = estimate.looks,
+                    .fullDataFallback = estimate.wholeDataset,
+                    .deltaEstimate = estimate.deltaStar,
+                    .deltaVariance = estimate.variance};
 }
 
 } // namespace

@@ -104,14 +104,9 @@ struct ChainSegment {
     bool kernelChanged = false;
 };
 
-/// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after
-/// iteration t; only the first `completed` rows are meaningful when a run was stopped.
-struct ChainResult {
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> samples;
-    std::vector<std::int64_t> batchSize;       ///< points the test used at iteration t
-    std::vector<std::int64_t> fullScanPoints;  ///< full-data pass points at iteration t
-    std::vector<std::uint8_t> accepted;        ///< 0/1
-    std::vector<std::uint8_t> fullDataFallback;///< 0/1
+/// What a chain reports besides its rows: its counts, clocks, segments and learned proposal.
+/// A result kept without rows (a request that keeps no samples) copies this part whole.
+struct ChainTotals {
     std::int64_t completed = 0;
     /// The iteration number of row 0. 0 for a whole chain; for a lap or the moving window of a
     /// run until stopped, the iterations before it (row t is iteration firstIteration + t).
@@ -137,6 +132,16 @@ struct ChainResult {
     /// progress report, so that a live picture (the GUI's proposal ellipse) can follow the
     /// learning. Empty once the proposal is frozen, and without adaptation.
     std::optional<LearnedProposal> learning;
+};
+
+/// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after
+/// iteration t; only the first `completed` rows are meaningful when a run was stopped.
+struct ChainResult : ChainTotals {
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> samples;
+    std::vector<std::int64_t> batchSize;       ///< points the test used at iteration t
+    std::vector<std::int64_t> fullScanPoints;  ///< full-data pass points at iteration t
+    std::vector<std::uint8_t> accepted;        ///< 0/1
+    std::vector<std::uint8_t> fullDataFallback;///< 0/1
 
     /// First iteration of the final segment: where statistics of the target start (after any
     /// burn-in, even when no live change followed it).

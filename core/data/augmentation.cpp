@@ -144,9 +144,7 @@ ClassificationData augmentImages(const ClassificationData &source, const Augment
     if (progress)
         progress(1.0);
 
-    out.classNames = source.classNames;
-    out.imageRows = source.imageRows;
-    out.imageCols = source.imageCols;
+    static_cast<ClassificationDataInfo &>(out) = source;
     out.augmented = true;
     std::ostringstream text;
     text << source.description << "; AUGMENTED to " << settings.targetSize << " rows: " << n << " originals + "

@@ -176,12 +176,7 @@ ClassificationData selectRows(const ClassificationData &data, std::span<const Da
             out.features.row(static_cast<Eigen::Index>(k)) = data.features.row(rows[k]);
         out.labels[k] = data.labels[static_cast<std::size_t>(rows[k])];
     }
-    out.classNames = data.classNames;
-    out.description = data.description;
-    out.augmented = data.augmented;
-    out.imageRows = data.imageRows;
-    out.imageCols = data.imageCols;
-    out.featureNames = data.featureNames;
+    static_cast<ClassificationDataInfo &>(out) = data;
     return out;
 }
 
@@ -264,12 +259,8 @@ TrainTestSplit splitMappedByIndex(const ClassificationData &data, DataIndex test
         labels[kept++] = from[i];
     }
     labels.resize(kept); // kept ≤ i at every step: compacting in place reads each label before it is overwritten
-    result.train.classNames = data.classNames;
-    result.train.description = data.description + splitNote(testSize, seed, false);
-    result.train.augmented = data.augmented;
-    result.train.imageRows = data.imageRows;
-    result.train.imageCols = data.imageCols;
-    result.train.featureNames = data.featureNames;
+    static_cast<ClassificationDataInfo &>(result.train) = data;
+    result.train.description += splitNote(testSize, seed, false);
     return result;
 }
 

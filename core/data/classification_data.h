@@ -83,12 +83,8 @@ struct MappedFeatureRows {
     void prefetch(std::span<const DataIndex> rows) const;
 };
 
-struct ClassificationData {
-    /// N × d when the rows are in memory; empty when they are read in place (`mapped`).
-    FeatureMatrix features;
-    /// Set when the rows are read in place from a memory-mapped file instead of `features`.
-    std::shared_ptr<const MappedFeatureRows> mapped;
-    std::vector<std::uint8_t> labels;     ///< N entries, each 0 or 1
+/// What describes a data set apart from its rows: a subset of the rows keeps it whole.
+struct ClassificationDataInfo {
     /// What labels 0 and 1 stand for, e.g. {"digit 1", "digit 7"} or {"'cat'", "'dog'"}.
     std::pair<std::string, std::string> classNames{"0", "1"};
     /// Where the rows came from, one line, for sample-file headers and run summaries.
@@ -102,6 +98,14 @@ struct ClassificationData {
     /// The features' names from a file's header, one per column of `features`; empty when
     /// the file has none (the images, a CSV without a header).
     std::vector<std::string> featureNames;
+};
+
+struct ClassificationData : ClassificationDataInfo {
+    /// N × d when the rows are in memory; empty when they are read in place (`mapped`).
+    FeatureMatrix features;
+    /// Set when the rows are read in place from a memory-mapped file instead of `features`.
+    std::shared_ptr<const MappedFeatureRows> mapped;
+    std::vector<std::uint8_t> labels;     ///< N entries, each 0 or 1
 
     DataIndex size() const { return mapped ? mapped->rows() : static_cast<DataIndex>(features.rows()); }
     int featureCount() const { return mapped ? mapped->columns : static_cast<int>(features.cols()); }

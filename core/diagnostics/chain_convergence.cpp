@@ -70,6 +70,25 @@ std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vec
     return ess;
 }
 
+ComponentMoments finalSegmentMoments(const ChainResult &chain)
+{
+    ComponentMoments moments;
+    const std::int64_t rows = finalSegmentRows(chain);
+    if (rows < kMinDiagnosticDraws)
+        return moments;
+    const auto block = chain.samples.middleRows(static_cast<Eigen::Index>(chain.finalSegmentStart()),
+                                                static_cast<Eigen::Index>(rows));
+    const Eigen::RowVectorXd mean = block.colwise().mean();
+    const Eigen::RowVectorXd variance =
+        (block.rowwise() - mean).array().square().colwise().sum() / static_cast<double>(rows - 1);
+    moments.mean.assign(mean.data(), mean.data() + mean.size());
+    moments.sd.resize(moments.mean.size());
+    for (std::size_t k = 0; k < moments.sd.size(); ++k)
+        moments.sd[k] = std::sqrt(variance[static_cast<Eigen::Index>(k)]);
+    moments.rows = rows;
+    return moments;
+}
+
 std::vector<double> pooledBulkEssPerComponent(const std::vector<const ChainResult *> &chains, std::int64_t rows)
 {
     if (chains.empty())

@@ -33,6 +33,14 @@ std::vector<double> bulkEssPerComponent(const ChainResult &chain);
 /// The same for the given θ components only (indices must be valid columns).
 std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components);
 
+/// Each θ component's mean and sd over a chain's final segment: what a posterior is compared
+/// by against a reference's (the compare table's distance from the full-data test).
+struct ComponentMoments {
+    std::vector<double> mean, sd;
+    std::int64_t rows = 0; ///< rows they are over; 0 (and both empty) below kMinDiagnosticDraws
+};
+ComponentMoments finalSegmentMoments(const ChainResult &chain);
+
 /// samplerBulkEss of each θ component over several chains together, each chain's last `rows`
 /// completed rows (at most its final segment's; the caller checks).
 std::vector<double> pooledBulkEssPerComponent(const std::vector<const ChainResult *> &chains, std::int64_t rows);

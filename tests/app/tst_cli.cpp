@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include "tests/support/cli_process.h"
@@ -287,6 +288,36 @@ private slots:
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("--method"));
         QVERIFY(!QFile::exists(other));
+    }
+
+    // compare on logistic data measures each posterior against the full-data test's: the
+    // reference against itself is exactly 0 and 1, and a correct minibatch chain is close.
+    void compareMeasuresTheDistanceFromTheFullDataReference()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.path() + "/t.md";
+        const Result result = runCli({"compare", "--dataset", "tall-logreg", "--n-data", "5000", "--dimension", "3",
+                                      "--methods", "minibatch+taylor2,mh", "--samples", "4000", "--trials", "2",
+                                      "--out", table});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QFile file(table);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral("Posterior against the full-data reference (mh")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("| mh | 0.000 | 0.000 | 1.000 | 1.000–1.000 |")), qPrintable(text));
+        const QRegularExpression row(QStringLiteral(R"(\| minibatch\+taylor2 \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \|)"));
+        const QRegularExpressionMatch match = row.match(text.mid(text.indexOf(QStringLiteral("Posterior against"))));
+        QVERIFY2(match.hasMatch(), qPrintable(text));
+        QVERIFY2(match.captured(1).toDouble() < 0.3, qPrintable(match.captured(0)));
+        QVERIFY2(std::abs(match.captured(3).toDouble() - 1.0) < 0.2, qPrintable(match.captured(0)));
+        // Without a full-data test there is nothing to measure against, and the table says so.
+        const Result alone = runCli({"compare", "--dataset", "tall-logreg", "--n-data", "5000", "--dimension", "3",
+                                     "--methods", "minibatch+taylor2", "--samples", "200", "--trials", "1", "--out",
+                                     table});
+        QVERIFY2(alone.exitCode == 0, qPrintable(alone.err));
+        file.close();
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(file.readAll()).contains(QStringLiteral("add mh to --methods")));
     }
 
     // sweep: one row per point, method and trial under the documented header; a bad axis or

@@ -1,5 +1,6 @@
 #include "core/experiment/reports/compare_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -74,6 +75,88 @@ std::string plusMinus(const Spread &s, const char *format)
     return buffer;
 }
 
+// One method's chains pooled: the mean of their means, and the sd of all their rows together
+// (each chain's final segment; chains of one compare have equal lengths).
+ComponentMoments pooledMoments(const RunOutcome &outcome, std::size_t methodIndex)
+{
+    ComponentMoments pooled;
+    std::vector<const ComponentMoments *> parts;
+    for (const ChainReport &chain : outcome.chains)
+        if (static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel)) == methodIndex && chain.moments.rows > 0)
+            parts.push_back(&chain.moments);
+    if (parts.empty())
+        return pooled;
+    const std::size_t components = parts.front()->mean.size();
+    pooled.mean.assign(components, 0.0);
+    pooled.sd.assign(components, 0.0);
+    for (std::size_t k = 0; k < components; ++k) {
+        double meanSum = 0.0, secondMoment = 0.0;
+        for (const ComponentMoments *part : parts) {
+            meanSum += part->mean[k];
+            secondMoment += part->sd[k] * part->sd[k] + part->mean[k] * part->mean[k];
+        }
+        const double count = static_cast<double>(parts.size());
+        pooled.mean[k] = meanSum / count;
+        pooled.sd[k] = std::sqrt(std::max(0.0, secondMoment / count - pooled.mean[k] * pooled.mean[k]));
+    }
+    for (const ComponentMoments *part : parts)
+        pooled.rows += part->rows;
+    return pooled;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n == 0 ? std::nan("") : (n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]));
+}
+
+// The posterior of every method against the first full-data exact test in the compare (mh or
+// barker), the same measure as `diagnose --reference`: per θ component, the shift of the mean
+// in the reference's sds and the ratio of the sds; their median and extremes over components.
+std::string referenceDistanceMarkdown(const RunOutcome &outcome)
+{
+    const auto &methods = outcome.request.methods;
+    std::size_t reference = methods.size();
+    for (std::size_t index = 0; index < methods.size() && reference == methods.size(); ++index)
+        if (methods[index] == TestMethod::Metropolis || methods[index] == TestMethod::Barker)
+            reference = index;
+    if (reference == methods.size())
+        return "\nNo full-data test (mh or barker) is among the methods, so there is no reference posterior to "
+               "measure the others' distance from: add mh to --methods.\n";
+    const ComponentMoments ref = pooledMoments(outcome, reference);
+    if (ref.rows == 0)
+        return "";
+    std::ostringstream text;
+    text << "\nPosterior against the full-data reference (" << outcome.request.methodLabel(reference)
+         << ", its trials pooled, " << ref.rows << " draws): per θ component, |Δmean| in reference sds and the "
+            "ratio of the sds over the " << ref.mean.size() << " components: the median and worst shift, the median "
+            "and range of the ratios. "
+            "Both reference and method carry Monte Carlo error (about 1/√ESS sd in a mean).\n\n"
+            "| method | median abs(Δmean) / sd | max | median sd ratio | range |\n|---|---|---|---|---|\n";
+    for (std::size_t index = 0; index < methods.size(); ++index) {
+        const ComponentMoments own = pooledMoments(outcome, index);
+        if (own.rows == 0 || own.mean.size() != ref.mean.size())
+            continue;
+        std::vector<double> shifts, ratios;
+        for (std::size_t k = 0; k < ref.mean.size(); ++k) {
+            if (!(ref.sd[k] > 0.0))
+                continue;
+            shifts.push_back(std::abs(own.mean[k] - ref.mean[k]) / ref.sd[k]);
+            ratios.push_back(own.sd[k] / ref.sd[k]);
+        }
+        if (shifts.empty())
+            continue;
+        char line[240];
+        std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f–%.3f |\n",
+                      outcome.request.methodLabel(index).c_str(), median(shifts),
+                      *std::max_element(shifts.begin(), shifts.end()), median(ratios),
+                      *std::min_element(ratios.begin(), ratios.end()), *std::max_element(ratios.begin(), ratios.end()));
+        text << line;
+    }
+    return text.str();
+}
+
 } // namespace
 
 std::string compareTableMarkdown(const RunOutcome &outcome)
@@ -131,6 +214,8 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
             table << line;
         }
     }
+    if (!withPosterior)
+        table << referenceDistanceMarkdown(outcome);
     return table.str();
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
+#include "core/diagnostics/chain_convergence.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/data/feature_scaling.h"
 #include "core/diagnostics/gmm_posterior.h"
@@ -57,6 +58,9 @@ struct ChainReport {
     double plainRatioSd = std::nan("");
     /// Bulk ESS per plotted θ component (RunOutcome::components); empty with fewer than
     /// kMinDiagnosticDraws rows in the final segment.
+    /// Each θ component's mean and sd over the final segment (the compare table's distance
+    /// from the full-data reference).
+    ComponentMoments moments;
     std::vector<double> bulkEss;
     /// Min and median of the bulk ESS over EVERY θ coordinate (essCoordinates of them: all 784
     /// weights of the MNIST classifier, not only the plotted two), since a run has as many

@@ -154,14 +154,7 @@ void addClassifierFigures(const DatasetInstance &dataset, const ChainResult &cha
 std::shared_ptr<const ChainResult> withoutRows(const ChainResult &chain)
 {
     ChainResult kept;
-    kept.completed = chain.completed;
-    kept.stopped = chain.stopped;
-    kept.wallSeconds = chain.wallSeconds;
-    kept.fullScanSeconds = chain.fullScanSeconds;
-    kept.boundViolations = chain.boundViolations;
-    kept.setupSeconds = chain.setupSeconds;
-    kept.segments = chain.segments;
-    kept.adaptation = chain.adaptation;
+    static_cast<ChainTotals &>(kept) = chain;
     kept.samples.resize(0, chain.samples.cols());
     return std::make_shared<const ChainResult>(std::move(kept));
 }
@@ -239,6 +232,7 @@ private:
         report.summary = summarize(chain, m_dataset.model->dataSize());
         report.summary.proposalPointsRead = proposalPointsPerIteration(settings, m_dataset.model->dataSize()) * chain.completed;
         report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
+        report.moments = finalSegmentMoments(chain);
         addEssFigures(chain, report);
         addClassifierFigures(m_dataset, chain, report);
         if (const auto &cv = m_shared.controlVariates[static_cast<std::size_t>(controlVariateOrder(settings))])

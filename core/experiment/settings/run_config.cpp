@@ -18,43 +18,79 @@
 
 namespace core {
 
+namespace {
+
+// Each enumeration's command-line names, in the order its error messages list them.
+template <typename Enum>
+struct NamedValue {
+    Enum value;
+    const char *name;
+};
+
+constexpr NamedValue<TestMethod> kMethodNames[] = {
+    {TestMethod::Minibatch, "minibatch"}, {TestMethod::AustereConservative, "austere-c"},
+    {TestMethod::AustereNonConservative, "austere-nc"}, {TestMethod::SubLhd, "sublhd"},
+    {TestMethod::Scalable, "smh"}, {TestMethod::Tuna, "tunamh"}, {TestMethod::Firefly, "flymc"},
+    {TestMethod::Barker, "barker"}, {TestMethod::Metropolis, "mh"}, {TestMethod::NaiveBarker, "naive-barker"},
+};
+constexpr NamedValue<ControlVariates> kControlVariateNames[] = {
+    {ControlVariates::Auto, "auto"}, {ControlVariates::None, "none"},
+    {ControlVariates::Taylor1, "taylor1"}, {ControlVariates::Taylor2, "taylor2"},
+};
+constexpr NamedValue<ProposalKind> kProposalNames[] = {
+    {ProposalKind::RandomWalk, "rw"}, {ProposalKind::Langevin, "langevin"}, {ProposalKind::Adaptive, "adaptive"},
+    {ProposalKind::AdaptiveLangevin, "adaptive-langevin"}, {ProposalKind::LaplaceLangevin, "laplace-langevin"},
+    {ProposalKind::LaplaceCrankNicolson, "laplace-cn"}, {ProposalKind::LaplaceHamiltonian, "laplace-hmc"},
+};
+constexpr NamedValue<CorrectionSolver> kSolverNames[] = {
+    {CorrectionSolver::Ridge, "ridge"}, {CorrectionSolver::Nnls, "nnls"},
+};
+
+template <typename Enum, std::size_t Count>
+std::string nameIn(const NamedValue<Enum> (&table)[Count], Enum value)
+{
+    for (const auto &entry : table)
+        if (entry.value == value)
+            return entry.name;
+    return "?";
+}
+
+// `what` names the option in the message, which lists every accepted name.
+template <typename Enum, std::size_t Count>
+Enum parseIn(const NamedValue<Enum> (&table)[Count], const char *what, const std::string &name)
+{
+    std::string names;
+    for (const auto &entry : table) {
+        if (name == entry.name)
+            return entry.value;
+        if (!names.empty())
+            names += ", ";
+        names += entry.name;
+    }
+    throw std::invalid_argument(std::string(what) + " must be one of " + names + "; got '" + name + "'");
+}
+
+} // namespace
+
 const std::vector<TestMethod> &allMethods()
 {
-    static const std::vector<TestMethod> methods = {TestMethod::Minibatch,           TestMethod::AustereConservative,
-                                                    TestMethod::AustereNonConservative, TestMethod::SubLhd,
-                                                    TestMethod::Scalable,            TestMethod::Tuna,
-                                                    TestMethod::Firefly,
-                                                    TestMethod::Barker,              TestMethod::Metropolis,
-                                                    TestMethod::NaiveBarker};
+    static const std::vector<TestMethod> methods = [] {
+        std::vector<TestMethod> all;
+        for (const auto &entry : kMethodNames)
+            all.push_back(entry.value);
+        return all;
+    }();
     return methods;
 }
 
 std::string methodName(TestMethod method)
 {
-    switch (method) {
-    case TestMethod::Metropolis: return "mh";
-    case TestMethod::Barker: return "barker";
-    case TestMethod::Minibatch: return "minibatch";
-    case TestMethod::NaiveBarker: return "naive-barker";
-    case TestMethod::AustereConservative: return "austere-c";
-    case TestMethod::AustereNonConservative: return "austere-nc";
-    case TestMethod::SubLhd: return "sublhd";
-    case TestMethod::Scalable: return "smh";
-    case TestMethod::Tuna: return "tunamh";
-    case TestMethod::Firefly: return "flymc";
-    }
-    return "?";
+    return nameIn(kMethodNames, method);
 }
 
 TestMethod parseMethod(const std::string &name)
 {
-    std::string names;
-    for (auto method : allMethods()) {
-        if (methodName(method) == name)
-            return method;
-        names += (names.empty() ? "" : ", ") + methodName(method);
-    }
-    throw std::invalid_argument("method must be one of " + names + "; got '" + name + "'");
+    return parseIn(kMethodNames, "method", name);
 }
 
 bool isExactMinibatchMethod(TestMethod method)
@@ -64,21 +100,12 @@ bool isExactMinibatchMethod(TestMethod method)
 
 std::string controlVariatesName(ControlVariates kind)
 {
-    switch (kind) {
-    case ControlVariates::Auto: return "auto";
-    case ControlVariates::None: return "none";
-    case ControlVariates::Taylor1: return "taylor1";
-    case ControlVariates::Taylor2: return "taylor2";
-    }
-    return "?";
+    return nameIn(kControlVariateNames, kind);
 }
 
 ControlVariates parseControlVariates(const std::string &name)
 {
-    for (auto kind : {ControlVariates::Auto, ControlVariates::None, ControlVariates::Taylor1, ControlVariates::Taylor2})
-        if (controlVariatesName(kind) == name)
-            return kind;
-    throw std::invalid_argument("control-variates must be one of auto, none, taylor1, taylor2; got '" + name + "'");
+    return parseIn(kControlVariateNames, "control-variates", name);
 }
 
 std::string methodVariantName(const RunConfig &config)
@@ -124,16 +151,7 @@ int controlVariateOrder(const RunConfig &config)
 
 std::string proposalName(ProposalKind kind)
 {
-    switch (kind) {
-    case ProposalKind::RandomWalk: return "rw";
-    case ProposalKind::Langevin: return "langevin";
-    case ProposalKind::Adaptive: return "adaptive";
-    case ProposalKind::AdaptiveLangevin: return "adaptive-langevin";
-    case ProposalKind::LaplaceLangevin: return "laplace-langevin";
-    case ProposalKind::LaplaceCrankNicolson: return "laplace-cn";
-    case ProposalKind::LaplaceHamiltonian: return "laplace-hmc";
-    }
-    return "?";
+    return nameIn(kProposalNames, kind);
 }
 
 bool usesGradient(ProposalKind kind)
@@ -150,23 +168,7 @@ bool learnsDuringBurnIn(ProposalKind kind)
 
 ProposalKind parseProposal(const std::string &name)
 {
-    if (name == "rw")
-        return ProposalKind::RandomWalk;
-    if (name == "langevin")
-        return ProposalKind::Langevin;
-    if (name == "adaptive")
-        return ProposalKind::Adaptive;
-    if (name == "adaptive-langevin")
-        return ProposalKind::AdaptiveLangevin;
-    if (name == "laplace-langevin")
-        return ProposalKind::LaplaceLangevin;
-    if (name == "laplace-cn")
-        return ProposalKind::LaplaceCrankNicolson;
-    if (name == "laplace-hmc")
-        return ProposalKind::LaplaceHamiltonian;
-    throw std::invalid_argument("proposal must be one of rw, langevin, adaptive, adaptive-langevin, laplace-langevin, "
-                                "laplace-cn, laplace-hmc; got '"
-                                + name + "'");
+    return parseIn(kProposalNames, "proposal", name);
 }
 
 const std::vector<std::string> &allDatasets()
@@ -221,16 +223,12 @@ void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiv
 
 std::string solverName(CorrectionSolver solver)
 {
-    return solver == CorrectionSolver::Ridge ? "ridge" : "nnls";
+    return nameIn(kSolverNames, solver);
 }
 
 CorrectionSolver parseSolver(const std::string &name)
 {
-    if (name == "ridge")
-        return CorrectionSolver::Ridge;
-    if (name == "nnls")
-        return CorrectionSolver::Nnls;
-    throw std::invalid_argument("solver must be one of ridge, nnls; got '" + name + "'");
+    return parseIn(kSolverNames, "solver", name);
 }
 
 namespace {
