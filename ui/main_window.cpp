@@ -153,10 +153,10 @@ void MainWindow::buildRunMenu()
     QAction *stop = menu->addAction(tr("Stop\tEsc"), this, &MainWindow::stopRun);
     // Pause and Step act through the panel's buttons, which own Ctrl+P and Ctrl+T and show
     // the pause state.
-    QAction *pause = menu->addAction(tr("Pause\tCtrl+P"), this, [this] { m_controls->pauseButton()->click(); });
+    QAction *pause = menu->addAction(tr("Pause\tCtrl+P"), this, [this] { m_controls->runButtons()->pauseButton()->click(); });
     pause->setObjectName(QStringLiteral("pauseAction"));
     pause->setCheckable(true);
-    QAction *step = menu->addAction(tr("Step\tCtrl+T"), this, [this] { m_controls->stepButton()->click(); });
+    QAction *step = menu->addAction(tr("Step\tCtrl+T"), this, [this] { m_controls->runButtons()->stepButton()->click(); });
     step->setObjectName(QStringLiteral("stepAction"));
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
     menu->addSeparator();
@@ -188,9 +188,9 @@ void MainWindow::buildRunMenu()
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop, pause, step] {
         run->setEnabled(!isRunning());
         stop->setEnabled(isRunning());
-        pause->setEnabled(m_controls->pauseButton()->isEnabled());
-        pause->setChecked(m_controls->pauseButton()->isChecked());
-        step->setEnabled(m_controls->stepButton()->isEnabled());
+        pause->setEnabled(m_controls->runButtons()->pauseButton()->isEnabled());
+        pause->setChecked(m_controls->runButtons()->pauseButton()->isChecked());
+        step->setEnabled(m_controls->runButtons()->stepButton()->isEnabled());
     });
     menu->addSeparator();
     QAction *defaults = menu->addAction(tr("Restore &defaults"), this, &MainWindow::restoreDefaults);

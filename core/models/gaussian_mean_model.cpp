@@ -9,13 +9,9 @@ namespace core {
 
 GaussianMeanModel::GaussianMeanModel(Eigen::VectorXd data, double noiseVariance, double priorMean,
                                      double priorVariance)
-    : m_data(std::move(data)), m_noiseVariance(noiseVariance), m_priorMean(priorMean),
-      m_priorVariance(priorVariance)
+    : ScalarDataModel(std::move(data), "the Gaussian mean model"), m_noiseVariance(noiseVariance),
+      m_priorMean(priorMean), m_priorVariance(priorVariance)
 {
-    if (m_data.size() < 1)
-        throw std::invalid_argument("the Gaussian mean model needs at least one data point");
-    if (!m_data.allFinite())
-        throw std::invalid_argument("the Gaussian mean model data contain NaN or infinite values");
     if (!(noiseVariance > 0.0) || !std::isfinite(noiseVariance))
         throw std::invalid_argument("noise variance must be finite and > 0");
     if (!(priorVariance > 0.0))
@@ -39,24 +35,12 @@ double GaussianMeanModel::logPrior(const Vector &theta) const
     return -0.5 * d * d / m_priorVariance;
 }
 
-void GaussianMeanModel::logLikelihoodRatios(const Vector &from, const Vector &to,
-                                            std::span<const DataIndex> rows, std::span<double> out) const
-{
-    // l_i = (μ' − μ)(x_i − (μ + μ')/2) / s²: linear in x_i (Eq. 5 with s² = 1).
-    const double step = (to[0] - from[0]) / m_noiseVariance;
-    const double mid = 0.5 * (to[0] + from[0]);
-    const double *x = m_data.data();
-    for (std::size_t k = 0; k < rows.size(); ++k)
-        out[k] = step * (x[rows[k]] - mid);
-}
-
-void GaussianMeanModel::logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
-                                                 std::span<double> out) const
+void GaussianMeanModel::ratiosInPlace(const Vector &from, const Vector &to, std::span<double> values) const
 {
     const double step = (to[0] - from[0]) / m_noiseVariance;
     const double mid = 0.5 * (to[0] + from[0]);
-    Eigen::Map<Eigen::ArrayXd> values(out.data(), static_cast<Eigen::Index>(out.size()));
-    values = step * (m_data.segment(first, values.size()).array() - mid);
+    Eigen::Map<Eigen::ArrayXd> x(values.data(), static_cast<Eigen::Index>(values.size()));
+    x = step * (x - mid);
 }
 
 double GaussianMeanModel::logLikelihoodSum(const Vector &theta) const

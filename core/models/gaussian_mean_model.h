@@ -6,11 +6,11 @@
 /// the worst-case example of Seita et al. (000_…txt Sec. 2.1, Eq. 5).
 #include <limits>
 
-#include "core/models/model.h"
+#include "core/models/scalar_data_model.h"
 
 namespace core {
 
-class GaussianMeanModel final : public Model {
+class GaussianMeanModel final : public ScalarDataModel {
 public:
     /// priorVariance = +∞ means a flat prior. Throws std::invalid_argument for empty or
     /// non-finite data, noiseVariance ≤ 0 or priorVariance ≤ 0.
@@ -19,12 +19,7 @@ public:
 
     std::string name() const override { return "gaussian-mean"; }
     int dimension() const override { return 1; }
-    DataIndex dataSize() const override { return static_cast<DataIndex>(m_data.size()); }
     double logPrior(const Vector &theta) const override;
-    void logLikelihoodRatios(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
-                             std::span<double> out) const override;
-    void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
-                                  std::span<double> out) const override;
     double logLikelihoodSum(const Vector &theta) const override;
     Vector initialTheta() const override;
     bool hasGradient() const override { return true; }
@@ -40,7 +35,9 @@ public:
     double posteriorVariance(double temperature) const;
 
 private:
-    Eigen::VectorXd m_data;
+    /// l(x) = (μ' − μ)(x − (μ + μ')/2) / s²: linear in x (Seita et al. Eq. 5 with s² = 1).
+    void ratiosInPlace(const Vector &from, const Vector &to, std::span<double> values) const override;
+
     double m_noiseVariance;
     double m_priorMean;
     double m_priorVariance;

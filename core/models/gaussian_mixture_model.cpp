@@ -17,25 +17,11 @@ auto logSumExp(const A &a, const B &b)
     return a.max(b) + ((-(a - b).abs()).exp() + 1.0).log();
 }
 
-// Rows are evaluated in place: `values` holds x on entry and the ratio on exit, so a batch
-// costs no scratch memory.
-void ratiosInPlace(Eigen::Map<Eigen::ArrayXd> values, const Vector &from, const Vector &to)
-{
-    constexpr double inv = 1.0 / (2.0 * GaussianMixtureModel::kNoiseVariance);
-    const double a1 = from[0], a2 = from[0] + from[1];
-    const double b1 = to[0], b2 = to[0] + to[1];
-    values = logSumExp(-(values - b1).square() * inv, -(values - b2).square() * inv)
-             - logSumExp(-(values - a1).square() * inv, -(values - a2).square() * inv);
-}
-
 } // namespace
 
-GaussianMixtureModel::GaussianMixtureModel(Eigen::VectorXd data) : m_data(std::move(data))
+GaussianMixtureModel::GaussianMixtureModel(Eigen::VectorXd data)
+    : ScalarDataModel(std::move(data), "the Gaussian mixture")
 {
-    if (m_data.size() < 1)
-        throw std::invalid_argument("the Gaussian mixture needs at least one data point");
-    if (!m_data.allFinite())
-        throw std::invalid_argument("the Gaussian mixture data contain NaN or infinite values");
 }
 
 double GaussianMixtureModel::logPrior(const Vector &theta) const
@@ -43,22 +29,16 @@ double GaussianMixtureModel::logPrior(const Vector &theta) const
     return -0.5 * (theta[0] * theta[0] / kPriorVariance1 + theta[1] * theta[1] / kPriorVariance2);
 }
 
-void GaussianMixtureModel::logLikelihoodRatios(const Vector &from, const Vector &to,
-                                               std::span<const DataIndex> rows,
-                                               std::span<double> out) const
+// Rows are evaluated in place: `values` holds x on entry and the ratio on exit, so a batch
+// costs no scratch memory.
+void GaussianMixtureModel::ratiosInPlace(const Vector &from, const Vector &to, std::span<double> values) const
 {
-    const double *x = m_data.data();
-    for (std::size_t k = 0; k < rows.size(); ++k)
-        out[k] = x[rows[k]];
-    ratiosInPlace(Eigen::Map<Eigen::ArrayXd>(out.data(), static_cast<Eigen::Index>(rows.size())), from, to);
-}
-
-void GaussianMixtureModel::logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
-                                                    std::span<double> out) const
-{
-    Eigen::Map<Eigen::ArrayXd> values(out.data(), static_cast<Eigen::Index>(out.size()));
-    values = m_data.segment(first, values.size()).array();
-    ratiosInPlace(values, from, to);
+    constexpr double inv = 1.0 / (2.0 * kNoiseVariance);
+    const double a1 = from[0], a2 = from[0] + from[1];
+    const double b1 = to[0], b2 = to[0] + to[1];
+    Eigen::Map<Eigen::ArrayXd> x(values.data(), static_cast<Eigen::Index>(values.size()));
+    x = logSumExp(-(x - b1).square() * inv, -(x - b2).square() * inv)
+        - logSumExp(-(x - a1).square() * inv, -(x - a2).square() * inv);
 }
 
 void GaussianMixtureModel::gradLogPrior(const Vector &theta, Vector &out) const

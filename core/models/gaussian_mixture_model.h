@@ -6,11 +6,11 @@
 /// The prior is never tempered; the acceptance tests divide the log-likelihood by T.
 #include <memory>
 
-#include "core/models/model.h"
+#include "core/models/scalar_data_model.h"
 
 namespace core {
 
-class GaussianMixtureModel final : public Model {
+class GaussianMixtureModel final : public ScalarDataModel {
 public:
     static constexpr double kPriorVariance1 = 10.0;
     static constexpr double kPriorVariance2 = 1.0;
@@ -21,12 +21,7 @@ public:
 
     std::string name() const override { return "gmm"; }
     int dimension() const override { return 2; }
-    DataIndex dataSize() const override { return static_cast<DataIndex>(m_data.size()); }
     double logPrior(const Vector &theta) const override;
-    void logLikelihoodRatios(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
-                             std::span<double> out) const override;
-    void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
-                                  std::span<double> out) const override;
     double logLikelihoodSum(const Vector &theta) const override;
     /// The prior mean (0, 0): between the posterior's two modes, so burn-in is visible.
     Vector initialTheta() const override { return Vector::Zero(2); }
@@ -38,13 +33,12 @@ public:
     /// summed over the rows in stack blocks of 64 with Eigen's vectorised exp.
     void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override;
 
-    const Eigen::VectorXd &data() const { return m_data; }
-
     /// log p(x | θ) for one point, with its normalising constant.
     static double pointLogLikelihood(double x, double theta1, double theta2);
 
 private:
-    Eigen::VectorXd m_data;
+    /// l(x) = log(e^{−(x−θ₁')²/2σx²} + e^{−(x−θ₁'−θ₂')²/2σx²}) − the same at θ, vectorised.
+    void ratiosInPlace(const Vector &from, const Vector &to, std::span<double> values) const override;
 };
 
 } // namespace core

@@ -276,12 +276,12 @@ private slots:
         window.setShowErrorDialogs(false);
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QSignalSpy resets(&window, &ui::MainWindow::resetDone);
-        QCOMPARE(window.controls()->resetButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+        QCOMPARE(window.controls()->runButtons()->resetButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 2000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
         QVERIFY(window.plottedSampleCount() > 0);
         QVERIFY(window.lastOutcome().has_value());
-        window.controls()->resetButton()->click();
+        window.controls()->runButtons()->resetButton()->click();
         QCOMPARE(resets.count(), 1);
         QCOMPARE(window.plottedSampleCount(), qsizetype{0});
         QVERIFY(!window.lastOutcome().has_value());
@@ -297,7 +297,7 @@ private slots:
         QVERIFY(!window.isRunning());
         QCOMPARE(window.plottedSampleCount(), qsizetype{0});
         QCOMPARE(finished.count(), 1);
-        QVERIFY(window.controls()->runButton()->isEnabled());
+        QVERIFY(window.controls()->runButtons()->runButton()->isEnabled());
     }
 
 private:

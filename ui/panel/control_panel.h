@@ -62,11 +62,6 @@ public:
     /// Run, Stop, Pause, Step and Reset. Not in the panel's own layout: the window keeps them
     /// below the scrolling form, always in view.
     RunButtons *runButtons() const { return m_buttons; }
-    QPushButton *runButton() const { return m_buttons->runButton(); }
-    QPushButton *stopButton() const { return m_buttons->stopButton(); }
-    QPushButton *pauseButton() const { return m_buttons->pauseButton(); }
-    QPushButton *stepButton() const { return m_buttons->stepButton(); }
-    QPushButton *resetButton() const { return m_buttons->resetButton(); }
     /// Shows the pause state (the worker owns it; the window reports it here).
     void setPaused(bool paused);
     QComboBox *methodBox() const { return m_method; }

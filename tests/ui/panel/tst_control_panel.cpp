@@ -209,7 +209,7 @@ void tst_ControlPanel::wheelScrollsTheFormOverUnfocusedBoxes()
         QSpontaneKeyEvent::setSpontaneous(&event); // as from the mouse
         QApplication::sendEvent(target, &event);
     };
-    window.controls()->runButton()->setFocus();
+    window.controls()->runButtons()->runButton()->setFocus();
     wheel(m, -120);
     wheel(method, -120);
     QCOMPARE(m->value(), before);
