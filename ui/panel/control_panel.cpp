@@ -307,9 +307,4 @@ void ControlPanel::setRunning(bool running)
     updateModeWidgets();
 }
 
-void ControlPanel::setPaused(bool paused)
-{
-    m_buttons->setPaused(paused);
-}
-
 } // namespace ui

@@ -62,8 +62,6 @@ public:
     /// Run, Stop, Pause, Step and Reset. Not in the panel's own layout: the window keeps them
     /// below the scrolling form, always in view.
     RunButtons *runButtons() const { return m_buttons; }
-    /// Shows the pause state (the worker owns it; the window reports it here).
-    void setPaused(bool paused);
     QComboBox *methodBox() const { return m_method; }
     QComboBox *controlVariatesBox() const { return m_controlVariates; }
     QComboBox *presetBox() const { return m_preset; }
