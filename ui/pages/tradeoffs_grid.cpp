@@ -16,6 +16,7 @@
 #include <QValueAxis>
 
 #include "ui/charts/chart_style.h"
+#include "ui/run/stale_banner.h"
 
 namespace ui {
 namespace {
@@ -145,6 +146,18 @@ QString TradeoffsGrid::figureTitle(int figure) const
     }
 }
 
+QString TradeoffsGrid::figureUnit(int figure) const
+{
+    switch (figure) {
+    case MeanBatch: return tr("points read per test");
+    case Acceptance: return tr("share accepted");
+    case CorrectionError: return tr("max CDF error");
+    case Fidelity: return m_logreg ? tr("share classified right") : tr("TV distance");
+    case EssPerSecond: return tr("min bulk ESS / s");
+    default: return tr("points read per ESS");
+    }
+}
+
 bool TradeoffsGrid::logY(int figure) const
 {
     return figure == MeanBatch || figure == CorrectionError || figure == DataPerEss;
@@ -186,8 +199,11 @@ void TradeoffsGrid::buildPanel(int figure)
     panel.whiskers.clear(); // removeAllSeries deleted them
     panel.halfWidths.assign(m_methods.size(), {});
     chart->setTitle(figureTitle(figure));
-    panel.x = makeAxis(m_logX, m_logX ? tr("%1 (log scale)").arg(m_setting) : m_setting);
-    panel.y = makeAxis(logY(figure), logY(figure) ? tr("log scale") : QString());
+    const QString xTitle = m_setting == QLatin1String("n_data_requested")
+                               ? tr("N, data points")
+                               : StaleBanner::settingLabel(m_setting.toStdString());
+    panel.x = makeAxis(m_logX, m_logX ? tr("%1 (log scale)").arg(xTitle) : xTitle);
+    panel.y = makeAxis(logY(figure), logY(figure) ? tr("%1 (log scale)").arg(figureUnit(figure)) : figureUnit(figure));
     chart->addAxis(panel.x, Qt::AlignBottom);
     chart->addAxis(panel.y, Qt::AlignLeft);
     setAxisRange(panel.x, m_from, m_to > m_from ? m_to : m_from + 1.0, m_logX);

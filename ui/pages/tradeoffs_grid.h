@@ -86,6 +86,8 @@ private:
     void buildPanel(int figure);
     void retitle(Panel &panel, int figure);
     void updateMarker(Panel &panel);
+    /// The y axis's title: what the figure measures, in its unit.
+    QString figureUnit(int figure) const;
     bool logY(int figure) const;
 
     std::array<ThemedChartView *, FigureCount> m_views{};

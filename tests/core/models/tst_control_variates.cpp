@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <numeric>
+#include <sstream>
 #include <optional>
 #include <span>
 #include <vector>
@@ -243,8 +244,11 @@ BOOST_AUTO_TEST_CASE(minibatchTestWithControlVariatesHasBarkersProbability)
             }
             const double rate = static_cast<double>(accepted) / repetitions;
             const double exact = teststats::barkerProbability(delta);
-            BOOST_TEST_INFO("order " << order << ", delta " << delta << ": " << rate << " vs " << exact
-                                     << ", mean batch " << points / repetitions);
+            std::ostringstream figures;
+            figures << "order " << order << ", delta " << delta << ": " << rate << " vs " << exact
+                                     << ", mean batch " << points / repetitions;
+            BOOST_TEST_MESSAGE(figures.str()); // the figures, with --log_level=message
+            BOOST_TEST_INFO(figures.str());
             BOOST_TEST(std::abs(rate - exact) <= teststats::acceptanceTolerance(exact, correction->linfError(), repetitions));
             BOOST_TEST(points / repetitions < 2000.0); // a small batch, not the data
         }
@@ -306,7 +310,10 @@ BOOST_AUTO_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbability)
         }
         const double rate = static_cast<double>(accepted) / repetitions;
         const double exact = teststats::metropolisProbability(delta);
-        BOOST_TEST_INFO("delta " << delta << ": " << rate << " vs " << exact);
+        std::ostringstream figures;
+        figures << "delta " << delta << ": " << rate << " vs " << exact;
+        BOOST_TEST_MESSAGE(figures.str()); // the figures, with --log_level=message
+        BOOST_TEST_INFO(figures.str());
         BOOST_TEST(std::abs(rate - exact) <= teststats::acceptanceTolerance(exact, settings.delta, repetitions));
         BOOST_TEST(scans == 0); // the range came from the bound, never from a pass
     }
@@ -348,9 +355,12 @@ BOOST_AUTO_TEST_CASE(austereWithControlVariatesHasThePredictedProbability)
                 scans += decision.fullScanPoints;
             }
             const double rate = static_cast<double>(accepted) / repetitions;
-            BOOST_TEST_INFO("order " << order << ", delta " << delta << ": " << rate << " vs predicted " << predicted
+            std::ostringstream figures;
+            figures << "order " << order << ", delta " << delta << ": " << rate << " vs predicted " << predicted
                                      << " (Metropolis " << teststats::metropolisProbability(delta) << "), mean batch "
-                                     << points / repetitions);
+                                     << points / repetitions;
+            BOOST_TEST_MESSAGE(figures.str()); // the figures, with --log_level=message
+            BOOST_TEST_INFO(figures.str());
             BOOST_TEST(std::abs(rate - predicted) <= teststats::acceptanceTolerance(predicted, 0.005, repetitions));
             BOOST_TEST(points / repetitions < 0.05 * n); // the residuals decide early
             BOOST_TEST(scans == 0);
@@ -404,8 +414,11 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
         const double d = teststats::ksStatistic(thinned, exactCdf);
         const double p = teststats::ksPValue(d, thinned.size());
         const double sampleMean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / thinned.size();
-        BOOST_TEST_INFO(test.name() << ", order " << order << ": KS D = " << d << ", p = " << p << "; mean " << sampleMean << " vs "
-                                 << mean);
+        std::ostringstream figures;
+        figures << test.name() << ", order " << order << ": KS D = " << d << ", p = " << p << "; mean " << sampleMean
+                << " vs " << mean;
+        BOOST_TEST_MESSAGE(figures.str()); // the figures, with --log_level=message
+        BOOST_TEST_INFO(figures.str());
         BOOST_TEST(p > 1e-4);
         BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
     }
