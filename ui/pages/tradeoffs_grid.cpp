@@ -134,28 +134,26 @@ QString TradeoffsGrid::figureStem(int figure)
     return QString::fromLatin1(stems[figure]);
 }
 
-QString TradeoffsGrid::figureTitle(int figure) const
+TradeoffsGrid::FigureText TradeoffsGrid::figureText(int figure) const
 {
     switch (figure) {
-    case MeanBatch: return tr("Mean minibatch size");
-    case Acceptance: return tr("Acceptance rate");
-    case CorrectionError: return tr("Correction L∞ CDF error");
-    case Fidelity: return m_logreg ? tr("Test accuracy") : tr("Posterior TV");
-    case EssPerSecond: return m_pooledSpeed ? tr("ESS per second, trials pooled") : tr("ESS per second");
-    default: return m_pooledSpeed ? tr("Data points per ESS, trials pooled") : tr("Data points per effective sample");
+    case MeanBatch: return {tr("Mean minibatch size"), tr("points read per test")};
+    case Acceptance: return {tr("Acceptance rate"), tr("share accepted")};
+    case CorrectionError: return {tr("Correction L∞ CDF error"), tr("max CDF error")};
+    case Fidelity:
+        return m_logreg ? FigureText{tr("Test accuracy"), tr("share classified right")}
+                        : FigureText{tr("Posterior TV"), tr("TV distance")};
+    case EssPerSecond:
+        return {m_pooledSpeed ? tr("ESS per second, trials pooled") : tr("ESS per second"), tr("min bulk ESS / s")};
+    default:
+        return {m_pooledSpeed ? tr("Data points per ESS, trials pooled") : tr("Data points per effective sample"),
+                tr("points read per ESS")};
     }
 }
 
-QString TradeoffsGrid::figureUnit(int figure) const
+QString TradeoffsGrid::figureTitle(int figure) const
 {
-    switch (figure) {
-    case MeanBatch: return tr("points read per test");
-    case Acceptance: return tr("share accepted");
-    case CorrectionError: return tr("max CDF error");
-    case Fidelity: return m_logreg ? tr("share classified right") : tr("TV distance");
-    case EssPerSecond: return tr("min bulk ESS / s");
-    default: return tr("points read per ESS");
-    }
+    return figureText(figure).title;
 }
 
 bool TradeoffsGrid::logY(int figure) const
@@ -203,7 +201,8 @@ void TradeoffsGrid::buildPanel(int figure)
                                ? tr("N, data points")
                                : StaleBanner::settingLabel(m_setting.toStdString());
     panel.x = makeAxis(m_logX, m_logX ? tr("%1 (log scale)").arg(xTitle) : xTitle);
-    panel.y = makeAxis(logY(figure), logY(figure) ? tr("%1 (log scale)").arg(figureUnit(figure)) : figureUnit(figure));
+    const QString unit = figureText(figure).unit;
+    panel.y = makeAxis(logY(figure), logY(figure) ? tr("%1 (log scale)").arg(unit) : unit);
     chart->addAxis(panel.x, Qt::AlignBottom);
     chart->addAxis(panel.y, Qt::AlignLeft);
     setAxisRange(panel.x, m_from, m_to > m_from ? m_to : m_from + 1.0, m_logX);

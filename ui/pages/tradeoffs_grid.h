@@ -86,8 +86,11 @@ private:
     void buildPanel(int figure);
     void retitle(Panel &panel, int figure);
     void updateMarker(Panel &panel);
-    /// The y axis's title: what the figure measures, in its unit.
-    QString figureUnit(int figure) const;
+    /// A figure's chart title and its y axis's title (what it measures, in its unit).
+    struct FigureText {
+        QString title, unit;
+    };
+    FigureText figureText(int figure) const;
     bool logY(int figure) const;
 
     std::array<ThemedChartView *, FigureCount> m_views{};
