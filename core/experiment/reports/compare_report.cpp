@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/diagnostics/reference_agreement.h"
 #include "core/io/atomic_file.h"
 
 namespace core {
@@ -104,15 +105,8 @@ ComponentMoments pooledMoments(const RunOutcome &outcome, std::size_t methodInde
     return pooled;
 }
 
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n == 0 ? std::nan("") : (n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]));
-}
-
 // The posterior of every method against the first full-data exact test in the compare (mh or
-// barker), the same measure as `diagnose --reference`: per θ component, the shift of the mean
+// barker), by the measure of `diagnose --reference` (reference_agreement.h): per θ component, the shift of the mean
 // in the reference's sds and the ratio of the sds; their median and extremes over components.
 std::string referenceDistanceMarkdown(const RunOutcome &outcome)
 {
@@ -138,20 +132,18 @@ std::string referenceDistanceMarkdown(const RunOutcome &outcome)
         const ComponentMoments own = pooledMoments(outcome, index);
         if (own.rows == 0 || own.mean.size() != ref.mean.size())
             continue;
-        std::vector<double> shifts, ratios;
-        for (std::size_t k = 0; k < ref.mean.size(); ++k) {
-            if (!(ref.sd[k] > 0.0))
-                continue;
-            shifts.push_back(std::abs(own.mean[k] - ref.mean[k]) / ref.sd[k]);
-            ratios.push_back(own.sd[k] / ref.sd[k]);
-        }
-        if (shifts.empty())
+        std::vector<ParameterAgreement> agreements;
+        for (std::size_t k = 0; k < ref.mean.size(); ++k)
+            if (ref.sd[k] > 0.0)
+                agreements.push_back(compareWithReference(ParameterSummary{.mean = own.mean[k], .sd = own.sd[k]},
+                                                          ParameterSummary{.mean = ref.mean[k], .sd = ref.sd[k]}));
+        if (agreements.empty())
             continue;
+        const AgreementSummary agreement = summarizeAgreement(agreements);
         char line[240];
         std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f–%.3f |\n",
-                      outcome.request.methodLabel(index).c_str(), median(shifts),
-                      *std::max_element(shifts.begin(), shifts.end()), median(ratios),
-                      *std::min_element(ratios.begin(), ratios.end()), *std::max_element(ratios.begin(), ratios.end()));
+                      outcome.request.methodLabel(index).c_str(), agreement.medianAbsShift, agreement.maxAbsShift,
+                      agreement.medianSdRatio, agreement.minSdRatio, agreement.maxSdRatio);
         text << line;
     }
     return text.str();
