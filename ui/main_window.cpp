@@ -26,6 +26,7 @@
 #include "ui/app_identity.h"
 #include "ui/panel/compare_box.h"
 #include "ui/run/continuous_controls.h"
+#include "ui/run/run_buttons.h"
 #include "ui/panel/control_panel.h"
 #include "ui/charts/correction_chart.h"
 #include "ui/files/data_files.h"
@@ -93,9 +94,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_runs = new RunController(this);
     connectRunController();
-    connect(m_controls, &ControlPanel::runRequested, this, &MainWindow::startRunFromControls);
-    connect(m_controls, &ControlPanel::stopRequested, this, &MainWindow::stopRun);
-    connect(m_controls, &ControlPanel::pauseToggled, this, [this](bool paused) {
+    connect(m_controls->runButtons(), &RunButtons::runRequested, this, &MainWindow::startRunFromControls);
+    connect(m_controls->runButtons(), &RunButtons::stopRequested, this, &MainWindow::stopRun);
+    connect(m_controls->runButtons(), &RunButtons::pauseToggled, this, [this](bool paused) {
         if (paused && m_runs->pause()) {
             m_strip->setPaused(true);
             showStatus(tr("Paused: Step (Ctrl+T) runs one iteration, Resume (Ctrl+P) goes on."));
@@ -104,8 +105,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
             showStatus(tr("Running."));
         }
     });
-    connect(m_controls, &ControlPanel::stepRequested, m_runs, &RunController::step);
-    connect(m_controls, &ControlPanel::resetRequested, this, &MainWindow::resetRun);
+    connect(m_controls->runButtons(), &RunButtons::stepRequested, m_runs, &RunController::step);
+    connect(m_controls->runButtons(), &RunButtons::resetRequested, this, &MainWindow::resetRun);
     connect(m_controls, &ControlPanel::liveTemperatureChanged, this, &MainWindow::applyLiveTemperature);
     connect(m_controls, &ControlPanel::liveStepChanged, this, &MainWindow::applyLiveStep);
     connect(m_controls, &ControlPanel::restartSettingChanged, this, &MainWindow::scheduleRestart);
@@ -153,10 +154,10 @@ void MainWindow::buildRunMenu()
     QAction *stop = menu->addAction(tr("Stop\tEsc"), this, &MainWindow::stopRun);
     // Pause and Step act through the panel's buttons, which own Ctrl+P and Ctrl+T and show
     // the pause state.
-    QAction *pause = menu->addAction(tr("Pause\tCtrl+P"), this, [this] { m_controls->runButtons()->pauseButton()->click(); });
+    QAction *pause = menu->addAction(tr("Pause\tCtrl+P"), this, [this] { m_controls->runButtons()->button(RunButtons::Pause)->click(); });
     pause->setObjectName(QStringLiteral("pauseAction"));
     pause->setCheckable(true);
-    QAction *step = menu->addAction(tr("Step\tCtrl+T"), this, [this] { m_controls->runButtons()->stepButton()->click(); });
+    QAction *step = menu->addAction(tr("Step\tCtrl+T"), this, [this] { m_controls->runButtons()->button(RunButtons::Step)->click(); });
     step->setObjectName(QStringLiteral("stepAction"));
     menu->addAction(tr("Reset\tCtrl+Shift+R"), this, &MainWindow::resetRun);
     menu->addSeparator();
@@ -188,9 +189,9 @@ void MainWindow::buildRunMenu()
     connect(menu, &QMenu::aboutToShow, this, [this, run, stop, pause, step] {
         run->setEnabled(!isRunning());
         stop->setEnabled(isRunning());
-        pause->setEnabled(m_controls->runButtons()->pauseButton()->isEnabled());
-        pause->setChecked(m_controls->runButtons()->pauseButton()->isChecked());
-        step->setEnabled(m_controls->runButtons()->stepButton()->isEnabled());
+        pause->setEnabled(m_controls->runButtons()->button(RunButtons::Pause)->isEnabled());
+        pause->setChecked(m_controls->runButtons()->button(RunButtons::Pause)->isChecked());
+        step->setEnabled(m_controls->runButtons()->button(RunButtons::Step)->isEnabled());
     });
     menu->addSeparator();
     QAction *defaults = menu->addAction(tr("Restore &defaults"), this, &MainWindow::restoreDefaults);

@@ -7,6 +7,7 @@
 
 #include "core/acceptance/full_data_tests.h"
 #include "core/models/control_variates.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 namespace {
@@ -82,8 +83,7 @@ Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
 
 TunaTest::TunaTest(double chi, bool capAtN) : m_chi(chi), m_capAtN(capAtN)
 {
-    if (!(chi > 0.0) || !std::isfinite(chi))
-        throw std::invalid_argument("tuna-chi must be finite and > 0; got " + std::to_string(chi));
+    requireFinitePositive("tuna-chi", chi);
 }
 
 Decision TunaTest::decide(const TestProblem &problem, Rng &rng)

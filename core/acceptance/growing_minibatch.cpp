@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 void validate(const MinibatchSettings &settings)
@@ -12,8 +14,7 @@ void validate(const MinibatchSettings &settings)
     if (settings.initialBatch < 2)
         throw std::invalid_argument("batch must be >= 2 (a variance needs two points); got "
                                     + std::to_string(settings.initialBatch));
-    if (settings.batchGrowth < 1)
-        throw std::invalid_argument("batch-growth must be >= 1; got " + std::to_string(settings.batchGrowth));
+    requireAtLeast("batch-growth", settings.batchGrowth, 1);
     if (!(settings.cltBound >= 0.0) || !std::isfinite(settings.cltBound))
         throw std::invalid_argument("delta must be finite and >= 0 (0 switches the CLT bound off)");
 }

@@ -7,6 +7,8 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 namespace {
 
@@ -30,8 +32,7 @@ Decision decisionFrom(const MinibatchAccumulator &batch, double threshold, std::
 
 void validate(const AustereSettings &settings)
 {
-    if (settings.batch < 2)
-        throw std::invalid_argument("batch must be >= 2; got " + std::to_string(settings.batch));
+    requireAtLeast("batch", settings.batch, 2);
     if (!(settings.epsilon > 0.0 && settings.epsilon < 0.5))
         throw std::invalid_argument("epsilon must be in (0, 0.5); got " + std::to_string(settings.epsilon));
 }
@@ -79,8 +80,7 @@ Decision AustereTest::decideAgainst(const TestProblem &problem, double psi, Rng 
 
 void validate(const SubLhdSettings &settings)
 {
-    if (settings.batch < 2)
-        throw std::invalid_argument("batch must be >= 2; got " + std::to_string(settings.batch));
+    requireAtLeast("batch", settings.batch, 2);
     if (!(settings.gamma > 1.0) || !std::isfinite(settings.gamma))
         throw std::invalid_argument("gamma must be finite and > 1; got " + std::to_string(settings.gamma));
     if (!(settings.p > 1.0) || !std::isfinite(settings.p))

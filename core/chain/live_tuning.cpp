@@ -3,17 +3,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
-namespace {
-
-void requirePositive(const char *name, double value)
-{
-    if (!(value > 0.0) || !std::isfinite(value))
-        throw std::invalid_argument(std::string(name) + " must be finite and > 0; got " + std::to_string(value));
-}
-
-} // namespace
-
 void LiveTuning::setTemperature(double temperature)
 {
     set(&Request::temperature, "temperature", temperature);
@@ -26,7 +18,7 @@ void LiveTuning::setStep(double step)
 
 void LiveTuning::set(double Request::*field, const char *name, double value)
 {
-    requirePositive(name, value);
+    requireFinitePositive(name, value);
     const std::lock_guard lock(m_mutex);
     m_request.*field = value;
     m_request.version = m_version.load(std::memory_order_relaxed) + 1;

@@ -9,6 +9,7 @@
 #include <Eigen/Cholesky>
 
 #include "core/correction/cancelled.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 namespace {
@@ -68,8 +69,7 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
         if (stop.stop_requested())
             throw Cancelled("the Laplace fit was stopped");
     };
-    if (!(temperature > 0.0) || !std::isfinite(temperature))
-        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(temperature));
+    requireFinitePositive("temperature", temperature);
     const int d = model.dimension();
     const bool inPlace = static_cast<bool>(model.data().mapped);
     const auto notice = model.announceFullPass("the Laplace fit (Newton steps of 2 or more passes each)", 2 * maxSteps + 2);

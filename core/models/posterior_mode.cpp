@@ -10,6 +10,7 @@
 
 #include "core/correction/cancelled.h"
 #include "core/models/control_variates.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 namespace {
@@ -37,8 +38,7 @@ Eigen::MatrixXd priorHessian(const Model &model, const Vector &theta)
 
 PosteriorMode findPosteriorMode(const Model &model, double temperature, Vector start, int maxSteps, std::stop_token stop)
 {
-    if (!(temperature > 0.0) || !std::isfinite(temperature))
-        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(temperature));
+    requireFinitePositive("temperature", temperature);
     if (!model.hasGradient())
         throw std::invalid_argument("finding the posterior mode needs the model's gradients; '" + model.name()
                                     + "' has none");

@@ -50,12 +50,11 @@ void requireTargetAcceptance(double target);
 /// is a finite dimension × dimension matrix with a positive diagonal (its lower triangle is L).
 void requireLowerFactor(const Eigen::MatrixXd &factor, Eigen::Index dimension, const std::string &name);
 
-/// Fills the burn-in's counts of `state`: `observations` iterations seen, `accepted` of them
-/// accepted (an acceptance rate of 0 before the first).
-inline void setBurnInCounts(LearnedProposal &state, std::int64_t observations, std::int64_t accepted)
+/// The burn-in's acceptance rate (LearnedProposal::burnInAcceptance): `accepted` of
+/// `observations` iterations, 0 before the first.
+inline double burnInAcceptanceRate(std::int64_t accepted, std::int64_t observations)
 {
-    state.observations = observations;
-    state.burnInAcceptance = observations > 0 ? static_cast<double>(accepted) / static_cast<double>(observations) : 0.0;
+    return observations > 0 ? static_cast<double>(accepted) / static_cast<double>(observations) : 0.0;
 }
 
 class AdaptiveProposal : public Proposal {

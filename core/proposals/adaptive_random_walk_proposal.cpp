@@ -4,16 +4,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 AdaptiveRandomWalkProposal::AdaptiveRandomWalkProposal(int dimension, double initialStep, AdaptationSettings settings)
     : m_dimension(dimension), m_settings(settings), m_full(dimension <= settings.fullCovarianceMaxDimension),
       m_scale(initialStep), m_logScale(std::log(initialStep))
 {
-    if (dimension < 1)
-        throw std::invalid_argument("dimension must be >= 1; got " + std::to_string(dimension));
-    if (!(initialStep > 0.0) || !std::isfinite(initialStep))
-        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(initialStep));
+    requireAtLeast("dimension", dimension, 1);
+    requireFinitePositive("step", initialStep);
     requireTargetAcceptance(settings.targetAcceptance);
     if (!(settings.relativeRegulariser >= 0.0) || !std::isfinite(settings.relativeRegulariser))
         throw std::invalid_argument("regulariser must be finite and >= 0; got "
@@ -112,8 +112,7 @@ void AdaptiveRandomWalkProposal::refreshFactor()
 
 std::unique_ptr<Proposal> AdaptiveRandomWalkProposal::withStep(double step) const
 {
-    if (!(step > 0.0) || !std::isfinite(step))
-        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(step));
+    requireFinitePositive("step", step);
     auto copy = std::make_unique<AdaptiveRandomWalkProposal>(*this);
     copy->m_scale = step;
     copy->m_logScale = std::log(step);
@@ -123,13 +122,12 @@ std::unique_ptr<Proposal> AdaptiveRandomWalkProposal::withStep(double step) cons
 
 LearnedProposal AdaptiveRandomWalkProposal::learned() const
 {
-    LearnedProposal state;
-    state.scale = m_scale;
-    state.covariance = m_covariance;
-    state.fullCovariance = m_full;
-    state.covarianceLearned = m_covarianceLearned;
-    setBurnInCounts(state, m_observations, m_accepted);
-    return state;
+    return LearnedProposal{.scale = m_scale,
+                           .covariance = m_covariance,
+                           .fullCovariance = m_full,
+                           .covarianceLearned = m_covarianceLearned,
+                           .observations = m_observations,
+                           .burnInAcceptance = burnInAcceptanceRate(m_accepted, m_observations)};
 }
 
 } // namespace core

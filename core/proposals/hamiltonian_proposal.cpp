@@ -6,14 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 namespace {
 
 void requireStep(double step)
 {
-    if (!(step > 0.0) || !std::isfinite(step))
-        throw std::invalid_argument("the leapfrog step must be finite and > 0; got " + std::to_string(step));
+    requireFinitePositive("the leapfrog step", step);
 }
 
 // Adaptive, the chain's --step means nothing in whitened units: start at the optimum's order.

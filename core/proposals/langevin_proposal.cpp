@@ -5,14 +5,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 LangevinProposal::LangevinProposal(const Model &model, double step, DataIndex gradBatch,
                                    std::optional<AdaptationSettings> adaptation)
     : m_model(model), m_step(step), m_gradBatch(gradBatch), m_adaptation(adaptation), m_logStep(std::log(step))
 {
-    if (!(step > 0.0) || !std::isfinite(step))
-        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(step));
+    requireFinitePositive("step", step);
     const DataIndex n = model.dataSize();
     if (gradBatch < 1 || gradBatch > n)
         throw std::invalid_argument("grad-batch must be in [1, " + std::to_string(n) + "] (the data size); got "
@@ -216,14 +217,13 @@ void LangevinProposal::endWindow()
 
 LearnedProposal LangevinProposal::learned() const
 {
-    LearnedProposal state;
-    state.scale = m_step;
-    state.covariance = m_mass;
-    state.fullCovariance = false;
-    state.covarianceLearned = m_massLearned;
-    setBurnInCounts(state, m_observations, m_accepted);
-    state.preconditionerFactor = m_factor;
-    return state;
+    return LearnedProposal{.scale = m_step,
+                           .covariance = m_mass,
+                           .fullCovariance = false,
+                           .covarianceLearned = m_massLearned,
+                           .observations = m_observations,
+                           .burnInAcceptance = burnInAcceptanceRate(m_accepted, m_observations),
+                           .preconditionerFactor = m_factor};
 }
 
 } // namespace core

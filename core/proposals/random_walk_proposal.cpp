@@ -4,12 +4,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 RandomWalkProposal::RandomWalkProposal(double step) : m_step(step)
 {
-    if (!(step > 0.0) || !std::isfinite(step))
-        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(step));
+    requireFinitePositive("step", step);
 }
 
 void RandomWalkProposal::propose(const Vector &from, Vector &to, double, Rng &rng) const

@@ -54,13 +54,12 @@ public:
     /// counts as learned, as an adaptive random walk's covariance does after its warm-up.
     LearnedProposal learned(Eigen::VectorXd variances) const
     {
-        LearnedProposal state;
-        state.scale = m_scale;
-        state.covariance = std::move(variances);
-        state.fullCovariance = false;
-        state.covarianceLearned = true;
-        setBurnInCounts(state, m_observations, m_accepted);
-        return state;
+        return LearnedProposal{.scale = m_scale,
+                               .covariance = std::move(variances),
+                               .fullCovariance = false,
+                               .covarianceLearned = true,
+                               .observations = m_observations,
+                               .burnInAcceptance = burnInAcceptanceRate(m_accepted, m_observations)};
     }
 
 private:

@@ -193,7 +193,7 @@ private slots:
         startContinuous(window, smallConfig(core::TestMethod::Minibatch, 2000));
         QTRY_VERIFY_WITH_TIMEOUT(m_completed > 5000, kRunTimeoutMs);
 
-        window.controls()->sigmaBox()->setValue(0.6);
+        window.controls()->correctionBox()->sigmaBox()->setValue(0.6);
         QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
         QVERIFY(segments.back().at(1).value<core::ChainSegment>().kernelChanged);
         QCOMPARE(window.shownRequest()->config.correction.sigma, 0.6);

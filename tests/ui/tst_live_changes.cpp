@@ -196,7 +196,7 @@ private slots:
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, samples)));
         QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, kRunTimeoutMs);
 
-        window.controls()->sigmaBox()->setValue(0.6);
+        window.controls()->correctionBox()->sigmaBox()->setValue(0.6);
         QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
         const auto sigmaSegment = segments.at(0).at(1).value<core::ChainSegment>();
         QVERIFY(sigmaSegment.kernelChanged);
@@ -276,12 +276,12 @@ private slots:
         window.setShowErrorDialogs(false);
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QSignalSpy resets(&window, &ui::MainWindow::resetDone);
-        QCOMPARE(window.controls()->runButtons()->resetButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+        QCOMPARE(window.controls()->runButtons()->button(ui::RunButtons::Reset)->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 2000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
         QVERIFY(window.plottedSampleCount() > 0);
         QVERIFY(window.lastOutcome().has_value());
-        window.controls()->runButtons()->resetButton()->click();
+        window.controls()->runButtons()->button(ui::RunButtons::Reset)->click();
         QCOMPARE(resets.count(), 1);
         QCOMPARE(window.plottedSampleCount(), qsizetype{0});
         QVERIFY(!window.lastOutcome().has_value());
@@ -297,7 +297,7 @@ private slots:
         QVERIFY(!window.isRunning());
         QCOMPARE(window.plottedSampleCount(), qsizetype{0});
         QCOMPARE(finished.count(), 1);
-        QVERIFY(window.controls()->runButtons()->runButton()->isEnabled());
+        QVERIFY(window.controls()->runButtons()->button(ui::RunButtons::Run)->isEnabled());
     }
 
 private:

@@ -85,10 +85,10 @@ void tst_MainWindow::controlsStartFromCoreDefaults()
     QCOMPARE(shown.temperature, defaults.temperature);
     QCOMPARE(shown.step, defaults.step);
     QCOMPARE(shown.samples, defaults.samples);
-    QCOMPARE(window.controls()->runButtons()->runButton()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
-    QCOMPARE(window.controls()->runButtons()->stopButton()->shortcut(), QKeySequence(Qt::Key_Escape));
-    QVERIFY(window.controls()->runButtons()->runButton()->isEnabled());
-    QVERIFY(!window.controls()->runButtons()->stopButton()->isEnabled());
+    QCOMPARE(window.controls()->runButtons()->button(ui::RunButtons::Run)->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+    QCOMPARE(window.controls()->runButtons()->button(ui::RunButtons::Stop)->shortcut(), QKeySequence(Qt::Key_Escape));
+    QVERIFY(window.controls()->runButtons()->button(ui::RunButtons::Run)->isEnabled());
+    QVERIFY(!window.controls()->runButtons()->button(ui::RunButtons::Stop)->isEnabled());
     // Every setting explains itself with a pointer into the paper.
     const auto combos = window.controls()->findChildren<QComboBox *>();
     QVERIFY(!combos.isEmpty());
@@ -138,7 +138,7 @@ void tst_MainWindow::runFinishesAndPlots()
     QVERIFY(window.startRun(smallConfig(method, 2000)));
     QVERIFY(window.isRunning());
     QCOMPARE(window.runState(), ui::RunState::Preparing);
-    QVERIFY(!window.controls()->runButtons()->runButton()->isEnabled());
+    QVERIFY(!window.controls()->runButtons()->button(ui::RunButtons::Run)->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
     qInfo("%s run took %lld ms with %lld snapshots", QTest::currentDataTag(), static_cast<long long>(clock.elapsed()),
@@ -161,7 +161,7 @@ void tst_MainWindow::runFinishesAndPlots()
     QVERIFY(chain.posterior.chiSquaredCells > 0);
     QVERIFY(outcome.posterior != nullptr);
     QVERIFY(!window.isRunning());
-    QVERIFY(window.controls()->runButtons()->runButton()->isEnabled());
+    QVERIFY(window.controls()->runButtons()->button(ui::RunButtons::Run)->isEnabled());
     QCOMPARE(window.runState(), ui::RunState::Idle);
     QVERIFY(window.statusText().contains(QStringLiteral("Finished")));
 }
@@ -198,8 +198,8 @@ void tst_MainWindow::pauseHoldsAndStepAdvances()
     window.setShowErrorDialogs(false);
     QSignalSpy finished(&window, &ui::MainWindow::runFinished);
     QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
-    auto *pause = window.controls()->runButtons()->pauseButton();
-    auto *step = window.controls()->runButtons()->stepButton();
+    auto *pause = window.controls()->runButtons()->button(ui::RunButtons::Pause);
+    auto *step = window.controls()->runButtons()->button(ui::RunButtons::Step);
     QVERIFY(!pause->isEnabled() && !step->isEnabled());
     QCOMPARE(pause->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
     QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 1'000'000)));
@@ -268,7 +268,7 @@ void tst_MainWindow::invalidSettingsAreRejectedBeforeStart()
     QCOMPARE(failed.count(), 1);
     QVERIFY(window.lastError().contains(QStringLiteral("step")));
     QVERIFY(!window.isRunning());
-    QVERIFY(window.controls()->runButtons()->runButton()->isEnabled());
+    QVERIFY(window.controls()->runButtons()->button(ui::RunButtons::Run)->isEnabled());
 }
 
 void tst_MainWindow::compareNeedsTwoToEightMethods()

@@ -47,9 +47,7 @@ AccuracyChart::AccuracyChart(QWidget *parent) : QWidget(parent)
         m_axisX[c]->setTitleText(tr("data points read by the tests, cumulative (log scale)"));
         m_axisX[c]->setLabelFormat(QStringLiteral("%.0f"));
         m_axisX[c]->setMinorTickCount(-1);
-        m_axisY[c] = new QValueAxis;
-        m_axisY[c]->setTitleText(yTitles[c]);
-        m_axisY[c]->setLabelFormat(c == 0 ? QStringLiteral("%.2f") : QStringLiteral("%.3g"));
+        m_axisY[c] = valueAxis(yTitles[c], c == 0 ? QStringLiteral("%.2f") : QStringLiteral("%.3g"));
         chart->addAxis(m_axisX[c], Qt::AlignBottom);
         chart->addAxis(m_axisY[c], Qt::AlignLeft);
         m_axisX[c]->setRange(10.0, 1e4);
@@ -75,9 +73,6 @@ AccuracyChart::AccuracyChart(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
-    m_flushTimer.setSingleShot(true);
-    m_flushTimer.setInterval(kFlushIntervalMs);
-    connect(&m_flushTimer, &QTimer::timeout, this, &AccuracyChart::flushIfVisible);
 }
 
 void AccuracyChart::removeLines()
@@ -92,7 +87,7 @@ void AccuracyChart::removeLines()
 
 void AccuracyChart::reset(const QStringList &names, const QList<QColor> &colours, bool active)
 {
-    m_flushTimer.stop();
+    m_redraw.cancel();
     removeLines();
     m_active = active;
     m_stack->setCurrentIndex(active ? 1 : 0);
@@ -100,15 +95,9 @@ void AccuracyChart::reset(const QStringList &names, const QList<QColor> &colours
         return;
     m_lines.resize(static_cast<std::size_t>(names.size()));
     for (int k = 0; k < names.size(); ++k)
-        for (int c = 0; c < 2; ++c) {
-            auto *series = new QLineSeries;
-            series->setName(names[k]);
-            series->setPen(QPen(colours.value(k, seriesColour(k)), 1.6));
-            m_views[c]->chart()->addSeries(series);
-            series->attachAxis(m_axisX[c]);
-            series->attachAxis(m_axisY[c]);
-            m_lines[static_cast<std::size_t>(k)].series[c] = series;
-        }
+        for (int c = 0; c < 2; ++c)
+            m_lines[static_cast<std::size_t>(k)].series[c] = addLine(
+                m_views[c]->chart(), names[k], QPen(colours.value(k, seriesColour(k)), 1.6), m_axisX[c], m_axisY[c]);
     for (int c = 0; c < 2; ++c) {
         m_axisX[c]->setRange(10.0, 1e4);
         m_axisY[c]->setRange(c == 0 ? 0.0 : -1.0, c == 0 ? 1.0 : 0.0);
@@ -123,25 +112,12 @@ void AccuracyChart::appendPoints(int channel, const QVector<ClassifierPoint> &po
     Line &line = m_lines[static_cast<std::size_t>(channel)];
     line.points += points;
     line.dirty = true;
-    if (!m_flushTimer.isActive())
-        m_flushTimer.start();
-}
-
-void AccuracyChart::flushIfVisible()
-{
-    if (isVisible())
-        flush();
-}
-
-void AccuracyChart::showEvent(QShowEvent *event)
-{
-    QWidget::showEvent(event);
-    flush();
+    m_redraw.schedule();
 }
 
 void AccuracyChart::flush()
 {
-    m_flushTimer.stop();
+    m_redraw.cancel();
     double xLow = std::numeric_limits<double>::infinity(), xHigh = 0.0;
     double low[2] = {1.0, std::numeric_limits<double>::infinity()};
     double high[2] = {0.0, -std::numeric_limits<double>::infinity()};

@@ -10,10 +10,10 @@
 #include <QColor>
 #include <QList>
 #include <QStringList>
-#include <QTimer>
 #include <QVector>
 #include <QWidget>
 
+#include "ui/charts/deferred_redraw.h"
 #include "ui/run/sampler_worker.h"
 
 QT_BEGIN_NAMESPACE
@@ -52,9 +52,6 @@ public:
     ThemedChartView *accuracyView() const { return m_views[0]; }
     ThemedChartView *logLikelihoodView() const { return m_views[1]; }
 
-protected:
-    void showEvent(QShowEvent *event) override;
-
 private:
     struct Line {
         QVector<ClassifierPoint> points;
@@ -63,7 +60,6 @@ private:
     };
 
     void removeLines();
-    void flushIfVisible();
 
     QStackedWidget *m_stack = nullptr;
     QLabel *m_note = nullptr;
@@ -72,7 +68,7 @@ private:
     QValueAxis *m_axisY[2] = {nullptr, nullptr};
     std::vector<Line> m_lines;
     bool m_active = false;
-    QTimer m_flushTimer;
+    DeferredRedraw m_redraw{this, kFlushIntervalMs, [this] { flush(); }};
 };
 
 } // namespace ui

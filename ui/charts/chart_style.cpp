@@ -6,7 +6,9 @@
 #include <QChart>
 #include <QEvent>
 #include <QLegend>
+#include <QLineSeries>
 #include <QPainter>
+#include <QValueAxis>
 
 namespace ui {
 
@@ -83,6 +85,33 @@ void ThemedChartView::changeEvent(QEvent *event)
     QChartView::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         restyle();
+}
+
+QValueAxis *valueAxis(const QString &title, const QString &labelFormat)
+{
+    auto *axis = new QValueAxis;
+    axis->setTitleText(title);
+    axis->setLabelFormat(labelFormat);
+    return axis;
+}
+
+QValueAxis *valueAxis(const QString &title, const QString &labelFormat, double min, double max, int ticks)
+{
+    QValueAxis *axis = valueAxis(title, labelFormat);
+    axis->setRange(min, max);
+    axis->setTickCount(ticks);
+    return axis;
+}
+
+QLineSeries *addLine(QChart *chart, const QString &name, const QPen &pen, QAbstractAxis *x, QAbstractAxis *y)
+{
+    auto *line = new QLineSeries;
+    line->setName(name);
+    line->setPen(pen);
+    chart->addSeries(line); // before attaching: a series takes only its chart's axes
+    line->attachAxis(x);
+    line->attachAxis(y);
+    return line;
 }
 
 } // namespace ui

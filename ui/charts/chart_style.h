@@ -12,6 +12,9 @@
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
 class QChart;
+class QLineSeries;
+class QPen;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ui {
@@ -30,6 +33,14 @@ bool isDarkPalette(const QPalette &palette);
 void applyPalette(QChart *chart, const QPalette &palette);
 /// The same for one axis: labels, title, line and (faint) grid lines.
 void applyPalette(QAbstractAxis *axis, const QPalette &palette);
+
+/// A linear axis titled `title` whose tick labels are printf-formatted by `labelFormat` ("%.2f").
+QValueAxis *valueAxis(const QString &title, const QString &labelFormat);
+/// The same over [min, max] with `ticks` ticks.
+QValueAxis *valueAxis(const QString &title, const QString &labelFormat, double min, double max, int ticks);
+
+/// A line named `name`, drawn with `pen`, added to `chart` on its axes `x` and `y`.
+QLineSeries *addLine(QChart *chart, const QString &name, const QPen &pen, QAbstractAxis *x, QAbstractAxis *y);
 
 /// A QChartView that keeps its chart in the widget's palette and draws antialiased.
 class ThemedChartView : public QChartView {

@@ -12,6 +12,7 @@
 #include <QValueAxis>
 
 #include "core/diagnostics/gmm_posterior.h"
+#include "ui/charts/chart_style.h"
 #include "ui/charts/posterior_heat_map.h"
 #include "ui/charts/sample_markers.h"
 
@@ -33,18 +34,13 @@ PosteriorChart::PosteriorChart(QWidget *parent)
 
     // The window is the posterior metrics' grid, so what is seen is what is measured.
     const core::PosteriorGridSpec grid;
-    m_axisX = new QValueAxis;
-    m_axisX->setTitleText(QStringLiteral("θ₁"));
-    m_axisX->setRange(grid.theta1Min, grid.theta1Max);
-    m_axisX->setTickCount(static_cast<int>(grid.theta1Max - grid.theta1Min) + 1);
-    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
-    m_axisX->setMinorTickCount(1);
-    m_axisY = new QValueAxis;
-    m_axisY->setTitleText(QStringLiteral("θ₂"));
-    m_axisY->setRange(grid.theta2Min, grid.theta2Max);
-    m_axisY->setTickCount(static_cast<int>(grid.theta2Max - grid.theta2Min) + 1);
-    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
-    m_axisY->setMinorTickCount(1);
+    // A tick at every integer, a minor one between.
+    m_axisX = valueAxis(QStringLiteral("θ₁"), QStringLiteral("%.0f"), grid.theta1Min, grid.theta1Max,
+                        static_cast<int>(grid.theta1Max - grid.theta1Min) + 1);
+    m_axisY = valueAxis(QStringLiteral("θ₂"), QStringLiteral("%.0f"), grid.theta2Min, grid.theta2Max,
+                        static_cast<int>(grid.theta2Max - grid.theta2Min) + 1);
+    for (QValueAxis *axis : {m_axisX, m_axisY})
+        axis->setMinorTickCount(1);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
 

@@ -31,12 +31,8 @@ TraceChart::TraceChart(QWidget *parent) : QWidget(parent)
         const QString name = QString::fromUtf8(kComponentNames[c]);
         chart->setTitle(tr("Trace of %1").arg(name));
         chart->legend()->setAlignment(Qt::AlignRight);
-        m_axisX[c] = new QValueAxis;
-        m_axisX[c]->setTitleText(tr("iteration"));
-        m_axisX[c]->setLabelFormat(QStringLiteral("%.0f"));
-        m_axisY[c] = new QValueAxis;
-        m_axisY[c]->setTitleText(name);
-        m_axisY[c]->setLabelFormat(QStringLiteral("%.1f"));
+        m_axisX[c] = valueAxis(tr("iteration"), QStringLiteral("%.0f"));
+        m_axisY[c] = valueAxis(name, QStringLiteral("%.1f"));
         chart->addAxis(m_axisX[c], Qt::AlignBottom);
         chart->addAxis(m_axisY[c], Qt::AlignLeft);
         m_axisX[c]->setRange(0.0, 1.0);
@@ -50,9 +46,6 @@ TraceChart::TraceChart(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
 
-    m_flushTimer.setSingleShot(true);
-    m_flushTimer.setInterval(kFlushIntervalMs);
-    connect(&m_flushTimer, &QTimer::timeout, this, &TraceChart::flushIfVisible);
 }
 
 void TraceChart::removeLines()
@@ -112,7 +105,7 @@ void TraceChart::stretchMarks(int component)
 
 void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, qint64 iterations)
 {
-    m_flushTimer.stop();
+    m_redraw.cancel();
     removeLines();
     m_hasRange = false;
     m_window = 0;
@@ -120,15 +113,9 @@ void TraceChart::reset(const QStringList &names, const QList<QColor> &colours, q
     m_lines.resize(static_cast<std::size_t>(names.size()));
     for (int k = 0; k < names.size(); ++k) {
         Line &line = m_lines[static_cast<std::size_t>(k)];
-        for (int c = 0; c < kComponents; ++c) {
-            auto *series = new QLineSeries;
-            series->setName(names[k]);
-            series->setPen(QPen(colours.value(k, seriesColour(k)), 1.0));
-            m_views[c]->chart()->addSeries(series);
-            series->attachAxis(m_axisX[c]);
-            series->attachAxis(m_axisY[c]);
-            line.series[c] = series;
-        }
+        for (int c = 0; c < kComponents; ++c)
+            line.series[c] = addLine(m_views[c]->chart(), names[k], QPen(colours.value(k, seriesColour(k)), 1.0),
+                                     m_axisX[c], m_axisY[c]);
     }
     for (int c = 0; c < kComponents; ++c) {
         m_axisX[c]->setRange(0.0, static_cast<double>(std::max<qint64>(iterations, 1)));
@@ -194,8 +181,7 @@ void TraceChart::appendSamples(int channel, const QVector<QPointF> &samples, qin
         m_latest = std::max(m_latest, static_cast<double>(start + (samples.size() - 1) * stride));
     if (m_window > 0)
         dropBeforeWindow();
-    if (!m_flushTimer.isActive())
-        m_flushTimer.start();
+    m_redraw.schedule();
 }
 
 void TraceChart::dropBeforeWindow()
@@ -243,23 +229,9 @@ void TraceChart::dropBeforeWindow()
         m_axisX[c]->setRange(std::max(0.0, from), std::max(static_cast<double>(m_window), m_latest));
 }
 
-void TraceChart::flushIfVisible()
-{
-    // Replacing 5k-point lines nobody sees would only take GUI-thread time from the
-    // visible charts; the lines stay marked dirty until shown.
-    if (isVisible())
-        flush();
-}
-
-void TraceChart::showEvent(QShowEvent *event)
-{
-    QWidget::showEvent(event);
-    flush();
-}
-
 void TraceChart::flush()
 {
-    m_flushTimer.stop();
+    m_redraw.cancel();
     for (Line &line : m_lines) {
         if (!line.dirty)
             continue;

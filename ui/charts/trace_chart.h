@@ -14,9 +14,10 @@
 #include <QList>
 #include <QPointF>
 #include <QStringList>
-#include <QTimer>
 #include <QVector>
 #include <QWidget>
+
+#include "ui/charts/deferred_redraw.h"
 
 QT_BEGIN_NAMESPACE
 class QLineSeries;
@@ -74,9 +75,6 @@ public:
     /// The chart of component 0 (θ₁) or 1 (θ₂).
     ThemedChartView *view(int component) const { return m_views[component]; }
 
-protected:
-    void showEvent(QShowEvent *event) override;
-
 private:
     struct Line {
         QList<QPointF> points[kComponents];
@@ -88,7 +86,6 @@ private:
 
     void removeLines();
     void dropBeforeWindow();
-    void flushIfVisible();
     void stretchMarks(int component);
     void placePinnedLines();
 
@@ -112,7 +109,7 @@ private:
     std::vector<PinnedLine> m_pinned;
     std::vector<std::array<QLineSeries *, kComponents>> m_pinnedSeries; // owned by the charts
     double m_pinnedPlacedAt = -1.0; // the x axis' left end the pinned lines were drawn from
-    QTimer m_flushTimer;
+    DeferredRedraw m_redraw{this, kFlushIntervalMs, [this] { flush(); }};
 };
 
 } // namespace ui

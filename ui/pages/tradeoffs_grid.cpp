@@ -210,16 +210,10 @@ void TradeoffsGrid::buildPanel(int figure)
     panel.yHigh = logY(figure) ? 10.0 : 1.0;
     panel.y->setRange(panel.yLow, panel.yHigh);
     for (std::size_t m = 0; m < m_methods.size(); ++m) {
-        auto *line = new QLineSeries;
-        line->setName(QString::fromStdString(m_methods[m]));
-        QPen pen(seriesColour(static_cast<int>(m)));
-        pen.setWidthF(2.0);
-        line->setPen(pen);
+        QLineSeries *line = addLine(chart, QString::fromStdString(m_methods[m]),
+                                    QPen(seriesColour(static_cast<int>(m)), 2.0), panel.x, panel.y);
         line->setPointsVisible(true);
         line->setMarkerSize(5.0);
-        chart->addSeries(line);
-        line->attachAxis(panel.x);
-        line->attachAxis(panel.y);
         connect(line, &QXYSeries::clicked, this, [this](const QPointF &point) { emit pointClicked(point.x()); });
         panel.lines.append(line);
     }

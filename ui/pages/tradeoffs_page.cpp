@@ -5,16 +5,11 @@
 #include <exception>
 #include <limits>
 #include <utility>
-#include <variant>
 
-#include <QCheckBox>
-#include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
-#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStringList>
 #include <QVBoxLayout>
@@ -23,45 +18,13 @@
 #include "core/experiment/reports/sweep_report.h"
 #include "ui/panel/control_panel.h"
 #include "ui/run/sweep_runner.h"
+#include "ui/pages/sweep_axis_row.h"
 #include "ui/pages/tradeoffs_grid.h"
 
 namespace ui {
-namespace {
-
-double numeric(const core::SettingValue &value)
-{
-    return std::visit(
-        [](const auto &v) -> double {
-            using V = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<V, std::string>)
-                return std::nan("");
-            else
-                return static_cast<double>(v);
-        },
-        value);
-}
-
-QString number(double value)
-{
-    return QString::number(value, 'g', 6);
-}
-
-} // namespace
-
 TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
 {
-    m_setting = new QComboBox;
-    m_setting->setToolTip(tr("The setting to vary; every other setting is the form's."));
-    m_from = new QLineEdit(QStringLiteral("0.4"));
-    m_to = new QLineEdit(QStringLiteral("1.7"));
-    m_from->setObjectName(QStringLiteral("sweepFrom"));
-    m_to->setObjectName(QStringLiteral("sweepTo"));
-    for (QLineEdit *edit : {m_from, m_to})
-        edit->setMaximumWidth(90);
-    m_count = new QSpinBox;
-    m_count->setRange(2, core::SweepRequest::kMaxPoints);
-    m_count->setValue(8);
-    m_log = new QCheckBox(tr("Log spacing"));
+    m_axisRow = new SweepAxisRow;
     m_samples = new QSpinBox;
     // 0: the form's samples and burn-in, which the preset chose to give a mixed chain; a
     // sweep of unmixed chains draws noise where a trend should be.
@@ -90,17 +53,6 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     m_grid = new TradeoffsGrid;
     m_runner = new SweepRunner(this);
 
-    auto *axisRow = new QHBoxLayout;
-    axisRow->addWidget(new QLabel(tr("Vary")));
-    axisRow->addWidget(m_setting);
-    axisRow->addWidget(new QLabel(tr("from")));
-    axisRow->addWidget(m_from);
-    axisRow->addWidget(new QLabel(tr("to")));
-    axisRow->addWidget(m_to);
-    axisRow->addWidget(new QLabel(tr("points")));
-    axisRow->addWidget(m_count);
-    axisRow->addWidget(m_log);
-    axisRow->addStretch(1);
     auto *runRow = new QHBoxLayout;
     runRow->addWidget(new QLabel(tr("Samples per point")));
     runRow->addWidget(m_samples);
@@ -112,7 +64,7 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     runRow->addWidget(m_save);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(axisRow);
+    layout->addWidget(m_axisRow);
     layout->addLayout(runRow);
     layout->addWidget(m_stale);
     layout->addWidget(m_grid, 1);
@@ -124,20 +76,8 @@ TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
     connect(m_runner, &SweepRunner::pointFinished, this, &TradeoffsPage::onPointFinished);
     connect(m_runner, &SweepRunner::finished, this, &TradeoffsPage::onSweepFinished);
     connect(m_runner, &SweepRunner::failed, this, &TradeoffsPage::onSweepFailed);
-    connect(m_setting, &QComboBox::currentIndexChanged, this, [this] {
-        // Sensible bounds for the new setting: σ's useful range, else around the form's value.
-        const QString key = m_setting->currentData().toString();
-        if (key == QStringLiteral("sigma")) {
-            m_from->setText(QStringLiteral("0.4"));
-            m_to->setText(QStringLiteral("1.7"));
-        } else if (const core::SettingSpec *spec = core::findSettingByKey(key.toStdString())) {
-            const core::RunConfig config = m_form ? m_form->config() : core::RunConfig{};
-            const double value = numeric(spec->get(config));
-            if (std::isfinite(value) && value > 0.0) {
-                m_from->setText(number(value / 2.0));
-                m_to->setText(number(value * 2.0));
-            }
-        }
+    connect(m_axisRow, &SweepAxisRow::settingChosen, this, [this] {
+        m_axisRow->suggestBounds(m_form ? m_form->config() : core::RunConfig{});
         refreshMarker();
     });
     refreshSettings();
@@ -163,21 +103,7 @@ void TradeoffsPage::setForm(ControlPanel *form)
 
 void TradeoffsPage::refreshSettings()
 {
-    const std::string dataset = m_form ? m_form->config().dataset : core::RunConfig{}.dataset;
-    const QString current = m_setting->count() > 0 ? m_setting->currentData().toString() : QStringLiteral("sigma");
-    QStringList keys;
-    for (const core::SettingSpec *spec : core::sweepableSettings(dataset))
-        keys.append(QString::fromStdString(spec->key));
-    QStringList shown;
-    for (int i = 0; i < m_setting->count(); ++i)
-        shown.append(m_setting->itemData(i).toString());
-    if (keys == shown)
-        return;
-    const QSignalBlocker quiet(m_setting);
-    m_setting->clear();
-    for (const QString &key : keys)
-        m_setting->addItem(key, key);
-    m_setting->setCurrentIndex(std::max<int>(0, static_cast<int>(keys.indexOf(current))));
+    m_axisRow->offerSettings(m_form ? m_form->config().dataset : core::RunConfig{}.dataset);
 }
 
 QString TradeoffsPage::staleNote() const
@@ -230,45 +156,19 @@ void TradeoffsPage::refreshStale()
 
 void TradeoffsPage::refreshMarker()
 {
-    const core::SettingSpec *spec = core::findSettingByKey(m_setting->currentData().toString().toStdString());
+    const core::SettingSpec *spec = m_axisRow->setting();
     const core::RunConfig config = m_form ? m_form->config() : core::RunConfig{};
-    m_grid->setMarker(spec ? numeric(spec->get(config)) : std::nan(""));
+    m_grid->setMarker(spec ? settingNumber(spec->get(config)) : std::nan(""));
 }
 
 void TradeoffsPage::setAxis(const core::SweepAxis &axis)
 {
-    // The combo lists keys; the axis may name the command-line flag.
-    QString key = QString::fromStdString(axis.setting);
-    for (const core::SettingSpec &spec : core::settingsTable())
-        if (spec.flag == axis.setting)
-            key = QString::fromStdString(spec.key);
-    int index = m_setting->findData(key);
-    if (index < 0) { // not sweepable on this dataset: shown anyway, so that validation names it
-        m_setting->addItem(key, key);
-        index = m_setting->count() - 1;
-    }
-    m_setting->setCurrentIndex(index);
-    m_from->setText(number(axis.from));
-    m_to->setText(number(axis.to));
-    m_count->setValue(axis.count);
-    m_log->setChecked(axis.logSpacing);
+    m_axisRow->setAxis(axis);
 }
 
 core::SweepAxis TradeoffsPage::axis() const
 {
-    core::SweepAxis axis;
-    axis.setting = m_setting->currentData().toString().toStdString();
-    bool fromOk = false, toOk = false;
-    axis.from = m_from->text().trimmed().toDouble(&fromOk);
-    axis.to = m_to->text().trimmed().toDouble(&toOk);
-    // Unreadable bounds become NaN, which validate() refuses with a message naming the setting.
-    if (!fromOk)
-        axis.from = std::numeric_limits<double>::quiet_NaN();
-    if (!toOk)
-        axis.to = std::numeric_limits<double>::quiet_NaN();
-    axis.count = m_count->value();
-    axis.logSpacing = m_log->isChecked();
-    return axis;
+    return m_axisRow->axis();
 }
 
 void TradeoffsPage::setSamplesPerPoint(qint64 samples)

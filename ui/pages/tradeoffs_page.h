@@ -13,10 +13,7 @@
 #include "core/experiment/sweep/sweep.h"
 
 QT_BEGIN_NAMESPACE
-class QCheckBox;
-class QComboBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -24,6 +21,7 @@ QT_END_NAMESPACE
 namespace ui {
 
 class ControlPanel;
+class SweepAxisRow;
 class SweepRunner;
 class TradeoffsGrid;
 
@@ -93,11 +91,7 @@ private:
     void saveCsvFromDialog();
 
     ControlPanel *m_form = nullptr;
-    QComboBox *m_setting = nullptr;
-    QLineEdit *m_from = nullptr;
-    QLineEdit *m_to = nullptr;
-    QSpinBox *m_count = nullptr;
-    QCheckBox *m_log = nullptr;
+    SweepAxisRow *m_axisRow = nullptr;
     QSpinBox *m_samples = nullptr;
     QSpinBox *m_trials = nullptr;
     QPushButton *m_sweep = nullptr;

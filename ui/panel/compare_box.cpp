@@ -7,42 +7,9 @@
 #include <QGridLayout>
 #include <QLabel>
 
-namespace ui {
+#include "ui/panel/method_texts.h"
 
-QString methodDescription(core::TestMethod method)
-{
-    switch (method) {
-    case core::TestMethod::Minibatch:
-        return CompareBox::tr("The corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1).");
-    case core::TestMethod::AustereConservative:
-        return CompareBox::tr("AustereMH with its batch m and error level ε fixed before the run (Korattikara et al.; "
-                              "Seita et al. Sec. 6.1).");
-    case core::TestMethod::AustereNonConservative:
-        return CompareBox::tr("AustereMH with (m, ε) chosen at every iteration from a full pass over the data "
-                              "(Seita et al. Sec. 6.1); needs the |ΔP| bound.");
-    case core::TestMethod::SubLhd:
-        return CompareBox::tr("MHSubLhd, Bardenet et al.'s adaptive subsampling test (Seita et al. Sec. 6.1).");
-    case core::TestMethod::Barker:
-        return CompareBox::tr("The exact Barker test on all N points (Seita et al. Sec. 3).");
-    case core::TestMethod::Metropolis:
-        return CompareBox::tr("The exact Metropolis–Hastings test on all N points (Seita et al. Sec. 3).");
-    case core::TestMethod::NaiveBarker:
-        return CompareBox::tr("The minibatch Barker test without the correction, biased by the batch noise "
-                              "(Seita et al. Sec. 3.3).");
-    case core::TestMethod::Scalable:
-        return CompareBox::tr("SMH, scalable Metropolis–Hastings (Cornish et al. 2019, Sec. 3): exact; Poisson-thinned "
-                              "factors of the Taylor residuals, second order by default. Logistic data only.");
-    case core::TestMethod::Tuna:
-        return CompareBox::tr("TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4, Algorithm 1): exact; a Poisson minibatch "
-                              "drawn by Lipschitz bounds. Its batch grows with N (no control variates). Logistic "
-                              "data only.");
-    case core::TestMethod::Firefly:
-        return CompareBox::tr("FlyMC, Firefly Monte Carlo (Maclaurin & Adams 2014, Sec. 3): exact; only the "
-                              "'bright' points are read, their brightness resampled each iteration against "
-                              "Jaakkola–Jordan lower bounds. Logistic data only.");
-    }
-    return {};
-}
+namespace ui {
 
 CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), parent)
 {

@@ -18,9 +18,6 @@ QT_END_NAMESPACE
 
 namespace ui {
 
-/// One sentence on what an acceptance test is, with the paper's section.
-QString methodDescription(core::TestMethod method);
-
 class CompareBox : public QGroupBox {
     Q_OBJECT
 public:

@@ -57,11 +57,6 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     // After every box is built: the wheel scrolls the form over boxes without the focus.
     WheelGuard::guardChildren(this);
 
-    connect(m_buttons, &RunButtons::runRequested, this, &ControlPanel::runRequested);
-    connect(m_buttons, &RunButtons::stopRequested, this, &ControlPanel::stopRequested);
-    connect(m_buttons, &RunButtons::pauseToggled, this, &ControlPanel::pauseToggled);
-    connect(m_buttons, &RunButtons::stepRequested, this, &ControlPanel::stepRequested);
-    connect(m_buttons, &RunButtons::resetRequested, this, &ControlPanel::resetRequested);
     connectEditSignals();
 
     setConfig(core::RunConfig{});

@@ -73,9 +73,6 @@ public:
     QSpinBox *gradBatchBox() const { return m_gradBatch; }
     QSpinBox *leapfrogStepsBox() const { return m_leapfrogSteps; }
     QSpinBox *dataSizeBox() const { return m_nData; }
-    QDoubleSpinBox *sigmaBox() const { return m_correction->sigmaBox(); }
-    QDoubleSpinBox *lambdaBox() const { return m_correction->lambdaBox(); }
-    QComboBox *solverBox() const { return m_correction->solverBox(); }
     CorrectionBox *correctionBox() const { return m_correction; }
     QSpinBox *chainsBox() const { return m_chains; }
     QCheckBox *parallelBox() const { return m_parallel; }
@@ -87,11 +84,6 @@ public:
     QString sharpnessText() const;
 
 signals:
-    void runRequested();
-    void stopRequested();
-    void pauseToggled(bool paused);
-    void stepRequested();
-    void resetRequested();
     /// During a run: the user settled on a new temperature or step (after arrow clicks stop for
     /// a moment, or on Enter / leaving the box), to apply to the running chains.
     void liveTemperatureChanged(double temperature);

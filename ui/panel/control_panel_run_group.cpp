@@ -18,6 +18,7 @@
 #include "core/experiment/settings/presets.h"
 #include "ui/panel/dataset_box.h"
 #include "ui/panel/compare_box.h"
+#include "ui/panel/method_texts.h"
 #include "ui/panel/setting_help.h"
 #include "ui/panel/slider_spin_box.h"
 #include "ui/panel/spin_box_values.h"
@@ -68,20 +69,11 @@ QWidget *ControlPanel::buildRunGroup()
            "reproduction of its figures uses. Picking one sets those settings; the others stay."),
         "preset"));
     m_method = narrowComboBox();
-    const std::pair<core::TestMethod, QString> methods[] = {
-        {core::TestMethod::Minibatch, tr("minibatch (corrected)")},
-        {core::TestMethod::AustereConservative, tr("austere-c (AustereMH)")},
-        {core::TestMethod::AustereNonConservative, tr("austere-nc (AustereMH, per-step design)")},
-        {core::TestMethod::SubLhd, tr("sublhd (MHSubLhd)")},
-        {core::TestMethod::Scalable, tr("smh (scalable MH, exact)")},
-        {core::TestMethod::Tuna, tr("tunamh (TunaMH, exact)")},
-        {core::TestMethod::Firefly, tr("flymc (Firefly MC, exact)")},
-        {core::TestMethod::Barker, tr("barker (full data)")},
-        {core::TestMethod::Metropolis, tr("mh (full data)")},
-        {core::TestMethod::NaiveBarker, tr("naive-barker (uncorrected)")},
-    };
-    for (const auto &[method, label] : methods)
-        m_method->addItem(label, QString::fromStdString(core::methodName(method)));
+    for (const core::TestMethod method : allMethods()) {
+        m_method->addItem(methodLabel(method), QString::fromStdString(core::methodName(method)));
+        // Each choice says what it is and cites its paper, as in the compare box.
+        m_method->setItemData(m_method->count() - 1, wrappedToolTip(methodDescription(method)), Qt::ToolTipRole);
+    }
     m_method->setToolTip(withSettingHelp(tr("Acceptance test: the corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1); "
                             "the baselines AustereMH (conservative: m and ε fixed in advance; non-conservative: "
                             "designed at every iteration from a full-data pass) and MHSubLhd (Sec. 6.1); "

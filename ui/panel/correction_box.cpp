@@ -30,13 +30,13 @@ constexpr double kAccurateSigmaNnls = 1.43, kAccurateSigmaRidge = 1.03;
 
 CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (minibatch test)"), parent)
 {
-    m_sigma = realBox(2, kMinSigma, kMaxSigma, 0.05);
-    m_sigma->setToolTip(withSettingHelp(tr("σ: standard deviation of the Gaussian part X_norm ~ N(0, σ²) of the test noise; the "
+    auto *sigma = realBox(2, kMinSigma, kMaxSigma, 0.05);
+    sigma->setToolTip(withSettingHelp(tr("σ: standard deviation of the Gaussian part X_norm ~ N(0, σ²) of the test noise; the "
                            "minibatch grows until the variance of Δ* is below σ² (Seita et al. Sec. 4). Larger σ "
                            "allows smaller minibatches but a less accurate correction C_σ (appendix Table 3); σ must "
                            "stay below sqrt(π²/3) ≈ 1.81."), "sigma"));
-    m_lambda = realBox(3, 0.001, 1000.0, 1.0);
-    m_lambda->setToolTip(withSettingHelp(tr("λ: ridge weight of the correction solve, Eq. 15 (Seita et al. Sec. 4); the paper uses "
+    auto *lambda = realBox(3, 0.001, 1000.0, 1.0);
+    lambda->setToolTip(withSettingHelp(tr("λ: ridge weight of the correction solve, Eq. 15 (Seita et al. Sec. 4); the paper uses "
                             "λ = 10, which gives an L∞ error of 8.9e-4 at σ = 1 (appendix Table 3). The NNLS solver "
                             "does not use it."), "lambda"));
     m_solver = narrowComboBox();
@@ -45,7 +45,7 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
     m_solver->setToolTip(withSettingHelp(tr("How C_σ is solved: the paper's ridge regression with negative masses clipped (Sec. 4, "
                             "Eq. 15; L∞ ≈ 9e-4 at σ = 1, appendix Table 3) or non-negative least squares on the "
                             "same grid (L∞ ≈ 1e-7 at σ = 1)."), "solver"));
-    m_sigmaSlider = new SliderSpinBox(m_sigma, tr("σ"), SliderSpinBox::Scale::Linear, kMinSigma, kMaxSigma);
+    m_sigmaSlider = new SliderSpinBox(sigma, tr("σ"), SliderSpinBox::Scale::Linear, kMinSigma, kMaxSigma);
     // The slider stops where the correction chart solves tables ahead (CorrectionPlotCache::
     // sliderSigmas(): multiples of 0.05), so a drag draws each new table at once.
     m_sigmaSlider->setLinearStep(0.05);
@@ -57,19 +57,19 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("σ (&noise sd)"), m_sigmaSlider);
     form->addRow(m_sigmaWarning);
-    m_lambdaSlider = new SliderSpinBox(m_lambda, tr("λ"), SliderSpinBox::Scale::Logarithmic, 0.001, 1000.0);
+    m_lambdaSlider = new SliderSpinBox(lambda, tr("λ"), SliderSpinBox::Scale::Logarithmic, 0.001, 1000.0);
     // The slider stops where the correction chart solves ridge tables ahead
     // (CorrectionPlotCache::sliderLambdas(): 1, 2, 5 per decade), so a drag draws at once too.
     m_lambdaSlider->setStops(CorrectionPlotCache::sliderLambdas());
     form->addRow(tr("λ (ridge &weight)"), m_lambdaSlider);
     form->addRow(tr("Sol&ver"), m_solver);
 
-    connect(m_sigma, &QDoubleSpinBox::valueChanged, this, [this] {
+    connect(sigmaBox(), &QDoubleSpinBox::valueChanged, this, [this] {
         updateSigmaWarning();
         if (!m_loading)
             emit edited(tr("σ"));
     });
-    connect(m_lambda, &QDoubleSpinBox::valueChanged, this, [this] {
+    connect(lambdaBox(), &QDoubleSpinBox::valueChanged, this, [this] {
         if (!m_loading)
             emit edited(tr("λ"));
     });
@@ -83,11 +83,21 @@ CorrectionBox::CorrectionBox(QWidget *parent) : QGroupBox(tr("Correction C_σ (m
     updateSigmaWarning();
 }
 
+QDoubleSpinBox *CorrectionBox::sigmaBox() const
+{
+    return static_cast<QDoubleSpinBox *>(m_sigmaSlider->spinBox());
+}
+
+QDoubleSpinBox *CorrectionBox::lambdaBox() const
+{
+    return static_cast<QDoubleSpinBox *>(m_lambdaSlider->spinBox());
+}
+
 core::CorrectionParams CorrectionBox::params(const core::CorrectionParams &base) const
 {
     core::CorrectionParams params = base;
-    params.sigma = keptValue(m_sigma, base.sigma);
-    params.lambda = keptValue(m_lambda, base.lambda);
+    params.sigma = keptValue(sigmaBox(), base.sigma);
+    params.lambda = keptValue(lambdaBox(), base.lambda);
     params.solver = core::parseSolver(m_solver->currentData().toString().toStdString());
     return params;
 }
@@ -95,8 +105,8 @@ core::CorrectionParams CorrectionBox::params(const core::CorrectionParams &base)
 void CorrectionBox::applyParams(const core::CorrectionParams &params)
 {
     m_loading = true;
-    m_sigma->setValue(params.sigma);
-    m_lambda->setValue(params.lambda);
+    sigmaBox()->setValue(params.sigma);
+    lambdaBox()->setValue(params.lambda);
     m_solver->setCurrentIndex(std::max(m_solver->findData(QString::fromStdString(core::solverName(params.solver))), 0));
     m_loading = false;
     updateLambda();
@@ -106,7 +116,7 @@ void CorrectionBox::applyParams(const core::CorrectionParams &params)
 void CorrectionBox::updateLambda()
 {
     // NNLS has no ridge weight; greying λ out says so without losing its value.
-    m_lambda->setEnabled(m_solver->currentData().toString() == QStringLiteral("ridge"));
+    lambdaBox()->setEnabled(m_solver->currentData().toString() == QStringLiteral("ridge"));
 }
 
 double CorrectionBox::accurateSigmaLimit() const
@@ -129,7 +139,7 @@ void CorrectionBox::updateSigmaWarning()
                            .arg(kMinSigma)
                            .arg(kMaxSigma)
                            .arg(limit)));
-    const double sigma = m_sigma->value();
+    const double sigma = sigmaBox()->value();
     m_sigmaWarning->setText(
         tr("⚠ σ = %L1 is above %L2: the correction's L∞ CDF error exceeds 1e-3 here, so the test's acceptance "
            "probabilities are inaccurate (NNLS: L∞ 2e-3 at σ = 1.5, 0.021 at σ = 1.8, where the table's variance collapses to 0).")

@@ -27,8 +27,8 @@ public:
     /// Shows `params` without emitting edited().
     void applyParams(const core::CorrectionParams &params);
 
-    QDoubleSpinBox *sigmaBox() const { return m_sigma; }
-    QDoubleSpinBox *lambdaBox() const { return m_lambda; }
+    QDoubleSpinBox *sigmaBox() const;
+    QDoubleSpinBox *lambdaBox() const;
     QComboBox *solverBox() const { return m_solver; }
     SliderSpinBox *sigmaSlider() const { return m_sigmaSlider; }
     SliderSpinBox *lambdaSlider() const { return m_lambdaSlider; }
@@ -45,11 +45,10 @@ private:
     void updateLambda();
     void updateSigmaWarning();
 
-    QDoubleSpinBox *m_sigma = nullptr;
+    // The σ and λ spin boxes are the sliders' boxes.
     SliderSpinBox *m_sigmaSlider = nullptr;
     SliderSpinBox *m_lambdaSlider = nullptr;
     QLabel *m_sigmaWarning = nullptr;
-    QDoubleSpinBox *m_lambda = nullptr;
     QComboBox *m_solver = nullptr;
     bool m_loading = false;
 };

@@ -19,6 +19,7 @@
 #include "core/data/delimited_text.h"
 #include "core/install/install_layout.h"
 #include "ui/panel/data_selection_text.h"
+#include "ui/panel/class_pair_row.h"
 #include "ui/panel/table_options_row.h"
 #include "ui/panel/test_split_row.h"
 
@@ -66,16 +67,7 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
                           "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images, "
                           "your own file (Sec. 6.2) or generated tall data of N rows."));
 
-    m_first = new QComboBox;
-    m_first->setToolTip(tr("The class that becomes label 0; the paper tells MNIST 1s from 7s (Seita et al. Sec. 6.2)."));
-    m_second = new QComboBox;
-    m_second->setToolTip(tr("The class that becomes label 1; the paper uses digit 7 (Seita et al. Sec. 6.2)."));
-    m_classRow = new QWidget;
-    auto *classes = new QHBoxLayout(m_classRow);
-    classes->setContentsMargins(0, 0, 0, 0);
-    classes->addWidget(m_first, 1);
-    classes->addWidget(new QLabel(tr("vs")));
-    classes->addWidget(m_second, 1);
+    m_classes = new ClassPairRow;
 
     m_choose = new QPushButton(tr("Choose files…"));
     m_choose->setToolTip(tr("Choose a CSV file (a label, then the features, per row) or an IDX image file and its "
@@ -88,7 +80,7 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form = new QFormLayout(this);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->addRow(tr("Data&set"), m_kind);
-    m_form->addRow(tr("C&lasses"), m_classRow);
+    m_form->addRow(tr("C&lasses"), m_classes);
     m_split = new TestSplitRow;
     m_form->addRow(tr("Test split"), m_split);
     m_form->addRow(QString(), m_choose);
@@ -97,23 +89,28 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form->addRow(m_status);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
-    connect(m_first, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
-    connect(m_second, &QComboBox::currentIndexChanged, this, &DatasetBox::onClassEdited);
     connect(m_choose, &QPushButton::clicked, this, &DatasetBox::chooseFiles);
-    connect(m_split, &TestSplitRow::edited, this, [this] {
-        m_split->fill(m_spec);
-        updateWidgets();
-        emit userEdited();
-        emit settingsChanged();
-    });
-    connect(m_table, &TableOptionsRow::edited, this, [this] {
-        m_table->fill(m_spec);
-        startCheck(); // another label column or missing-value rule: the file is read again
-        updateWidgets();
-        emit userEdited();
-        emit settingsChanged();
-    });
+    // The rows of the logistic-regression spec: each edit is taken into the spec the box keeps.
+    for (LogisticSpecRow *row : std::initializer_list<LogisticSpecRow *>{m_classes, m_split, m_table})
+        connect(row, &LogisticSpecRow::edited, this, [this, row] {
+            row->fill(m_spec);
+            if (row == m_table)
+                startCheck(); // another label column or missing-value rule: the file is read again
+            updateWidgets();
+            emit userEdited();
+            emit settingsChanged();
+        });
     applyConfig(core::RunConfig{});
+}
+
+QComboBox *DatasetBox::firstClassCombo() const
+{
+    return m_classes->firstCombo();
+}
+
+QComboBox *DatasetBox::secondClassCombo() const
+{
+    return m_classes->secondCombo();
 }
 
 QString DatasetBox::currentKey() const
@@ -224,16 +221,6 @@ void DatasetBox::announcePick()
     startCheck();
     updateWidgets();
     emit datasetPicked();
-    emit userEdited();
-    emit settingsChanged();
-}
-
-void DatasetBox::onClassEdited()
-{
-    if (m_loading || m_first->currentIndex() < 0 || m_second->currentIndex() < 0)
-        return;
-    m_spec.classes = {m_first->currentData().toInt(), m_second->currentData().toInt()};
-    updateWidgets();
     emit userEdited();
     emit settingsChanged();
 }
@@ -352,19 +339,17 @@ void DatasetBox::fillClasses()
         if (!values.contains(wanted))
             values.append(wanted);
     std::sort(values.begin(), values.end());
-    m_first->clear();
-    m_second->clear();
+    QList<ClassPairRow::Choice> choices;
     for (int value : values) {
         QString name = source && value < static_cast<int>(source->classNames.size())
                            ? tr("%1 (%2)").arg(QString::fromStdString(source->classNames[static_cast<std::size_t>(value)])).arg(value)
                            : QString::fromStdString(source ? source->classNamePrefix : std::string("class ")) + QString::number(value);
         if (probed && !m_probe.labelCounts.contains(value))
             name += tr(" (not in the data)");
-        m_first->addItem(name, value);
-        m_second->addItem(name, value);
+        choices.append({value, name});
     }
-    m_first->setCurrentIndex(m_first->findData(m_spec.classes.first));
-    m_second->setCurrentIndex(m_second->findData(m_spec.classes.second));
+    m_classes->setChoices(choices);
+    m_classes->apply(m_spec);
 }
 
 void DatasetBox::setStandardize(bool standardize)
@@ -407,7 +392,7 @@ void DatasetBox::updateWidgets()
     const bool logreg = m_dataset == "logreg", file = key == kFileKey;
     // Whole rows, so that their labels go too.
     const bool table = file && (!m_files.csv.isEmpty() || !m_files.data.isEmpty());
-    m_form->setRowVisible(m_classRow, logreg && !table);
+    m_form->setRowVisible(m_classes, logreg && !table);
     m_form->setRowVisible(m_choose, file);
     m_form->setRowVisible(m_table, table);
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));

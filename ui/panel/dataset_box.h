@@ -28,6 +28,7 @@ QT_END_NAMESPACE
 
 namespace ui {
 
+class ClassPairRow;
 class TableOptionsRow;
 class TestSplitRow;
 
@@ -69,8 +70,8 @@ public:
     QString statusText() const;
 
     QComboBox *datasetCombo() const { return m_kind; }
-    QComboBox *firstClassCombo() const { return m_first; }
-    QComboBox *secondClassCombo() const { return m_second; }
+    QComboBox *firstClassCombo() const;
+    QComboBox *secondClassCombo() const;
     QPushButton *chooseButton() const { return m_choose; }
     TestSplitRow *testSplitRow() const { return m_split; }
     TableOptionsRow *tableOptionsRow() const { return m_table; }
@@ -99,16 +100,13 @@ private:
     int selectKey(const QString &key);
     const core::ImageSource *selectedSource() const;
     void onKindActivated();
-    void onClassEdited();
     void startCheck();
     void fillClasses();
     void updateWidgets();
 
     QFormLayout *m_form = nullptr;
     QComboBox *m_kind = nullptr;
-    QComboBox *m_first = nullptr;
-    QComboBox *m_second = nullptr;
-    QWidget *m_classRow = nullptr;
+    ClassPairRow *m_classes = nullptr;
     TestSplitRow *m_split = nullptr;
     TableOptionsRow *m_table = nullptr;
     QPushButton *m_choose = nullptr;

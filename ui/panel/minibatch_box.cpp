@@ -14,16 +14,10 @@ namespace ui {
 
 MinibatchBox::MinibatchBox(QWidget *parent) : QGroupBox(tr("Minibatch test"), parent)
 {
-    m_batch = new QSpinBox;
-    m_batch->setRange(2, std::numeric_limits<int>::max());
-    m_batch->setSingleStep(10);
-    m_batch->setGroupSeparatorShown(true);
+    m_batch = integerBox(2, std::numeric_limits<int>::max(), 10);
     m_batch->setToolTip(withSettingHelp(tr("m: the size of the first minibatch of each test, also used by AustereMH(c) and MHSubLhd "
                            "once edited (Seita et al. Algorithm 1; Sec. 6.1 uses 100)."), "batch"));
-    m_growth = new QSpinBox;
-    m_growth->setRange(1, std::numeric_limits<int>::max());
-    m_growth->setSingleStep(10);
-    m_growth->setGroupSeparatorShown(true);
+    m_growth = integerBox(1, std::numeric_limits<int>::max(), 10);
     m_growth->setToolTip(withSettingHelp(tr("Rows added to the minibatch at each further look while the variance of Δ* is still "
                             "above σ² (Seita et al. Algorithm 1; Sec. 6.1 grows by 100)."), "batch_growth"));
     m_delta = realBox(4, 0.0, 10.0, 0.01);

@@ -29,7 +29,7 @@ QString automaticText()
 
 } // namespace
 
-TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
+TableOptionsRow::TableOptionsRow(QWidget *parent) : LogisticSpecRow(parent)
 {
     m_label = new QComboBox;
     m_label->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -73,10 +73,7 @@ TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
     layout->setColumnStretch(1, 1);
     showLabelColumn(QString());
 
-    auto changed = [this] {
-        if (!m_loading)
-            emit edited();
-    };
+    const auto changed = [this] { emitUnlessApplying(); };
     connect(m_label, &QComboBox::currentIndexChanged, this, changed);
     connect(m_standardize, &QCheckBox::toggled, this, changed);
     connect(m_dropMissing, &QCheckBox::toggled, this, changed);
@@ -86,12 +83,12 @@ TableOptionsRow::TableOptionsRow(QWidget *parent) : QWidget(parent)
 
 void TableOptionsRow::apply(const core::LogisticDataSpec &spec)
 {
-    m_loading = true;
+    m_applying = true;
     showLabelColumn(QString::fromStdString(spec.labelColumn));
     m_standardize->setChecked(spec.standardize);
     m_dropMissing->setChecked(spec.dropMissing);
     showDelimiter(QString::fromStdString(spec.delimiter));
-    m_loading = false;
+    m_applying = false;
 }
 
 void TableOptionsRow::fill(core::LogisticDataSpec &spec) const
@@ -105,7 +102,7 @@ void TableOptionsRow::fill(core::LogisticDataSpec &spec) const
 void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &columns)
 {
     const QString shown = m_label->currentData().toString();
-    m_loading = true;
+    m_applying = true;
     m_label->clear();
     m_label->addItem(automaticText(), QString());
     auto *model = qobject_cast<QStandardItemModel *>(m_label->model());
@@ -121,7 +118,7 @@ void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &colu
         }
     }
     showLabelColumn(shown);
-    m_loading = false;
+    m_applying = false;
 }
 
 void TableOptionsRow::showDelimiter(const QString &delimiter)

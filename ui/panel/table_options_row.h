@@ -5,10 +5,8 @@
 // with a missing value dropped. Shown only for a CSV file; the images need none of it.
 #include <vector>
 
-#include <QWidget>
-
 #include "core/data/csv_dataset.h"
-#include "core/experiment/inputs/logistic_dataset.h"
+#include "ui/panel/logistic_spec_row.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -17,16 +15,14 @@ QT_END_NAMESPACE
 
 namespace ui {
 
-class TableOptionsRow : public QWidget {
+class TableOptionsRow : public LogisticSpecRow {
     Q_OBJECT
 public:
     explicit TableOptionsRow(QWidget *parent = nullptr);
 
-    /// Shows the spec's label column, standardisation and missing-value rule without emitting
-    /// edited(). A label column the file check has not listed yet is shown as given.
-    void apply(const core::LogisticDataSpec &spec);
-    /// Writes what is shown into `spec`.
-    void fill(core::LogisticDataSpec &spec) const;
+    /// A label column the file check has not listed yet is shown as given.
+    void apply(const core::LogisticDataSpec &spec) override;
+    void fill(core::LogisticDataSpec &spec) const override;
     /// The columns the file check found: each becomes a choice, enabled when it has exactly two
     /// values. Keeps the shown choice when the new columns still hold it.
     void setColumns(const std::vector<core::CsvColumnSummary> &columns);
@@ -35,9 +31,6 @@ public:
     QCheckBox *standardizeBox() const { return m_standardize; }
     QCheckBox *dropMissingBox() const { return m_dropMissing; }
     QComboBox *delimiterCombo() const { return m_delimiter; }
-
-signals:
-    void edited();
 
 private:
     /// Selects the choice whose setting text is `labelColumn`, adding it when absent.
@@ -50,7 +43,6 @@ private:
     QCheckBox *m_standardize = nullptr;
     QCheckBox *m_dropMissing = nullptr;
     QComboBox *m_delimiter = nullptr;
-    bool m_loading = false;
 };
 
 } // namespace ui

@@ -10,7 +10,7 @@
 
 namespace ui {
 
-TestSplitRow::TestSplitRow(QWidget *parent) : QWidget(parent)
+TestSplitRow::TestSplitRow(QWidget *parent) : LogisticSpecRow(parent)
 {
     m_size = integerBox(1, 10'000'000, 100);
     m_size->setToolTip(withSettingHelp(tr("Rows held out at random to measure test accuracy; the paper holds out 1000 "
@@ -26,10 +26,7 @@ TestSplitRow::TestSplitRow(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_size, 3);
     layout->addWidget(new QLabel(tr("rows, at most")));
     layout->addWidget(m_fraction, 2);
-    auto changed = [this] {
-        if (!m_loading)
-            emit edited();
-    };
+    const auto changed = [this] { emitUnlessApplying(); };
     connect(m_size, &QSpinBox::valueChanged, this, changed);
     connect(m_fraction, &QDoubleSpinBox::valueChanged, this, changed);
     setFocusProxy(m_size);
@@ -37,10 +34,10 @@ TestSplitRow::TestSplitRow(QWidget *parent) : QWidget(parent)
 
 void TestSplitRow::apply(const core::LogisticDataSpec &spec)
 {
-    m_loading = true;
+    m_applying = true;
     m_size->setValue(shownValue(m_size, spec.testSize));
     m_fraction->setValue(spec.testFraction);
-    m_loading = false;
+    m_applying = false;
 }
 
 void TestSplitRow::fill(core::LogisticDataSpec &spec) const

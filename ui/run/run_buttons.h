@@ -1,6 +1,8 @@
 #pragma once
 // The run controls under the settings form: Run, Stop, Pause/Resume, Step and Reset, with
 // their keyboard shortcuts, enabled according to whether a run is going and paused.
+#include <array>
+
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -12,17 +14,16 @@ namespace ui {
 class RunButtons : public QWidget {
     Q_OBJECT
 public:
+    /// The buttons, in the order they are laid out (two a row, Reset alone at the bottom).
+    enum Button { Run, Stop, Pause, Step, Reset, ButtonCount };
+
     explicit RunButtons(QWidget *parent = nullptr);
 
     void setRunning(bool running);
     /// Shows the pause state (the worker owns it); does not emit pauseToggled.
     void setPaused(bool paused);
 
-    QPushButton *runButton() const { return m_run; }
-    QPushButton *stopButton() const { return m_stop; }
-    QPushButton *pauseButton() const { return m_pause; }
-    QPushButton *stepButton() const { return m_step; }
-    QPushButton *resetButton() const { return m_reset; }
+    QPushButton *button(Button which) const { return m_buttons[which]; }
 
 signals:
     void runRequested();
@@ -34,11 +35,7 @@ signals:
 private:
     void showPauseLabel(bool paused);
 
-    QPushButton *m_run = nullptr;
-    QPushButton *m_stop = nullptr;
-    QPushButton *m_pause = nullptr;
-    QPushButton *m_step = nullptr;
-    QPushButton *m_reset = nullptr;
+    std::array<QPushButton *, ButtonCount> m_buttons{};
     bool m_running = false;
 };
 

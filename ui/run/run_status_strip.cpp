@@ -59,10 +59,6 @@ QLabel *statLabel(const QString &toolTip)
     return label;
 }
 
-void setStat(QLabel *label, const QString &text)
-{
-    static_cast<ElidingLabel *>(label)->setFullText(text);
-}
 
 // "0.404 / 0.512": one value per compared method (first chain of each), in chart order.
 template <typename Value>
@@ -113,15 +109,16 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
     m_progress->setTextVisible(true);
     m_progress->setFixedWidth(270); // room for "1,234,567 / 2,000,000, ETA 12 min 5 s"
     m_progress->setFormat(tr("idle"));
-    m_speed = statLabel(tr("Metropolis–Hastings iterations, and data points read by the tests (minibatches plus any "
+    m_stats[Speed] = statLabel(tr("Metropolis–Hastings iterations, and data points read by the tests (minibatches plus any "
                            "full-data passes), per second of wall-clock time."));
-    m_acceptance = statLabel(tr("Share of proposals accepted so far (one value per compared method)."));
-    m_batch = statLabel(tr("Mean number of data points each acceptance test used "
+    m_stats[Acceptance] = statLabel(tr("Share of proposals accepted so far (one value per compared method)."));
+    m_stats[Batch] = statLabel(tr("Mean number of data points each acceptance test used "
                            "(Seita et al. Sec. 6.1 report it per method)."));
-    m_data = statLabel(tr("Data points the tests read in total, and how many passes over the data that is."));
-    // Its tooltip repeats the whole text, which the label may elide.
-    m_segment = statLabel(QString());
-    m_fit = statLabel(tr("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 "
+    m_stats[Data] = statLabel(tr("Data points the tests read in total, and how many passes over the data that is."));
+    m_notice = new QLabel;
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stats[Fit] = statLabel(tr("Total variation between the samples and the exact tempered posterior on 0.1 × 0.1 "
                          "cells (Seita et al. Sec. 6.1), one value per compared method; an MCMC chain's "
                          "autocorrelation inflates it, so compare methods at equal sample counts."));
     // Two rows, so the strip never forces the window wider than the controls and charts.
@@ -130,25 +127,24 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
     strip->setHorizontalSpacing(18);
     strip->setVerticalSpacing(2);
     strip->addWidget(m_progress, 0, 0);
-    strip->addWidget(m_speed, 0, 1);
-    strip->addWidget(m_acceptance, 0, 2);
-    strip->addWidget(m_batch, 0, 3);
-    strip->addWidget(m_data, 1, 0, 1, 2);
-    strip->addWidget(m_fit, 1, 2, 1, 2);
-    strip->addWidget(m_segment, 1, 4);
+    strip->addWidget(m_stats[Speed], 0, 1);
+    strip->addWidget(m_stats[Acceptance], 0, 2);
+    strip->addWidget(m_stats[Batch], 0, 3);
+    strip->addWidget(m_stats[Data], 1, 0, 1, 2);
+    strip->addWidget(m_stats[Fit], 1, 2, 1, 2);
+    strip->addWidget(m_notice, 2, 0, 1, 5);
     strip->setColumnStretch(4, 1);
     resetLabels();
 }
 
 void RunStatusStrip::resetLabels()
 {
-    setStat(m_speed, tr("— it/s"));
-    setStat(m_acceptance, tr("acceptance —"));
-    setStat(m_batch, tr("mean batch —"));
-    setStat(m_data, tr("data used —"));
-    setStat(m_fit, tr("posterior fit: after a complete run"));
-    setStat(m_segment, QString());
-    m_segment->setToolTip(QString());
+    setStat(Speed, tr("— it/s"));
+    setStat(Acceptance, tr("acceptance —"));
+    setStat(Batch, tr("mean batch —"));
+    setStat(Data, tr("data used —"));
+    setStat(Fit, tr("posterior fit: after a complete run"));
+    showNotice(QString());
     m_sampling.invalidate();
     m_pausedSince.invalidate();
     m_pausedMs = 0;
@@ -162,15 +158,20 @@ void RunStatusStrip::clear()
     m_progress->setFormat(tr("idle"));
 }
 
+void RunStatusStrip::setStat(Stat which, const QString &text)
+{
+    static_cast<ElidingLabel *>(m_stats[which])->setFullText(text);
+}
+
 void RunStatusStrip::showNotice(const QString &text)
 {
-    setStat(m_segment, text);
-    m_segment->setToolTip(text);
+    m_notice->setText(text);
+    m_notice->setVisible(!text.isEmpty());
 }
 
 QString RunStatusStrip::notice() const
 {
-    return m_segment->toolTip();
+    return m_notice->text();
 }
 
 void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn)
@@ -277,15 +278,15 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
             : QString();
     const double pointsPerSecond =
         snapshot.elapsedSeconds > 0.0 ? static_cast<double>(snapshot.dataPointsUsed) / snapshot.elapsedSeconds : 0.0;
-    setStat(m_speed, tr("%1%L2 it/s, %3 points/s")
+    setStat(Speed, tr("%1%L2 it/s, %3 points/s")
                          .arg(prefix)
                          .arg(snapshot.iterationsPerSecond, 0, 'f', 0)
                          .arg(formatRate(pointsPerSecond)));
     // Until stopped, acceptance and batch describe the latest window: they follow a change.
     const QString over = snapshot.window > 0 ? tr(" (latest %L1)").arg(snapshot.window) : QString();
-    setStat(m_acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(over));
-    setStat(m_batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(over));
-    setStat(m_data, tr("data used %L1 (%2), full-data fallbacks %L3")
+    setStat(Acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(over));
+    setStat(Batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(over));
+    setStat(Data, tr("data used %L1 (%2), full-data fallbacks %L3")
                         .arg(snapshot.dataPointsUsed)
                         .arg(formatPasses(snapshot.dataPointsUsed, snapshot.dataSize))
                         .arg(snapshot.fullDataFallbacks));
@@ -307,19 +308,19 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
     const double pointsPerIteration = described > 0 ? static_cast<double>(used) / static_cast<double>(described) : 0.0;
     if (iterations > 0) {
         const double itPerSecond = wall > 0 ? static_cast<double>(iterations) / wall : 0.0;
-        setStat(m_speed, tr("%L1 it/s, %2 points/s")
+        setStat(Speed, tr("%L1 it/s, %2 points/s")
                              .arg(itPerSecond, 0, 'f', 0)
                              .arg(formatRate(untilStopped ? pointsPerIteration * itPerSecond
                                                           : (wall > 0 ? static_cast<double>(used) / wall : 0.0))));
-        setStat(m_acceptance, tr("acceptance %1").arg(perMethod(outcome, [](const ChainReport &r) {
+        setStat(Acceptance, tr("acceptance %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.summary.acceptanceRate, 0, 'f', 3);
         })));
         const bool single = outcome.chains.size() == 1;
-        setStat(m_batch, tr("mean batch %1").arg(perMethod(outcome, [single](const ChainReport &r) {
+        setStat(Batch, tr("mean batch %1").arg(perMethod(outcome, [single](const ChainReport &r) {
             return single ? QStringLiteral("%L1 (sd %L2)").arg(r.summary.meanBatch, 0, 'f', 1).arg(r.summary.sdBatch, 0, 'f', 1)
                           : QStringLiteral("%L1").arg(r.summary.meanBatch, 0, 'f', 0);
         })));
-        setStat(m_data, (untilStopped ? tr("data used in the window %L1 (%2), full-data fallbacks %L3")
+        setStat(Data, (untilStopped ? tr("data used in the window %L1 (%2), full-data fallbacks %L3")
                                       : tr("data used %L1 (%2), full-data fallbacks %L3"))
                             .arg(used)
                             .arg(formatPasses(used, outcome.dataSize))
@@ -334,17 +335,17 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
         m_progress->setValue(requested > 0 ? static_cast<int>(kProgressSteps * iterations / requested) : 0);
     }
     if (!outcome.chains.empty() && outcome.chains.front().hasPosteriorMetrics) {
-        setStat(m_fit, tr("posterior TV %1").arg(perMethod(outcome, [](const ChainReport &r) {
+        setStat(Fit, tr("posterior TV %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.posterior.totalVariation, 0, 'f', 3);
         })));
     } else if (!outcome.chains.empty() && std::isfinite(outcome.chains.front().testAccuracy)) {
-        setStat(m_fit, tr("test accuracy %1").arg(perMethod(outcome, [](const ChainReport &r) {
+        setStat(Fit, tr("test accuracy %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.testAccuracy, 0, 'f', 3);
         })));
     } else if (outcome.config().dataset != "gmm") {
-        setStat(m_fit, tr("posterior fit: mixture only"));
+        setStat(Fit, tr("posterior fit: mixture only"));
     } else {
-        setStat(m_fit, tr("posterior fit: run incomplete"));
+        setStat(Fit, tr("posterior fit: run incomplete"));
     }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // The strip under the charts: a progress bar and the running figures of the latest snapshot
 // (speed, acceptance, mean minibatch size, data used), then, after a run, one value per
-// compared method and the posterior fit. Labels elide long values to the width they get,
-// with "…", rather than widening the window or clipping mid-word; the whole text is in the
-// label's tooltip.
+// compared method and the posterior fit. The figures elide long values to the width they get,
+// with "…", rather than widening the window or clipping mid-word (the whole text is in the
+// label's tooltip); a notice (why a run restarted, a segment began) gets a row of its own.
+#include <array>
+
 #include <QElapsedTimer>
 #include <QWidget>
 
@@ -49,15 +51,16 @@ public:
     QProgressBar *progressBar() const { return m_progress; }
 
 private:
+    /// The running figures, in their order on the strip.
+    enum Stat { Speed, Acceptance, Batch, Data, Fit, StatCount };
+
     void resetLabels();
+    void setStat(Stat which, const QString &text);
 
     QProgressBar *m_progress = nullptr;
-    QLabel *m_speed = nullptr;
-    QLabel *m_acceptance = nullptr;
-    QLabel *m_batch = nullptr;
-    QLabel *m_data = nullptr;
-    QLabel *m_fit = nullptr;
-    QLabel *m_segment = nullptr;
+    std::array<QLabel *, StatCount> m_stats{};
+    /// Its own row under the figures, wrapped rather than elided: a notice is read once, whole.
+    QLabel *m_notice = nullptr;
     QElapsedTimer m_sampling; // since the first snapshot, for the ETA
     QElapsedTimer m_pausedSince; // valid while paused
     qint64 m_pausedMs = 0;       // paused time since the first snapshot

@@ -107,14 +107,15 @@ DatasetInstance makeDatasetUntimed(const RunConfig &config, bool withPosterior,
         return makeTallLogistic(config, progress, stop);
     if (config.dataset == "logreg") {
         LogisticDataset data = makeLogisticDataset(config.logreg, progress, stop);
-        instance.model = data.model;
-        instance.classifier = data.model;
-        instance.testSet = data.test;
-        instance.description = data.description;
-        instance.augmented = data.augmented;
-        instance.scaling = data.scaling;
-        instance.bytes = data.train->bytes() + (data.test ? data.test->bytes() : 0);
-        return instance;
+        const std::size_t bytes = data.train->bytes() + (data.test ? data.test->bytes() : 0);
+        return DatasetInstance{.name = config.dataset,
+                               .description = std::move(data.description),
+                               .model = data.model,
+                               .classifier = data.model,
+                               .testSet = std::move(data.test),
+                               .augmented = data.augmented,
+                               .scaling = std::move(data.scaling),
+                               .bytes = bytes};
     }
     throw std::invalid_argument("dataset must be gmm, worst-case, logreg or tall-logreg; got '" + config.dataset + "'");
 }

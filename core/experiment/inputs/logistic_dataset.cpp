@@ -8,6 +8,7 @@
 #include "core/data/delimited_text.h"
 #include "core/data/idx_reader.h"
 #include "core/data/image_sources.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 namespace {
@@ -122,8 +123,7 @@ LogisticDataset makeLogisticDataset(const LogisticDataSpec &spec, const std::fun
 ClassifierTrace classifierTrace(const LogisticRegressionModel &model, const ChainResult &chain,
                                 const ClassificationData &test, std::int64_t stride)
 {
-    if (stride < 1)
-        throw std::invalid_argument("stride must be >= 1; got " + std::to_string(stride));
+    requireAtLeast("stride", stride, 1);
     ClassifierTrace trace;
     std::int64_t used = 0;
     for (std::int64_t t = 0; t < chain.completed; ++t) {

@@ -78,24 +78,24 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     const bool adapting = adaptive && config.burnIn > 0 && !adaptive->frozen();
     const auto burnInProposal =
         config.burnIn > 0 && !learns ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
-    ChainSettings settings;
-    settings.samples = config.samples - inputs.resumeDraws; // a resumed chain: the burn-in and the draws left
-    settings.checkpointEvery = config.checkpointEvery;
-    settings.resumeDraws = inputs.resumeDraws;
-    settings.resumeTheta = inputs.resumeTheta;
-    settings.seed = config.seed;
-    settings.temperature = config.temperature;
-    settings.burnIn = config.burnIn;
-    // Without annealing the burn-in is a warm-up at the target itself.
-    settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
-    settings.burnInProposal = burnInProposal.get();
-    if (adapting)
-        settings.adaptation = adaptive;
-    else if (adaptive && adaptive->frozen())
-        settings.frozenProposal = adaptive->learned(); // frozen in an earlier lap of this chain
-    settings.pauseGate = inputs.pauseGate;
-    settings.tuning = inputs.tuning;
-    settings.initialTheta = inputs.initialTheta;
+    ChainSettings settings{
+        .samples = config.samples - inputs.resumeDraws, // a resumed chain: the burn-in and the draws left
+        .seed = config.seed,
+        .temperature = config.temperature,
+        .initialTheta = inputs.initialTheta,
+        .burnIn = config.burnIn,
+        // Without annealing the burn-in is a warm-up at the target itself.
+        .burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature,
+        .burnInProposal = burnInProposal.get(),
+        .adaptation = adapting ? adaptive : nullptr,
+        // Frozen in an earlier lap of this chain.
+        .frozenProposal = adaptive && adaptive->frozen() ? std::optional(adaptive->learned()) : std::nullopt,
+        .pauseGate = inputs.pauseGate,
+        .tuning = inputs.tuning,
+        .checkpointEvery = config.checkpointEvery,
+        .resumeDraws = inputs.resumeDraws,
+        .resumeTheta = inputs.resumeTheta,
+    };
     const int order = controlVariateOrder(config);
     const ControlVariateModel *withProxies = order > 0 ? inputs.controlVariates[static_cast<std::size_t>(order)].get() : nullptr;
     if (order > 0 && !withProxies)

@@ -15,6 +15,7 @@
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "core/proposals/hamiltonian_proposal.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 
@@ -257,8 +258,7 @@ void validateExactMinibatch(const RunConfig &config)
                                       "--control-variates none)");
     if (!(config.flymcDarkToBright > 0.0 && config.flymcDarkToBright <= 1.0))
         throw std::invalid_argument("flymc-qdb must be in (0, 1]; got " + std::to_string(config.flymcDarkToBright));
-    if (!(config.tunaChi > 0.0) || !std::isfinite(config.tunaChi))
-        throw std::invalid_argument("tuna-chi must be finite and > 0; got " + std::to_string(config.tunaChi));
+    requireFinitePositive("tuna-chi", config.tunaChi);
 }
 
 } // namespace
@@ -294,16 +294,12 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("burn-in-step must be finite and >= 0; got " + std::to_string(config.burnInStep));
     if (config.leapfrogSteps < 1 || config.leapfrogSteps > 1000)
         throw std::invalid_argument("leapfrog-steps must be in [1, 1000]; got " + std::to_string(config.leapfrogSteps));
-    if (config.traceStride < 1)
-        throw std::invalid_argument("trace-every must be >= 1; got " + std::to_string(config.traceStride));
+    requireAtLeast("trace-every", config.traceStride, 1);
     if (config.nData < 2 || config.nData > kMaxSyntheticRows)
         throw std::invalid_argument("n-data must be in [2, 2^40]; got " + std::to_string(config.nData));
-    if (config.samples < 1)
-        throw std::invalid_argument("samples must be >= 1; got " + std::to_string(config.samples));
-    if (!(config.temperature > 0.0) || !std::isfinite(config.temperature))
-        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(config.temperature));
-    if (!(config.step > 0.0) || !std::isfinite(config.step))
-        throw std::invalid_argument("step must be finite and > 0; got " + std::to_string(config.step));
+    requireAtLeast("samples", config.samples, 1);
+    requireFinitePositive("temperature", config.temperature);
+    requireFinitePositive("step", config.step);
     if (usesLaplaceFit(config.proposal) && !isLogisticDataset(config.dataset))
         throw std::invalid_argument("proposal " + proposalName(config.proposal)
                                     + " is built around the Laplace approximation of logistic regression: it needs "

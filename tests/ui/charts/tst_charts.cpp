@@ -218,7 +218,7 @@ void tst_Charts::correctionChartResolvesAfterSigmaChange()
     QElapsedTimer latency;
     latency.start();
     // 1.23 is not a slider stop, so the background cannot have solved it ahead.
-    window.controls()->sigmaBox()->setValue(1.23);
+    window.controls()->correctionBox()->sigmaBox()->setValue(1.23);
     QTRY_VERIFY_WITH_TIMEOUT(correction->isBusy(), 1000);
     QElapsedTimer responsive;
     responsive.start();
@@ -239,13 +239,13 @@ void tst_Charts::correctionChartResolvesAfterSigmaChange()
 
     // The paper's ridge solver: dense C_σ, and a λ that matters.
     latency.restart();
-    window.controls()->solverBox()->setCurrentIndex(window.controls()->solverBox()->findData(QStringLiteral("ridge")));
-    QVERIFY(window.controls()->lambdaBox()->isEnabled());
+    window.controls()->correctionBox()->solverBox()->setCurrentIndex(window.controls()->correctionBox()->solverBox()->findData(QStringLiteral("ridge")));
+    QVERIFY(window.controls()->correctionBox()->lambdaBox()->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 3, kSolveTimeoutMs);
     qInfo("NNLS → ridge (σ = 1.23, λ = 10): new table drawn %lld ms after the edit",
           static_cast<long long>(latency.elapsed()));
     latency.restart();
-    window.controls()->lambdaBox()->setValue(5.0);
+    window.controls()->correctionBox()->lambdaBox()->setValue(5.0);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 4, kSolveTimeoutMs);
     qInfo("λ 10 → 5 (ridge, σ = 1.23): new table drawn %lld ms after the edit", static_cast<long long>(latency.elapsed()));
     QCOMPARE(correction->shownParams().lambda, 5.0);

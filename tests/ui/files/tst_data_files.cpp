@@ -136,7 +136,7 @@ void tst_DataFiles::malformedFilesAreReported()
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kRunTimeoutMs);
     QVERIFY2(failed.at(0).at(0).toString().contains(name), qPrintable(failed.at(0).at(0).toString()));
     QVERIFY(!window.isRunning());
-    QVERIFY(window.controls()->runButtons()->runButton()->isEnabled());
+    QVERIFY(window.controls()->runButtons()->button(ui::RunButtons::Run)->isEnabled());
     QCOMPARE(window.controls()->config().logreg.csv.empty(), kind != QLatin1String("csv")); // nothing lost
     core::RunConfig mixture;
     mixture.method = core::TestMethod::Barker;

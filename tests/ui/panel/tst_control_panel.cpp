@@ -86,8 +86,8 @@ void tst_ControlPanel::initTestCase()
 void tst_ControlPanel::everyExploredSettingHasASlider()
 {
     ui::ControlPanel panel;
-    const QList<QAbstractSpinBox *> explored{panel.temperatureBox(), panel.proposalStepBox(), panel.sigmaBox(),
-                                             panel.lambdaBox(), panel.minibatchBox()->batchBox(),
+    const QList<QAbstractSpinBox *> explored{panel.temperatureBox(), panel.proposalStepBox(), panel.correctionBox()->sigmaBox(),
+                                             panel.correctionBox()->lambdaBox(), panel.minibatchBox()->batchBox(),
                                              panel.minibatchBox()->growthBox(), panel.dataSizeBox(), panel.chainsBox()};
     for (QAbstractSpinBox *box : explored) {
         ui::SliderSpinBox *slider = sliderOf(&panel, box);
@@ -97,7 +97,7 @@ void tst_ControlPanel::everyExploredSettingHasASlider()
         QVERIFY(!slider->slider()->toolTip().isEmpty());
     }
     QVERIFY(sliderOf(&panel, panel.temperatureBox())->slider()->toolTip().contains(QStringLiteral("--temperature")));
-    QVERIFY(sliderOf(&panel, panel.sigmaBox())->slider()->toolTip().contains(QStringLiteral("1e-3")));
+    QVERIFY(sliderOf(&panel, panel.correctionBox()->sigmaBox())->slider()->toolTip().contains(QStringLiteral("1e-3")));
 }
 
 void tst_ControlPanel::sliderAndBoxFollowEachOther()
@@ -128,7 +128,7 @@ void tst_ControlPanel::sliderAndBoxFollowEachOther()
     }
     // σ: one position per 0.05 over [0.1, 1.8], where the correction tables are solved ahead;
     // chains: one per chain.
-    QCOMPARE(sliderOf(&panel, panel.sigmaBox())->positions(), 34);
+    QCOMPARE(sliderOf(&panel, panel.correctionBox()->sigmaBox())->positions(), 34);
     ui::SliderSpinBox *chains = sliderOf(&panel, panel.chainsBox());
     chains->slider()->setValue(2);
     QCOMPARE(panel.chainsBox()->value(), 3);
@@ -159,12 +159,12 @@ void tst_ControlPanel::sigmaWarnsWhereTheCorrectionIsInaccurate()
     ui::ControlPanel panel;
     auto *box = panel.findChild<ui::CorrectionBox *>();
     QVERIFY(box);
-    panel.sigmaBox()->setValue(1.0);
+    panel.correctionBox()->sigmaBox()->setValue(1.0);
     QVERIFY(!box->sigmaWarningShown());
     const double limit = box->accurateSigmaLimit();
     // The limit is where the solved table's L∞ crosses 1e-3 (the panel's other settings).
     for (const QString &solver : {QStringLiteral("nnls"), QStringLiteral("ridge")}) {
-        panel.solverBox()->setCurrentIndex(panel.solverBox()->findData(solver));
+        panel.correctionBox()->solverBox()->setCurrentIndex(panel.correctionBox()->solverBox()->findData(solver));
         core::CorrectionParams params = panel.correctionParams();
         params.sigma = box->accurateSigmaLimit();
         const double inside = core::CorrectionDistribution::solve(params).linfError();
@@ -173,16 +173,16 @@ void tst_ControlPanel::sigmaWarnsWhereTheCorrectionIsInaccurate()
         QVERIFY2(inside <= 1e-3 && outside > 1e-3,
                  qPrintable(QStringLiteral("%1: L∞ %2 at σ = %3, %4 at +0.01").arg(solver).arg(inside).arg(params.sigma - 0.01).arg(outside)));
     }
-    panel.solverBox()->setCurrentIndex(panel.solverBox()->findData(QStringLiteral("nnls")));
+    panel.correctionBox()->solverBox()->setCurrentIndex(panel.correctionBox()->solverBox()->findData(QStringLiteral("nnls")));
     QCOMPARE(box->accurateSigmaLimit(), limit);
-    panel.sigmaBox()->setValue(limit);
+    panel.correctionBox()->sigmaBox()->setValue(limit);
     QVERIFY(!box->sigmaWarningShown());
-    panel.sigmaBox()->setValue(1.8);
+    panel.correctionBox()->sigmaBox()->setValue(1.8);
     QVERIFY(box->sigmaWarningShown());
     // The ridge solver is less accurate: its limit is lower.
-    panel.solverBox()->setCurrentIndex(panel.solverBox()->findData(QStringLiteral("ridge")));
+    panel.correctionBox()->solverBox()->setCurrentIndex(panel.correctionBox()->solverBox()->findData(QStringLiteral("ridge")));
     QVERIFY(box->accurateSigmaLimit() < limit);
-    panel.sigmaBox()->setValue(1.0);
+    panel.correctionBox()->sigmaBox()->setValue(1.0);
     QVERIFY(!box->sigmaWarningShown());
 }
 
@@ -209,7 +209,7 @@ void tst_ControlPanel::wheelScrollsTheFormOverUnfocusedBoxes()
         QSpontaneKeyEvent::setSpontaneous(&event); // as from the mouse
         QApplication::sendEvent(target, &event);
     };
-    window.controls()->runButtons()->runButton()->setFocus();
+    window.controls()->runButtons()->button(ui::RunButtons::Run)->setFocus();
     wheel(m, -120);
     wheel(method, -120);
     QCOMPARE(m->value(), before);
@@ -231,10 +231,10 @@ void tst_ControlPanel::typingOutOfRangeSaysTheRange()
     ui::ControlPanel panel;
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    ui::SliderSpinBox *sigma = sliderOf(&panel, panel.sigmaBox());
-    panel.sigmaBox()->setFocus();
-    panel.sigmaBox()->selectAll();
-    QTest::keyClicks(panel.sigmaBox(), QStringLiteral("1.9"));
+    ui::SliderSpinBox *sigma = sliderOf(&panel, panel.correctionBox()->sigmaBox());
+    panel.correctionBox()->sigmaBox()->setFocus();
+    panel.correctionBox()->sigmaBox()->selectAll();
+    QTest::keyClicks(panel.correctionBox()->sigmaBox(), QStringLiteral("1.9"));
     QVERIFY2(sigma->rangeMessage().contains(QStringLiteral("σ")) && sigma->rangeMessage().contains(QStringLiteral("1.8")),
              qPrintable(sigma->rangeMessage()));
     ui::SliderSpinBox *t = sliderOf(&panel, panel.temperatureBox());
