@@ -52,6 +52,10 @@ struct Decision {
     /// The exact minibatch kernels (SMH, TunaMH): drawn points whose ratio broke the per-point
     /// bound the kernel's exactness rests on. A correct bound never does: runs report the count.
     std::int64_t boundViolations = 0;
+    /// FlyMC: the points bright after this iteration's z-update, whose likelihoods at θ′ its
+    /// θ-move read (Maclaurin & Adams 2014, Sec. 3); −1 for the tests without brightness
+    /// variables.
+    std::int64_t brightPoints = -1;
 };
 
 class AcceptanceTest {

@@ -223,6 +223,7 @@ Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
         delta += m_proposedLogWeight[k] - m_brightLogWeight[k];
     }
     decision.pointsUsed += brightCount();
+    decision.brightPoints = brightCount();
     decision.deltaEstimate = delta;
     decision.accepted = std::log(rng.uniformOpen01()) < delta;
     if (decision.accepted) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/random/rng.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 
@@ -35,14 +36,11 @@ bool ChainResult::retuned(double configuredTemperature, double configuredStep) c
 
 void validate(const ChainSettings &settings)
 {
-    if (settings.samples < 1)
-        throw std::invalid_argument("samples must be >= 1; got " + std::to_string(settings.samples));
-    if (!(settings.temperature > 0.0) || !std::isfinite(settings.temperature))
-        throw std::invalid_argument("temperature must be finite and > 0; got " + std::to_string(settings.temperature));
+    requireAtLeast("samples", settings.samples, 1);
+    requireFinitePositive("temperature", settings.temperature);
     if (settings.maxSeconds < 0.0 || !std::isfinite(settings.maxSeconds))
         throw std::invalid_argument("the time limit must be finite and >= 0 seconds; got " + std::to_string(settings.maxSeconds));
-    if (settings.burnIn < 0)
-        throw std::invalid_argument("burn-in must be >= 0; got " + std::to_string(settings.burnIn));
+    requireAtLeast("burn-in", settings.burnIn, 0);
     if (settings.burnIn >= settings.samples && settings.burnIn > 0)
         throw std::invalid_argument("burn-in must be smaller than samples (" + std::to_string(settings.samples)
                                     + "); got " + std::to_string(settings.burnIn));
@@ -57,8 +55,8 @@ void validate(const ChainSettings &settings)
                                     + " is not a multiple of checkpoint-every " + std::to_string(settings.checkpointEvery));
     if (settings.resumeDraws > 0 && settings.resumeTheta.size() == 0)
         throw std::invalid_argument("a resumed chain needs the draw it resumes after");
-    if (settings.burnIn > 0 && (!(settings.burnInTemperature > 0.0) || !std::isfinite(settings.burnInTemperature)))
-        throw std::invalid_argument("anneal-from must be finite and > 0; got " + std::to_string(settings.burnInTemperature));
+    if (settings.burnIn > 0)
+        requireFinitePositive("anneal-from", settings.burnInTemperature);
 }
 
 std::uint64_t checkpointSeed(std::uint64_t seed, std::int64_t checkpoint)
@@ -234,6 +232,14 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         result.fullDataFallback[row] = decision.fullDataFallback ? 1 : 0;
         result.fullScanSeconds += decision.fullScanSeconds;
         result.boundViolations += decision.boundViolations;
+        if (decision.brightPoints >= 0 || !result.brightPoints.empty()) {
+            if (result.brightPoints.empty())
+                result.brightPoints.assign(result.batchSize.size(), 0); // once, at FlyMC's first test
+            // An iteration that ran no test (θ′ outside the prior's support) keeps the count.
+            result.brightPoints[row] = decision.brightPoints >= 0 ? decision.brightPoints
+                                       : row > 0                  ? result.brightPoints[row - 1]
+                                                                  : 0;
+        }
         result.completed = t + 1;
 
         const bool stepping = settings.pauseGate && settings.pauseGate->paused();

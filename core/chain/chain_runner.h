@@ -142,6 +142,9 @@ struct ChainResult : ChainTotals {
     std::vector<std::int64_t> fullScanPoints;  ///< full-data pass points at iteration t
     std::vector<std::uint8_t> accepted;        ///< 0/1
     std::vector<std::uint8_t> fullDataFallback;///< 0/1
+    /// FlyMC: the points bright after iteration t's z-update (Decision::brightPoints); empty for
+    /// the tests without brightness variables.
+    std::vector<std::int64_t> brightPoints;
 
     /// First iteration of the final segment: where statistics of the target start (after any
     /// burn-in, even when no live change followed it).

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "ui/charts/batch_size_histogram.h"
+#include "ui/charts/bright_points_chart.h"
 #include "ui/panel/control_panel.h"
 #include "ui/panel/correction_box.h"
 #include "ui/files/file_actions.h"
@@ -91,7 +92,7 @@ private slots:
         QVERIFY(window.staleBanner()->isHidden());
 
         window.controls()->temperatureBox()->setValue(400.0);
-        window.controls()->sigmaBox()->setValue(0.5);
+        window.controls()->correctionBox()->sigmaBox()->setValue(0.5);
         QVERIFY(window.staleBanner()->isVisible());
         const QStringList differences = window.staleBanner()->differences();
         QCOMPARE(differences.size(), 2);
@@ -115,7 +116,7 @@ private slots:
 
         // Putting the values back is as good as running them.
         window.controls()->temperatureBox()->setValue(200.0);
-        window.controls()->sigmaBox()->setValue(1.0);
+        window.controls()->correctionBox()->sigmaBox()->setValue(1.0);
         QVERIFY(window.staleBanner()->isHidden());
 
         window.controls()->temperatureBox()->setValue(400.0);
@@ -257,6 +258,78 @@ private slots:
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, 300)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
         QVERIFY(!window.statusStrip()->notice().contains(QStringLiteral("read all N")));
+    }
+
+    // FlyMC's bright points are drawn under the traces, a line per FlyMC chain ending at the
+    // count the chain itself reports; a chain of another method gets no line, and a run without
+    // FlyMC hides the chart.
+    void flymcRunsDrawTheirBrightPoints()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutoRun(false);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        core::RunConfig config;
+        config.dataset = "tall-logreg";
+        applyDatasetDefaults(config, false, false);
+        config.nData = 20'000;
+        config.dimension = 3;
+        config.samples = 2000;
+        config.burnIn = 500;
+        ui::RunRequest request = ui::RunRequest::single(config);
+        request.methods = {core::TestMethod::Minibatch, core::TestMethod::Firefly};
+        QVERIFY(window.startRequest(request));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        ui::BrightPointsChart *bright = window.results()->brightPointsChart();
+        QVERIFY(bright->isActive());
+        QVERIFY(!bright->isHidden());
+        QCOMPARE(bright->pointCount(0), 0);
+        QVERIFY(bright->pointCount(1) > 0);
+        const auto outcome = window.lastOutcome();
+        QVERIFY(outcome);
+        const ui::ChainReport &flymc = outcome->chains.at(1);
+        QCOMPARE(flymc.method, core::TestMethod::Firefly);
+        // Every iteration is drawn, in bins of equal size: the lines' means are the chain's own.
+        const core::ChainResult &chain = *flymc.result;
+        QCOMPARE(static_cast<qint64>(chain.brightPoints.size()), config.samples);
+        double chainBright = 0.0, chainRead = 0.0;
+        for (std::size_t t = 0; t < chain.brightPoints.size(); ++t) {
+            chainBright += static_cast<double>(chain.brightPoints[t]) / static_cast<double>(config.samples);
+            chainRead += static_cast<double>(chain.batchSize[t]) / static_cast<double>(config.samples);
+        }
+        const QList<QPointF> brightLine = bright->points(1), readLine = bright->readPoints(1);
+        QCOMPARE(readLine.size(), brightLine.size());
+        QCOMPARE(brightLine.size() * bright->binSize(1), config.samples);
+        double lineBright = 0.0, lineRead = 0.0, previous = 0.0;
+        for (qsizetype k = 0; k < brightLine.size(); ++k) {
+            QCOMPARE(brightLine[k].x(), previous + static_cast<double>(bright->binSize(1)));
+            QCOMPARE(readLine[k].x(), brightLine[k].x());
+            previous = brightLine[k].x();
+            lineBright += brightLine[k].y() / static_cast<double>(brightLine.size());
+            lineRead += readLine[k].y() / static_cast<double>(readLine.size());
+        }
+        QVERIFY(std::abs(lineBright - chainBright) < 1e-9);
+        QVERIFY(std::abs(lineRead - chainRead) < 1e-9);
+        // Bounds tight at the mode leave few of the N points bright, so the reads settle near
+        // the z-update's q_db·N proposals plus the bright points at θ′.
+        const double proposedBright = config.flymcDarkToBright * static_cast<double>(config.nData);
+        QVERIFY2(chainBright > 0.0 && chainBright < config.nData / 100.0, qPrintable(QString::number(chainBright)));
+        QVERIFY2(std::abs(chainRead - proposedBright - chainBright) < 0.2 * proposedBright,
+                 qPrintable(QStringLiteral("%1 read, %2 proposed bright, %3 bright")
+                                .arg(chainRead)
+                                .arg(proposedBright)
+                                .arg(chainBright)));
+        qInfo("FlyMC: %.2f of %lld points bright on average, %.1f read per iteration against q_db N = %.0f",
+              chainBright, static_cast<long long>(config.nData), chainRead, proposedBright);
+        window.results()->setCurrentIndex(ui::ResultsView::TraceTab);
+        QTest::qWait(200); // the charts draw on the next turns of the event loop
+        saveScreenshot(window, QStringLiteral("flymc-bright-points.png"));
+
+        QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, 300)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
+        QVERIFY(!bright->isActive());
+        QVERIFY(bright->isHidden());
     }
 
     // The paper's mixture (N = 10^6): from the last edit of T to the new run's first drawn

@@ -200,6 +200,18 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
                                         .arg(pooled->dataPointsPerEss, 0, 'f', 0));
         setItem(row, PooledEssPerSecondColumn, pooledSpeed);
     }
+    // Columns that say nothing about this run go, so that the others fit without scrolling
+    // sideways: TV without an exact posterior, θ₂'s ESS for one parameter, pooled figures for
+    // one chain per method.
+    bool anyTv = false, anySecond = false;
+    for (const ChainReport &report : outcome.chains) {
+        anyTv = anyTv || report.hasPosteriorMetrics;
+        anySecond = anySecond || report.bulkEss.size() > 1;
+    }
+    setColumnHidden(PosteriorTvColumn, !anyTv);
+    setColumnHidden(EssTheta2Column, !anySecond);
+    for (const int column : {PooledEssColumn, PooledEssPerSecondColumn})
+        setColumnHidden(column, outcome.request.chains < 2);
 }
 
 } // namespace ui

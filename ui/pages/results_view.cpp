@@ -10,6 +10,7 @@
 
 #include "ui/charts/accuracy_chart.h"
 #include "ui/charts/batch_size_histogram.h"
+#include "ui/charts/bright_points_chart.h"
 #include "ui/charts/chart_style.h"
 #include "ui/pages/compare_page.h"
 #include "ui/charts/correction_chart.h"
@@ -72,7 +73,14 @@ ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
     addTab(scrolling(m_comparePage), tr("&Posterior"));
     addTab(scrolling(m_histogram), tr("Minibatch si&zes"));
     addTab(scrolling(m_correction), tr("&Correction C_σ"));
-    addTab(scrolling(m_traces), tr("&Traces"));
+    // FlyMC's bright points under the traces, shown when a run has FlyMC chains.
+    m_bright = new BrightPointsChart;
+    auto *traces = new QWidget;
+    auto *tracesLayout = new QVBoxLayout(traces);
+    tracesLayout->setContentsMargins(0, 0, 0, 0);
+    tracesLayout->addWidget(m_traces, 2);
+    tracesLayout->addWidget(m_bright, 1);
+    addTab(scrolling(traces), tr("&Traces"));
     auto *diagnostics = new QWidget;
     auto *diagnosticsLayout = new QVBoxLayout(diagnostics);
     diagnosticsLayout->setContentsMargins(0, 0, 0, 0);
@@ -156,6 +164,11 @@ void ResultsView::beginRun(const RunRequest &request)
     m_histogram->reset(methods, nData);
     m_traces->reset(channels, colours, request.config.samples);
     m_traces->setDimension(m_dimension);
+    std::vector<bool> flymc;
+    for (int channel = 0; channel < request.channelCount(); ++channel)
+        flymc.push_back(request.methods[static_cast<std::size_t>(request.methodIndexOf(channel))]
+                        == core::TestMethod::Firefly);
+    m_bright->reset(channels, colours, flymc, request.untilStopped ? 0 : request.config.samples);
     if (request.untilStopped) {
         // A moving window of the latest `samples` iterations per chain.
         const qint64 window = request.config.samples;
@@ -181,6 +194,7 @@ void ResultsView::applySnapshot(const RunSnapshot &snapshot)
         overview->appendBatchSizes(method, snapshot.newBatchSizes);
     m_traces->appendSamples(snapshot.channel, snapshot.newSamples, snapshot.first, snapshot.sampleStride);
     m_accuracy->appendPoints(snapshot.channel, snapshot.newClassifierPoints);
+    m_bright->appendCounts(snapshot.channel, snapshot.first, snapshot.newBrightPoints, snapshot.newBatchSizes);
     if (snapshot.dataSize > 0) {
         m_histogram->setDataSize(snapshot.dataSize);
         if (BatchSizeHistogram *overview = m_comparePage->histogram())
@@ -219,6 +233,7 @@ void ResultsView::flushAll()
     if (BatchSizeHistogram *overview = m_comparePage->histogram())
         overview->flush();
     m_traces->flush();
+    m_bright->flush();
     m_accuracy->flush();
 }
 
@@ -265,7 +280,10 @@ void ResultsView::flushVisible()
             overview->flush();
         break;
     case HistogramTab: m_histogram->flush(); break;
-    case TraceTab: m_traces->flush(); break;
+    case TraceTab:
+        m_traces->flush();
+        m_bright->flush();
+        break;
     case AccuracyTab: m_accuracy->flush(); break;
     default: break;
     }
@@ -301,6 +319,8 @@ QList<NamedChart> ResultsView::exportableCharts() const
     charts.append({QStringLiteral("trace-theta1"), tr("Trace of θ₁"), m_traces->view(0)});
     if (m_dimension > 1)
         charts.append({QStringLiteral("trace-theta2"), tr("Trace of θ₂"), m_traces->view(1)});
+    if (m_bright->isActive())
+        charts.append({QStringLiteral("flymc-bright-points"), tr("FlyMC bright points"), m_bright});
     if (m_accuracy->isActive()) {
         charts.append({QStringLiteral("accuracy"), tr("Test accuracy against data read"), m_accuracy->accuracyView()});
         charts.append({QStringLiteral("test-loglik"), tr("Test log-likelihood against data read"),

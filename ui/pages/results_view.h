@@ -21,6 +21,7 @@ namespace ui {
 
 class AccuracyChart;
 class BatchSizeHistogram;
+class BrightPointsChart;
 class ComparePage;
 class CorrectionChart;
 class DiagnosticsTable;
@@ -76,6 +77,8 @@ public:
     BatchSizeHistogram *histogram() const { return m_histogram; }
     CorrectionChart *correctionChart() const { return m_correction; }
     TraceChart *traceChart() const { return m_traces; }
+    /// FlyMC's bright points, under the traces (hidden without FlyMC chains).
+    BrightPointsChart *brightPointsChart() const { return m_bright; }
     DiagnosticsTable *diagnosticsTable() const { return m_table; }
     AccuracyChart *accuracyChart() const { return m_accuracy; }
     /// The sweep of one setting (its own runs, not the run's).
@@ -94,6 +97,7 @@ private:
     BatchSizeHistogram *m_histogram = nullptr;
     CorrectionChart *m_correction = nullptr;
     TraceChart *m_traces = nullptr;
+    BrightPointsChart *m_bright = nullptr;
     DiagnosticsTable *m_table = nullptr;
     AccuracyChart *m_accuracy = nullptr;
     TradeoffsPage *m_tradeoffs = nullptr;

@@ -32,7 +32,7 @@ QString selectionStatus(const DataSelection &s)
         return QObject::tr("N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1).");
     if (s.dataset == "tall-logreg")
         return QObject::tr("N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at "
-                           "θ* = (1, …, 1); prior N(0, %1²I).")
+                           "θ* = (1, …, 1); prior N(0, s²I) with s = %1.")
             .arg(s.spec.model.priorSd);
     if (s.checking)
         return QObject::tr("Checking the data…");

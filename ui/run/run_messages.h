@@ -74,6 +74,9 @@ struct RunSnapshot {
     double meanBatch = 0.0;          ///< mean points used per test so far, or in the window
     qint64 dataPointsUsed = 0;       ///< Σ points used by the tests so far
     qint64 fullDataFallbacks = 0;    ///< minibatch tests that had to use all N points
+    /// FlyMC: the points bright after each new iteration, as newBatchSizes (empty for the other
+    /// tests).
+    QVector<qint64> newBrightPoints;
     double elapsedSeconds = 0.0;     ///< since the chain started
     double iterationsPerSecond = 0.0;
 };

@@ -108,6 +108,8 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         if (t % m_stride == 0)
             shot.newSamples.append(point(t - offset));
         shot.newBatchSizes.append(result.batchSize[row]);
+        if (!result.brightPoints.empty())
+            shot.newBrightPoints.append(result.brightPoints[row]);
         m_accepted += result.accepted[row];
         m_dataPointsUsed += result.batchSize[row];
         m_fallbacks += result.fullDataFallback[row];

@@ -36,6 +36,8 @@ public:
         const std::int64_t kept = std::min(m_held, m_capacity - taken);
         const std::int64_t dropped = m_held - kept;
         const std::int64_t from = lap.completed - taken;
+        if (!lap.brightPoints.empty() && m_rows.brightPoints.empty()) // FlyMC's, from its first lap
+            m_rows.brightPoints.resize(m_rows.batchSize.size());
         moveRows(dropped, 0, kept);
         const auto dim = static_cast<std::size_t>(m_rows.samples.cols());
         if (taken > 0)
@@ -63,6 +65,8 @@ private:
         move(m_rows.fullScanPoints);
         move(m_rows.accepted);
         move(m_rows.fullDataFallback);
+        if (!m_rows.brightPoints.empty())
+            move(m_rows.brightPoints);
     }
 
     void copyColumns(const ChainResult &lap, std::int64_t from, std::int64_t to, std::int64_t count)
@@ -74,6 +78,8 @@ private:
         copy(lap.fullScanPoints, m_rows.fullScanPoints);
         copy(lap.accepted, m_rows.accepted);
         copy(lap.fullDataFallback, m_rows.fullDataFallback);
+        if (!lap.brightPoints.empty())
+            copy(lap.brightPoints, m_rows.brightPoints);
     }
 
     std::int64_t m_capacity;
@@ -243,6 +249,8 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
     result.fullScanPoints.resize(rows);
     result.accepted.resize(rows);
     result.fullDataFallback.resize(rows);
+    if (!result.brightPoints.empty())
+        result.brightPoints.resize(rows);
     result.completed = held;
     result.firstIteration = done - held;
     result.stopped = stopped || inputs.stop.stop_requested();
