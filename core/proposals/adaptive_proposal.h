@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -50,11 +51,20 @@ void requireTargetAcceptance(double target);
 /// is a finite dimension × dimension matrix with a positive diagonal (its lower triangle is L).
 void requireLowerFactor(const Eigen::MatrixXd &factor, Eigen::Index dimension, const std::string &name);
 
-/// The burn-in's acceptance rate (LearnedProposal::burnInAcceptance): `accepted` of
-/// `observations` iterations, 0 before the first.
-inline double burnInAcceptanceRate(std::int64_t accepted, std::int64_t observations)
+/// What an adaptive proposal learned: the proposal covariance scale² · `covariance` (d×d when
+/// `full`, else per-coordinate variances), `learned` false while Σ̂ is still the identity, and
+/// the burn-in's counts (`accepted` of `observations` iterations; a rate of 0 before the first).
+inline LearnedProposal learnedProposal(double scale, Eigen::MatrixXd covariance, bool full, bool learned,
+                                       std::int64_t observations, std::int64_t accepted)
 {
-    return observations > 0 ? static_cast<double>(accepted) / static_cast<double>(observations) : 0.0;
+    return LearnedProposal{.scale = scale,
+                           .covariance = std::move(covariance),
+                           .fullCovariance = full,
+                           .covarianceLearned = learned,
+                           .observations = observations,
+                           .burnInAcceptance = observations > 0
+                                                   ? static_cast<double>(accepted) / static_cast<double>(observations)
+                                                   : 0.0};
 }
 
 class AdaptiveProposal : public Proposal {

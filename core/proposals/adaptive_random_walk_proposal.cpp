@@ -122,12 +122,7 @@ std::unique_ptr<Proposal> AdaptiveRandomWalkProposal::withStep(double step) cons
 
 LearnedProposal AdaptiveRandomWalkProposal::learned() const
 {
-    return LearnedProposal{.scale = m_scale,
-                           .covariance = m_covariance,
-                           .fullCovariance = m_full,
-                           .covarianceLearned = m_covarianceLearned,
-                           .observations = m_observations,
-                           .burnInAcceptance = burnInAcceptanceRate(m_accepted, m_observations)};
+    return learnedProposal(m_scale, m_covariance, m_full, m_covarianceLearned, m_observations, m_accepted);
 }
 
 } // namespace core

@@ -217,13 +217,9 @@ void LangevinProposal::endWindow()
 
 LearnedProposal LangevinProposal::learned() const
 {
-    return LearnedProposal{.scale = m_step,
-                           .covariance = m_mass,
-                           .fullCovariance = false,
-                           .covarianceLearned = m_massLearned,
-                           .observations = m_observations,
-                           .burnInAcceptance = burnInAcceptanceRate(m_accepted, m_observations),
-                           .preconditionerFactor = m_factor};
+    LearnedProposal state = learnedProposal(m_step, m_mass, false, m_massLearned, m_observations, m_accepted);
+    state.preconditionerFactor = m_factor;
+    return state;
 }
 
 } // namespace core

@@ -54,12 +54,7 @@ public:
     /// counts as learned, as an adaptive random walk's covariance does after its warm-up.
     LearnedProposal learned(Eigen::VectorXd variances) const
     {
-        return LearnedProposal{.scale = m_scale,
-                               .covariance = std::move(variances),
-                               .fullCovariance = false,
-                               .covarianceLearned = true,
-                               .observations = m_observations,
-                               .burnInAcceptance = burnInAcceptanceRate(m_accepted, m_observations)};
+        return learnedProposal(m_scale, std::move(variances), false, true, m_observations, m_accepted);
     }
 
 private:
