@@ -4,13 +4,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 AustereAdaptiveTest::AustereAdaptiveTest(std::shared_ptr<const AustereDesigner> designer, double errorBound)
-    : m_designer(std::move(designer)), m_errorBound(errorBound)
+    : m_designer(requireGiven(std::move(designer), "AustereMH(nc) needs a design grid")), m_errorBound(errorBound)
 {
-    if (!m_designer)
-        throw std::invalid_argument("AustereMH(nc) needs a design grid");
     if (!(errorBound > 0.0 && errorBound < 1.0))
         throw std::invalid_argument("error-bound must be in (0, 1); got " + std::to_string(errorBound));
     for (const auto &table : m_designer->tables())

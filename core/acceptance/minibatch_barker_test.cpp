@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 namespace {
 
@@ -21,10 +23,9 @@ Decision decisionFrom(const MinibatchEstimate &estimate)
 
 MinibatchBarkerTest::MinibatchBarkerTest(std::shared_ptr<const CorrectionDistribution> correction,
                                          MinibatchSettings settings)
-    : m_correction(std::move(correction)), m_settings(settings)
+    : m_correction(requireGiven(std::move(correction), "the minibatch test needs a correction distribution")),
+      m_settings(settings)
 {
-    if (!m_correction)
-        throw std::invalid_argument("the minibatch test needs a correction distribution");
     validate(m_settings);
     m_sigma = m_correction->params().sigma;
 }

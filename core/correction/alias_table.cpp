@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/validation/range_checks.h"
+
 namespace core {
 
 AliasTable::AliasTable(const std::vector<double> &weights)
@@ -10,12 +12,7 @@ AliasTable::AliasTable(const std::vector<double> &weights)
     const std::size_t n = weights.size();
     if (n == 0)
         throw std::invalid_argument("weights must not be empty");
-    long double total = 0.0L;
-    for (const double w : weights) {
-        if (!std::isfinite(w) || w < 0.0)
-            throw std::invalid_argument("weights must be finite and >= 0");
-        total += w;
-    }
+    const long double total = requireNonNegativeSum("weights", weights);
     if (!(total > 0.0L))
         throw std::invalid_argument("weights must not all be zero");
 

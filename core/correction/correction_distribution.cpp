@@ -12,6 +12,7 @@
 #include "core/correction/folded_normal_equations.h"
 #include "core/correction/nnls_solver.h"
 #include "core/correction/ridge_solver.h"
+#include "core/validation/range_checks.h"
 
 namespace core {
 
@@ -128,12 +129,7 @@ CorrectionDistribution CorrectionDistribution::fromMasses(const CorrectionParams
     validate(params);
     if (masses.size() != 2 * static_cast<std::size_t>(params.grid) + 1)
         throw std::invalid_argument("masses must have 2 grid + 1 entries");
-    long double total = 0.0L;
-    for (const double m : masses) {
-        if (!std::isfinite(m) || m < 0.0)
-            throw std::invalid_argument("masses must be finite and >= 0");
-        total += m;
-    }
+    const long double total = requireNonNegativeSum("masses", masses);
     if (std::fabs(static_cast<double>(total) - 1.0) > 1e-9)
         throw std::invalid_argument("masses must sum to 1");
     return CorrectionDistribution(params, std::move(masses), stats);

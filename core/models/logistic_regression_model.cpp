@@ -9,6 +9,7 @@
 
 #include "core/data/full_pass_notice.h"
 #include "core/io/mapped_file.h"
+#include "core/validation/range_checks.h"
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -180,9 +181,10 @@ struct Margins {
     double bias;
 };
 
-Margins marginsOf(const Vector &theta, int features, bool bias)
+// θ = (w, b) with the bias last when the model has one.
+Margins marginsOf(const Vector &theta, bool bias)
 {
-    return {theta.data(), bias ? theta[features] : 0.0};
+    return {theta.data(), bias ? theta[theta.size() - 1] : 0.0};
 }
 
 template <bool RandomRows, typename Rows, typename RowOf>
@@ -242,6 +244,44 @@ void residualKernel(const ClassificationData &data, const Rows &rows, RowOf rowO
     }
 }
 
+// Calls kernel(reader, rowOf, count, randomRows) over the listed rows in their order: the
+// gathered form, its rows prefetched when mapped; randomRows is std::true_type.
+template <typename Kernel>
+void overListedRows(const ClassificationData &data, std::span<const DataIndex> rows, Kernel kernel)
+{
+    if (data.mapped)
+        data.mapped->prefetch(rows);
+    const DataIndex *indices = rows.data();
+    withRows(data, [&](const auto &reader) {
+        kernel(reader, [indices](DataIndex k) { return indices[k]; }, static_cast<DataIndex>(rows.size()),
+               std::true_type{});
+    });
+}
+
+// The same over the contiguous rows first … first + count − 1; randomRows is std::false_type.
+template <typename Kernel>
+void overRowRange(const ClassificationData &data, DataIndex first, std::size_t count, Kernel kernel)
+{
+    withRows(data, [&](const auto &reader) {
+        kernel(reader, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(count), std::false_type{});
+    });
+}
+
+// The ratio and residual kernels as the row visitors above call them.
+auto ratiosInto(const ClassificationData &data, Margins from, Margins to, double *out)
+{
+    return [&data, from, to, out](const auto &reader, auto rowOf, DataIndex count, auto randomRows) {
+        ratioKernel<decltype(randomRows)::value>(data, reader, rowOf, count, from, to, out);
+    };
+}
+
+auto residualsInto(const ClassificationData &data, Margins from, Margins to, Margins anchor, int order, double *out)
+{
+    return [&data, from, to, anchor, order, out](const auto &reader, auto rowOf, DataIndex count, auto randomRows) {
+        residualKernel<decltype(randomRows)::value>(data, reader, rowOf, count, from, to, anchor, order, out);
+    };
+}
+
 // Calls visit(marginsBlock, signBlock, count) for the blocks of all rows of `data`.
 template <typename Visit>
 void forEachBlock(const ClassificationData &data, Margins theta, Visit visit)
@@ -275,10 +315,8 @@ double logLikelihoodTotal(const ClassificationData &data, Margins theta)
 
 LogisticRegressionModel::LogisticRegressionModel(std::shared_ptr<const ClassificationData> train,
                                                  LogisticRegressionOptions options)
-    : m_data(std::move(train)), m_options(options)
+    : m_data(requireGiven(std::move(train), "logistic regression needs training data")), m_options(options)
 {
-    if (!m_data)
-        throw std::invalid_argument("logistic regression needs training data");
     validate(*m_data);
     if (m_options.priorSd != 0.0 && !(m_options.priorSd > 0.0 && std::isfinite(m_options.priorSd)))
         throw std::invalid_argument("prior-sd must be 0 (flat prior) or finite and > 0; got "
@@ -372,7 +410,7 @@ void LogisticRegressionModel::sumGradLogLikelihood(const Vector &theta, std::spa
 {
     out.setZero(dimension());
     const Eigen::Index d = m_features;
-    const Margins margins = marginsOf(theta, m_features, m_options.bias);
+    const Margins margins = marginsOf(theta, m_options.bias);
     double biasSum = 0.0;
     if (m_data->mapped)
         m_data->mapped->prefetch(rows);
@@ -400,49 +438,31 @@ void LogisticRegressionModel::sumGradLogLikelihood(const Vector &theta, std::spa
 void LogisticRegressionModel::logLikelihoodRatios(const Vector &from, const Vector &to,
                                                   std::span<const DataIndex> rows, std::span<double> out) const
 {
-    const DataIndex *indices = rows.data();
-    if (m_data->mapped)
-        m_data->mapped->prefetch(rows);
-    withRows(*m_data, [&](const auto &reader) {
-        ratioKernel<true>(*m_data, reader, [indices](DataIndex k) { return indices[k]; },
-                          static_cast<DataIndex>(rows.size()), marginsOf(from, m_features, m_options.bias),
-                          marginsOf(to, m_features, m_options.bias), out.data());
-    });
+    overListedRows(*m_data, rows,
+                   ratiosInto(*m_data, marginsOf(from, m_options.bias), marginsOf(to, m_options.bias), out.data()));
 }
 
 void LogisticRegressionModel::logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
                                                        std::span<double> out) const
 {
-    withRows(*m_data, [&](const auto &reader) {
-        ratioKernel<false>(*m_data, reader, [first](DataIndex k) { return first + k; }, static_cast<DataIndex>(out.size()),
-                           marginsOf(from, m_features, m_options.bias), marginsOf(to, m_features, m_options.bias),
-                           out.data());
-    });
+    overRowRange(*m_data, first, out.size(),
+                 ratiosInto(*m_data, marginsOf(from, m_options.bias), marginsOf(to, m_options.bias), out.data()));
 }
 
 void LogisticRegressionModel::taylorResiduals(const Vector &from, const Vector &to, const Vector &anchor, int order,
                                               std::span<const DataIndex> rows, std::span<double> out) const
 {
-    const DataIndex *indices = rows.data();
-    if (m_data->mapped)
-        m_data->mapped->prefetch(rows);
-    withRows(*m_data, [&](const auto &reader) {
-        residualKernel<true>(*m_data, reader, [indices](DataIndex k) { return indices[k]; },
-                             static_cast<DataIndex>(rows.size()), marginsOf(from, m_features, m_options.bias),
-                             marginsOf(to, m_features, m_options.bias), marginsOf(anchor, m_features, m_options.bias),
-                             order, out.data());
-    });
+    overListedRows(*m_data, rows,
+                   residualsInto(*m_data, marginsOf(from, m_options.bias), marginsOf(to, m_options.bias),
+                                 marginsOf(anchor, m_options.bias), order, out.data()));
 }
 
 void LogisticRegressionModel::taylorResidualsRange(const Vector &from, const Vector &to, const Vector &anchor,
                                                    int order, DataIndex first, std::span<double> out) const
 {
-    withRows(*m_data, [&](const auto &reader) {
-        residualKernel<false>(*m_data, reader, [first](DataIndex k) { return first + k; },
-                              static_cast<DataIndex>(out.size()), marginsOf(from, m_features, m_options.bias),
-                              marginsOf(to, m_features, m_options.bias), marginsOf(anchor, m_features, m_options.bias),
-                              order, out.data());
-    });
+    overRowRange(*m_data, first, out.size(),
+                 residualsInto(*m_data, marginsOf(from, m_options.bias), marginsOf(to, m_options.bias),
+                               marginsOf(anchor, m_options.bias), order, out.data()));
 }
 
 LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Vector &anchor) const
@@ -454,7 +474,7 @@ LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Ve
     Eigen::MatrixXd block(kChunk, d);
     Eigen::VectorXd slope(kChunk), curvature(kChunk);
     const auto notice = announceFullPass("the control variates' sums at the mode");
-    forEachBlock(*m_data, marginsOf(anchor, m_features, m_options.bias),
+    forEachBlock(*m_data, marginsOf(anchor, m_options.bias),
                  [&, row = DataIndex{0}](double *z, const double *sign, DataIndex count) mutable {
                      for (DataIndex k = 0; k < count; ++k) {
                          block.row(k).head(m_features) = m_data->row(row + k).transpose();
@@ -474,7 +494,7 @@ LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Ve
 
 double LogisticRegressionModel::logLikelihoodSum(const Vector &theta) const
 {
-    return logLikelihoodTotal(*m_data, marginsOf(theta, m_features, m_options.bias));
+    return logLikelihoodTotal(*m_data, marginsOf(theta, m_options.bias));
 }
 
 void LogisticRegressionModel::checkCompatible(const Vector &theta, const ClassificationData &data) const
@@ -493,7 +513,7 @@ double LogisticRegressionModel::accuracy(const Vector &theta, const Classificati
 {
     checkCompatible(theta, data);
     std::int64_t correct = 0;
-    forEachBlock(data, marginsOf(theta, m_features, m_options.bias), [&](double *z, const double *sign, DataIndex count) {
+    forEachBlock(data, marginsOf(theta, m_options.bias), [&](double *z, const double *sign, DataIndex count) {
         for (DataIndex k = 0; k < count; ++k)
             correct += (z[k] > 0.0) == (sign[k] > 0.0) ? 1 : 0;
     });
@@ -503,7 +523,7 @@ double LogisticRegressionModel::accuracy(const Vector &theta, const Classificati
 double LogisticRegressionModel::meanLogLikelihood(const Vector &theta, const ClassificationData &data) const
 {
     checkCompatible(theta, data);
-    return logLikelihoodTotal(data, marginsOf(theta, m_features, m_options.bias)) / static_cast<double>(data.size());
+    return logLikelihoodTotal(data, marginsOf(theta, m_options.bias)) / static_cast<double>(data.size());
 }
 
 ClassifierFit LogisticRegressionModel::fit(const Vector &theta, const ClassificationData &data) const
@@ -511,7 +531,7 @@ ClassifierFit LogisticRegressionModel::fit(const Vector &theta, const Classifica
     checkCompatible(theta, data);
     std::int64_t correct = 0;
     double total = 0.0;
-    forEachBlock(data, marginsOf(theta, m_features, m_options.bias), [&](double *z, const double *sign, DataIndex count) {
+    forEachBlock(data, marginsOf(theta, m_options.bias), [&](double *z, const double *sign, DataIndex count) {
         for (DataIndex k = 0; k < count; ++k)
             correct += (z[k] > 0.0) == (sign[k] > 0.0) ? 1 : 0;
         ChunkArray u(z, count);

@@ -22,9 +22,11 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/trace_chart.h"
 #include "tests/support/gui_test_main.h"
+#include "tests/support/quiet_window.h"
 #include "tests/support/small_runs.h"
 
 using testruns::kRunTimeoutMs;
+using testruns::QuietWindow;
 using testruns::smallConfig;
 
 class tst_Explorer : public QObject {
@@ -40,9 +42,7 @@ private slots:
     // The target is on screen before any run, and follows a change of T, also after a run.
     void posteriorDrawnAtLaunchAndOnTemperatureChange()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
-        window.setAutoRun(false);
+        QuietWindow window{testruns::NoAutoRun{}};
         QElapsedTimer clock;
         clock.start();
         window.show();
@@ -69,8 +69,7 @@ private slots:
     // Nothing shown, nothing stale: edits before the first run raise no banner and no run.
     void noBannerBeforeTheFirstRun()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
+        QuietWindow window;
         window.show();
         window.controls()->temperatureBox()->setValue(321.0);
         QTest::qWait(ui::MainWindow::kAutoRunDelayMs * 2);
@@ -82,9 +81,7 @@ private slots:
     // with the shown and the form's values, and Run makes it go away.
     void bannerNamesWhatDiffersUntilTheFormIsRun()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
-        window.setAutoRun(false);
+        QuietWindow window{testruns::NoAutoRun{}};
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Barker, 500)));
@@ -131,8 +128,7 @@ private slots:
     // A temperature applied to running chains is what the charts then show: no banner.
     void liveChangesAreNotStale()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
+        QuietWindow window;
         window.show();
         QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
         QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
@@ -151,8 +147,7 @@ private slots:
     // value, once the editing pauses; Reset leaves nothing shown, so edits then run nothing.
     void autoRunAnswersABurstOfEditsWithOneRun()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
+        QuietWindow window;
         QVERIFY(window.autoRun()); // on by default
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
@@ -179,9 +174,7 @@ private slots:
     // Pin: the shown run's samples stay, faint, under the next run's; Clear removes them.
     void pinnedSamplesStayUnderTheNextRun()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
-        window.setAutoRun(false);
+        QuietWindow window{testruns::NoAutoRun{}};
         window.resize(1280, 800);
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
@@ -236,9 +229,7 @@ private slots:
     // Where most tests read all N anyway (MHSubLhd on the worst case, Lemma 1), the strip says so.
     void mostlyFullDataRunsAreFlagged()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
-        window.setAutoRun(false);
+        QuietWindow window{testruns::NoAutoRun{}};
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         core::RunConfig config;
@@ -265,9 +256,7 @@ private slots:
     // FlyMC hides the chart.
     void flymcRunsDrawTheirBrightPoints()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
-        window.setAutoRun(false);
+        QuietWindow window{testruns::NoAutoRun{}};
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         core::RunConfig config;
@@ -336,8 +325,7 @@ private slots:
     // snapshot, auto-run's pause included. Reported, not asserted (timing is for benchmarks).
     void autoRunLatencyAtThePapersScale()
     {
-        ui::MainWindow window;
-        window.setShowErrorDialogs(false);
+        QuietWindow window;
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::runFinished);
         QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
