@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 
+#include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/service/live_kernel.h"
 #include "core/experiment/settings/settings_table.h"
 #include "ui/panel/compare_box.h"
@@ -371,10 +372,23 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
     qint64 described = 0; // the iterations the summaries cover (a run until stopped: the window)
     for (const ChainReport &chain : outcome.chains)
         described += chain.summary.iterations;
+    QStringList notices;
+    if (const std::vector<std::string> unmixed = core::unmixedMethods(outcome); !unmixed.empty()) {
+        QStringList lines;
+        for (const std::string &line : unmixed)
+            lines << QString::fromStdString(line);
+        notices << tr("Mixing: %1. Vehtari et al. (2021) ask for split R-hat ≤ 1.01 and a bulk ESS of at least 100 "
+                      "a chain: the figures of a chain not mixed describe where it went, not the posterior (run "
+                      "longer, or choose a proposal that mixes on this data); a chain not converged moves, but its "
+                      "estimates carry more error than their ESS says.")
+                       .arg(lines.join(QStringLiteral("; ")));
+    }
     if (described > 0 && 2 * allData > described)
-        m_strip->showNotice(tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller "
-                               "step, a larger T or (for the minibatch test) a larger σ lets more tests stop early.")
-                                .arg(100.0 * static_cast<double>(allData) / static_cast<double>(described), 0, 'f', 0));
+        notices << tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller step, a "
+                      "larger T or (for the minibatch test) a larger σ lets more tests stop early.")
+                       .arg(100.0 * static_cast<double>(allData) / static_cast<double>(described), 0, 'f', 0);
+    if (!notices.isEmpty())
+        m_strip->showNotice(notices.join(QLatin1Char(' ')));
     if (!outcome.austereNote.empty())
         message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.austereNote));
     showStatus(message);

@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_progress.h"
+#include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/reports/run_report.h"
 #include "core/experiment/reports/samples_streaming.h"
 #include "core/experiment/reports/run_record.h"
@@ -72,6 +73,17 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
         std::printf("%s%s %.0f", k ? ", " : "", outcome.componentNames[k].c_str(), chain.bulkEss[k]);
     std::printf("%s  (min %.0f, median %.0f), split R-hat %.4f\n", chain.bulkEss.empty() ? "n/a" : "",
                 chain.essBulkMin, chain.essBulkMedian, chain.splitRhat);
+    const core::MixingVerdict mixing = core::checkMixing(chain);
+    if (mixing.level == core::Mixing::NotMixed)
+        std::printf("  not mixed            %s (Vehtari et al. 2021 ask for split R-hat <= %.2f and a bulk ESS of at "
+                    "least %.0f a chain): these figures describe where the chain went, not the posterior. To try: "
+                    "%s.\n",
+                    mixing.figures.c_str(), core::kMixedRhatAtMost, core::kMixedEssPerChainAtLeast,
+                    core::mixingAdvice(outcome.chainConfig(chain)).c_str());
+    else if (mixing.level == core::Mixing::NotConverged)
+        std::printf("  not converged        %s (Vehtari et al. 2021 ask for <= %.2f on every coordinate): the chain "
+                    "moves, but its estimates carry more error than their ESS says; more --samples settle it.\n",
+                    mixing.figures.c_str(), core::kMixedRhatAtMost);
     std::printf("  min ESS per second   %.4g over the whole run; %.4g data points read per ESS\n", chain.essPerSecond,
                 chain.dataPointsPerEss);
     if (chain.result && chain.result->setupSeconds > 0.0)

@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 
+#include "core/experiment/reports/mixing_check.h"
 #include "ui/charts/chart_style.h"
 
 namespace ui {
@@ -37,6 +38,11 @@ QString compactCount(qint64 value)
         return QStringLiteral("%L1 M").arg(v / 1e6, 0, 'f', 1);
     return count(value);
 }
+
+// R-hat and min ESS of a chain that has not mixed (red) or not converged (amber): colours
+// that read on light and dark themes (mixing_check.h).
+const QColor kNotMixedColour(0xd3, 0x2f, 0x2f);
+const QColor kNotConvergedColour(0xe0, 0x8a, 0x00);
 
 // The speed figures per effective sample, after the columns the header names.
 enum SpeedColumn {
@@ -182,9 +188,26 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         setItem(row, EssTheta2Column, makeCell(number(ess(1), 0)));
         setItem(row, EssPerSecondColumn, makeCell(number(report.essPerSecond, 0)));
         setItem(row, RhatColumn, makeCell(number(report.splitRhat, 3)));
+        setItem(row, EssMinColumn, makeCell(number(report.essBulkMin, 0)));
+        if (const core::MixingVerdict mixing = core::checkMixing(report); !mixing.figures.empty()) {
+            const bool notMixed = mixing.level == core::Mixing::NotMixed;
+            const QString why = notMixed ? tr("Not mixed: %1. The figures describe where the chain went, not the "
+                                              "posterior: run longer, or choose a proposal that mixes on this data.")
+                                         : tr("Not converged: %1. The chain moves, but its estimates carry more "
+                                              "error than their ESS says: run longer.");
+            for (const int column : {int(RhatColumn), int(EssMinColumn)}) {
+                QTableWidgetItem *cell = item(row, column);
+                cell->setForeground(notMixed ? kNotMixedColour : kNotConvergedColour);
+                QFont font = cell->font();
+                font.setBold(notMixed);
+                cell->setFont(font);
+                cell->setToolTip(why.arg(QString::fromStdString(mixing.figures))
+                                 + tr(" (Vehtari et al. 2021 ask for split R-hat ≤ 1.01 and a bulk ESS of at least "
+                                      "100 a chain.)"));
+            }
+        }
         setItem(row, PosteriorTvColumn,
                 makeCell(report.hasPosteriorMetrics ? number(report.posterior.totalVariation, 3) : QStringLiteral("—")));
-        setItem(row, EssMinColumn, makeCell(number(report.essBulkMin, 0)));
         setItem(row, EssMedianColumn, makeCell(number(report.essBulkMedian, 0)));
         setItem(row, PointsPerEssColumn, makeCell(number(report.dataPointsPerEss, 0)));
         // The same pooled figures on every row of the method, as split R-hat is.

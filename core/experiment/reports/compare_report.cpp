@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/experiment/reports/mixing_check.h"
 #include "core/diagnostics/reference_agreement.h"
 #include "core/io/atomic_file.h"
 
@@ -208,6 +209,14 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
     }
     if (!withPosterior)
         table << referenceDistanceMarkdown(outcome);
+    if (const std::vector<std::string> unmixed = unmixedMethods(outcome); !unmixed.empty()) {
+        table << "\nMixing (Vehtari et al. 2021 ask for split R-hat <= " << kMixedRhatAtMost
+              << " and a bulk ESS of at least " << kMixedEssPerChainAtLeast
+              << " a chain): the figures of a method *not mixed* describe where its chains went, not the posterior; "
+                 "those *not converged* carry more error than their ESS says.\n\n";
+        for (const std::string &line : unmixed)
+            table << "- " << line << "\n";
+    }
     return table.str();
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/experiment/reports/log_posterior_column.h"
+#include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/inputs/logistic_dataset.h"
 #include "core/experiment/reports/run_record.h"
 #include "core/io/atomic_file.h"
@@ -126,6 +127,11 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     addEssJson(entry, chain);
     entry["ess_per_sampling_second"] = jsonNumber(chain.essPerSamplingSecond);
     entry["r_hat"] = jsonNumber(chain.splitRhat);
+    // Vehtari et al. 2021's rule (mixing_check.h); null when R-hat and ESS were not measured.
+    if (const std::string mixing = mixingName(checkMixing(chain).level); !mixing.empty())
+        entry["mixing"] = mixing;
+    else
+        entry["mixing"] = nullptr;
     entry["segments"] = result.segments.size();
     entry["final_segment_start"] = result.finalSegmentStart();
     entry["final_temperature"] = result.segments.empty() ? config.temperature : result.segments.back().temperature;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/service/run_service.h"
 #include "core/experiment/settings/presets.h"
 #include "core/experiment/settings/settings_table.h"
@@ -170,6 +171,7 @@ BOOST_AUTO_TEST_CASE(theRecommendedMixtureRunHasMixed)
     BOOST_TEST(chain.essBulkMin >= 2000.0);
     BOOST_REQUIRE(chain.hasPosteriorMetrics);
     BOOST_TEST(chain.posterior.totalVariation <= 0.1);
+    BOOST_TEST((checkMixing(chain).level == Mixing::Mixed)); // no warning beside the figures
 
     // The paper's settings on the same data and seed hold a small fraction of those effective
     // draws: the reason for the preset. (Its split R-hat is 1.57 on one release's libraries and
@@ -179,6 +181,8 @@ BOOST_AUTO_TEST_CASE(theRecommendedMixtureRunHasMixed)
     BOOST_TEST_MESSAGE("the paper's settings: split R-hat " << paperOutcome.chains.front().splitRhat << ", bulk ESS min "
                                                             << paperOutcome.chains.front().essBulkMin);
     BOOST_TEST(paperOutcome.chains.front().essBulkMin < 0.05 * chain.essBulkMin);
+    // and every front end says that its figures are not a posterior's (mixing_check.h).
+    BOOST_TEST((checkMixing(paperOutcome.chains.front()).level == Mixing::NotMixed));
 }
 
 // A user's own table is standardised and sampled at T = 1 with an intercept and Crank–Nicolson

@@ -1,0 +1,83 @@
+#include "core/experiment/reports/mixing_check.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace core {
+
+MixingVerdict checkMixing(const ChainReport &chain)
+{
+    const bool rhatKnown = std::isfinite(chain.splitRhat), essKnown = std::isfinite(chain.essBulkMin);
+    if (!rhatKnown && !essKnown)
+        return {};
+    MixingVerdict verdict{.level = Mixing::Mixed};
+    char part[96];
+    if (rhatKnown && chain.splitRhat > kMixedRhatAtMost) {
+        std::snprintf(part, sizeof part, "split R-hat %.4f > %.2f", chain.splitRhat, kMixedRhatAtMost);
+        verdict.figures = part;
+        verdict.level = chain.splitRhat > kNotMixedRhatAbove ? Mixing::NotMixed : Mixing::NotConverged;
+    }
+    if (essKnown && chain.essBulkMin < kMixedEssPerChainAtLeast) {
+        std::snprintf(part, sizeof part, "min bulk ESS %.0f < %.0f", chain.essBulkMin, kMixedEssPerChainAtLeast);
+        verdict.figures += (verdict.figures.empty() ? "" : "; ") + std::string(part);
+        verdict.level = Mixing::NotMixed;
+    }
+    return verdict;
+}
+
+std::string mixingName(Mixing level)
+{
+    switch (level) {
+    case Mixing::Unmeasured:
+        return "";
+    case Mixing::Mixed:
+        return "mixed";
+    case Mixing::NotConverged:
+        return "not converged";
+    case Mixing::NotMixed:
+        return "not mixed";
+    }
+    return "";
+}
+
+std::string mixingAdvice(const RunConfig &config)
+{
+    if (config.method == TestMethod::Tuna)
+        return "TunaMH's acceptance falls fast as the move grows when its Lipschitz bounds are loose (on "
+               "tall-logreg a point's bound |x_i| |theta - theta'| is several times the change "
+               "|x_i . (theta - theta')| it bounds), so its burn-in learned a small step: a larger --tuna-chi buys "
+               "larger moves with a larger batch; smh, or minibatch with --control-variates taylor2, mixes on this "
+               "data";
+    if (config.proposal == ProposalKind::RandomWalk)
+        return "the random walk moves slowly on this posterior: --preset recommended picks a proposal that mixes "
+               "on this dataset (or give more --samples)";
+    return "give more --samples and a longer --burn-in, or another --proposal";
+}
+
+std::vector<std::string> unmixedMethods(const RunOutcome &outcome)
+{
+    // The worst chain of each method, in the methods' order.
+    std::vector<std::string> order;
+    std::map<std::string, std::pair<MixingVerdict, int>> worst;
+    for (const ChainReport &chain : outcome.chains) {
+        const MixingVerdict verdict = checkMixing(chain);
+        if (verdict.level != Mixing::NotConverged && verdict.level != Mixing::NotMixed)
+            continue;
+        const std::string label = chain.methodLabel();
+        const auto found = worst.find(label);
+        if (found == worst.end())
+            order.push_back(label);
+        if (found == worst.end() || verdict.level > found->second.first.level)
+            worst[label] = {verdict, chain.chainIndex + 1};
+    }
+    std::vector<std::string> lines;
+    for (const std::string &label : order) {
+        const auto &[verdict, chainNumber] = worst[label];
+        lines.push_back(label + ": " + mixingName(verdict.level) + ", " + verdict.figures + " (chain "
+                        + std::to_string(chainNumber) + ")");
+    }
+    return lines;
+}
+
+} // namespace core
