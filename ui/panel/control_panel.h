@@ -20,6 +20,7 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -124,6 +125,7 @@ private:
     QSpinBox *m_leapfrogSteps = nullptr;
     SliderSpinBox *m_stepSlider = nullptr;
     SliderSpinBox *m_leapfrogSlider = nullptr;
+    QFormLayout *m_runForm = nullptr; // hides the rows the chosen proposal does not use
     QSpinBox *m_samples = nullptr;
     QSpinBox *m_burnIn = nullptr;
     QSpinBox *m_seed = nullptr;

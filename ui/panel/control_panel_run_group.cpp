@@ -182,7 +182,7 @@ QWidget *ControlPanel::buildRunGroup()
     // Sliders for the settings one explores; samples and the seed are typed. Log scales where
     // the interesting values span decades.
     using Scale = SliderSpinBox::Scale;
-    auto *form = new QFormLayout;
+    auto *form = m_runForm = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Preset"), m_preset); // every letter is some other control's Alt key
     form->addRow(tr("&Method"), m_method);
@@ -304,6 +304,10 @@ void ControlPanel::updateModeWidgets()
     const core::ProposalKind proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
     m_gradBatchSlider->setEnabled(core::usesGradient(proposal));
     m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
+    // Rows a proposal does not use are hidden, not only greyed: the panel then fits a 1280×800
+    // screen further down before it scrolls.
+    m_runForm->setRowVisible(m_gradBatchSlider, m_gradBatchSlider->isEnabled());
+    m_runForm->setRowVisible(m_leapfrogSlider, m_leapfrogSlider->isEnabled());
     // These two start from the Laplace approximation's own scale and learn it in the burn-in.
     m_stepSlider->setEnabled(proposal != core::ProposalKind::LaplaceHamiltonian
                              && proposal != core::ProposalKind::LaplaceCrankNicolson);
