@@ -377,10 +377,8 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
         QStringList lines;
         for (const std::string &line : unmixed)
             lines << QString::fromStdString(line);
-        notices << tr("Mixing: %1. Vehtari et al. (2021) ask for split R-hat ≤ 1.01 and a bulk ESS of at least 100 "
-                      "a chain: the figures of a chain not mixed describe where it went, not the posterior (run "
-                      "longer, or choose a proposal that mixes on this data); a chain not converged moves, but its "
-                      "estimates carry more error than their ESS says.")
+        notices << tr("%1. A chain not mixed shows where it went, not the posterior; one not converged carries more "
+                      "error than its ESS says (Vehtari et al. 2021; the Diagnostics tab's R̂ says more).")
                        .arg(lines.join(QStringLiteral("; ")));
     }
     if (described > 0 && 2 * allData > described)

@@ -77,6 +77,29 @@ private slots:
         QVERIFY(!window.isRunning());
     }
 
+    // A compare whose entries carry their own control variates (the CLI's "minibatch+taylor2")
+    // is what the form shows after it: no banner over the form's own, unused, setting.
+    void perEntryControlVariatesAreNotStale()
+    {
+        QuietWindow window{testruns::NoAutoRun{}};
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        core::RunConfig config;
+        config.dataset = "tall-logreg";
+        config.nData = 20'000;
+        config.dimension = 3;
+        config.samples = 400;
+        config.burnIn = 100;
+        config.proposal = core::ProposalKind::LaplaceCrankNicolson;
+        config.method = core::TestMethod::Scalable;
+        ui::RunRequest request = ui::RunRequest::single(config);
+        request.methods = {core::TestMethod::Scalable, core::TestMethod::Minibatch};
+        request.controlVariates = {core::ControlVariates::Auto, core::ControlVariates::Taylor2};
+        QVERIFY(window.startRequest(request));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QVERIFY2(window.staleBanner()->isHidden(), qPrintable(window.staleBanner()->differences().join(", ")));
+    }
+
     // With auto-run off, a finished run and a changed T and σ: the banner names both settings
     // with the shown and the form's values, and Run makes it go away.
     void bannerNamesWhatDiffersUntilTheFormIsRun()

@@ -96,6 +96,11 @@ QStringList StaleBanner::describeDifferences(const RunRequest &shown, const RunR
         // The first method is config.method; the methods line below covers it.
         if (difference.spec->key == "method")
             continue;
+        // With control variates chosen per entry (a compare's "minibatch+taylor2"), the form's
+        // own setting applies to no entry; the entries' labels below carry each one's.
+        if (difference.spec->key == "control_variates"
+            && (!shown.controlVariates.empty() || !form.controlVariates.empty()))
+            continue;
         lines.append(QStringLiteral("%1 %2 → %3")
                          .arg(settingLabel(difference.spec->key), QString::fromStdString(difference.before),
                               QString::fromStdString(difference.after)));
