@@ -23,10 +23,9 @@ Decision decisionFrom(const MinibatchEstimate &estimate)
 
 MinibatchBarkerTest::MinibatchBarkerTest(std::shared_ptr<const CorrectionDistribution> correction,
                                          MinibatchSettings settings)
-    : m_correction(requireGiven(std::move(correction), "the minibatch test needs a correction distribution")),
-      m_settings(settings)
+    : SampledTest(settings),
+      m_correction(requireGiven(std::move(correction), "the minibatch test needs a correction distribution"))
 {
-    validate(m_settings);
     m_sigma = m_correction->params().sigma;
 }
 
@@ -47,9 +46,8 @@ Decision MinibatchBarkerTest::decide(const TestProblem &problem, Rng &rng)
 }
 
 NaiveMinibatchBarkerTest::NaiveMinibatchBarkerTest(double sigma, MinibatchSettings settings)
-    : m_settings(settings), m_sigma(sigma)
+    : SampledTest(settings), m_sigma(sigma)
 {
-    validate(m_settings);
     if (!(sigma > 0.0) || !std::isfinite(sigma))
         throw std::invalid_argument("sigma must be finite and > 0");
 }

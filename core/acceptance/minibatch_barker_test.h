@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/acceptance/growing_minibatch.h"
+#include "core/acceptance/sampled_test.h"
 #include "core/correction/correction_distribution.h"
 
 namespace core {
@@ -13,38 +14,32 @@ namespace core {
 /// batch reaches N, Δ is exact and the exact full-data Barker test decides; the decision
 /// records that fallback. There are no shortcuts such as accepting outright when |Δ*| ≫ s:
 /// the Barker probability at 5 is 0.993, not 1.
-class MinibatchBarkerTest final : public AcceptanceTest {
+class MinibatchBarkerTest final : public SampledTest<MinibatchSettings, GrowingMinibatch> {
 public:
     /// Throws std::invalid_argument for invalid settings.
     MinibatchBarkerTest(std::shared_ptr<const CorrectionDistribution> correction, MinibatchSettings settings);
 
     std::string name() const override { return "minibatch"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
-    void restartSampling() override { m_batch.restartSampling(); }
     const CorrectionDistribution &correction() const { return *m_correction; }
 
 private:
     std::shared_ptr<const CorrectionDistribution> m_correction;
-    MinibatchSettings m_settings;
     double m_sigma;
-    GrowingMinibatch m_batch;
 };
 
 /// The same batch (grown by the same rule up to s²_Δ* < σ²) but tested as Δ* + X_log > 0,
 /// as if Δ* were exact. Its acceptance probability is the logistic CDF smeared by the
 /// minibatch noise, biased towards ½: the bias the correction removes (000_…txt Sec. 3.3).
-class NaiveMinibatchBarkerTest final : public AcceptanceTest {
+class NaiveMinibatchBarkerTest final : public SampledTest<MinibatchSettings, GrowingMinibatch> {
 public:
     NaiveMinibatchBarkerTest(double sigma, MinibatchSettings settings);
 
     std::string name() const override { return "naive-barker"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
-    void restartSampling() override { m_batch.restartSampling(); }
 
 private:
-    MinibatchSettings m_settings;
     double m_sigma;
-    GrowingMinibatch m_batch;
 };
 
 } // namespace core

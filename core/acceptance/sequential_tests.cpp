@@ -37,10 +37,7 @@ void validate(const AustereSettings &settings)
         throw std::invalid_argument("epsilon must be in (0, 0.5); got " + std::to_string(settings.epsilon));
 }
 
-AustereTest::AustereTest(AustereSettings settings) : m_settings(settings)
-{
-    validate(m_settings);
-}
+AustereTest::AustereTest(AustereSettings settings) : SampledTest(settings) {}
 
 double AustereTest::threshold(int look)
 {
@@ -89,10 +86,7 @@ void validate(const SubLhdSettings &settings)
         throw std::invalid_argument("sublhd-delta must be in (0, 1); got " + std::to_string(settings.delta));
 }
 
-SubLhdTest::SubLhdTest(SubLhdSettings settings) : m_settings(settings)
-{
-    validate(m_settings);
-}
+SubLhdTest::SubLhdTest(SubLhdSettings settings) : SampledTest(settings) {}
 
 Decision SubLhdTest::decide(const TestProblem &problem, Rng &rng)
 {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/acceptance/minibatch_accumulator.h"
+#include "core/acceptance/sampled_test.h"
 
 namespace core {
 
@@ -26,12 +27,11 @@ struct AustereSettings {
 };
 void validate(const AustereSettings &settings);
 
-class AustereTest final : public AcceptanceTest {
+class AustereTest final : public SampledTest<AustereSettings, MinibatchAccumulator> {
 public:
     explicit AustereTest(AustereSettings settings);
     std::string name() const override { return "austere-c"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
-    void restartSampling() override { m_batch.restartSampling(); }
     /// The sequential test against a given threshold ψ (Λ scale) instead of one drawn from u:
     /// lets its error and data usage be measured at a fixed μ_std (001_…txt Fig. 10).
     Decision decideAgainst(const TestProblem &problem, double psi, Rng &rng);
@@ -40,8 +40,6 @@ private:
     /// |t| threshold of the look with n rows: F_{n−1}^{-1}(1 − ε), cached per look index.
     double threshold(int look);
 
-    AustereSettings m_settings;
-    MinibatchAccumulator m_batch;
     std::vector<double> m_thresholds;
 };
 
@@ -64,16 +62,11 @@ struct SubLhdSettings {
 };
 void validate(const SubLhdSettings &settings);
 
-class SubLhdTest final : public AcceptanceTest {
+class SubLhdTest final : public SampledTest<SubLhdSettings, MinibatchAccumulator> {
 public:
     explicit SubLhdTest(SubLhdSettings settings);
     std::string name() const override { return "sublhd"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
-    void restartSampling() override { m_batch.restartSampling(); }
-
-private:
-    SubLhdSettings m_settings;
-    MinibatchAccumulator m_batch;
 };
 
 } // namespace core
