@@ -75,10 +75,9 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
                 chain.essBulkMin, chain.essBulkMedian, chain.splitRhat);
     const core::MixingVerdict mixing = core::checkMixing(chain);
     if (mixing.level == core::Mixing::NotMixed)
-        std::printf("  not mixed            %s (Vehtari et al. 2021 ask for split R-hat <= %.2f and a bulk ESS of at "
-                    "least %.0f a chain): these figures describe where the chain went, not the posterior. To try: "
-                    "%s.\n",
-                    mixing.figures.c_str(), core::kMixedRhatAtMost, core::kMixedEssPerChainAtLeast,
+        std::printf("  not mixed            %s (%s): these figures describe where the chain went, not the posterior. "
+                    "To try: %s.\n",
+                    mixing.figures.c_str(), core::mixingRule().c_str(),
                     core::mixingAdvice(outcome.chainConfig(chain)).c_str());
     else if (mixing.level == core::Mixing::NotConverged)
         std::printf("  not converged        %s (Vehtari et al. 2021 ask for <= %.2f on every coordinate): the chain "

@@ -210,9 +210,8 @@ std::string compareTableMarkdown(const RunOutcome &outcome)
     if (!withPosterior)
         table << referenceDistanceMarkdown(outcome);
     if (const std::vector<std::string> unmixed = unmixedMethods(outcome); !unmixed.empty()) {
-        table << "\nMixing (Vehtari et al. 2021 ask for split R-hat <= " << kMixedRhatAtMost
-              << " and a bulk ESS of at least " << kMixedEssPerChainAtLeast
-              << " a chain): the figures of a method *not mixed* describe where its chains went, not the posterior; "
+        table << "\nMixing (" << mixingRule()
+              << "): the figures of a method *not mixed* describe where its chains went, not the posterior; "
                  "those *not converged* carry more error than their ESS says.\n\n";
         for (const std::string &line : unmixed)
             table << "- " << line << "\n";

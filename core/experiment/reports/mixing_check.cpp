@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <map>
+#include <algorithm>
 
 namespace core {
 
@@ -24,6 +24,14 @@ MixingVerdict checkMixing(const ChainReport &chain)
         verdict.level = Mixing::NotMixed;
     }
     return verdict;
+}
+
+std::string mixingRule()
+{
+    char rule[120];
+    std::snprintf(rule, sizeof rule, "Vehtari et al. 2021 ask for split R-hat <= %.2f and a bulk ESS of at least %.0f a chain",
+                  kMixedRhatAtMost, kMixedEssPerChainAtLeast);
+    return rule;
 }
 
 std::string mixingName(Mixing level)
@@ -58,25 +66,28 @@ std::string mixingAdvice(const RunConfig &config)
 std::vector<std::string> unmixedMethods(const RunOutcome &outcome)
 {
     // The worst chain of each method, in the methods' order.
-    std::vector<std::string> order;
-    std::map<std::string, std::pair<MixingVerdict, int>> worst;
+    struct Worst {
+        std::string label;
+        MixingVerdict verdict;
+        int chainNumber;
+    };
+    std::vector<Worst> worst;
     for (const ChainReport &chain : outcome.chains) {
-        const MixingVerdict verdict = checkMixing(chain);
+        MixingVerdict verdict = checkMixing(chain);
         if (verdict.level != Mixing::NotConverged && verdict.level != Mixing::NotMixed)
             continue;
-        const std::string label = chain.methodLabel();
-        const auto found = worst.find(label);
+        Worst entry{chain.methodLabel(), std::move(verdict), chain.chainIndex + 1};
+        const auto found = std::find_if(worst.begin(), worst.end(),
+                                        [&entry](const Worst &known) { return known.label == entry.label; });
         if (found == worst.end())
-            order.push_back(label);
-        if (found == worst.end() || verdict.level > found->second.first.level)
-            worst[label] = {verdict, chain.chainIndex + 1};
+            worst.push_back(std::move(entry));
+        else if (entry.verdict.level > found->verdict.level)
+            *found = std::move(entry);
     }
     std::vector<std::string> lines;
-    for (const std::string &label : order) {
-        const auto &[verdict, chainNumber] = worst[label];
-        lines.push_back(label + ": " + mixingName(verdict.level) + ", " + verdict.figures + " (chain "
-                        + std::to_string(chainNumber) + ")");
-    }
+    for (const Worst &entry : worst)
+        lines.push_back(entry.label + ": " + mixingName(entry.verdict.level) + ", " + entry.verdict.figures + " (chain "
+                        + std::to_string(entry.chainNumber) + ")");
     return lines;
 }
 

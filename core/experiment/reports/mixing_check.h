@@ -41,6 +41,10 @@ struct MixingVerdict {
 /// over its method's chains (a single chain's two halves).
 MixingVerdict checkMixing(const ChainReport &chain);
 
+/// "Vehtari et al. 2021 ask for split R-hat <= 1.01 and a bulk ESS of at least 100 a chain":
+/// the rule as the CLI and the compare table cite it.
+std::string mixingRule();
+
 /// The level as the summary JSON's "mixing" writes it: "mixed", "not converged", "not mixed";
 /// empty for Unmeasured.
 std::string mixingName(Mixing level);
