@@ -5,6 +5,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QPixmap>
 #include <QDoubleSpinBox>
@@ -202,6 +203,10 @@ void ScriptedRun::writeOutputs()
 
 bool ScriptedRun::saveScreenshot(const QString &path)
 {
+    // A label that grew (a wrapped notice) asks its parents for room through posted layout
+    // requests, one level at a time: let them all arrive, so the picture shows the settled window.
+    for (int level = 0; level < 8; ++level)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !m_window->grab().save(&file, "PNG") || !file.commit()) {
         say(tr("cannot write screenshot '%1': %2").arg(path, file.errorString()));
