@@ -304,8 +304,8 @@ void tst_Datasets::recommendedPresetPicksWhatMixes()
     QCOMPARE(shown.proposal, core::ProposalKind::LaplaceHamiltonian);
     QCOMPARE(shown.logreg.model.priorSd, 1.0);
     QCOMPARE(shown.temperature, 100.0);
-    QCOMPARE(shown.samples, std::int64_t{3000});
-    QCOMPARE(shown.burnIn, std::int64_t{500});
+    QCOMPARE(shown.samples, std::int64_t{20'000});
+    QCOMPARE(shown.burnIn, std::int64_t{3'333});
 
     kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
     shown = panel->config();

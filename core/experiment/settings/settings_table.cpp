@@ -190,7 +190,7 @@ std::vector<SettingSpec> makeTable()
         "method", "method", "minibatch, austere-c, austere-nc, sublhd, smh, tunamh, flymc, barker, mh or naive-barker [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
         [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
-    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000 and tall-logreg 20000 when every method is minibatch or naive-barker]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg and logreg images 20000, when every method reads a minibatch (minibatch, naive-barker, smh)]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
     // The data seed also seeds the logistic-regression split and augmentation; files record
