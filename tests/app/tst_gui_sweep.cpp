@@ -84,6 +84,23 @@ private slots:
                  qPrintable(result.err));
     }
 
+    // The compare box holds each method once: a list it cannot hold is refused by name, where
+    // the sweep used to run the entries that fitted and leave one out of the scaling view.
+    void aListTheFormCannotHoldIsRefused()
+    {
+        const Result result = runGui({QStringLiteral("--no-restore"), QStringLiteral("--dataset"),
+                                      QStringLiteral("tall-logreg"), QStringLiteral("--methods"),
+                                      QStringLiteral("smh,smh+taylor1,minibatch"), QStringLiteral("--sweep"),
+                                      QStringLiteral("n-data=10000:20000:2"), QStringLiteral("--samples"),
+                                      QStringLiteral("100"), QStringLiteral("--quit-when-done")},
+                                     m_cache.path());
+        QVERIFY2(result.finished && result.exitCode == 1, qPrintable(result.err));
+        QVERIFY2(result.err.contains(QStringLiteral("sweep refused")) && result.err.contains(QStringLiteral("smh+taylor1"))
+                     && result.err.contains(QStringLiteral("mh-explorer-cli sweep")),
+                 qPrintable(result.err));
+        QVERIFY2(!result.err.contains(QStringLiteral("sweep point")), qPrintable(result.err));
+    }
+
     void malformedAxisIsAUsageError()
     {
         const Result result = runGui({QStringLiteral("--sweep"), QStringLiteral("sigma"), QStringLiteral("--quit-when-done")},

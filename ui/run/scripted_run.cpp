@@ -120,6 +120,26 @@ void ScriptedRun::startSweep()
     connect(page, &TradeoffsPage::pointArrived, this, [](int index, int count) {
         say(tr("sweep point %1 of %2 done").arg(index + 1).arg(count));
     });
+    // The sweep runs the form's entries, and the compare box holds each method once (with or
+    // without proxies, or with the form's): a list such as smh,smh+taylor1 does not fit it, and
+    // a sweep that dropped an entry would draw a scaling view without saying so.
+    const RunRequest &asked = m_options.request;
+    const RunRequest held = page->sweepRequest().base;
+    if (held.methods.size() < asked.methods.size()) {
+        QStringList askedLabels, heldLabels;
+        for (std::size_t k = 0; k < asked.methods.size(); ++k)
+            askedLabels << QString::fromStdString(asked.methodLabel(k));
+        for (std::size_t k = 0; k < held.methods.size(); ++k)
+            heldLabels << QString::fromStdString(held.methodLabel(k));
+        say(tr("sweep refused: --methods asks for %1 entries (%2), but the compare box holds each method once and "
+               "keeps %3 (%4). Sweep them with mh-explorer-cli sweep --methods, which takes any list.")
+                .arg(asked.methods.size())
+                .arg(askedLabels.join(QStringLiteral(", ")))
+                .arg(held.methods.size())
+                .arg(heldLabels.join(QStringLiteral(", "))));
+        finish(1);
+        return;
+    }
     page->setAxis(*m_options.sweep);
     if (m_options.sweepSamples > 0)
         page->setSamplesPerPoint(m_options.sweepSamples);
