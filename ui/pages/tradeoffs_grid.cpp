@@ -158,7 +158,9 @@ QString TradeoffsGrid::figureTitle(int figure) const
 
 bool TradeoffsGrid::logY(int figure) const
 {
-    return figure == MeanBatch || figure == CorrectionError || figure == DataPerEss;
+    // On a log-spaced axis (the scaling view, N from 10⁴ to 10⁷) the methods' ESS per second
+    // spans four or five decades: on a linear axis every slow method lay on the floor.
+    return figure == MeanBatch || figure == CorrectionError || figure == DataPerEss || (figure == EssPerSecond && m_logX);
 }
 
 void TradeoffsGrid::reset(const QString &settingKey, double from, double to, bool logSpacing,

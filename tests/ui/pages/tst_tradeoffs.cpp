@@ -410,6 +410,9 @@ void tst_Tradeoffs::scalingSweepDrawsALinePerEntry()
     QCOMPARE(exact, 200'000.0);
     const auto *xAxis = grid->view(TradeoffsGrid::MeanBatch)->chart()->axes(Qt::Horizontal).value(0);
     QVERIFY(qobject_cast<const QLogValueAxis *>(xAxis));
+    // The scaling view reads ESS per second over decades too: log–log.
+    const auto *essAxis = grid->view(TradeoffsGrid::EssPerSecond)->chart()->axes(Qt::Vertical).value(0);
+    QVERIFY(qobject_cast<const QLogValueAxis *>(essAxis));
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)
