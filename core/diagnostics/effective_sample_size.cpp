@@ -58,25 +58,31 @@ ChainDraws splitChains(const ChainDraws &chains)
 // Φ⁻¹ depends only on the rank and S, and a run's diagnostics normalise every weight's draws at
 // the same S (784 weights, three times each, for a logistic run): each thread keeps the values
 // it has computed for the latest S, indexed by twice the rank (ties give half-integer ranks).
+// Above 2²⁰ draws the table (16 bytes a draw) would cost more memory than it saves time.
 double normalScoreOfRank(std::size_t twiceRank, std::size_t total)
 {
-    thread_local std::size_t cachedTotal = 0;
-    thread_local std::vector<double> scores;
-    if (cachedTotal != total) {
-        cachedTotal = total;
-        scores.assign(2 * total + 1, std::numeric_limits<double>::quiet_NaN());
-    }
-    double &score = scores[twiceRank];
-    if (std::isnan(score)) {
+    const auto score = [&] {
         // Double precision throughout: Boost's default promotes to long double, whose inverse
         // error function was a tenth of a 784-weight run's whole time, for digits a rank
         // cannot carry.
         using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
         const boost::math::normal_distribution<double, DoublePolicy> standard;
         const double rank = 0.5 * static_cast<double>(twiceRank);
-        score = boost::math::quantile(standard, (rank - 0.375) / (static_cast<double>(total) + 0.25));
+        return boost::math::quantile(standard, (rank - 0.375) / (static_cast<double>(total) + 0.25));
+    };
+    constexpr std::size_t kMaxCachedDraws = std::size_t{1} << 20;
+    if (total > kMaxCachedDraws)
+        return score();
+    thread_local std::size_t cachedTotal = 0;
+    thread_local std::vector<double> scores;
+    if (cachedTotal != total) {
+        cachedTotal = total;
+        scores.assign(2 * total + 1, std::numeric_limits<double>::quiet_NaN());
     }
-    return score;
+    double &cached = scores[twiceRank];
+    if (std::isnan(cached))
+        cached = score();
+    return cached;
 }
 
 // Orders (value, position) pairs by value: an LSD radix sort on the values' bits, mapped so that
