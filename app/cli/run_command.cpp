@@ -81,7 +81,8 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
                     core::mixingAdvice(outcome.chainConfig(chain)).c_str());
     else if (mixing.level == core::Mixing::NotConverged)
         std::printf("  not converged        %s (Vehtari et al. 2021 ask for <= %.2f on every coordinate): the chain "
-                    "moves, but its estimates carry more error than their ESS says; more --samples, or more chains (--chains 2 --parallel), settle it.\n",
+                    "moves, but its estimates carry more error than their ESS says; more --samples, or more chains "
+                    "(--chains 2 --parallel), settle it.\n",
                     mixing.figures.c_str(), core::kMixedRhatAtMost);
     std::printf("  min ESS per second   %.4g over the whole run; %.4g data points read per ESS\n", chain.essPerSecond,
                 chain.dataPointsPerEss);
