@@ -111,6 +111,10 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnC
         setHorizontalHeaderItem(header.column, cell);
     }
     verticalHeader()->hide();
+    // Whether the chain mixed is read first: split R̂ and the smallest ESS stand beside the chain,
+    // not past the batch columns, where a window of 1280 pixels scrolled them out of view.
+    horizontalHeader()->moveSection(horizontalHeader()->visualIndex(RhatColumn), ChainColumn + 1);
+    horizontalHeader()->moveSection(horizontalHeader()->visualIndex(EssMinColumn), ChainColumn + 2);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setStretchLastSection(false);
     setAlternatingRowColors(true);

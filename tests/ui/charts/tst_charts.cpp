@@ -11,6 +11,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -364,6 +365,11 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
 
     ui::DiagnosticsTable *table = window.results()->diagnosticsTable();
     QCOMPARE(table->rowCount(), 4);
+    // The mixing figures stand right after the chain, ahead of the batch columns.
+    QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::RhatColumn),
+             ui::DiagnosticsTable::ChainColumn + 1);
+    QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::AcceptanceColumn),
+             ui::DiagnosticsTable::ChainColumn + 3);
     for (int row = 0; row < table->rowCount(); ++row) {
         for (int column = 0; column < ui::DiagnosticsTable::ColumnCount; ++column)
             QVERIFY2(table->item(row, column) && !table->item(row, column)->text().isEmpty(),
