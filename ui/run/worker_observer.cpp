@@ -110,7 +110,10 @@ void WorkerObserver::chainStarted(int channel, const core::RunConfig &settings)
 void WorkerObserver::chainProgress(int channel, const core::ChainResult &result, std::int64_t, std::int64_t last)
 {
     SnapshotBuilder &builder = m_builders[static_cast<std::size_t>(channel)];
-    if (builder.pending(result, last) && builder.due(result, last))
+    // While paused the chain reports only the iterations Step lets through, and each must show:
+    // a second Step within the snapshot interval of the first would otherwise stay unseen
+    // until the run resumed.
+    if (builder.pending(result, last) && (builder.due(result, last) || m_worker.isPaused()))
         emitQueued(m_worker, &SamplerWorker::snapshot, builder.take(result, last));
 }
 

@@ -136,10 +136,17 @@ private slots:
         QVERIFY(runs.step());
         QTRY_COMPARE_WITH_TIMEOUT(snapshots.count(), held + 1, 5000);
         QCOMPARE(runs.state(), ui::RunState::Paused);
+        // Steps in quick succession each show: the snapshot interval (40 ms) must not swallow the
+        // second and third, which would then stay unseen until the run resumed.
+        for (int step = 0; step < 3; ++step)
+            QVERIFY(runs.step());
+        QTRY_COMPARE_WITH_TIMEOUT(snapshots.count(), held + 4, 5000);
+        QTest::qWait(200);
+        QCOMPARE(snapshots.count(), held + 4); // one each, and nothing more while paused
         QVERIFY(runs.resume());
         QCOMPARE(runs.state(), ui::RunState::Running);
         QVERIFY(!runs.worker()->isPaused());
-        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > held + 1, kRunTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > held + 4, kRunTimeoutMs);
         // A stop also ends a pause.
         QVERIFY(runs.pause());
         runs.stop();
