@@ -25,6 +25,7 @@
 #include "ui/charts/trace_chart.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
+#include "tests/support/window_screenshot.h"
 
 using testruns::kRunTimeoutMs;
 using testruns::smallConfig;
@@ -166,7 +167,7 @@ private slots:
         window.results()->pinPosteriorSamples();
         QTRY_VERIFY_WITH_TIMEOUT(!window.chart()->posteriorImage().isNull(), kRunTimeoutMs);
         const QImage atT200 = window.chart()->posteriorImage().image;
-        saveScreenshot(window, QStringLiteral("continuous-T200.png"));
+        testruns::saveScreenshot(window, QStringLiteral("continuous-T200.png"));
         window.controls()->temperatureBox()->setValue(2000.0);
         QTRY_COMPARE_WITH_TIMEOUT(segments.count(), 1, kRunTimeoutMs);
         const qint64 changedAt = segments.front().at(1).value<core::ChainSegment>().start;
@@ -175,7 +176,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.chart()->posteriorImage().image != atT200, kRunTimeoutMs);
         QVERIFY(window.chart()->pinnedSampleCount() > 0);
         QVERIFY(window.staleBanner()->isHidden());
-        saveScreenshot(window, QStringLiteral("continuous-T2000-pinned.png"));
+        testruns::saveScreenshot(window, QStringLiteral("continuous-T2000-pinned.png"));
         QCOMPARE(window.restartCount(), 0);
         stop(window);
     }
@@ -264,14 +265,6 @@ private:
         window.stopRun();
         [&] { QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs); }();
         return window.lastOutcome().value_or(ui::RunOutcome{});
-    }
-
-    // For a person to look at: MHX_SCREENSHOT_DIR=DIR keeps the window as the test left it.
-    static void saveScreenshot(QWidget &window, const QString &name)
-    {
-        const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
-        if (!directory.isEmpty())
-            QVERIFY(window.grab().save(directory + QLatin1Char('/') + name));
     }
 
     QTemporaryDir m_cacheDir;

@@ -24,6 +24,7 @@
 #include "tests/support/gui_test_main.h"
 #include "tests/support/quiet_window.h"
 #include "tests/support/small_runs.h"
+#include "tests/support/window_screenshot.h"
 
 using testruns::kRunTimeoutMs;
 using testruns::QuietWindow;
@@ -125,7 +126,7 @@ private slots:
         QTRY_VERIFY2(message->height() >= message->heightForWidth(message->width()),
                      qPrintable(QStringLiteral("%1 pixels high, %2 needed at %3 wide").arg(message->height())
                                     .arg(message->heightForWidth(message->width())).arg(message->width())));
-        saveScreenshot(window, QStringLiteral("stale-banner.png"));
+        testruns::saveScreenshot(window, QStringLiteral("stale-banner.png"));
         // An export says which run it wrote, and that it is not the form's.
         QTemporaryDir exports;
         QVERIFY(window.fileActions()->exportSummary(exports.filePath(QStringLiteral("summary.json"))));
@@ -216,7 +217,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
         QCOMPARE(window.chart()->pinnedSampleCount(), pinned); // on the new run's chart
         QVERIFY(window.chart()->plottedSampleCount() > 1000);
-        saveScreenshot(window, QStringLiteral("pinned-run.png"));
+        testruns::saveScreenshot(window, QStringLiteral("pinned-run.png"));
 
         // The histogram and the traces carry the same pin: the wide run's batch sizes and
         // path under the sharp run's.
@@ -227,13 +228,13 @@ private slots:
         results->flushAll();
         const QList<QPointF> pinnedOutline = pinnedPoints(results->histogram()->chart());
         QVERIFY(pinnedOutline.size() >= 4);
-        saveScreenshot(window, QStringLiteral("pinned-run-histogram.png"));
+        testruns::saveScreenshot(window, QStringLiteral("pinned-run-histogram.png"));
         results->setCurrentIndex(ui::ResultsView::TraceTab);
         results->flushAll();
         const QList<QPointF> pinnedTrace = pinnedPoints(results->traceChart()->view(0)->chart());
         QVERIFY(pinnedTrace.size() > 100);
         QVERIFY(pinnedTrace.front().x() >= 0.0 && pinnedTrace.back().x() <= 2000.0); // same iterations
-        saveScreenshot(window, QStringLiteral("pinned-run-traces.png"));
+        testruns::saveScreenshot(window, QStringLiteral("pinned-run-traces.png"));
         // The sharp run reads other batch sizes than the wide one: two different outlines.
         const auto areas = results->histogram()->chart()->series();
         const auto shown = std::find_if(areas.begin(), areas.end(), [](QAbstractSeries *series) {
@@ -336,7 +337,7 @@ private slots:
               chainBright, static_cast<long long>(config.nData), chainRead, proposedBright);
         window.results()->setCurrentIndex(ui::ResultsView::TraceTab);
         QTest::qWait(200); // the charts draw on the next turns of the event loop
-        saveScreenshot(window, QStringLiteral("flymc-bright-points.png"));
+        testruns::saveScreenshot(window, QStringLiteral("flymc-bright-points.png"));
 
         QVERIFY(window.startRun(smallConfig(core::TestMethod::Minibatch, 300)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kRunTimeoutMs);
@@ -376,13 +377,6 @@ private:
             if (series->name() == QStringLiteral("pinned run"))
                 return static_cast<QLineSeries *>(series)->points();
         return {};
-    }
-
-    static void saveScreenshot(QWidget &window, const QString &name)
-    {
-        const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
-        if (!directory.isEmpty())
-            QVERIFY(window.grab().save(directory + QLatin1Char('/') + name));
     }
 
     QTemporaryDir m_cacheDir;

@@ -5,7 +5,6 @@
 #include <exception>
 #include <stdexcept>
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QPixmap>
 #include <QDoubleSpinBox>
@@ -19,6 +18,7 @@
 #include "ui/main_window.h"
 #include "ui/pages/results_view.h"
 #include "ui/files/run_export.h"
+#include "ui/files/window_picture.h"
 #include "ui/pages/tradeoffs_page.h"
 #include "core/experiment/reports/sweep_report.h"
 
@@ -223,12 +223,8 @@ void ScriptedRun::writeOutputs()
 
 bool ScriptedRun::saveScreenshot(const QString &path)
 {
-    // A label that grew (a wrapped notice) asks its parents for room through posted layout
-    // requests, one level at a time: let them all arrive, so the picture shows the settled window.
-    for (int level = 0; level < 8; ++level)
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !m_window->grab().save(&file, "PNG") || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) || !settledPicture(*m_window).save(&file, "PNG") || !file.commit()) {
         say(tr("cannot write screenshot '%1': %2").arg(path, file.errorString()));
         return false;
     }

@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include "tests/support/gui_test_main.h"
+#include "tests/support/window_screenshot.h"
 #include "ui/main_window.h"
 #include "ui/panel/control_panel.h"
 #include "ui/panel/dataset_box.h"
@@ -74,7 +75,7 @@ private slots:
         QVERIFY(outcome > 0);
         QVERIFY(model->item(outcome)->isEnabled());
         QVERIFY(!model->item(label->findData(QStringLiteral("Glucose")))->isEnabled());
-        saveScreenshot(window, QStringLiteral("table-label-refused.png"));
+        testruns::saveScreenshot(window, QStringLiteral("table-label-refused.png"));
 
         label->setCurrentIndex(outcome);
         QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 3, 10'000);
@@ -84,7 +85,7 @@ private slots:
         QCOMPARE(config.logreg.labelColumn, std::string("Outcome"));
         QVERIFY(config.logreg.dropMissing);
         QVERIFY(config.logreg.standardize);
-        saveScreenshot(window, QStringLiteral("table-label-chosen.png"));
+        testruns::saveScreenshot(window, QStringLiteral("table-label-chosen.png"));
 
         // Shown again from a configuration (a session), the choices come back.
         row->standardizeBox()->setChecked(false);
@@ -124,14 +125,6 @@ private slots:
     }
 
 private:
-    static void saveScreenshot(QWidget &window, const QString &name)
-    {
-        const QString directory = qEnvironmentVariable("MHX_SCREENSHOT_DIR");
-        QCoreApplication::processEvents(); // let the layout settle after the last change
-        if (!directory.isEmpty())
-            QVERIFY(window.grab().save(directory + QLatin1Char('/') + name));
-    }
-
     QTemporaryDir m_dir;
     QString m_table;
 };
