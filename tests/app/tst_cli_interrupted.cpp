@@ -26,7 +26,11 @@ QStringList drawRows(const QString &path, bool dropFirstColumn = false)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return rows;
-    for (const QByteArray &line : file.readAll().split('\n')) {
+    QList<QByteArray> lines = file.readAll().split('\n');
+    // What follows the last newline is empty, or a row that a killed writer left half written
+    // (its buffer reached the disk mid-row): only complete rows are draws.
+    lines.removeLast();
+    for (const QByteArray &line : lines) {
         if (line.isEmpty() || line.startsWith('#') || line.startsWith("lp__") || line.startsWith("accept_stat__"))
             continue;
         QString row = QString::fromUtf8(line);
