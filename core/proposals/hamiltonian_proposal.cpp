@@ -39,6 +39,10 @@ HamiltonianProposal::HamiltonianProposal(const Model &model, Eigen::MatrixXd low
                                     + "' does not provide");
     const Eigen::Index d = model.dimension();
     setFactor(lowerFactor, d, "the mass matrix's factor");
+    if (auto root = LowRankRoot::compress(*m_factor)) {
+        m_root = std::make_shared<const LowRankRoot>(std::move(*root));
+        m_rootScratch.resize(m_root->rank());
+    }
     const DataIndex n = model.dataSize();
     if (gradBatch < 1 || gradBatch > n)
         throw std::invalid_argument("grad-batch must be in [1, " + std::to_string(n) + "] (the data size); got "
@@ -64,6 +68,14 @@ void HamiltonianProposal::gradient(const Vector &theta, double temperature, Vect
     m_model.sumGradLogLikelihood(theta, m_subset, m_likelihoodSum);
     const double scale = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(m_subset.size()));
     out += scale * m_likelihoodSum;
+}
+
+void HamiltonianProposal::whiten(const Vector &g, Vector &out) const
+{
+    if (m_root)
+        m_root->apply(g, out, m_rootScratch);
+    else
+        out.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * g;
 }
 
 void HamiltonianProposal::propose(const Vector &from, Vector &to, double temperature, Rng &rng) const
@@ -93,14 +105,17 @@ void HamiltonianProposal::propose(const Vector &from, Vector &to, double tempera
         m_momentum[k] = rng.normal();
     const double initialKinetic = 0.5 * m_momentum.squaredNorm();
     to = from;
-    m_whitened.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradient;
+    whiten(m_gradient, m_whitened);
     const int steps = 1 + static_cast<int>(rng.uniformIndex(static_cast<std::uint64_t>(2 * m_leapfrogSteps - 1)));
     for (int step = 0; step < steps; ++step) {
         m_momentum += (0.5 * epsilon) * m_whitened;
         m_whitened = epsilon * m_momentum; // reused as scratch for ε p
-        to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_whitened;
+        if (m_root)
+            m_root->addApply(m_whitened, to, m_rootScratch);
+        else
+            to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_whitened;
         gradient(to, temperature, m_gradient);
-        m_whitened.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * m_gradient;
+        whiten(m_gradient, m_whitened);
         m_momentum += (0.5 * epsilon) * m_whitened;
     }
     m_kineticChange = initialKinetic - 0.5 * m_momentum.squaredNorm();
