@@ -40,14 +40,48 @@ std::int64_t finalSegmentRows(const ChainResult &chain)
     return std::max<std::int64_t>(0, chain.completed - chain.finalSegmentStart());
 }
 
+bool moved(const ChainDraws &draws)
+{
+    return std::any_of(draws.begin(), draws.end(), [](const std::vector<double> &chain) {
+        return std::any_of(chain.begin(), chain.end(), [&](double x) { return x != chain.front(); });
+    });
+}
+
+// The largest R-hat, or the first that is not finite (constant chains): max() must not hide a NaN.
+double worstRhat(const std::vector<double> &rhats)
+{
+    double worst = 0.0;
+    for (double rhat : rhats) {
+        if (!std::isfinite(rhat))
+            return rhat;
+        worst = std::max(worst, rhat);
+    }
+    return worst;
+}
+
 } // namespace
 
 double samplerBulkEss(const ChainDraws &draws)
 {
-    bool moved = false;
-    for (const std::vector<double> &chain : draws)
-        moved = moved || std::any_of(chain.begin(), chain.end(), [&](double x) { return x != chain.front(); });
-    return moved ? bulkEffectiveSampleSize(draws) : 0.0;
+    return moved(draws) ? bulkEffectiveSampleSize(draws) : 0.0;
+}
+
+ChainDiagnostics finalSegmentDiagnostics(const ChainResult &chain)
+{
+    ChainDiagnostics diagnostics{.bulkEss = {}, .maxSplitRhat = std::nan("")};
+    if (finalSegmentRows(chain) < kMinDiagnosticDraws)
+        return diagnostics;
+    const int dimension = static_cast<int>(chain.samples.cols());
+    diagnostics.bulkEss.resize(static_cast<std::size_t>(dimension));
+    std::vector<double> rhats(static_cast<std::size_t>(dimension));
+    forEachComponent(dimension, [&](int k) {
+        const ChainDraws draws{column(chain, k, chain.finalSegmentStart(), chain.completed)};
+        const BulkDiagnostics both = bulkEssAndSplitRhat(draws);
+        diagnostics.bulkEss[static_cast<std::size_t>(k)] = moved(draws) ? both.bulkEss : 0.0;
+        rhats[static_cast<std::size_t>(k)] = both.splitRhat;
+    });
+    diagnostics.maxSplitRhat = worstRhat(rhats);
+    return diagnostics;
 }
 
 std::vector<double> bulkEssPerComponent(const ChainResult &chain)
@@ -124,14 +158,7 @@ double maxSplitRhat(const std::vector<const ChainResult *> &chains)
             draws.push_back(column(*chain, k, chain->completed - rows, chain->completed));
         rhats[static_cast<std::size_t>(k)] = splitRhat(draws);
     });
-    double worst = 0.0;
-    for (double rhat : rhats) {
-        // A NaN (constant chains) must not be hidden by max().
-        if (!std::isfinite(rhat))
-            return rhat;
-        worst = std::max(worst, rhat);
-    }
-    return worst;
+    return worstRhat(rhats);
 }
 
 } // namespace core

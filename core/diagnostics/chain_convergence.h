@@ -9,6 +9,7 @@
 /// Each component is a sort, a normal quantile per rank and an FFT (about 3 ms for 30,000
 /// draws); with many components (784 classifier weights) they are shared out over the
 /// machine's cores. The results do not depend on how many cores there are.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +33,15 @@ double samplerBulkEss(const ChainDraws &draws);
 std::vector<double> bulkEssPerComponent(const ChainResult &chain);
 /// The same for the given θ components only (indices must be valid columns).
 std::vector<double> bulkEssPerComponent(const ChainResult &chain, const std::vector<int> &components);
+
+/// bulkEssPerComponent(chain) and maxSplitRhat({&chain}) in one pass over the components, each
+/// component's draws ranked once for both (bulkEssAndSplitRhat): what a chain's report needs.
+/// Both empty or NaN as theirs would be.
+struct ChainDiagnostics {
+    std::vector<double> bulkEss;
+    double maxSplitRhat = 0.0;
+};
+ChainDiagnostics finalSegmentDiagnostics(const ChainResult &chain);
 
 /// Each θ component's mean and sd over a chain's final segment: what a posterior is compared
 /// by against a reference's (the compare table's distance from the full-data test).

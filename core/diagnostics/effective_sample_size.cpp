@@ -1,7 +1,8 @@
 #include "core/diagnostics/effective_sample_size.h"
 
+#include "core/diagnostics/rank_normalisation.h"
+
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cmath>
 #include <complex>
@@ -12,7 +13,6 @@
 #include <string>
 #include <utility>
 
-#include <boost/math/distributions/normal.hpp>
 #include <unsupported/Eigen/FFT>
 
 namespace core {
@@ -50,118 +50,6 @@ ChainDraws splitChains(const ChainDraws &chains)
         halves.emplace_back(chain.begin() + static_cast<std::ptrdiff_t>(offset), chain.end());
     }
     return halves;
-}
-
-// Replaces every draw by Φ⁻¹((rank − 3/8) / (S + 1/4)) over all draws of all chains
-// (Blom's offsets, as in Vehtari et al. 2021, Eq. 14). Ties share their average rank.
-//
-// Φ⁻¹ depends only on the rank and S, and a run's diagnostics normalise every weight's draws at
-// the same S (784 weights, three times each, for a logistic run): each thread keeps the values
-// it has computed for the latest S, indexed by twice the rank (ties give half-integer ranks).
-// Above 2²⁰ draws the table (16 bytes a draw) would cost more memory than it saves time.
-double normalScoreOfRank(std::size_t twiceRank, std::size_t total)
-{
-    const auto score = [&] {
-        // Double precision throughout: Boost's default promotes to long double, whose inverse
-        // error function was a tenth of a 784-weight run's whole time, for digits a rank
-        // cannot carry.
-        using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
-        const boost::math::normal_distribution<double, DoublePolicy> standard;
-        const double rank = 0.5 * static_cast<double>(twiceRank);
-        return boost::math::quantile(standard, (rank - 0.375) / (static_cast<double>(total) + 0.25));
-    };
-    constexpr std::size_t kMaxCachedDraws = std::size_t{1} << 20;
-    if (total > kMaxCachedDraws)
-        return score();
-    thread_local std::size_t cachedTotal = 0;
-    thread_local std::vector<double> scores;
-    if (cachedTotal != total) {
-        cachedTotal = total;
-        scores.assign(2 * total + 1, std::numeric_limits<double>::quiet_NaN());
-    }
-    double &cached = scores[twiceRank];
-    if (std::isnan(cached))
-        cached = score();
-    return cached;
-}
-
-// Orders (value, position) pairs by value: an LSD radix sort on the values' bits, mapped so that
-// unsigned order is numeric order. A comparison sort was a tenth of a 784-weight run's time;
-// this makes six linear passes at most, skipping the digits every value shares. Pairs of equal
-// value may come in any order (their ranks are averaged), and −0 sorts next to +0.
-void sortByValue(std::vector<std::pair<double, std::size_t>> &pairs)
-{
-    constexpr int kBits = 11;
-    constexpr int kPasses = (64 + kBits - 1) / kBits;
-    constexpr std::size_t kBuckets = std::size_t{1} << kBits;
-    const auto key = [](double value) {
-        const auto bits = std::bit_cast<std::uint64_t>(value);
-        return (bits >> 63) != 0 ? ~bits : bits | (std::uint64_t{1} << 63);
-    };
-    std::vector<std::size_t> counts(kPasses * kBuckets, 0);
-    for (const auto &pair : pairs) {
-        const std::uint64_t k = key(pair.first);
-        for (int pass = 0; pass < kPasses; ++pass)
-            ++counts[pass * kBuckets + ((k >> (pass * kBits)) & (kBuckets - 1))];
-    }
-    std::vector<std::pair<double, std::size_t>> buffer(pairs.size());
-    for (int pass = 0; pass < kPasses; ++pass) {
-        std::size_t *count = counts.data() + pass * kBuckets;
-        if (std::find(count, count + kBuckets, pairs.size()) != count + kBuckets)
-            continue; // one digit for all: this pass would not move anything
-        std::size_t offset = 0;
-        for (std::size_t b = 0; b < kBuckets; ++b)
-            offset += std::exchange(count[b], offset);
-        for (const auto &pair : pairs)
-            buffer[count[(key(pair.first) >> (pass * kBits)) & (kBuckets - 1)]++] = pair;
-        pairs.swap(buffer);
-    }
-}
-
-ChainDraws rankNormalise(const ChainDraws &chains)
-{
-    std::vector<std::pair<double, std::size_t>> all;
-    std::size_t size = 0;
-    for (const auto &chain : chains)
-        size += chain.size();
-    all.reserve(size);
-    for (std::size_t c = 0; c < chains.size(); ++c)
-        for (std::size_t t = 0; t < chains[c].size(); ++t)
-            all.emplace_back(chains[c][t], c * chains[c].size() + t);
-    sortByValue(all);
-    std::vector<double> z(all.size());
-    for (std::size_t i = 0; i < all.size();) {
-        std::size_t j = i;
-        while (j < all.size() && all[j].first == all[i].first)
-            ++j;
-        const double value = normalScoreOfRank(i + 1 + j, all.size()); // average of ranks i+1..j
-        for (std::size_t k = i; k < j; ++k)
-            z[all[k].second] = value;
-        i = j;
-    }
-    ChainDraws result = chains;
-    for (std::size_t c = 0; c < chains.size(); ++c)
-        for (std::size_t t = 0; t < chains[c].size(); ++t)
-            result[c][t] = z[c * chains[c].size() + t];
-    return result;
-}
-
-// |θ − median θ| over all draws: the folded draws whose R-hat detects unequal spreads.
-ChainDraws fold(const ChainDraws &chains)
-{
-    std::vector<double> all;
-    for (const auto &chain : chains)
-        all.insert(all.end(), chain.begin(), chain.end());
-    // The median needs the middle one or two order statistics, not a sorted copy.
-    const std::size_t n = all.size();
-    const auto middle = all.begin() + static_cast<std::ptrdiff_t>(n / 2);
-    std::nth_element(all.begin(), middle, all.end());
-    const double median = n % 2 == 1 ? *middle : 0.5 * (*std::max_element(all.begin(), middle) + *middle);
-    ChainDraws folded = chains;
-    for (auto &chain : folded)
-        for (double &x : chain)
-            x = std::abs(x - median);
-    return folded;
 }
 
 double mean(const std::vector<double> &values)
@@ -356,8 +244,18 @@ double splitRhat(const ChainDraws &chains)
     check(chains);
     if (hasNan(chains))
         return std::nan("");
-    const ChainDraws split = splitChains(chains);
-    return std::max(rhatOfSplit(rankNormalise(split)), rhatOfSplit(rankNormalise(fold(split))));
+    return bulkEssAndSplitRhat(chains).splitRhat;
+}
+
+BulkDiagnostics bulkEssAndSplitRhat(const ChainDraws &chains)
+{
+    check(chains);
+    if (hasNan(chains))
+        return {std::nan(""), std::nan("")};
+    const SortedDraws sorted = sortDraws(splitChains(chains));
+    const ChainDraws ranked = normalScores(sorted);
+    return {.bulkEss = essOfSplit(ranked),
+            .splitRhat = std::max(rhatOfSplit(ranked), rhatOfSplit(normalScores(foldSorted(sorted))))};
 }
 
 double pooledQuantile(const ChainDraws &chains, double prob)

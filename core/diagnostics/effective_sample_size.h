@@ -18,9 +18,9 @@
 /// makes the result NaN.
 #include <vector>
 
-namespace core {
+#include "core/diagnostics/rank_normalisation.h" // ChainDraws
 
-using ChainDraws = std::vector<std::vector<double>>; ///< one inner vector per chain
+namespace core {
 
 /// Autocovariance γ_0..γ_{n−1} of one series with divisor n (the biased estimator, which keeps
 /// the sequence positive semi-definite), via FFT in O(n log n).
@@ -51,6 +51,15 @@ double tailEffectiveSampleSize(const ChainDraws &chains);
 /// with a different spread shows as well as one with a different mean. ≈ 1 when all halves
 /// sample the same distribution; above 1.01 signals trouble. Throws like effectiveSampleSize.
 double splitRhat(const ChainDraws &chains);
+
+/// The bulk ESS and split R-hat of the same draws, which share the ranks of their split halves:
+/// equal to bulkEffectiveSampleSize() and splitRhat() (both NaN for a NaN draw), for about two
+/// thirds of their work. Throws like effectiveSampleSize.
+struct BulkDiagnostics {
+    double bulkEss = 0.0;
+    double splitRhat = 0.0;
+};
+BulkDiagnostics bulkEssAndSplitRhat(const ChainDraws &chains);
 
 /// Type-7 quantile at `prob` of all draws of all chains together. Throws std::domain_error
 /// unless 0 ≤ prob ≤ 1, std::invalid_argument for no draws.

@@ -25,9 +25,8 @@ std::int64_t allPointsRead(const ChainSummary &summary)
 
 } // namespace
 
-void addEssFigures(const ChainResult &chain, ChainReport &report)
+void addEssFigures(const ChainResult &chain, const std::vector<double> &ess, ChainReport &report)
 {
-    const std::vector<double> ess = bulkEssPerComponent(chain); // every coordinate
     if (ess.empty())
         return;
     report.essCoordinates = static_cast<int>(ess.size());

@@ -10,11 +10,11 @@
 namespace core {
 
 /// Fills report.essBulkMin, essBulkMedian, essCoordinates, essPerSecond and dataPointsPerEss
-/// from the bulk ESS of every θ coordinate over the final segment (ChainReport) and from
-/// report.summary: the time is chain.wallSeconds and the data every point the chain read,
-/// burn-in included. Nothing is filled with fewer than kMinDiagnosticDraws final-segment rows.
-/// Costs a sort and an FFT per coordinate: about 2 ms each for 30,000 rows.
-void addEssFigures(const ChainResult &chain, ChainReport &report);
+/// from `ess`, the bulk ESS of every θ coordinate over the final segment (bulkEssPerComponent
+/// or finalSegmentDiagnostics of `chain`), and from report.summary: the time is
+/// chain.wallSeconds and the data every point the chain read, burn-in included. Nothing is
+/// filled when `ess` is empty (fewer than kMinDiagnosticDraws final-segment rows).
+void addEssFigures(const ChainResult &chain, const std::vector<double> &ess, ChainReport &report);
 
 /// With several chains per method, one PooledEss per method in outcome.pooled (see PooledEss):
 /// bulkEffectiveSampleSize over every chain's kept rows (report.rowsForPooling), each cut to

@@ -88,6 +88,9 @@ struct ChainReport {
     /// Rank-normalised split R-hat (Vehtari et al. 2021) over this method's chains, a single
     /// chain's halves when it has one; max over every θ component. NaN when samples are not kept.
     double splitRhat = std::nan("");
+    /// This chain's own split R-hat (its two halves), computed with its ESS figures while the
+    /// chain's rows are at hand; splitRhat takes it when the method ran one chain.
+    double ownSplitRhat = std::nan("");
     /// Logistic regression: test accuracy and mean test log-likelihood at the last sample; the
     /// accuracy at, and the mean training and test log-likelihoods of, the mean θ of the second
     /// half of the final segment (Seita et al. 003_…txt Sec. 6.2).

@@ -231,9 +231,14 @@ private:
         report.seed = settings.seed;
         report.summary = summarize(chain, m_dataset.model->dataSize());
         report.summary.proposalPointsRead = proposalPointsPerIteration(settings, m_dataset.model->dataSize()) * chain.completed;
-        report.bulkEss = bulkEssPerComponent(chain, m_outcome.components);
+        const ChainDiagnostics diagnostics = finalSegmentDiagnostics(chain);
+        report.bulkEss.clear();
+        if (!diagnostics.bulkEss.empty())
+            for (int k : m_outcome.components)
+                report.bulkEss.push_back(diagnostics.bulkEss[static_cast<std::size_t>(k)]);
+        report.ownSplitRhat = diagnostics.maxSplitRhat;
         report.moments = finalSegmentMoments(chain);
-        addEssFigures(chain, report);
+        addEssFigures(chain, diagnostics.bulkEss, report);
         addClassifierFigures(m_dataset, chain, report);
         if (const auto &cv = m_shared.controlVariates[static_cast<std::size_t>(controlVariateOrder(settings))])
             addControlVariateFigures(chain, *cv, report);
@@ -323,11 +328,15 @@ void addSplitRhat(RunOutcome &outcome)
 {
     for (std::size_t method = 0; method < outcome.request.methods.size(); ++method) {
         std::vector<const ChainResult *> results;
+        const ChainReport *only = nullptr;
         for (const ChainReport &report : outcome.chains)
             if (static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel)) == method
-                && report.result->samples.rows() > 0)
+                && report.result->samples.rows() > 0) {
                 results.push_back(report.result.get());
-        const double rhat = maxSplitRhat(results);
+                only = &report;
+            }
+        // One chain: its halves, already compared when its ESS was.
+        const double rhat = results.size() == 1 ? only->ownSplitRhat : maxSplitRhat(results);
         for (ChainReport &report : outcome.chains)
             if (static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel)) == method)
                 report.splitRhat = rhat;

@@ -4,6 +4,7 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "core/diagnostics/chain_convergence.h"
 #include "core/diagnostics/effective_sample_size.h"
+#include "core/diagnostics/rank_normalisation.h"
 #include "core/random/rng.h"
 #include "tests/support/nearly_equal.h"
 
@@ -139,6 +141,59 @@ BOOST_AUTO_TEST_CASE(rankDiagnosticsSeeOnlyTheOrder)
         for (double &x : chain)
             x = -x;
     BOOST_TEST(bulkEffectiveSampleSize(draws) == bulkEffectiveSampleSize(mirrored), boost::test_tools::tolerance(1e-9));
+}
+
+// The folded draws |θ − median θ| ranked by merging the draws' own order must give exactly the
+// scores a fresh sort of the folded values gives. The draws are symmetric about 0, so the median
+// is 0 and every distance occurs on both sides of it (ties across the merge), with repeats, for
+// an odd count (one draw on the median) and an even one.
+BOOST_AUTO_TEST_CASE(foldedRanksFollowFromTheDrawsOwnOrder)
+{
+    for (const int length : {1001, 1000}) {
+        ChainDraws draws = ar1Chains(2, length, 0.6, 17);
+        for (auto &chain : draws)
+            for (std::size_t t = 0; t < chain.size(); ++t)
+                if (t % 4 == 1)
+                    chain[t] = chain[t - 1];
+        const std::size_t half = static_cast<std::size_t>(length) / 2;
+        for (std::size_t t = 0; t < half; ++t)
+            draws[0][half + t] = -draws[0][t];
+        if (length % 2 == 1)
+            draws[0].back() = 0.0;
+        std::vector<double> mirror(draws[1].size());
+        std::transform(draws[1].begin(), draws[1].end(), mirror.begin(), [](double x) { return -x; });
+        draws.push_back(mirror);
+        ChainDraws folded = draws;
+        for (auto &chain : folded)
+            for (double &x : chain)
+                x = std::abs(x);
+        const SortedDraws merged = foldSorted(sortDraws(draws));
+        BOOST_TEST(std::is_sorted(merged.values.begin(), merged.values.end(),
+                                  [](const auto &a, const auto &b) { return a.first < b.first; }));
+        BOOST_TEST((normalScores(merged) == rankNormalise(folded)), "length " << length);
+    }
+}
+
+// One pass over a chain's components gives what the separate wrappers give.
+BOOST_AUTO_TEST_CASE(oneChainsDiagnosticsInOnePass)
+{
+    const int length = 4000;
+    ChainResult chain;
+    chain.samples.resize(length, 3);
+    for (int k = 0; k < 3; ++k) {
+        const auto ar = ar1Chains(1, length, 0.3 * k, 60 + static_cast<std::uint64_t>(k))[0];
+        for (int t = 0; t < length; ++t)
+            chain.samples(t, k) = ar[static_cast<std::size_t>(t)] + (k == 2 ? 1e-3 * t : 0.0);
+    }
+    chain.completed = length;
+    chain.segments = {{0, 1.0, 0.1}};
+    const ChainDiagnostics both = finalSegmentDiagnostics(chain);
+    BOOST_TEST(both.bulkEss == bulkEssPerComponent(chain));
+    BOOST_TEST(both.maxSplitRhat == maxSplitRhat({&chain}));
+    BOOST_TEST(both.maxSplitRhat > 1.01); // the drifting component
+    chain.completed = 3;
+    BOOST_TEST(finalSegmentDiagnostics(chain).bulkEss.empty());
+    BOOST_TEST(std::isnan(finalSegmentDiagnostics(chain).maxSplitRhat));
 }
 
 BOOST_AUTO_TEST_CASE(rejectsBadInput)
