@@ -297,10 +297,17 @@ int runCommand(int argc, char **argv)
                 static_cast<long long>(outcome.dataSize), config.temperature, config.step,
                 static_cast<long long>(config.samples), request.chains, request.chains > 1 ? "s" : "",
                 static_cast<unsigned long long>(config.seed));
-    if (config.preset == core::Preset::Recommended)
-        std::printf("  preset               recommended: proposal %s, burn-in %lld (--preset paper for Seita et al.'s "
+    if (config.preset == core::Preset::Recommended) {
+        // The gradient's batch when chosen from N (grad-batch 0) is the one figure here that the
+        // settings do not show.
+        const std::string batch =
+            core::usesGradient(config.proposal) && config.gradBatch == 0
+                ? ", gradient batch " + std::to_string(core::gradBatchFor(config, outcome.dataSize)) + " (N/30 within 100..400)"
+                : std::string();
+        std::printf("  preset               recommended: proposal %s%s, burn-in %lld (--preset paper for Seita et al.'s "
                     "settings)\n",
-                    core::proposalName(config.proposal).c_str(), static_cast<long long>(config.burnIn));
+                    core::proposalName(config.proposal).c_str(), batch.c_str(), static_cast<long long>(config.burnIn));
+    }
     else
         std::printf("  preset               paper (Seita et al. Sec. 6's settings)\n");
     if (outcome.dataBytes > 0)

@@ -142,12 +142,14 @@ QWidget *ControlPanel::buildRunGroup()
            "a preconditioned Langevin step, Hamiltonian trajectories (the fastest for 784 weights), or "
            "Crank–Nicolson moves around it, each with its step learned during the burn-in."),
         "proposal"));
-    m_gradBatch = integerBox(1, kMaxGuiData, 10);
+    m_gradBatch = integerBox(0, kMaxGuiData, 10);
+    // 0 chooses B from the data's N when they are loaded (core::gradBatchFor).
+    m_gradBatch->setSpecialValueText(tr("auto"));
     m_gradBatch->setToolTip(withSettingHelp(
         tr("Gradient proposals only (Langevin, Laplace Langevin and HMC): the rows B whose average gradient steers "
            "each proposal, in [1, N]; a Langevin iteration reads 2B rows for it, a trajectory B per leapfrog step. "
            "B = N is the full-data gradient (MALA); Korattikara et al. Sec. 4.2.4 steer SGLD proposals by minibatch "
-           "gradients the same way."),
+           "gradients the same way. auto (0): N/30 within 100 … 400, since the gradient's noise grows with N."),
         "grad_batch"));
     m_leapfrogSteps = integerBox(1, 1000, 4);
     m_leapfrogSteps->setToolTip(withSettingHelp(

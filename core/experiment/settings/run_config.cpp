@@ -307,10 +307,10 @@ void validate(const RunConfig &config)
                                     + config.dataset + "')");
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if (usesGradient(config.proposal)
-        && (config.gradBatch < 1 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
+        && (config.gradBatch < 0 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
         throw std::invalid_argument("grad-batch must be in [1, N"
                                     + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
-                                    + "] (rows of the Langevin gradient's minibatch); got "
+                                    + "] (rows of the gradient's minibatch), or 0 to choose it from N; got "
                                     + std::to_string(config.gradBatch));
     if (controlVariateOrder(config) > 0) {
         const std::string cv = "control-variates " + controlVariatesName(config.controlVariates);
@@ -414,17 +414,25 @@ bool usesLaplaceFit(ProposalKind kind)
            || kind == ProposalKind::LaplaceHamiltonian;
 }
 
+DataIndex gradBatchFor(const RunConfig &config, DataIndex dataSize)
+{
+    if (config.gradBatch > 0)
+        return config.gradBatch;
+    return std::min(dataSize, std::clamp<DataIndex>(dataSize / 30, 100, 400));
+}
+
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step, std::stop_token stop)
 {
+    const DataIndex gradBatch = gradBatchFor(config, model.dataSize());
     AdaptationSettings adaptation;
     adaptation.targetAcceptance = config.adaptTarget;
     adaptation.burnInLength = config.burnIn;
     switch (config.proposal) {
-    case ProposalKind::Langevin: return std::make_unique<LangevinProposal>(model, step, config.gradBatch);
+    case ProposalKind::Langevin: return std::make_unique<LangevinProposal>(model, step, gradBatch);
     case ProposalKind::AdaptiveLangevin:
-        return std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+        return std::make_unique<LangevinProposal>(model, step, gradBatch, adaptation);
     case ProposalKind::LaplaceLangevin: {
-        auto proposal = std::make_unique<LangevinProposal>(model, step, config.gradBatch, adaptation);
+        auto proposal = std::make_unique<LangevinProposal>(model, step, gradBatch, adaptation);
         proposal->useFullPreconditioner(laplaceOf(model, config, stop).covarianceFactor);
         return proposal;
     }
@@ -435,7 +443,7 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
     }
     case ProposalKind::LaplaceHamiltonian:
         return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config, stop).covarianceFactor, step,
-                                                     config.gradBatch, config.leapfrogSteps, adaptation);
+                                                     gradBatch, config.leapfrogSteps, adaptation);
     case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
     case ProposalKind::RandomWalk: break;
     }
@@ -448,7 +456,7 @@ std::int64_t proposalPointsPerIteration(const RunConfig &config, DataIndex dataS
         return 0;
     // With B = N the gradient at the chain's point is the one computed at the end of the last
     // proposal, kept (LangevinProposal, HamiltonianProposal); a fresh minibatch needs its own.
-    const auto batch = static_cast<std::int64_t>(config.gradBatch);
+    const auto batch = static_cast<std::int64_t>(gradBatchFor(config, dataSize));
     const std::int64_t atStart = batch < dataSize ? 1 : 0;
     if (config.proposal == ProposalKind::LaplaceHamiltonian)
         return (config.leapfrogSteps + atStart) * batch;

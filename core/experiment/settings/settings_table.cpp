@@ -257,7 +257,7 @@ std::vector<SettingSpec> makeTable()
     table.push_back(real("adapt_target", "adapt-target",
                          "adaptive, adaptive-langevin, laplace-langevin, laplace-cn, laplace-hmc: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
                          [](auto &c) -> auto & { return c.adaptTarget; }));
-    table.push_back(integer("grad_batch", "grad-batch", "langevin and hmc proposals: rows of the gradient's minibatch, in [1, N] [100]",
+    table.push_back(integer("grad_batch", "grad-batch", "langevin and hmc proposals: rows of the gradient's minibatch, in [1, N], or 0: N/30 within 100..400 [100; recommended on logreg images: 0]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
     table.push_back(integer("leapfrog_steps", "leapfrog-steps", "laplace-hmc: mean leapfrog steps per trajectory (each draws 1 to 2K-1), in [1, 1000] [4]",
                             [](auto &c) -> auto & { return c.leapfrogSteps; }));

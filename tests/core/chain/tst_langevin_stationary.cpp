@@ -340,8 +340,10 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
     config.proposal = ProposalKind::Langevin;
     config.gradBatch = 1001;
     BOOST_CHECK_THROW(validate(config), std::invalid_argument);
-    config.gradBatch = 0;
+    config.gradBatch = -1;
     BOOST_CHECK_THROW(validate(config), std::invalid_argument);
+    config.gradBatch = 0; // chosen from N when the data are made (gradBatchFor)
+    BOOST_CHECK_NO_THROW(validate(config));
     config.gradBatch = 1000;
     BOOST_CHECK_NO_THROW(validate(config));
     config.proposal = ProposalKind::RandomWalk;

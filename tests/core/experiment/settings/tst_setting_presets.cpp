@@ -69,6 +69,16 @@ BOOST_AUTO_TEST_CASE(recommendedSettingsPerDatasetAllValidate)
     BOOST_TEST(images.temperature == 100.0);
     BOOST_TEST(images.samples == 20'000); // every one of 784 weights needs split R-hat <= 1.01
     BOOST_TEST(images.burnIn == 3'333);
+    // The trajectory's gradient batch is chosen from N when the images are loaded.
+    BOOST_TEST(images.gradBatch == 0);
+    BOOST_TEST(gradBatchFor(images, 1'197) == 100);   // the bundled digits
+    BOOST_TEST(gradBatchFor(images, 12'000) == 400);  // Fashion-MNIST
+    BOOST_TEST(gradBatchFor(images, 6'000) == 200);
+    BOOST_TEST(gradBatchFor(images, 60) == 60);       // fewer rows than the floor: all of them
+    BOOST_TEST(gradBatchFor(images, 1'000'000) == 400);
+    BOOST_TEST(proposalPointsPerIteration(images, 12'000) == (images.leapfrogSteps + 1) * 400);
+    BOOST_TEST(filled("logreg", Preset::Recommended, {TestMethod::Minibatch}, {"grad-batch"}).gradBatch == 100);
+    BOOST_TEST(gradBatchFor(filled("logreg", Preset::Paper, {TestMethod::Minibatch}), 12'000) == 100);
     // An exact test reads all N each iteration: such a run keeps the paper's length.
     BOOST_TEST(filled("logreg", Preset::Recommended, {TestMethod::Metropolis}).samples == 3000);
 
@@ -206,6 +216,7 @@ BOOST_AUTO_TEST_CASE(aUsersTableGetsItsOwnDefaults)
     BOOST_TEST(recommended.logreg.model.bias);
     BOOST_TEST((recommended.proposal == ProposalKind::LaplaceCrankNicolson));
     BOOST_TEST(recommended.samples == 3000); // Crank–Nicolson at T = 1 mixes within the paper's length
+    BOOST_TEST(recommended.gradBatch == RunConfig{}.gradBatch); // no gradient: nothing to choose
     const RunConfig paper = table(Preset::Paper, {});
     BOOST_TEST(paper.logreg.standardize); // the paper had no user files; their units still differ
     BOOST_TEST(paper.temperature == 100.0);
