@@ -66,6 +66,64 @@ double variance(const std::vector<double> &values)
     return sum / static_cast<double>(values.size() - 1);
 }
 
+// The chains' autocovariances γ_{c,t} (divisor n), computed only as far as they are asked for.
+// Geyer's sequence stops after a few dozen lags on a chain that mixes, and direct sums over
+// those lags cost a fraction of the two FFTs of twice the chain's length that give every lag
+// (at 8,000 draws, 128 lags of direct sums cost about what the FFTs do); a chain that needs
+// more lags gets the FFT's. The two agree to rounding.
+class LazyAutocovariances {
+public:
+    explicit LazyAutocovariances(const ChainDraws &chains) : m_chains(chains), m_gamma(chains.size())
+    {
+        m_centred.reserve(chains.size());
+        for (const auto &chain : chains) {
+            const Eigen::Map<const Eigen::VectorXd> x(chain.data(), static_cast<Eigen::Index>(chain.size()));
+            m_centred.emplace_back(x.array() - x.mean());
+        }
+    }
+
+    double meanAt(std::ptrdiff_t lag)
+    {
+        const auto t = static_cast<std::size_t>(lag);
+        if (t >= m_computed)
+            extendTo(t);
+        double sum = 0.0;
+        for (const auto &g : m_gamma)
+            sum += g[t];
+        return sum / static_cast<double>(m_gamma.size());
+    }
+
+private:
+    static constexpr std::size_t kDirectLags = 128;
+    static constexpr std::size_t kBlock = 16;
+
+    void extendTo(std::size_t lag)
+    {
+        const std::size_t n = m_chains.front().size();
+        if (lag >= kDirectLags) {
+            for (std::size_t c = 0; c < m_chains.size(); ++c)
+                m_gamma[c] = autocovariance(m_chains[c]);
+            m_computed = n;
+            return;
+        }
+        const std::size_t next = std::min(n, std::max(lag + 1, m_computed + kBlock));
+        for (std::size_t c = 0; c < m_chains.size(); ++c) {
+            const Eigen::VectorXd &x = m_centred[c];
+            m_gamma[c].resize(next);
+            for (std::size_t t = m_computed; t < next; ++t) {
+                const auto overlap = static_cast<Eigen::Index>(n - t);
+                m_gamma[c][t] = x.head(overlap).dot(x.tail(overlap)) / static_cast<double>(n);
+            }
+        }
+        m_computed = next;
+    }
+
+    const ChainDraws &m_chains;
+    std::vector<Eigen::VectorXd> m_centred;
+    std::vector<std::vector<double>> m_gamma;
+    std::size_t m_computed = 0;
+};
+
 // ESS of chains that are already split (and transformed, if at all): Vehtari et al. Eq. 10–13.
 double essOfSplit(const ChainDraws &split)
 {
@@ -84,18 +142,11 @@ double essOfSplit(const ChainDraws &split)
     if (highest - lowest < 1e-15)
         return total; // constant draws: every draw is as good as independent
 
-    std::vector<std::vector<double>> gamma;
+    LazyAutocovariances gamma(split);
     std::vector<double> means;
-    for (const auto &chain : split) {
-        gamma.push_back(autocovariance(chain));
+    for (const auto &chain : split)
         means.push_back(mean(chain));
-    }
-    auto meanGamma = [&](std::ptrdiff_t lag) {
-        double sum = 0.0;
-        for (const auto &g : gamma)
-            sum += g[static_cast<std::size_t>(lag)];
-        return sum / chains;
-    };
+    auto meanGamma = [&](std::ptrdiff_t lag) { return gamma.meanAt(lag); };
     const double within = meanGamma(0) * n / (n - 1.0); // W: mean of the chains' s²
     double varPlus = within * (n - 1.0) / n;
     if (split.size() > 1)
