@@ -12,6 +12,7 @@
 #include "core/experiment/reports/samples_streaming.h"
 #include "core/experiment/reports/run_record.h"
 #include "core/experiment/service/run_service.h"
+#include "core/experiment/settings/presets.h"
 #include "core/install/install_layout.h"
 #include "core/io/samples_csv_reader.h"
 #include "core/io/streamed_samples.h"
@@ -192,8 +193,12 @@ int runCommand(int argc, char **argv)
         request.resumeDraws = resumption->checkpoint;
         request.resumeTheta = Eigen::Map<const core::Vector>(theta.data(), static_cast<Eigen::Index>(theta.size()));
     }
-    request.chains = static_cast<int>(args.integer("chains", 1));
-    request.parallel = args.flag("parallel") || args.has("threads");
+    // Without a count, the preset's (two chains at once on images); a chain made again from a
+    // samples file, or traced, is one.
+    const bool presetDecides = !args.has("chains") && !args.has("from") && !resumption && !args.has("trace");
+    request.chains = presetDecides ? core::presetChains(request.config, {request.config.method})
+                                   : static_cast<int>(args.integer("chains", 1));
+    request.parallel = args.flag("parallel") || args.has("threads") || (presetDecides && request.chains > 1);
     request.threads = static_cast<int>(args.integer("threads", 0));
     request.useCorrectionCache = !args.flag("no-cache");
     asUsage([&] { core::validate(request); });

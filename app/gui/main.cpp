@@ -249,9 +249,14 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     // a named run already holds every setting.
     if ((isSet("csv") || isSet("data")) && !isSet("dataset"))
         config.dataset = "logreg"; // a user's file is a classification data set
-    if (!parser.isSet(session) && !parser.isSet(preset))
+    if (!parser.isSet(session) && !parser.isSet(preset)) {
         core::applyPreset(config, request.methods, [&](std::string_view flag) { return isSet(std::string(flag).c_str()); });
-    else if (isSet("dataset") || isSet("csv") || isSet("data"))
+        // The preset's chains too (two at once on images), unless counted or a sweep's trials.
+        if (!parser.isSet(chains) && !parser.isSet(sweep)) {
+            request.chains = core::presetChains(config, request.methods);
+            request.parallel = request.parallel || request.chains > 1;
+        }
+    } else if (isSet("dataset") || isSet("csv") || isSet("data"))
         core::applyDatasetDefaults(config, isSet("temperature"), isSet("step"));
     if (parser.isSet(exportSize)) {
         const QStringList parts = parser.value(exportSize).split(QLatin1Char('x'));

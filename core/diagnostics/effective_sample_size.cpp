@@ -77,8 +77,10 @@ public:
     {
         m_centred.reserve(chains.size());
         for (const auto &chain : chains) {
-            const Eigen::Map<const Eigen::VectorXd> x(chain.data(), static_cast<Eigen::Index>(chain.size()));
-            m_centred.emplace_back(x.array() - x.mean());
+            const double m = mean(chain);
+            std::vector<double> &x = m_centred.emplace_back(chain);
+            for (double &value : x)
+                value -= m;
         }
     }
 
@@ -108,18 +110,32 @@ private:
         }
         const std::size_t next = std::min(n, std::max(lag + 1, m_computed + kBlock));
         for (std::size_t c = 0; c < m_chains.size(); ++c) {
-            const Eigen::VectorXd &x = m_centred[c];
             m_gamma[c].resize(next);
-            for (std::size_t t = m_computed; t < next; ++t) {
-                const auto overlap = static_cast<Eigen::Index>(n - t);
-                m_gamma[c][t] = x.head(overlap).dot(x.tail(overlap)) / static_cast<double>(n);
-            }
+            for (std::size_t t = m_computed; t < next; ++t)
+                m_gamma[c][t] = laggedProduct(m_centred[c], t) / static_cast<double>(n);
         }
         m_computed = next;
     }
 
+    // Σ_i x_i x_{i+t} in a fixed order, four sums interleaved. A library dot product would
+    // choose its order by where the vectors lie in memory, and two runs of the same chain would
+    // then differ in the last bits.
+    static double laggedProduct(const std::vector<double> &x, std::size_t t)
+    {
+        const std::size_t count = x.size() - t;
+        const double *a = x.data(), *b = x.data() + t;
+        double sums[4] = {0.0, 0.0, 0.0, 0.0};
+        std::size_t i = 0;
+        for (; i + 4 <= count; i += 4)
+            for (std::size_t k = 0; k < 4; ++k)
+                sums[k] += a[i + k] * b[i + k];
+        for (; i < count; ++i)
+            sums[0] += a[i] * b[i];
+        return (sums[0] + sums[1]) + (sums[2] + sums[3]);
+    }
+
     const ChainDraws &m_chains;
-    std::vector<Eigen::VectorXd> m_centred;
+    std::vector<std::vector<double>> m_centred;
     std::vector<std::vector<double>> m_gamma;
     std::size_t m_computed = 0;
 };

