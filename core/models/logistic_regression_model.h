@@ -20,6 +20,7 @@
 /// Thread safety: every method is const and keeps its scratch on the stack (no member or
 /// thread-local buffers, no allocation per call), so any number of threads may evaluate the
 /// same model at once, e.g. several chains sharing one data set.
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -144,7 +145,14 @@ private:
     /// its tests do.
     const DataBounds &dataBounds() const;
 
+    /// The training features as pixel bytes (feature = byte/255) when every one is such a
+    /// pixel and the rows are in memory: the likelihood's kernels read a quarter of the bytes
+    /// (one per feature instead of a float), in double precision, the 1/255 applied exactly
+    /// once per sum. Null otherwise.
+    const std::uint8_t *pixelBytes() const { return m_pixelBytes.empty() ? nullptr : m_pixelBytes.data(); }
+
     std::shared_ptr<const ClassificationData> m_data;
+    std::vector<std::uint8_t> m_pixelBytes;
     LogisticRegressionOptions m_options;
     int m_features = 0;
     mutable std::once_flag m_boundsOnce;

@@ -106,6 +106,71 @@ BOOST_DATA_TEST_CASE(ratiosMatchScalarLoop, data::make(kKernelRows), row)
     BOOST_TEST(largestMargin > 10.0, "the test should reach confidently wrong points too");
 }
 
+// Image features k/255 (as the IDX loader makes them, rounded to float) are read as pixel
+// bytes: the ratios, gradients and sums must then be those of the exact k/255 in double, to
+// rounding. The floats' own rounding (up to 3·10⁻⁸ relative a feature) is far larger, so the
+// comparison also shows which rows the kernels read. One feature off the pixel grid sends every
+// kernel back to the floats, which must then match the floats' values.
+BOOST_AUTO_TEST_CASE(pixelFeaturesAreReadAsBytes)
+{
+    const DataIndex n = 300;
+    const int d = 100; // a tail past the blocks of 32 and 8
+    Rng rng(21);
+    auto pixels = std::make_shared<ClassificationData>();
+    pixels->features.resize(n, d);
+    pixels->labels.resize(static_cast<std::size_t>(n));
+    Eigen::MatrixXd exact(n, d);
+    for (DataIndex i = 0; i < n; ++i) {
+        for (int j = 0; j < d; ++j) {
+            const auto k = static_cast<int>(rng.uniformIndex(4) == 0 ? 0 : rng.uniformIndex(256));
+            pixels->features(i, j) = static_cast<float>(k) / 255.0f;
+            exact(i, j) = k / 255.0;
+        }
+        pixels->labels[static_cast<std::size_t>(i)] = rng.uniformIndex(2) == 1;
+    }
+    auto offGrid = std::make_shared<ClassificationData>(*pixels);
+    offGrid->features(7, 3) = 0.3f; // not k/255 for any byte k
+    const Vector from = randomTheta(d, 0.3, rng), to = randomTheta(d, 0.3, rng);
+    std::vector<DataIndex> rows(120);
+    for (auto &row : rows)
+        row = static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n)));
+
+    const auto check = [&](const std::shared_ptr<ClassificationData> &data, const Eigen::MatrixXd &features,
+                           const char *what) {
+        const LogisticRegressionModel model(data, {false, 0.0});
+        const auto pointLogLikelihood = [&](DataIndex i, const Vector &theta) {
+            const double z = features.row(i).dot(theta);
+            const double u = data->labels[static_cast<std::size_t>(i)] ? z : -z;
+            return -(std::max(-u, 0.0) + std::log1p(std::exp(-std::abs(u))));
+        };
+        std::vector<double> ratios(rows.size());
+        model.logLikelihoodRatios(from, to, rows, ratios);
+        Vector gradient(d), expectedGradient = Vector::Zero(d);
+        model.sumGradLogLikelihood(from, rows, gradient);
+        double worstRatio = 0.0;
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const double a = pointLogLikelihood(rows[k], from), b = pointLogLikelihood(rows[k], to);
+            worstRatio = std::max(worstRatio, std::abs(ratios[k] - (b - a)) / (std::abs(a) + std::abs(b)));
+            const double z = features.row(rows[k]).dot(from);
+            const double s = data->labels[static_cast<std::size_t>(rows[k])] ? 1.0 : -1.0;
+            expectedGradient += s / (1.0 + std::exp(s * z)) * features.row(rows[k]).transpose();
+        }
+        double sum = 0.0;
+        for (DataIndex i = 0; i < n; ++i)
+            sum += pointLogLikelihood(i, from);
+        BOOST_TEST_CONTEXT(what)
+        {
+            BOOST_TEST(worstRatio < 1e-12);
+            BOOST_TEST((gradient - expectedGradient).norm() < 1e-12 * expectedGradient.norm());
+            BOOST_TEST(std::abs(model.logLikelihoodSum(from) - sum) < 1e-12 * std::abs(sum));
+        }
+    };
+    check(pixels, exact, "pixel bytes against the exact k/255");
+    check(offGrid, offGrid->features.cast<double>(), "one feature off the grid: floats");
+    // The floats differ from k/255 by their rounding: what the first check could tell apart.
+    BOOST_TEST((pixels->features.cast<double>() - exact).cwiseAbs().maxCoeff() > 1e-10);
+}
+
 BOOST_AUTO_TEST_CASE(tinyLogLikelihoodsKeepRelativePrecision)
 {
     // Margins of ±40: log σ(40) ≈ −4.2e-18, where log(1 + e^−40) would round to 0.
