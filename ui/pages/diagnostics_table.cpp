@@ -115,6 +115,8 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnC
     // not past the batch columns, where a window of 1280 pixels scrolled them out of view.
     horizontalHeader()->moveSection(horizontalHeader()->visualIndex(RhatColumn), ChainColumn + 1);
     horizontalHeader()->moveSection(horizontalHeader()->visualIndex(EssMinColumn), ChainColumn + 2);
+    // With several chains (two by default on images) the pooled ESS is the run's figure.
+    horizontalHeader()->moveSection(horizontalHeader()->visualIndex(PooledEssColumn), ChainColumn + 3);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setStretchLastSection(false);
     setAlternatingRowColors(true);

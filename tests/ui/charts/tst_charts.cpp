@@ -368,8 +368,9 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     // The mixing figures stand right after the chain, ahead of the batch columns.
     QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::RhatColumn),
              ui::DiagnosticsTable::ChainColumn + 1);
+    // Then the pooled ESS (the run's figure with several chains), then the batch columns.
     QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::AcceptanceColumn),
-             ui::DiagnosticsTable::ChainColumn + 3);
+             ui::DiagnosticsTable::ChainColumn + 4);
     for (int row = 0; row < table->rowCount(); ++row) {
         for (int column = 0; column < ui::DiagnosticsTable::ColumnCount; ++column)
             QVERIFY2(table->item(row, column) && !table->item(row, column)->text().isEmpty(),
