@@ -137,6 +137,26 @@ std::vector<double> pooledBulkEssPerComponent(const std::vector<const ChainResul
     return ess;
 }
 
+ChainDiagnostics pooledDiagnostics(const std::vector<const ChainResult *> &chains, std::int64_t rows)
+{
+    ChainDiagnostics diagnostics{.bulkEss = {}, .maxSplitRhat = std::nan("")};
+    if (chains.empty())
+        return diagnostics;
+    const int dimension = static_cast<int>(chains.front()->samples.cols());
+    diagnostics.bulkEss.resize(static_cast<std::size_t>(dimension));
+    std::vector<double> rhats(static_cast<std::size_t>(dimension));
+    forEachComponent(dimension, [&](int k) {
+        ChainDraws draws;
+        for (const ChainResult *chain : chains)
+            draws.push_back(column(*chain, k, chain->completed - rows, chain->completed));
+        const BulkDiagnostics both = bulkEssAndSplitRhat(draws);
+        diagnostics.bulkEss[static_cast<std::size_t>(k)] = moved(draws) ? both.bulkEss : 0.0;
+        rhats[static_cast<std::size_t>(k)] = both.splitRhat;
+    });
+    diagnostics.maxSplitRhat = worstRhat(rhats);
+    return diagnostics;
+}
+
 double maxSplitRhat(const std::vector<const ChainResult *> &chains)
 {
     if (chains.empty())

@@ -54,6 +54,10 @@ ComponentMoments finalSegmentMoments(const ChainResult &chain);
 /// samplerBulkEss of each θ component over several chains together, each chain's last `rows`
 /// completed rows (at most its final segment's; the caller checks).
 std::vector<double> pooledBulkEssPerComponent(const std::vector<const ChainResult *> &chains, std::int64_t rows);
+/// pooledBulkEssPerComponent and the worst split R-hat over the same rows, in one pass, each
+/// component's draws ranked once for both: what maxSplitRhat gives for chains whose final
+/// segments share their temperature and have at least `rows` rows (the caller checks).
+ChainDiagnostics pooledDiagnostics(const std::vector<const ChainResult *> &chains, std::int64_t rows);
 
 /// Max over θ components of the rank-normalised split R-hat (splitRhat: the larger of the bulk
 /// and the folded value) across `chains`, each chain's final segment cut to the last rows of the

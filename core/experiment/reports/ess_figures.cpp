@@ -76,7 +76,9 @@ void addPooledFigures(RunOutcome &outcome)
             std::vector<const ChainResult *> chains;
             for (const ChainReport *report : reports)
                 chains.push_back(report->rowsForPooling.get());
-            const std::vector<double> ess = pooledBulkEssPerComponent(chains, rows);
+            const ChainDiagnostics diagnostics = pooledDiagnostics(chains, rows);
+            const std::vector<double> &ess = diagnostics.bulkEss;
+            pooled.splitRhat = diagnostics.maxSplitRhat;
             for (int k : outcome.components)
                 pooled.bulkEss.push_back(ess[static_cast<std::size_t>(k)]);
             pooled.essCoordinates = static_cast<int>(ess.size());

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,10 @@ struct PooledEss {
     double wallSeconds = 0.0;
     double essPerSecond = std::nan("");     ///< essBulkMin / wallSeconds
     double dataPointsPerEss = std::nan(""); ///< every point the chains read, burn-in included / essBulkMin
+    /// The method's split R-hat over the same rows (maxSplitRhat), computed with the pooled ESS
+    /// from the same ranks; empty when the pooled ESS was not measurable. ChainReport::splitRhat
+    /// takes it.
+    std::optional<double> splitRhat;
 };
 
 /// The end of a request: complete, or stopped on request (failures are exceptions).

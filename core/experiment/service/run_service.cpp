@@ -335,8 +335,12 @@ void addSplitRhat(RunOutcome &outcome)
                 results.push_back(report.result.get());
                 only = &report;
             }
-        // One chain: its halves, already compared when its ESS was.
-        const double rhat = results.size() == 1 ? only->ownSplitRhat : maxSplitRhat(results);
+        // One chain: its halves, already compared when its ESS was; several: with their pooled ESS.
+        const std::optional<double> pooled =
+            method < outcome.pooled.size() ? outcome.pooled[method].splitRhat : std::nullopt;
+        // (The pooled figures need every chain of the method to have rows, so they cover the
+        // same chains as `results`.)
+        const double rhat = results.size() == 1 ? only->ownSplitRhat : pooled ? *pooled : maxSplitRhat(results);
         for (ChainReport &report : outcome.chains)
             if (static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel)) == method)
                 report.splitRhat = rhat;

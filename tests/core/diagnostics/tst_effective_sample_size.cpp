@@ -196,6 +196,30 @@ BOOST_AUTO_TEST_CASE(oneChainsDiagnosticsInOnePass)
     BOOST_TEST(std::isnan(finalSegmentDiagnostics(chain).maxSplitRhat));
 }
 
+// The pooled pass over several chains gives what the separate wrappers give, on each chain's
+// last rows (the chains' lengths differ: the shortest sets the rows).
+BOOST_AUTO_TEST_CASE(pooledDiagnosticsInOnePass)
+{
+    std::vector<ChainResult> chains(3);
+    for (std::size_t c = 0; c < chains.size(); ++c) {
+        const int length = 3000 + 500 * static_cast<int>(c);
+        ChainResult &chain = chains[c];
+        chain.samples.resize(length, 2);
+        for (int k = 0; k < 2; ++k) {
+            const auto ar = ar1Chains(1, length, 0.5, 80 + 10 * c + static_cast<std::uint64_t>(k))[0];
+            for (int t = 0; t < length; ++t)
+                chain.samples(t, k) = ar[static_cast<std::size_t>(t)] + (c == 2 && k == 1 ? 0.3 : 0.0);
+        }
+        chain.completed = length;
+        chain.segments = {{0, 1.0, 0.1}};
+    }
+    const std::vector<const ChainResult *> all = {&chains[0], &chains[1], &chains[2]};
+    const ChainDiagnostics both = pooledDiagnostics(all, 3000);
+    BOOST_TEST(both.bulkEss == pooledBulkEssPerComponent(all, 3000));
+    BOOST_TEST(both.maxSplitRhat == maxSplitRhat(all));
+    BOOST_TEST(both.maxSplitRhat > 1.01); // the third chain's second component is shifted
+}
+
 BOOST_AUTO_TEST_CASE(rejectsBadInput)
 {
     BOOST_CHECK_THROW(effectiveSampleSize({}), std::invalid_argument);
