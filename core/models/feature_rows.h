@@ -40,75 +40,36 @@ inline void prefetchRow(const Element *row, Eigen::Index features)
 typedef float Float8 __attribute__((vector_size(32)));
 typedef double Double8 __attribute__((vector_size(64)));
 
-// acc[m] += Σ_j x[j] · w_m[j] for K weight vectors in one pass over the float row x, in double
-// precision. Four independent accumulators per vector keep several additions in flight.
-template <int K>
-inline void accumulateDots(const float *x, const std::array<const double *, K> &weights, Eigen::Index n,
-                           std::array<double, K> &acc)
-{
-    Double8 sums[K][4] = {};
-    Eigen::Index j = 0;
-    const auto step = [&](Eigen::Index at, int slot) {
-#if defined(__AVX512F__)
-        // One vcvtps2pd zmm, ymm; GCC's generic lowering of the conversion takes three.
-        const auto wide = reinterpret_cast<Double8>(_mm512_cvtps_pd(_mm256_loadu_ps(x + at)));
-#else
-        Float8 narrow;
-        std::memcpy(&narrow, x + at, sizeof narrow);
-        const Double8 wide = __builtin_convertvector(narrow, Double8);
-#endif
-        for (int m = 0; m < K; ++m) {
-            Double8 w;
-            std::memcpy(&w, weights[static_cast<std::size_t>(m)] + at, sizeof w);
-            sums[m][slot] += wide * w;
-        }
-    };
-    for (; j + 32 <= n; j += 32)
-        for (int slot = 0; slot < 4; ++slot)
-            step(j + 8 * slot, slot);
-    for (; j + 8 <= n; j += 8)
-        step(j, 0);
-    for (int m = 0; m < K; ++m) {
-        const Double8 lanes = (sums[m][0] + sums[m][1]) + (sums[m][2] + sums[m][3]);
-        double total = 0.0;
-        for (int lane = 0; lane < 8; ++lane)
-            total += lanes[lane];
-        for (Eigen::Index i = j; i < n; ++i)
-            total += static_cast<double>(x[i]) * weights[static_cast<std::size_t>(m)][i];
-        acc[static_cast<std::size_t>(m)] += total;
-    }
-}
-
-// out[j] += c · x[j] over the float row x, widened to double in registers.
-inline void addScaledRow(const float *x, double c, Eigen::Index n, double *out)
-{
-    Eigen::Index j = 0;
-    for (; j + 8 <= n; j += 8) {
-        Float8 narrow;
-        std::memcpy(&narrow, x + j, sizeof narrow);
-        Double8 sum;
-        std::memcpy(&sum, out + j, sizeof sum);
-        sum += __builtin_convertvector(narrow, Double8) * c;
-        std::memcpy(out + j, &sum, sizeof sum);
-    }
-    for (; j < n; ++j)
-        out[j] += c * static_cast<double>(x[j]);
-}
-
-// The same two kernels over a row of pixel bytes k_j, whose features are k_j/255: the sums run
-// over the bytes widened to double and take the 1/255 once. A row is a quarter of its floats'
-// size, so Fashion-MNIST's 12,000 rows (9 MB) stay in the last-level cache, where their floats
-// (38 MB) did not.
+// Rows of pixel bytes k_j hold the features k_j/255: the sums run over the bytes widened to
+// double and take the 1/255 once. A row is a quarter of its floats' size, so Fashion-MNIST's
+// 12,000 rows (9 MB) stay in the last-level cache, where their floats (38 MB) did not.
 typedef std::uint8_t Byte8 __attribute__((vector_size(8)));
 typedef std::int32_t Int8 __attribute__((vector_size(32)));
-constexpr double kPixelScale = 1.0 / 255.0;
 
-// Eight bytes widened to doubles: a zero-extension to 32-bit integers and a conversion, one
-// instruction each with AVX-512 (GCC's generic lowering of the conversion goes element by
-// element, which made the byte rows slower than the floats).
-// (The result is an out-parameter: a 64-byte vector returned by value changes the calling
-// convention between builds with and without AVX-512, which GCC warns about.)
-inline void widenBytes(const std::uint8_t *x, Double8 &wide)
+// What a stored value is multiplied by to give the feature.
+template <typename Element>
+constexpr double kFeatureScale = 1.0;
+template <>
+constexpr double kFeatureScale<std::uint8_t> = 1.0 / 255.0;
+
+// Eight stored values widened to doubles in registers. The result is an out-parameter: a
+// 64-byte vector returned by value changes the calling convention between builds with and
+// without AVX-512, which GCC warns about.
+inline void widen(const float *x, Double8 &wide)
+{
+#if defined(__AVX512F__)
+    // One vcvtps2pd zmm, ymm; GCC's generic lowering of the conversion takes three.
+    wide = reinterpret_cast<Double8>(_mm512_cvtps_pd(_mm256_loadu_ps(x)));
+#else
+    Float8 narrow;
+    std::memcpy(&narrow, x, sizeof narrow);
+    wide = __builtin_convertvector(narrow, Double8);
+#endif
+}
+
+// Bytes: a zero-extension to 32-bit integers and a conversion, one instruction each (GCC's
+// generic lowering goes element by element, which made byte rows slower than floats).
+inline void widen(const std::uint8_t *x, Double8 &wide)
 {
 #if defined(__AVX512F__) && defined(__AVX2__)
     const __m256i ints = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(x)));
@@ -126,15 +87,18 @@ inline void widenBytes(const std::uint8_t *x, Double8 &wide)
 #endif
 }
 
-template <int K>
-inline void accumulateDots(const std::uint8_t *x, const std::array<const double *, K> &weights, Eigen::Index n,
+// acc[m] += Σ_j x[j] · w_m[j] for K weight vectors in one pass over the row x (floats, or pixel
+// bytes scaled once at the end), in double precision. Four independent accumulators per vector
+// keep several additions in flight.
+template <int K, typename Element>
+inline void accumulateDots(const Element *x, const std::array<const double *, K> &weights, Eigen::Index n,
                            std::array<double, K> &acc)
 {
     Double8 sums[K][4] = {};
     Eigen::Index j = 0;
     const auto step = [&](Eigen::Index at, int slot) {
         Double8 wide;
-        widenBytes(x + at, wide);
+        widen(x + at, wide);
         for (int m = 0; m < K; ++m) {
             Double8 w;
             std::memcpy(&w, weights[static_cast<std::size_t>(m)] + at, sizeof w);
@@ -153,18 +117,20 @@ inline void accumulateDots(const std::uint8_t *x, const std::array<const double 
             total += lanes[lane];
         for (Eigen::Index i = j; i < n; ++i)
             total += static_cast<double>(x[i]) * weights[static_cast<std::size_t>(m)][i];
-        acc[static_cast<std::size_t>(m)] += kPixelScale * total;
+        acc[static_cast<std::size_t>(m)] += kFeatureScale<Element> * total;
     }
 }
 
-inline void addScaledRow(const std::uint8_t *x, double c, Eigen::Index n, double *out)
+// out[j] += c · x[j] over the row x, widened to double in registers.
+template <typename Element>
+inline void addScaledRow(const Element *x, double c, Eigen::Index n, double *out)
 {
-    const double scaled = c * kPixelScale;
+    const double scaled = c * kFeatureScale<Element>;
     Eigen::Index j = 0;
     for (; j + 8 <= n; j += 8) {
         Double8 sum, wide;
         std::memcpy(&sum, out + j, sizeof sum);
-        widenBytes(x + j, wide);
+        widen(x + j, wide);
         sum += wide * scaled;
         std::memcpy(out + j, &sum, sizeof sum);
     }
