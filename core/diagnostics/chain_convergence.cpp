@@ -68,20 +68,10 @@ double samplerBulkEss(const ChainDraws &draws)
 
 ChainDiagnostics finalSegmentDiagnostics(const ChainResult &chain)
 {
-    ChainDiagnostics diagnostics{.bulkEss = {}, .maxSplitRhat = std::nan("")};
-    if (finalSegmentRows(chain) < kMinDiagnosticDraws)
-        return diagnostics;
-    const int dimension = static_cast<int>(chain.samples.cols());
-    diagnostics.bulkEss.resize(static_cast<std::size_t>(dimension));
-    std::vector<double> rhats(static_cast<std::size_t>(dimension));
-    forEachComponent(dimension, [&](int k) {
-        const ChainDraws draws{column(chain, k, chain.finalSegmentStart(), chain.completed)};
-        const BulkDiagnostics both = bulkEssAndSplitRhat(draws);
-        diagnostics.bulkEss[static_cast<std::size_t>(k)] = moved(draws) ? both.bulkEss : 0.0;
-        rhats[static_cast<std::size_t>(k)] = both.splitRhat;
-    });
-    diagnostics.maxSplitRhat = worstRhat(rhats);
-    return diagnostics;
+    const std::int64_t rows = finalSegmentRows(chain);
+    if (rows < kMinDiagnosticDraws)
+        return {.bulkEss = {}, .maxSplitRhat = std::nan("")};
+    return pooledDiagnostics({&chain}, rows); // one chain's last rows: its final segment
 }
 
 std::vector<double> bulkEssPerComponent(const ChainResult &chain)

@@ -13,7 +13,6 @@
 #include "core/models/feature_rows.h"
 #include "core/validation/range_checks.h"
 
-
 namespace core {
 namespace {
 

@@ -142,7 +142,13 @@ double HamiltonianProposal::logProposalRatio(const Vector &from, const Vector &t
 std::unique_ptr<Proposal> HamiltonianProposal::withStep(double step) const
 {
     requireStep(step);
-    auto copy = std::make_unique<HamiltonianProposal>(m_model, *m_factor, step, m_gradBatch, m_leapfrogSteps);
+    // A copy keeps the mass matrix's root, whose subspace iteration would otherwise run again on
+    // every step the user sets; it starts as a new proposal would, with no trajectory and the
+    // minibatch permutation back at the identity.
+    auto copy = std::make_unique<HamiltonianProposal>(*this);
+    copy->m_haveTrajectory = false;
+    if (m_allRows.empty())
+        copy->m_sampler.reset(m_model.dataSize());
     copy->continueFrozen(*this, step);
     return copy;
 }
