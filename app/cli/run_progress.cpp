@@ -35,6 +35,7 @@ void RunProgress::stageStarted(core::RunStage stage, const std::string &message)
                         : stage == core::RunStage::Correction ? "correction"
                         : stage == core::RunStage::AustereDesign ? "austere design"
                         : stage == core::RunStage::ControlVariates ? "posterior mode"
+                        : stage == core::RunStage::LaplaceFit ? "laplace fit"
                                                                  : "austere pilot";
     m_bar = std::make_unique<ProgressBar>(label);
 }

@@ -1,9 +1,11 @@
 #include "core/models/logistic_laplace.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -27,6 +29,21 @@ void addPriorCurvature(const LogisticRegressionModel &model, Eigen::MatrixXd &h)
         h.diagonal().array() += 1.0 / (priorSd * priorSd);
 }
 
+// Σ_i w_i x_i x_iᵀ over rows [begin, end) into `gram`'s lower triangle: rows scaled by √w_i,
+// a block at a time (no N × d copy), as symmetric rank updates in float, the data's own
+// precision.
+void addWeightedGram(const FeatureMatrix &x, const Eigen::ArrayXf &rootWeights, Eigen::Index begin, Eigen::Index end,
+                     Eigen::MatrixXf &gram)
+{
+    constexpr Eigen::Index kBlockRows = 1024;
+    Eigen::MatrixXf scaled;
+    for (Eigen::Index first = begin; first < end; first += kBlockRows) {
+        const Eigen::Index rows = std::min(kBlockRows, end - first);
+        scaled.noalias() = rootWeights.segment(first, rows).matrix().asDiagonal() * x.middleRows(first, rows);
+        gram.selfadjointView<Eigen::Lower>().rankUpdate(scaled.transpose());
+    }
+}
+
 // H = P + (1/T) Xᵀ W X (with the intercept's row and column when the model has one), in double.
 Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vector &theta, double temperature)
 {
@@ -39,19 +56,31 @@ Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vect
     }
     const int features = data.featureCount(), d = model.dimension();
     const bool bias = model.options().bias;
-    const Eigen::VectorXd margins =
-        data.features.cast<double>() * theta.head(features) + Eigen::VectorXd::Constant(data.size(), bias ? theta[features] : 0.0);
-    const Eigen::ArrayXd p = 1.0 / (1.0 + (-margins.array()).exp());
+    // The margins only weigh the rows, so float (the features' precision) is enough for them.
+    const Eigen::VectorXf margins = data.features * theta.head(features).cast<float>();
+    const Eigen::ArrayXd p =
+        1.0 / (1.0 + (-(margins.cast<double>().array() + (bias ? theta[features] : 0.0))).exp());
     const Eigen::ArrayXd w = p * (1.0 - p) / temperature;
-    // Rows scaled by √w_i: Xᵀ W X = (W^½ X)ᵀ (W^½ X), one symmetric rank-N update in float (the
-    // data's own precision), accumulated into a double matrix.
-    const Eigen::MatrixXf scaled = w.sqrt().cast<float>().matrix().asDiagonal() * data.features;
-    Eigen::MatrixXf gram = Eigen::MatrixXf::Zero(features, features);
-    gram.selfadjointView<Eigen::Lower>().rankUpdate(scaled.transpose());
+    const Eigen::ArrayXf rootWeights = w.sqrt().cast<float>();
+    // The rows in two fixed halves, each summed in float and the two added in double: the same
+    // matrix whether the second half runs on a thread of its own (two cores, the usual case;
+    // it halves the fit's wall time) or after the first.
+    const Eigen::Index rows = data.size(), middle = rows / 2;
+    Eigen::MatrixXf firstHalf = Eigen::MatrixXf::Zero(features, features);
+    Eigen::MatrixXf secondHalf = Eigen::MatrixXf::Zero(features, features);
+    {
+        std::jthread helper;
+        if (std::thread::hardware_concurrency() > 1 && rows >= 2048)
+            helper = std::jthread([&] { addWeightedGram(data.features, rootWeights, middle, rows, secondHalf); });
+        addWeightedGram(data.features, rootWeights, 0, middle, firstHalf);
+        if (!helper.joinable())
+            addWeightedGram(data.features, rootWeights, middle, rows, secondHalf);
+    } // joins the helper
+    const Eigen::MatrixXd gram = firstHalf.cast<double>() + secondHalf.cast<double>(); // the lower triangle
     Eigen::MatrixXd h = Eigen::MatrixXd::Zero(d, d);
-    h.topLeftCorner(features, features) = gram.selfadjointView<Eigen::Lower>().toDenseMatrix().cast<double>();
+    h.topLeftCorner(features, features) = gram.selfadjointView<Eigen::Lower>().toDenseMatrix();
     if (bias) {
-        const Eigen::VectorXd cross = scaled.transpose().cast<double>() * w.sqrt().matrix();
+        const Eigen::VectorXd cross = (data.features.transpose() * w.cast<float>().matrix()).cast<double>();
         h.block(0, features, features, 1) = cross;
         h.block(features, 0, 1, features) = cross.transpose();
         h(features, features) = w.sum();
@@ -80,7 +109,8 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     GaussianApproximation fit;
     fit.mode = model.initialTheta();
     Vector gradient(d), likelihoodGradient(d);
-    Eigen::MatrixXd h;
+    Eigen::MatrixXd h; // −Hessian at fit.mode while curvatureAtMode, without the ridge
+    bool curvatureAtMode = false;
     double value = logPosterior(model, fit.mode, temperature);
     for (; fit.newtonSteps < maxSteps; ++fit.newtonSteps) {
         checkStop();
@@ -95,9 +125,11 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
             gradient += likelihoodGradient / temperature;
             h = negativeHessian(model, fit.mode, temperature);
         }
+        curvatureAtMode = true;
         // A ridge relative to the curvature keeps H invertible without a prior (see the header).
-        h.diagonal().array() += 1e-8 * h.diagonal().mean() + 1e-300;
-        const Eigen::LLT<Eigen::MatrixXd> llt(h);
+        Eigen::MatrixXd ridged = h;
+        ridged.diagonal().array() += 1e-8 * h.diagonal().mean() + 1e-300;
+        const Eigen::LLT<Eigen::MatrixXd> llt(ridged);
         const Vector step = llt.solve(gradient);
         const double decrement = gradient.dot(step); // λ², the predicted gain times two
         if (!(decrement > 1e-16)) { // quadratic convergence makes this one step past 1e-8
@@ -116,10 +148,14 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
         if (!(nextValue >= value))
             break; // no progress possible: keep the current point
         fit.mode = next;
+        curvatureAtMode = false;
         value = nextValue;
     }
     checkStop();
-    h = negativeHessian(model, fit.mode, temperature);
+    // The fit usually ends at the point whose curvature its last step measured: a pass over
+    // the data fewer (one of about ten on Fashion-MNIST).
+    if (!curvatureAtMode)
+        h = negativeHessian(model, fit.mode, temperature);
     h.diagonal().array() += 1e-6 * h.diagonal().mean();
     // L with H⁻¹ = L Lᵀ: invert H and Cholesky-factorise the inverse (d³ work, at d = 784 a
     // fraction of one Gram product over the data).

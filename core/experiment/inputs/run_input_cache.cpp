@@ -14,6 +14,8 @@ std::shared_ptr<const PreparedData> prepareData(const RunConfig &config, const s
     prepared->dataset = makeDataset(config, false, progress, stop);
     if (const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(prepared->dataset.model.get()))
         prepared->references = std::make_shared<PosteriorReferences>(mixture->data());
+    if (prepared->dataset.classifier)
+        prepared->laplaceFits = std::make_shared<LaplaceFits>(prepared->dataset.classifier);
     return prepared;
 }
 

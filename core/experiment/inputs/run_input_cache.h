@@ -3,8 +3,9 @@
 /// on the same data (the points of a sweep over σ, λ, the step, m, T, …) share them instead of
 /// making them again: the generated or loaded data set with its model, and for the Gaussian
 /// mixture the binned exact posteriors (about a second each at the default grid), one per
+/// temperature, and for logistic regression the Laplace fits (laplace_fits.h), one per
 /// temperature. Sharing changes no figure: the data depend only on the data settings
-/// (DataSettings), and a reference only on the data and the temperature.
+/// (DataSettings), and a reference or a fit only on the data and the temperature.
 ///
 /// Everything shared is read-only (the data set and model are const; PosteriorReferences builds
 /// each temperature once under its own lock and hands out const posteriors), so runs on
@@ -17,6 +18,7 @@
 #include <stop_token>
 
 #include "core/experiment/inputs/datasets.h"
+#include "core/experiment/inputs/laplace_fits.h"
 #include "core/experiment/inputs/posterior_references.h"
 
 namespace core {
@@ -27,6 +29,9 @@ struct PreparedData {
     /// The mixture's exact posteriors, built per temperature when first asked for (null for
     /// the other datasets). Bound to dataset's data, which this object keeps alive.
     std::shared_ptr<PosteriorReferences> references;
+    /// The logistic model's Laplace fits, made per temperature when first asked for (null for
+    /// the other models). Keeps the model alive.
+    std::shared_ptr<LaplaceFits> laplaceFits;
 };
 
 /// The data of `config` (makeDataset without a posterior) and, for the mixture, its (as yet

@@ -43,8 +43,13 @@ LapProposal lapProposal(const RunConfig &config, const Model &model, const Chain
     }
     const auto started = std::chrono::steady_clock::now();
     const bool learns = learnsDuringBurnIn(config.proposal);
+    // The request's fit where it was made at this lap's temperature (a live change of T leaves
+    // the chain's first fit in its kept proposal, which stays an exact kernel).
+    const TimedLaplaceFit *shared =
+        inputs.laplace && inputs.laplace->temperature == config.temperature ? inputs.laplace.get() : nullptr;
     try {
-        lap.owned = makeProposal(config, model, learns && config.burnIn > 0 ? burnInStep : config.step, inputs.stop);
+        lap.owned = makeProposal(config, model, learns && config.burnIn > 0 ? burnInStep : config.step, inputs.stop,
+                                 shared ? &shared->approximation : nullptr);
         if (inputs.keptProposal)
             *inputs.keptProposal = std::move(lap.owned);
         lap.proposal = inputs.keptProposal ? inputs.keptProposal->get() : lap.owned.get();
@@ -55,6 +60,8 @@ LapProposal lapProposal(const RunConfig &config, const Model &model, const Chain
         lap.proposal = lap.owned.get();
     }
     lap.setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (shared && usesLaplaceFit(config.proposal))
+        lap.setupSeconds += shared->seconds;
     return lap;
 }
 

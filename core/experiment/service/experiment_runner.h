@@ -10,6 +10,7 @@
 #include "core/chain/chain_runner.h"
 #include "core/diagnostics/chain_summary.h"
 #include "core/experiment/inputs/datasets.h"
+#include "core/experiment/inputs/laplace_fits.h"
 #include "core/models/control_variates.h"
 
 namespace core {
@@ -49,6 +50,12 @@ struct ChainInputs {
     /// chain whose config resolves to control variates has its acceptance test read that model,
     /// and starts at the proxies' anchor θ̂ (the posterior mode) unless initialTheta is set.
     std::array<std::shared_ptr<const ControlVariateModel>, 3> controlVariates;
+    /// The Laplace fit at the request's temperature, made once for all its chains (and kept for
+    /// the runs after it on the same data, PreparedData::laplaceFits): a laplace-* proposal is
+    /// built around it instead of fitting its own. Null: each builds its own. A chain's set-up
+    /// time counts the fit's own seconds either way, so that its figures per second do not
+    /// depend on whether this run or an earlier one paid for the fit.
+    std::shared_ptr<const TimedLaplaceFit> laplace;
     /// The posterior mode when the request found it: TunaMH and FlyMC chains without proxies
     /// start there too (every chain of a comparison starts at θ̂), and FlyMC tunes its bounds there.
     Vector posteriorMode;

@@ -24,6 +24,7 @@ enum class RunStage {
     AustereDesign,    ///< loading or tabulating AustereMH's design grid
     AusterePilot,     ///< AustereMH(c)'s pilot that fixes (m, ε)
     ControlVariates,  ///< the posterior mode θ̂ and the Taylor proxies' sums around it
+    LaplaceFit,       ///< the Laplace approximation the laplace-* proposals are built around
     Sampling,         ///< the chains
     Diagnostics,      ///< comparing with the exact posterior, R-hat
 };

@@ -76,6 +76,21 @@ std::shared_ptr<const CorrectionDistribution> prepareCorrection(const RunRequest
     return std::make_shared<const CorrectionDistribution>(std::move(table));
 }
 
+// The Laplace fit every laplace-* chain of the request is built around: made once here (both
+// cores), or found made by an earlier run on the same data at the same temperature.
+std::shared_ptr<const TimedLaplaceFit> prepareLaplace(const RunOutcome &outcome, const PreparedData &prepared,
+                                                      RunObserver &observer, std::stop_token stop)
+{
+    const RunConfig &config = outcome.request.config;
+    if (!usesLaplaceFit(config.proposal) || !prepared.laplaceFits)
+        return nullptr; // a model without the fit: each chain's makeProposal says what to use instead
+    observer.stageStarted(RunStage::LaplaceFit, "Fitting the Laplace approximation at T = " + formatNumber(config.temperature)
+                                                    + " (Newton steps over the " + std::to_string(outcome.dataSize)
+                                                    + " points; once per data and temperature)");
+    observer.preparationProgress(RunStage::LaplaceFit, -1.0);
+    return prepared.laplaceFits->at(config.temperature, stop);
+}
+
 // The design grid (once, for every method that needs it) and AustereMH(c)'s pilot-chosen
 // (m, ε), written into outcome.request so that every austere-c channel uses it.
 std::shared_ptr<const AustereDesigner>
@@ -397,6 +412,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
         // control variates.
         shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
+        shared.laplace = prepareLaplace(outcome, *prepared, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -6,8 +6,8 @@
 ///
 /// Steps: the data (generated or loaded once and shared by every channel), the correction table
 /// (when a method samples X_corr; Seita et al. 000_…txt Sec. 5), AustereMH's design grid and
-/// pilot (when a method needs them; Korattikara et al. 001_…txt Sec. D), the chains (parallel
-/// where asked), then per chain the summary, bulk ESS, the posterior metrics (mixture) or the
+/// pilot (when a method needs them; Korattikara et al. 001_…txt Sec. D), the Laplace fit (once
+/// for every laplace-* chain), the chains (parallel where asked), then per chain the summary, bulk ESS, the posterior metrics (mixture) or the
 /// classifier figures (logistic regression), and per method the split R-hat.
 #include "core/experiment/inputs/run_input_cache.h"
 #include "core/experiment/service/run_observer.h"
@@ -22,8 +22,8 @@ namespace core {
 /// for unreadable data files (naming the file), and rethrows the first chain's failure after
 /// stopping the others.
 ///
-/// `inputs` (optional, owned by the caller) supplies the data and the mixture's exact
-/// posteriors when an earlier request on the same data settings made them, and keeps those
+/// `inputs` (optional, owned by the caller) supplies the data, the mixture's exact posteriors
+/// and the logistic model's Laplace fits when an earlier request on the same data settings made them, and keeps those
 /// this request makes for the next; the figures are the same either way. Null: the request
 /// makes its own and drops them when it returns.
 RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const RunControls &controls = {},

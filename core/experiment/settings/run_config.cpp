@@ -395,14 +395,18 @@ bool needsAustereDesign(const RunConfig &config)
 
 namespace {
 
-// The Laplace approximation the laplace-* proposals are built around; logistic regression only.
-GaussianApproximation laplaceOf(const Model &model, const RunConfig &config, std::stop_token stop)
+// The Laplace approximation the laplace-* proposals are built around (`given`, or fitted now);
+// logistic regression only.
+GaussianApproximation laplaceOf(const Model &model, const RunConfig &config, std::stop_token stop,
+                                const GaussianApproximation *given)
 {
     const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
     if (!logistic)
         throw std::invalid_argument("--proposal " + proposalName(config.proposal)
                                     + " needs the logistic-regression model (--dataset logreg); use adaptive or "
                                       "adaptive-langevin for '" + model.name() + "'");
+    if (given)
+        return *given;
     return logisticLaplace(*logistic, config.temperature, 40, std::move(stop));
 }
 
@@ -421,7 +425,8 @@ DataIndex gradBatchFor(const RunConfig &config, DataIndex dataSize)
     return std::min(dataSize, std::clamp<DataIndex>(dataSize / 30, 100, 400));
 }
 
-std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step, std::stop_token stop)
+std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step, std::stop_token stop,
+                                       const GaussianApproximation *laplace)
 {
     const DataIndex gradBatch = gradBatchFor(config, model.dataSize());
     AdaptationSettings adaptation;
@@ -433,16 +438,16 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
         return std::make_unique<LangevinProposal>(model, step, gradBatch, adaptation);
     case ProposalKind::LaplaceLangevin: {
         auto proposal = std::make_unique<LangevinProposal>(model, step, gradBatch, adaptation);
-        proposal->useFullPreconditioner(laplaceOf(model, config, stop).covarianceFactor);
+        proposal->useFullPreconditioner(laplaceOf(model, config, stop, laplace).covarianceFactor);
         return proposal;
     }
     case ProposalKind::LaplaceCrankNicolson: {
-        GaussianApproximation laplace = laplaceOf(model, config, stop);
-        return std::make_unique<CrankNicolsonProposal>(std::move(laplace.mode), std::move(laplace.covarianceFactor),
+        GaussianApproximation fit = laplaceOf(model, config, stop, laplace);
+        return std::make_unique<CrankNicolsonProposal>(std::move(fit.mode), std::move(fit.covarianceFactor),
                                                        step, adaptation);
     }
     case ProposalKind::LaplaceHamiltonian:
-        return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config, stop).covarianceFactor, step,
+        return std::make_unique<HamiltonianProposal>(model, laplaceOf(model, config, stop, laplace).covarianceFactor, step,
                                                      gradBatch, config.leapfrogSteps, adaptation);
     case ProposalKind::Adaptive: return std::make_unique<AdaptiveRandomWalkProposal>(model.dimension(), step, adaptation);
     case ProposalKind::RandomWalk: break;

@@ -17,6 +17,7 @@
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/inputs/logistic_dataset.h"
+#include "core/models/logistic_laplace.h"
 #include "core/proposals/adaptive_random_walk_proposal.h"
 #include "core/proposals/langevin_proposal.h"
 #include "core/proposals/random_walk_proposal.h"
@@ -227,8 +228,10 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
 /// (ChainSettings::adaptation, which runConfiguredChain sets). One per chain: a Langevin proposal
 /// carries the chain's gradient workspace. Throws std::invalid_argument when grad-batch exceeds
 /// the model's N, and Cancelled when `stop` is requested during a Laplace fit (seconds long).
+/// A laplace-* proposal is built around `laplace`, the model's fit at config.temperature made
+/// once for the request (LaplaceFits), or when that is null around a fit made here.
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step,
-                                       std::stop_token stop = {});
+                                       std::stop_token stop = {}, const GaussianApproximation *laplace = nullptr);
 
 /// Whether the proposal is built around the Laplace approximation of logistic regression.
 bool usesLaplaceFit(ProposalKind kind);

@@ -94,3 +94,37 @@ BOOST_AUTO_TEST_CASE(aStoppedFitIsCancelled)
     stop.request_stop();
     BOOST_CHECK_THROW(logisticLaplace(model, 1.0, 40, stop.get_token()), Cancelled);
 }
+
+// Past 2,048 rows the weighted Gram matrix is summed a block of rows at a time, in two halves
+// (the second on a thread of its own where there are two cores): the covariance must still be
+// the inverse of P + (1/T) Σ w_i x_i x_iᵀ, here summed row by row in double, with the intercept.
+BOOST_AUTO_TEST_CASE(theBlockedCurvatureOfManyRowsIsTheDirectSum)
+{
+    for (const DataIndex rows : {2048, 5003}) {
+        LogisticRegressionOptions options;
+        options.bias = true;
+        options.priorSd = 2.0;
+        const LogisticRegressionModel model(testdata::randomClassification(rows, 6, 41), options);
+        const double temperature = 3.0;
+        const GaussianApproximation fit = logisticLaplace(model, temperature);
+        BOOST_TEST(fit.converged);
+        const int d = model.dimension(), features = d - 1;
+        Eigen::MatrixXd h = Eigen::MatrixXd::Identity(d, d) / (options.priorSd * options.priorSd);
+        const ClassificationData &data = model.data();
+        for (DataIndex i = 0; i < rows; ++i) {
+            Eigen::VectorXd x(d);
+            x.head(features) = data.features.row(i).transpose().cast<double>();
+            x[features] = 1.0;
+            const double p = 1.0 / (1.0 + std::exp(-x.dot(fit.mode)));
+            h += p * (1.0 - p) / temperature * x * x.transpose();
+        }
+        h.diagonal().array() += 1e-6 * h.diagonal().mean(); // the fit's own ridge
+        const Eigen::MatrixXd expected = h.inverse();
+        const Eigen::MatrixXd covariance = fit.covarianceFactor * fit.covarianceFactor.transpose();
+        const double error = (covariance - expected).cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff();
+        BOOST_TEST(error < 1e-5, rows << " rows: relative error " << error);
+        // The same matrix whichever thread summed which half.
+        const GaussianApproximation again = logisticLaplace(model, temperature);
+        BOOST_TEST((again.covarianceFactor.array() == fit.covarianceFactor.array()).all());
+    }
+}

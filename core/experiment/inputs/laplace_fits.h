@@ -1,0 +1,42 @@
+#pragma once
+/// The Laplace fits (logistic_laplace.h) of one data set's logistic model, made once per
+/// temperature and shared: by the chains of a request (two chains at once on images would
+/// otherwise each fit the same approximation, side by side), and through RunInputCache by the
+/// runs that follow on the same data (the app's next Run, a sweep's next point). The fit is a
+/// pure function of the model and the temperature, so sharing changes no figure.
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+
+#include "core/models/logistic_laplace.h"
+
+namespace core {
+
+/// A fit and what it cost to make it.
+struct TimedLaplaceFit {
+    GaussianApproximation approximation;
+    double temperature = 0.0; ///< the T it was fitted at
+    double seconds = 0.0;     ///< wall time of logisticLaplace when it was made
+};
+
+class LaplaceFits {
+public:
+    /// The fits of `model`, which this object keeps alive. Keeps the fits of the
+    /// `capacity` (≥ 1) temperatures asked for last: one is d² doubles (4.9 MB at d = 784).
+    explicit LaplaceFits(std::shared_ptr<const LogisticRegressionModel> model, std::size_t capacity = 4);
+
+    /// The fit at `temperature`, made on the calling thread the first time; callers asking
+    /// meanwhile wait for that build. A stop during the build throws Cancelled and keeps
+    /// nothing; invalid temperatures throw as logisticLaplace does.
+    std::shared_ptr<const TimedLaplaceFit> at(double temperature, std::stop_token stop = {});
+
+private:
+    std::shared_ptr<const LogisticRegressionModel> m_model;
+    std::size_t m_capacity;
+    std::mutex m_build; // one fit at a time: each already uses both cores
+    std::deque<std::pair<double, std::shared_ptr<const TimedLaplaceFit>>> m_fits; // oldest first
+};
+
+} // namespace core
