@@ -109,29 +109,43 @@ private:
             return;
         }
         const std::size_t next = std::min(n, std::max(lag + 1, m_computed + kBlock));
+        double sums[kBlock];
         for (std::size_t c = 0; c < m_chains.size(); ++c) {
             m_gamma[c].resize(next);
-            for (std::size_t t = m_computed; t < next; ++t)
-                m_gamma[c][t] = laggedProduct(m_centred[c], t) / static_cast<double>(n);
+            for (std::size_t first = m_computed; first < next; first += kBlock) {
+                const std::size_t count = std::min(kBlock, next - first);
+                laggedProducts(m_centred[c], first, count, sums);
+                for (std::size_t k = 0; k < count; ++k)
+                    m_gamma[c][first + k] = sums[k] / static_cast<double>(n);
+            }
         }
         m_computed = next;
     }
 
-    // Σ_i x_i x_{i+t} in a fixed order, four sums interleaved. A library dot product would
-    // choose its order by where the vectors lie in memory, and two runs of the same chain would
-    // then differ in the last bits.
-    static double laggedProduct(const std::vector<double> &x, std::size_t t)
+    // Σ_i x_i x_{i+t} for the lags t = first … first + count − 1 (count ≤ kBlock), in one pass
+    // over x: each x_i meets the block's kBlock partners side by side (fixed-size arrays, held in
+    // vector registers), and every lag keeps two sums (even and odd i) added in a fixed order.
+    // A library dot product would choose its order by where the vectors lie in memory, and two
+    // runs of the same chain would then differ in the last bits.
+    static void laggedProducts(const std::vector<double> &x, std::size_t first, std::size_t count, double *out)
     {
-        const std::size_t count = x.size() - t;
-        const double *a = x.data(), *b = x.data() + t;
-        double sums[4] = {0.0, 0.0, 0.0, 0.0};
+        const std::size_t n = x.size();
+        const double *data = x.data();
+        using Block = Eigen::Array<double, static_cast<int>(kBlock), 1>;
+        Block even = Block::Zero(), odd = Block::Zero();
+        // Rows whose whole block of partners lies inside x.
+        const std::size_t full = n > first + kBlock - 1 ? n - (first + kBlock - 1) : 0;
         std::size_t i = 0;
-        for (; i + 4 <= count; i += 4)
-            for (std::size_t k = 0; k < 4; ++k)
-                sums[k] += a[i + k] * b[i + k];
-        for (; i < count; ++i)
-            sums[0] += a[i] * b[i];
-        return (sums[0] + sums[1]) + (sums[2] + sums[3]);
+        for (; i + 2 <= full; i += 2) {
+            even += data[i] * Eigen::Map<const Block>(data + i + first);
+            odd += data[i + 1] * Eigen::Map<const Block>(data + i + 1 + first);
+        }
+        for (std::size_t k = 0; k < count; ++k) {
+            double tail = 0.0;
+            for (std::size_t j = i; j + first + k < n; ++j)
+                tail += data[j] * data[j + first + k];
+            out[k] = (even[static_cast<Eigen::Index>(k)] + odd[static_cast<Eigen::Index>(k)]) + tail;
+        }
     }
 
     const ChainDraws &m_chains;
@@ -150,10 +164,10 @@ double essOfSplit(const ChainDraws &split)
     const auto n = static_cast<double>(length);
     const double total = chains * n;
     double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
-    for (const auto &chain : split) {
-        const auto [lo, hi] = std::minmax_element(chain.begin(), chain.end());
-        lowest = std::min(lowest, *lo);
-        highest = std::max(highest, *hi);
+    for (const auto &chain : split) { // no NaN here: vector min and max
+        const Eigen::Map<const Eigen::ArrayXd> values(chain.data(), static_cast<Eigen::Index>(chain.size()));
+        lowest = std::min(lowest, values.minCoeff());
+        highest = std::max(highest, values.maxCoeff());
     }
     if (highest - lowest < 1e-15)
         return total; // constant draws: every draw is as good as independent
