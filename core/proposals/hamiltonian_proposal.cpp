@@ -72,10 +72,7 @@ void HamiltonianProposal::gradient(const Vector &theta, double temperature, Vect
 
 void HamiltonianProposal::whiten(const Vector &g, Vector &out) const
 {
-    if (m_root)
-        m_root->apply(g, out, m_rootScratch);
-    else
-        out.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * g;
+    out.noalias() = m_factor->transpose().triangularView<Eigen::Upper>() * g;
 }
 
 void HamiltonianProposal::propose(const Vector &from, Vector &to, double temperature, Rng &rng) const
@@ -105,20 +102,35 @@ void HamiltonianProposal::propose(const Vector &from, Vector &to, double tempera
         m_momentum[k] = rng.normal();
     const double initialKinetic = 0.5 * m_momentum.squaredNorm();
     to = from;
-    whiten(m_gradient, m_whitened);
     const int steps = 1 + static_cast<int>(rng.uniformIndex(static_cast<std::uint64_t>(2 * m_leapfrogSteps - 1)));
-    for (int step = 0; step < steps; ++step) {
-        m_momentum += (0.5 * epsilon) * m_whitened;
-        m_whitened = epsilon * m_momentum; // reused as scratch for ε p
-        if (m_root)
-            m_root->addApply(m_whitened, to, m_rootScratch);
-        else
-            to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_whitened;
-        gradient(to, temperature, m_gradient);
+    if (m_root) {
+        // The same trajectory in the momentum r = S⁻¹p that S whitens (p = S r): the steps
+        // r += (ε/2) ĝ, θ += ε S² r need one product with the root's structure where p's form
+        // needs two (S ĝ and S p), and the kinetic energy ½‖p‖² = ½ rᵀ S² r costs one more at
+        // the end. Four steps: 6 products instead of 9.
+        m_whitened = m_momentum; // ξ ~ N(0, I), the whitened momentum
+        m_root->applyInverse(m_whitened, m_momentum, m_rootScratch);
+        for (int step = 0; step < steps; ++step) {
+            m_momentum += (0.5 * epsilon) * m_gradient;
+            m_root->applySquare(m_momentum, m_whitened, m_rootScratch);
+            to += epsilon * m_whitened;
+            gradient(to, temperature, m_gradient);
+            m_momentum += (0.5 * epsilon) * m_gradient;
+        }
+        m_root->applySquare(m_momentum, m_whitened, m_rootScratch);
+        m_kineticChange = initialKinetic - 0.5 * m_momentum.dot(m_whitened);
+    } else {
         whiten(m_gradient, m_whitened);
-        m_momentum += (0.5 * epsilon) * m_whitened;
+        for (int step = 0; step < steps; ++step) {
+            m_momentum += (0.5 * epsilon) * m_whitened;
+            m_whitened = epsilon * m_momentum; // reused as scratch for ε p
+            to.noalias() += m_factor->triangularView<Eigen::Lower>() * m_whitened;
+            gradient(to, temperature, m_gradient);
+            whiten(m_gradient, m_whitened);
+            m_momentum += (0.5 * epsilon) * m_whitened;
+        }
+        m_kineticChange = initialKinetic - 0.5 * m_momentum.squaredNorm();
     }
-    m_kineticChange = initialKinetic - 0.5 * m_momentum.squaredNorm();
     if (!std::isfinite(m_kineticChange) || !to.allFinite()) {
         // A diverging trajectory (ε far too large for the curvature it met): rejected outright,
         // as a candidate of zero acceptance probability, at the starting point so that the

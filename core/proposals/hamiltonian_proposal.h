@@ -85,7 +85,7 @@ public:
 
 private:
     void gradient(const Vector &theta, double temperature, Vector &out) const;
-    /// out = Rᵀ g for the mass matrix's root R (L, or the symmetric S of m_root).
+    /// out = Lᵀ g (the dense factor's moves; those through m_root need no whitening).
     void whiten(const Vector &g, Vector &out) const;
 
     const Model &m_model;
@@ -97,7 +97,7 @@ private:
     std::vector<DataIndex> m_allRows; // S when B = N
     mutable Vector m_momentum;
     mutable Vector m_gradient;        // ĝ_S at the trajectory's current point
-    mutable Vector m_whitened;        // Lᵀ ĝ_S
+    mutable Vector m_whitened;        // Lᵀ ĝ_S; through m_root, S² r and at first ξ
     mutable Vector m_likelihoodSum;
     /// S with S² ≈ L Lᵀ, used in place of L when the covariance is a multiple of the identity
     /// but for a few directions (low_rank_root.h); null otherwise. Shared with copies.

@@ -107,6 +107,8 @@ std::optional<LowRankRoot> LowRankRoot::compress(const Eigen::MatrixXd &lowerFac
                     return std::nullopt; // Σ̃ would be singular
                 root.m_shrink[j] = std::sqrt(remaining) - root.m_rootPlateau;
             }
+            root.m_squareChange = (root.m_rootPlateau + root.m_shrink.array()).square() - plateau;
+            root.m_inverseChange = 1.0 / (root.m_rootPlateau + root.m_shrink.array()) - 1.0 / root.m_rootPlateau;
             return root;
         }
     }
@@ -114,20 +116,27 @@ std::optional<LowRankRoot> LowRankRoot::compress(const Eigen::MatrixXd &lowerFac
 
 void LowRankRoot::apply(const Vector &v, Vector &out, Vector &scratch) const
 {
-    scratch.resize(rank());
-    scratch.noalias() = m_basis.transpose() * v;
-    scratch.array() *= m_shrink.array();
-    out = m_rootPlateau * v;
-    out.noalias() += m_basis * scratch;
+    applyFunction(m_rootPlateau, m_shrink, v, out, scratch);
 }
 
-void LowRankRoot::addApply(const Vector &v, Vector &out, Vector &scratch) const
+void LowRankRoot::applyFunction(double a, const Eigen::VectorXd &change, const Vector &v, Vector &out,
+                                Vector &scratch) const
 {
     scratch.resize(rank());
     scratch.noalias() = m_basis.transpose() * v;
-    scratch.array() *= m_shrink.array();
-    out += m_rootPlateau * v;
+    scratch.array() *= change.array();
+    out = a * v;
     out.noalias() += m_basis * scratch;
+}
+
+void LowRankRoot::applySquare(const Vector &v, Vector &out, Vector &scratch) const
+{
+    applyFunction(plateauVariance(), m_squareChange, v, out, scratch);
+}
+
+void LowRankRoot::applyInverse(const Vector &v, Vector &out, Vector &scratch) const
+{
+    applyFunction(1.0 / m_rootPlateau, m_inverseChange, v, out, scratch);
 }
 
 Eigen::MatrixXd LowRankRoot::covariance() const

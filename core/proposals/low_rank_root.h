@@ -43,8 +43,10 @@ public:
 
     /// out = S v (`out` must not be `v`). `scratch` is resized to the rank once; allocates nothing after that.
     void apply(const Vector &v, Vector &out, Vector &scratch) const;
-    /// out += S v, as apply().
-    void addApply(const Vector &v, Vector &out, Vector &scratch) const;
+    /// out = S² v = Σ̃ v, as apply(): one product where S(S v) takes two.
+    void applySquare(const Vector &v, Vector &out, Vector &scratch) const;
+    /// out = S⁻¹ v = v/√c + U diag(1/(√c + s_j) − 1/√c) Uᵀ v, as apply().
+    void applyInverse(const Vector &v, Vector &out, Vector &scratch) const;
 
     Eigen::Index dimension() const { return m_basis.rows(); }
     /// k, the number of directions kept.
@@ -58,6 +60,11 @@ private:
     double m_rootPlateau = 0.0;  // √c
     Eigen::MatrixXd m_basis;     // U, d×k with orthonormal columns
     Eigen::VectorXd m_shrink;    // √(c − θ_j) − √c, all negative
+    Eigen::VectorXd m_squareChange;  // (√c + s_j)² − c = −θ_j: S² = c I + U diag(·) Uᵀ
+    Eigen::VectorXd m_inverseChange; // 1/(√c + s_j) − 1/√c: S⁻¹ = I/√c + U diag(·) Uᵀ
+
+    // out = a v + U diag(change) Uᵀ v.
+    void applyFunction(double a, const Eigen::VectorXd &change, const Vector &v, Vector &out, Vector &scratch) const;
 };
 
 } // namespace core

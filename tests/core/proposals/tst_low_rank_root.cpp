@@ -154,7 +154,8 @@ BOOST_AUTO_TEST_CASE(rootMatchesTheCovarianceOnTheKeptDirections)
     BOOST_TEST_MESSAGE("rank " << root->rank() << ", ‖S² − Σ‖ = " << operatorError / c << " c");
     BOOST_TEST(operatorError <= 0.05 * c);
 
-    // apply() is S·v with S symmetric and S·S = Σ̃; addApply() adds it.
+    // apply() is S·v with S symmetric and S·S = Σ̃; applySquare() is Σ̃ v in one product, and
+    // applyInverse() undoes apply().
     Rng rng(5);
     Vector v(d), w(d), sv(d), ssv(d), scratch;
     for (Eigen::Index i = 0; i < d; ++i) {
@@ -167,9 +168,14 @@ BOOST_AUTO_TEST_CASE(rootMatchesTheCovarianceOnTheKeptDirections)
     Vector sw(d);
     root->apply(w, sw, scratch);
     BOOST_TEST(std::abs(w.dot(sv) - v.dot(sw)) < 1e-9);
-    Vector sum = w;
-    root->addApply(v, sum, scratch);
-    BOOST_TEST((sum - (w + sv)).norm() < 1e-12 * sum.norm());
+    Vector squared(d), back(d);
+    root->applySquare(v, squared, scratch);
+    BOOST_TEST((squared - compressed * v).norm() < 1e-9 * v.norm());
+    root->applyInverse(sv, back, scratch);
+    BOOST_TEST((back - v).norm() < 1e-9 * v.norm());
+    root->applyInverse(v, back, scratch);
+    root->apply(back, sw, scratch);
+    BOOST_TEST((sw - v).norm() < 1e-9 * v.norm());
 
     // The same factor always gives the same root (the probe's seed is fixed).
     const auto again = LowRankRoot::compress(lowerFactorOf(sigma));
