@@ -305,10 +305,13 @@ int runCommand(int argc, char **argv)
     if (config.preset == core::Preset::Recommended) {
         // The gradient's batch when chosen from N (grad-batch 0) is the one figure here that the
         // settings do not show.
-        const std::string batch =
+        std::string batch =
             core::usesGradient(config.proposal) && config.gradBatch == 0
                 ? ", gradient batch " + std::to_string(core::gradBatchFor(config, outcome.dataSize)) + " (N/30 within 100..400)"
                 : std::string();
+        // The worst case's N is the preset's too, and unlike the paper's 10^6.
+        if (config.dataset == "worst-case" && config.nData == core::kRecommendedWorstCaseSize)
+            batch += ", N " + std::to_string(config.nData) + " (the test reads about a third of N at any N)";
         std::printf("  preset               recommended: proposal %s%s, burn-in %lld (--preset paper for Seita et al.'s "
                     "settings)\n",
                     core::proposalName(config.proposal).c_str(), batch.c_str(), static_cast<long long>(config.burnIn));

@@ -15,6 +15,7 @@
 
 #include "tests/support/gui_test_main.h"
 #include "core/experiment/inputs/logistic_dataset.h"
+#include "core/experiment/settings/presets.h"
 #include "core/install/install_layout.h"
 #include "ui/charts/accuracy_chart.h"
 #include "ui/panel/control_panel.h"
@@ -328,6 +329,29 @@ void tst_Datasets::recommendedPresetPicksWhatMixes()
     QCOMPARE(shown.samples, std::int64_t{3000});
     QCOMPARE(shown.burnIn, std::int64_t{0});
     QCOMPARE(shown.logreg.model.priorSd, 1.0); // tall-logreg's own prior, in both presets
+
+    // The worst case's N is a preset's: 10⁵ recommended, the paper's 10⁶, and a switch to
+    // another dataset gives that one the N it starts from. Other datasets keep the user's N.
+    panel->dataSizeBox()->setValue(3'000'000);
+    preset->setCurrentIndex(preset->findData(QStringLiteral("recommended")));
+    QCOMPARE(panel->config().nData, std::int64_t{3'000'000}); // tall data: the user's N stays
+    kind->setCurrentIndex(kind->findData(QStringLiteral("worst-case")));
+    shown = panel->config();
+    QCOMPARE(shown.nData, core::kRecommendedWorstCaseSize);
+    QCOMPARE(panel->dataSizeBox()->value(), 100'000);
+    QCOMPARE(shown.step, 1.0 / std::sqrt(1e5));
+    QCOMPARE(shown.samples, std::int64_t{10'000});
+    QVERIFY2(panel->sharpnessText().contains(QStringLiteral("N = 100,000")), qPrintable(panel->sharpnessText()));
+    preset->setCurrentIndex(preset->findData(QStringLiteral("paper")));
+    shown = panel->config();
+    QCOMPARE(shown.nData, std::int64_t{1'000'000});
+    QCOMPARE(shown.step, 0.001);
+    QCOMPARE(shown.samples, std::int64_t{3000});
+    preset->setCurrentIndex(preset->findData(QStringLiteral("recommended")));
+    QCOMPARE(panel->config().nData, core::kRecommendedWorstCaseSize);
+    kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
+    QCOMPARE(panel->config().nData, core::RunConfig{}.nData);
+    QCOMPARE(panel->dataSizeBox()->value(), 1'000'000);
 }
 
 MHX_GUI_TEST_MAIN(tst_Datasets)

@@ -178,7 +178,7 @@ std::vector<SettingSpec> makeTable()
     table.push_back(named(
         "preset", "preset",
         "recommended (a proposal that mixes on the dataset, its burn-in and enough samples for thousands of "
-        "effective draws; logreg: a N(0, I) prior; tall-logreg: taylor2 control variates) or paper (Seita et al. "
+        "effective draws; logreg: a N(0, I) prior; tall-logreg: taylor2 control variates; worst-case: N = 100000) or paper (Seita et al. "
         "Sec. 6's settings: 3000 random-walk samples; every reproduction of their figures names it); fills only "
         "the settings not given [recommended]",
         [](const RunConfig &c) { return presetName(c.preset); },
@@ -190,7 +190,7 @@ std::vector<SettingSpec> makeTable()
         "method", "method", "minibatch, austere-c, austere-nc, sublhd, smh, tunamh, flymc, barker, mh or naive-barker [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
         [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
-    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg and logreg images 20000, when every method reads a minibatch (minibatch, naive-barker, smh)]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (minibatch, naive-barker, smh)]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
     // The data seed also seeds the logistic-regression split and augmentation; files record
@@ -314,7 +314,7 @@ std::vector<SettingSpec> makeTable()
                             [](auto &c) -> auto & { return c.austerePilot; }));
     table.push_back(integer("trace_every", "trace-every", "logreg: evaluate the test set every K samples [10]",
                             [](auto &c) -> auto & { return c.traceStride; }));
-    SettingSpec nData = integer("n_data_requested", "n-data", "generated data size N [1000000]",
+    SettingSpec nData = integer("n_data_requested", "n-data", "generated data size N [1000000; recommended worst-case 100000]",
                                 [](auto &c) -> auto & { return c.nData; });
     nData.scope = SettingScope::GeneratedData;
     table.push_back(nData);

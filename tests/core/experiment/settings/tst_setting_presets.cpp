@@ -96,9 +96,34 @@ BOOST_AUTO_TEST_CASE(recommendedSettingsPerDatasetAllValidate)
     BOOST_TEST(tall.samples == 20'000);
     BOOST_TEST(tall.burnIn == 2'000);
 
-    // The worst case is the paper's lesson about the batch size: its settings stay.
+    // The worst case is the paper's lesson about the batch size: the same random walk at step
+    // 1/√N, at N = 10⁵ (a third of N a test, as at 10⁶) with 10,000 samples.
     const RunConfig worst = filled("worst-case", Preset::Recommended, {TestMethod::Minibatch});
-    BOOST_TEST(settingDifferences(filled("worst-case", Preset::Paper, {TestMethod::Minibatch}), worst).size() == 1u);
+    const RunConfig worstPaper = filled("worst-case", Preset::Paper, {TestMethod::Minibatch});
+    BOOST_TEST(worst.nData == kRecommendedWorstCaseSize);
+    BOOST_TEST(worst.step == 1.0 / std::sqrt(1e5));
+    BOOST_TEST(worst.samples == 10'000);
+    BOOST_TEST((worst.proposal == ProposalKind::RandomWalk));
+    BOOST_TEST(worst.burnIn == 0);
+    BOOST_TEST(worstPaper.nData == 1'000'000);
+    BOOST_TEST(worstPaper.step == 0.001);
+    BOOST_TEST(worstPaper.samples == 3000);
+    BOOST_TEST(settingDifferences(worstPaper, worst).size() == 4u); // preset, N, step, samples
+    // The user's N is kept, with the step that follows from it; an exact test keeps 3,000 samples.
+    RunConfig ownN;
+    ownN.dataset = "worst-case";
+    ownN.preset = Preset::Recommended;
+    ownN.nData = 40'000;
+    applyPreset(ownN, {TestMethod::Minibatch}, givenFlags({"n-data"}));
+    BOOST_TEST(ownN.nData == 40'000);
+    BOOST_TEST(ownN.step == 1.0 / std::sqrt(4e4));
+    BOOST_TEST(filled("worst-case", Preset::Recommended, {TestMethod::SubLhd}).samples == 3000);
+    // withPreset resets N for the worst case alone.
+    RunConfig picked = worst;
+    BOOST_TEST(withPreset(picked, Preset::Paper, {TestMethod::Minibatch}).nData == 1'000'000);
+    picked.dataset = "tall-logreg";
+    picked.nData = 3'000'000;
+    BOOST_TEST(withPreset(picked, Preset::Paper, {TestMethod::Minibatch}).nData == 3'000'000);
 
     for (const RunConfig &config : {gmm, images, tall, worst})
         BOOST_CHECK_NO_THROW(validate(config));
