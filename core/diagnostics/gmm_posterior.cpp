@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/correction/cancelled.h"
 #include "core/models/gaussian_mixture_model.h"
 
 namespace core {
@@ -28,7 +29,7 @@ double logSumExp(const Eigen::ArrayXd &values)
 } // namespace
 
 GaussianMixturePosterior::GaussianMixturePosterior(const Eigen::VectorXd &data, double temperature,
-                                                   PosteriorGridSpec spec)
+                                                   PosteriorGridSpec spec, std::stop_token stop)
     : m_spec(spec), m_temperature(temperature)
 {
     if (data.size() < 1 || !data.allFinite())
@@ -72,9 +73,12 @@ GaussianMixturePosterior::GaussianMixturePosterior(const Eigen::VectorXd &data, 
     const int n1 = spec.bins1 * s, n2 = spec.bins2 * s;
     const double h1 = (spec.theta1Max - spec.theta1Min) / n1, h2 = (spec.theta2Max - spec.theta2Min) / n2;
     Eigen::ArrayXXd logDensityGrid(n1, n2);
-    for (int i = 0; i < n1; ++i)
+    for (int i = 0; i < n1; ++i) {
+        if (stop.stop_requested())
+            throw Cancelled("the exact posterior's grid was stopped");
         for (int j = 0; j < n2; ++j)
             logDensityGrid(i, j) = logDensity(spec.theta1Min + (i + 0.5) * h1, spec.theta2Min + (j + 0.5) * h2);
+    }
     Eigen::ArrayXd flat = logDensityGrid.reshaped();
     const double logTotal = logSumExp(flat);
     m_binLogProbability.resize(spec.bins1, spec.bins2);

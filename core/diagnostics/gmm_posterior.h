@@ -9,6 +9,7 @@
 ///   |error| ≤ ½ sup|∂²ₓ log p| · Σ_b Σ_{i∈b} (x_i − x̄_b)² / T,
 /// with sup|∂²ₓ log p| = max(½, θ₂²/16 − ½) for σx² = 2. binningErrorBound() reports it.
 #include <cstdint>
+#include <stop_token>
 #include <vector>
 
 #include <Eigen/Core>
@@ -35,8 +36,10 @@ struct PosteriorMetrics {
 
 class GaussianMixturePosterior {
 public:
-    /// Throws std::invalid_argument for empty data, T ≤ 0 or a degenerate grid.
-    GaussianMixturePosterior(const Eigen::VectorXd &data, double temperature, PosteriorGridSpec spec = {});
+    /// Throws std::invalid_argument for empty data, T ≤ 0 or a degenerate grid, and Cancelled
+    /// when `stop` is requested (checked once per row of the grid's sub-cells).
+    GaussianMixturePosterior(const Eigen::VectorXd &data, double temperature, PosteriorGridSpec spec = {},
+                             std::stop_token stop = {});
 
     /// log p0(θ) + Σ_i log p(x_i | θ) / T from the binned data (unnormalised).
     double logDensity(double theta1, double theta2) const { return logDensity(theta1, theta2, m_temperature); }

@@ -14,7 +14,7 @@ PosteriorReferences::PosteriorReferences(const Eigen::VectorXd &data,
     }
 }
 
-std::shared_ptr<const GaussianMixturePosterior> PosteriorReferences::at(double temperature)
+std::shared_ptr<const GaussianMixturePosterior> PosteriorReferences::at(double temperature, std::stop_token stop)
 {
     std::shared_ptr<Slot> slot;
     {
@@ -28,7 +28,8 @@ std::shared_ptr<const GaussianMixturePosterior> PosteriorReferences::at(double t
     // points of a temperature sweep running at once each build their own without waiting.
     const std::lock_guard build(slot->build);
     if (!slot->posterior)
-        slot->posterior = std::make_shared<const GaussianMixturePosterior>(m_data, temperature);
+        slot->posterior = std::make_shared<const GaussianMixturePosterior>(m_data, temperature, PosteriorGridSpec{},
+                                                                           std::move(stop));
     return slot->posterior;
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 
 #include "core/chain/chain_runner.h"
 #include "core/diagnostics/gmm_posterior.h"
@@ -24,8 +25,9 @@ public:
 
     /// Thread-safe; builds the posterior at `temperature` on the calling thread the first time.
     /// Callers asking for the same temperature meanwhile wait for that build; other
-    /// temperatures build at the same time on their own threads.
-    std::shared_ptr<const GaussianMixturePosterior> at(double temperature);
+    /// temperatures build at the same time on their own threads. A build that `stop` ends
+    /// throws Cancelled and keeps nothing: the next caller builds it.
+    std::shared_ptr<const GaussianMixturePosterior> at(double temperature, std::stop_token stop = {});
 
     /// The final segment's completed rows against the posterior at its temperature; empty when
     /// the final segment has no completed rows.

@@ -8,9 +8,11 @@
 #include <fstream>
 #include <thread>
 
+#include "core/correction/cancelled.h"
 #include "core/experiment/inputs/run_input_cache.h"
 #include "core/experiment/service/run_service.h"
 #include "core/experiment/sweep/sweep.h"
+#include "core/models/gaussian_mixture_model.h"
 #include "core/random/rng.h"
 #include "tests/support/small_runs.h"
 #include "tests/support/temporary_directory.h"
@@ -128,6 +130,37 @@ BOOST_AUTO_TEST_CASE(runsOnTheSameDataShareTheModelAndReference)
     BOOST_TEST((c.posterior.get()) != (a.posterior.get()));
     BOOST_TEST((a.posterior->temperature()) == (40.0));
     BOOST_TEST((c.posterior->temperature()) == (80.0));
+}
+
+// The run service builds the exact posterior on an idle core while the chain runs. A stop ends
+// that build and keeps nothing: the next request at the same temperature builds it whole.
+BOOST_AUTO_TEST_CASE(aStoppedReferenceBuildKeepsNothing)
+{
+    const RunConfig config = smallMixture(TestMethod::Metropolis, 200);
+    const auto prepared = prepareData(config);
+    const Eigen::VectorXd &data = dynamic_cast<const GaussianMixtureModel &>(*prepared->dataset.model).data();
+    const GaussianMixturePosterior alone(data, config.temperature);
+    std::stop_source stop;
+    stop.request_stop();
+    BOOST_CHECK_THROW(prepared->references->at(config.temperature, stop.get_token()), Cancelled);
+    const auto built = prepared->references->at(config.temperature);
+    BOOST_TEST((built->binLogProbability().array() == alone.binLogProbability().array()).all());
+
+    // A run stopped while its chain runs reports no posterior, and leaves its reference unbuilt
+    // or whole: asked again, it is the exact posterior.
+    struct StopAtFirstProgress : RunObserver {
+        std::stop_source stop;
+        void chainProgress(int, const ChainResult &, std::int64_t, std::int64_t) override { stop.request_stop(); }
+    } observer;
+    RunControls controls;
+    controls.stop = observer.stop.get_token();
+    RunInputCache cache;
+    const RunOutcome stopped =
+        runRequest(RunRequest::single(smallMixture(TestMethod::Metropolis, 2'000'000)), observer, controls, &cache);
+    BOOST_TEST(stopped.stopped);
+    BOOST_TEST(!stopped.posterior);
+    const auto after = cache.data(config)->references->at(config.temperature);
+    BOOST_TEST((after->binLogProbability().array() == alone.binLogProbability().array()).all());
 }
 
 // The key is what makeDataset reads: a change in the data's size or seed makes new data; a
