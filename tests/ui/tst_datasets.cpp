@@ -7,6 +7,7 @@
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -120,6 +121,7 @@ void tst_Datasets::logisticRunPlotsAccuracyAboveChance()
     // The posterior tab shows the two most discriminative weights on axes that follow them,
     // with no heat map; their samples are those columns of the chain.
     QVERIFY(window.chart()->hasFreeAxes());
+    QVERIFY(!window.chart()->histogram()); // two weights: a scatter, no histogram
     const std::vector<int> plotted = core::mostDiscriminativeFeatures(*data.train, 2);
     QVERIFY2(window.chart()->axisTitles().front().contains(QStringLiteral("weight of pixel (%1, %2)")
                                                                .arg(plotted[0] / 28)
@@ -202,6 +204,17 @@ void tst_Datasets::worstCaseRunsWithoutMixtureCharts()
     QVERIFY(std::isnan(outcome.chains.front().testAccuracy));
     QVERIFY(window.chart()->hasFreeAxes());
     QCOMPARE(window.plottedSampleCount(), qsizetype{500});
+    // One θ: a rug of the samples under their histogram, whose bars hold every sample.
+    const ui::SampleHistogram *histogram = window.chart()->histogram();
+    QVERIFY(histogram);
+    QCOMPARE(histogram->sampleCount(), qsizetype{500});
+    const QList<QPointF> outline = histogram->series()->points();
+    QCOMPARE(outline.size(), qsizetype{2 * ui::SampleHistogram::kBins + 2});
+    double area = 0.0;
+    for (qsizetype k = 1; k + 1 < outline.size() - 1; k += 2)
+        area += (outline[k + 1].x() - outline[k].x()) * outline[k].y();
+    QVERIFY2(std::abs(area - 1.0) < 1e-9, qPrintable(QString::number(area, 'g', 12)));
+    QVERIFY(window.chart()->axisTitles().at(1).contains(QStringLiteral("samples per unit")));
     for (const ui::NamedChart &named : window.results()->exportableCharts())
         QVERIFY2(named.stem != QLatin1String("trace-theta2") && named.stem != QLatin1String("accuracy"),
                  qPrintable(named.stem));

@@ -148,6 +148,8 @@ void PosteriorChart::clear()
         delete series;
     }
     m_sampleChunks.front()->clear();
+    if (m_histogram)
+        m_histogram->clear();
     m_current->clear();
     m_proposal.clear();
     setImage(PosteriorImage());
@@ -167,7 +169,9 @@ void PosteriorChart::setFreeAxes(int dimension)
     }
     m_axisX->setRange(-1.0, 1.0);
     m_axisY->setRange(-1.0, 1.0);
-    m_axisY->setTitleText(dimension > 1 ? QStringLiteral("θ₂") : tr("none (θ is one-dimensional)"));
+    m_axisY->setTitleText(dimension > 1 ? QStringLiteral("θ₂") : tr("samples per unit θ (dots: the samples)"));
+    if (dimension == 1 && !m_histogram)
+        m_histogram = std::make_unique<SampleHistogram>(m_chart, m_axisX, m_axisY, seriesColour(0));
     setToolTip(m_compact ? tr("Dots: samples; orange: current θ. No exact posterior is drawn for this model.")
                          : QString());
     updatePlotBackground();
@@ -283,7 +287,27 @@ void PosteriorChart::flushWindow()
         m_sampleChunks[k]->replace(k < chunks ? inside.mid(k * kChunkSize, kChunkSize) : QList<QPointF>{});
     m_plotted += m_pending.size();
     m_pending.clear();
+    if (m_histogram) {
+        m_histogram->setSamples(m_windowPoints);
+        updateHistogram();
+    }
     showLatest(window);
+}
+
+void PosteriorChart::updateHistogram()
+{
+    // The bars span the samples (not the axis's rounded range) and fill the plot's height; the
+    // rug of samples at 0 sits just above its bottom edge.
+    const double tallest = m_hasRange ? m_histogram->redraw(m_low.x(), m_high.x()) : 0.0;
+    if (!(tallest > 0.0))
+        return;
+    m_axisY->setRange(-0.04 * tallest, 1.08 * tallest);
+    // Ticks at round multiples from 0 (1, 2 or 5 times a power of ten), whatever the range's ends.
+    const double rough = 1.08 * tallest / 4.0, power = std::pow(10.0, std::floor(std::log10(rough)));
+    const double step = rough <= power ? power : rough <= 2 * power ? 2 * power : rough <= 5 * power ? 5 * power : 10 * power;
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0.0);
+    m_axisY->setTickInterval(step);
 }
 
 QRectF PosteriorChart::plotWindow() const
@@ -354,6 +378,10 @@ void PosteriorChart::flush()
         taken += count;
     }
     m_plotted += m_pending.size();
+    if (m_histogram && !m_pending.isEmpty()) {
+        m_histogram->add(m_pending);
+        updateHistogram();
+    }
     m_pending.clear();
     showLatest(window);
 }

@@ -11,6 +11,8 @@
 // is ten times cheaper), so one growing series would block the GUI thread for ~50 ms at 50k
 // points. The samples are therefore split into chunks of kChunkSize points: only the newest
 // chunk is replaced, and each update costs O(kChunkSize) whatever the total.
+#include <memory>
+
 #include <QImage>
 #include <QPointF>
 #include <QTimer>
@@ -21,6 +23,7 @@
 #include "ui/charts/posterior_heat_map.h"
 #include "ui/charts/posterior_layers.h"
 #include "ui/charts/proposal_ellipse.h"
+#include "ui/charts/sample_histogram.h"
 #include "ui/run/run_messages.h"
 
 QT_BEGIN_NAMESPACE
@@ -87,8 +90,11 @@ public:
     void setCompact(bool compact);
     /// For models without an exact posterior to draw (worst case, logistic regression): no
     /// heat map or colour bar, and axes that follow the samples instead of the mixture's
-    /// fixed window. A one-dimensional θ is drawn along θ₂ = 0. Call before samples arrive.
+    /// fixed window. A one-dimensional θ is drawn as a rug along θ₂ = 0 under the histogram
+    /// of its samples (sample_histogram.h). Call before samples arrive.
     void setFreeAxes(int dimension);
+    /// The one-dimensional θ's histogram; null for two or more dimensions.
+    const SampleHistogram *histogram() const { return m_histogram.get(); }
     /// Names the plotted θ components on the axes (y only when θ has two or more).
     void setComponentNames(const QStringList &names);
     /// The x and y axis titles.
@@ -109,6 +115,7 @@ private:
     QRectF plotWindow() const;
     static QVector<QPointF> insidePlot(const QVector<QPointF> &points, const QRectF &window);
     void updatePlotBackground();
+    void updateHistogram();
     void updatePinLayer();
     void setImage(const PosteriorImage &image);
     QColor sampleColour() const;
@@ -136,6 +143,7 @@ private:
     int m_dimension = 2;
     bool m_hasRange = false;
     QPointF m_low, m_high;        // corners of the samples' bounding box, with free axes
+    std::unique_ptr<SampleHistogram> m_histogram; // a one-dimensional θ only
 };
 
 } // namespace ui
