@@ -322,17 +322,20 @@ int runCommand(int argc, char **argv)
         std::printf("  data                 N = %lld, d = %d: %.4g MB in memory, made in %.3g s (not in the speeds below)\n",
                     static_cast<long long>(outcome.dataSize), outcome.dimension,
                     static_cast<double>(outcome.dataBytes) / 1e6, outcome.dataSeconds);
+    // With a laplace-* proposal the mode search starts where the Laplace fit ended.
+    const char *const modeStart =
+        core::usesLaplaceFit(config.proposal) && core::isLogisticDataset(config.dataset) ? " from the Laplace fit's mode" : "";
     for (const core::ControlVariateReport &cv : outcome.controlVariates)
         if (cv.order == 0)
-            std::printf("  posterior mode       %d Newton steps%s, %lld passes over the data, %.3g s (not in the speeds "
+            std::printf("  posterior mode       %d Newton steps%s%s, %lld passes over the data, %.3g s (not in the speeds "
                         "below): tunamh and flymc chains start there\n",
-                        cv.newtonSteps, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
+                        cv.newtonSteps, modeStart, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
                         cv.seconds);
         else
-            std::printf("  control variates     taylor%d around the posterior mode: %d Newton steps%s, %lld passes over the "
+            std::printf("  control variates     taylor%d around the posterior mode: %d Newton steps%s%s, %lld passes over the "
                     "data, %.3g s (not in the speeds below)\n",
-                    cv.order, cv.newtonSteps, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
-                    cv.seconds);
+                    cv.order, cv.newtonSteps, modeStart, cv.converged ? "" : " (not converged)",
+                    static_cast<long long>(cv.passes), cv.seconds);
     if (outcome.usedCorrection)
         std::printf("  correction L-inf     %.3g (%s, sigma %g, lambda %g%s)\n", outcome.correctionLinf,
                     core::solverName(config.correction.solver).c_str(), config.correction.sigma,

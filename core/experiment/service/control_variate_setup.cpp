@@ -14,7 +14,7 @@ namespace core {
 
 std::array<std::shared_ptr<const ControlVariateModel>, 3>
 prepareControlVariates(RunOutcome &outcome, const DatasetInstance &dataset, RunObserver &observer, std::stop_token stop,
-                       Vector &startingMode)
+                       Vector &startingMode, const Vector &start)
 {
     std::array<std::shared_ptr<const ControlVariateModel>, 3> models;
     std::array<bool, 3> wanted{};
@@ -33,7 +33,7 @@ prepareControlVariates(RunOutcome &outcome, const DatasetInstance &dataset, RunO
                               + (wanted[1] || wanted[2] ? " and the Taylor proxies' sums around it"
                                                         : ", where the tunamh and flymc chains start"));
     observer.preparationProgress(RunStage::ControlVariates, -1.0);
-    const PosteriorMode mode = findPosteriorMode(*dataset.model, temperature, {}, 50, stop);
+    const PosteriorMode mode = findPosteriorMode(*dataset.model, temperature, start, 50, stop);
     startingMode = mode.mode;
     if (!wanted[1] && !wanted[2]) {
         ControlVariateReport report; // the mode alone

@@ -17,12 +17,15 @@ namespace core {
 /// the request's temperature, and shared by both orders; each order's sums take one pass.
 /// Appends a ControlVariateReport per order to outcome.controlVariates. The mode is also found,
 /// into `mode`, when a channel runs TunaMH or FlyMC without proxies: their chains start there and
-/// FlyMC tunes its bounds there (a report of order 0). Throws Cancelled when `stop` is requested,
-/// std::invalid_argument when the model has no proxies.
+/// FlyMC tunes its bounds there (a report of order 0). Newton starts from `start` when given
+/// (the Laplace fit's mode, the same posterior's: it then converges in its first step), else
+/// from the model's initial θ. Throws Cancelled when `stop` is requested, std::invalid_argument
+/// when the model has no proxies.
 std::array<std::shared_ptr<const ControlVariateModel>, 3> prepareControlVariates(RunOutcome &outcome,
                                                                                  const DatasetInstance &dataset,
                                                                                  RunObserver &observer,
-                                                                                 std::stop_token stop, Vector &mode);
+                                                                                 std::stop_token stop, Vector &mode,
+                                                                                 const Vector &start = {});
 
 /// Fills report.maxDistanceFromAnchor, residualSd and plainRatioSd from the chain's draws.
 void addControlVariateFigures(const ChainResult &chain, const ControlVariateModel &model, ChainReport &report);

@@ -408,11 +408,14 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
 
         ChainInputs shared;
         shared.correction = prepareCorrection(outcome.request, observer, stop, outcome);
-        shared.controlVariates = prepareControlVariates(outcome, dataset, observer, stop, shared.posteriorMode);
+        // The Laplace fit first: its mode is the posterior mode the control variates look for,
+        // and Newton started there stops at once (one pass instead of about 17 at N = 10⁶).
+        shared.laplace = prepareLaplace(outcome, *prepared, observer, stop);
+        shared.controlVariates = prepareControlVariates(outcome, dataset, observer, stop, shared.posteriorMode,
+                                                        shared.laplace ? shared.laplace->approximation.mode : Vector());
         // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
         // control variates.
         shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
-        shared.laplace = prepareLaplace(outcome, *prepared, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -138,3 +138,33 @@ BOOST_AUTO_TEST_CASE(aRequestFitsOnceForAllItsChainsAndTheNextRequestReusesIt)
     RunConfig mixture;
     BOOST_TEST(prepareData(mixture)->laplaceFits == nullptr);
 }
+
+// The control variates' mode search starts at the Laplace fit's mode, the same posterior's: it
+// converges at once, to the mode a search from the model's initial θ finds.
+BOOST_AUTO_TEST_CASE(theControlVariatesStartAtTheLaplaceMode)
+{
+    RunRequest request;
+    request.config = laplaceRun();
+    request.config.proposal = ProposalKind::LaplaceCrankNicolson;
+    request.config.method = TestMethod::Minibatch;
+    request.config.controlVariates = ControlVariates::Taylor2;
+    request.methods = {TestMethod::Minibatch};
+    RunInputCache cache;
+    RunObserver silent;
+    const RunOutcome outcome = runRequest(request, silent, {}, &cache);
+    BOOST_TEST_REQUIRE(outcome.controlVariates.size() == 1u);
+    const ControlVariateReport &report = outcome.controlVariates.front();
+    BOOST_TEST(report.converged);
+    BOOST_TEST(report.newtonSteps == 0);
+    const Vector laplaceMode = cache.data(request.config)->laplaceFits->at(1.0)->approximation.mode;
+    BOOST_TEST((report.anchor - laplaceMode).norm() < 1e-9);
+    // A random walk with the same control variates searches from the initial θ: more steps, the
+    // same mode.
+    request.config.proposal = ProposalKind::RandomWalk;
+    request.config.step = 0.01;
+    request.config.burnIn = 0;
+    const RunOutcome cold = runRequest(request, silent, {}, &cache);
+    BOOST_TEST_REQUIRE(cold.controlVariates.size() == 1u);
+    BOOST_TEST(cold.controlVariates.front().newtonSteps > 0);
+    BOOST_TEST((cold.controlVariates.front().anchor - report.anchor).norm() < 1e-6);
+}
