@@ -432,8 +432,9 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
             referenceBuild = std::jthread([references, temperature = config.temperature](std::stop_token stopBuild) {
                 try {
                     references->at(temperature, std::move(stopBuild));
-                } catch (const Cancelled &) {
-                    // a stopped run measures nothing
+                } catch (...) {
+                    // A stop keeps nothing, and a build that fails here fails again where the
+                    // chain is measured, on a thread that reports it.
                 }
             });
         observer.stageStarted(RunStage::Sampling,
