@@ -1,8 +1,10 @@
 #include "core/models/logistic_laplace.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -11,6 +13,7 @@
 #include <Eigen/Cholesky>
 
 #include "core/correction/cancelled.h"
+#include "core/models/feature_rows.h"
 #include "core/validation/range_checks.h"
 
 namespace core {
@@ -29,20 +32,42 @@ void addPriorCurvature(const LogisticRegressionModel &model, Eigen::MatrixXd &h)
         h.diagonal().array() += 1.0 / (priorSd * priorSd);
 }
 
-// Σ_i w_i x_i x_iᵀ over rows [begin, end) into `gram`'s lower triangle: rows scaled by √w_i,
-// a block at a time (no N × d copy), as symmetric rank updates in float, the data's own
-// precision.
-void addWeightedGram(const FeatureMatrix &x, const Eigen::ArrayXf &rootWeights, Eigen::Index begin, Eigen::Index end,
-                     Eigen::MatrixXf &gram)
-{
-    constexpr Eigen::Index kBlockRows = 1024;
-    Eigen::MatrixXf scaled;
-    for (Eigen::Index first = begin; first < end; first += kBlockRows) {
-        const Eigen::Index rows = std::min(kBlockRows, end - first);
-        scaled.noalias() = rootWeights.segment(first, rows).matrix().asDiagonal() * x.middleRows(first, rows);
-        gram.selfadjointView<Eigen::Lower>().rankUpdate(scaled.transpose());
+// Over rows [begin, end) at θ: Σ_i w_i x_i x_iᵀ (its lower triangle, in float, the data's own
+// precision), Σ_i w_i x_i and Σ_i w_i, with w_i = σ(z_i)σ(−z_i)/T. The margins z_i are double
+// sums of the model's fixed-order row kernel, so that the weights carry no more error than the
+// features; the rows, scaled by √w_i a block at a time (no N × d copy), go into symmetric rank
+// updates.
+struct CurvatureSums {
+    Eigen::MatrixXf gram;
+    Eigen::VectorXd cross;
+    double weightSum = 0.0;
+
+    CurvatureSums(const ClassificationData &data, const Vector &theta, bool bias, double temperature,
+                  Eigen::Index begin, Eigen::Index end)
+    {
+        constexpr Eigen::Index kBlockRows = 1024;
+        const Eigen::Index d = data.featureCount();
+        gram = Eigen::MatrixXf::Zero(d, d);
+        cross = Eigen::VectorXd::Zero(d);
+        FeatureMatrix scaled; // row-major like the features: each row is written whole
+        for (Eigen::Index first = begin; first < end; first += kBlockRows) {
+            const Eigen::Index rows = std::min(kBlockRows, end - first);
+            scaled.resize(rows, d);
+            for (Eigen::Index k = 0; k < rows; ++k) {
+                const float *row = data.features.row(first + k).data();
+                std::array<double, 1> margin = {bias ? theta[d] : 0.0};
+                feature_rows::accumulateDots<1>(row, {theta.data()}, d, margin);
+                const double p = 1.0 / (1.0 + std::exp(-margin[0]));
+                const double w = p * (1.0 - p) / temperature;
+                weightSum += w;
+                if (bias)
+                    feature_rows::addScaledRow(row, w, d, cross.data());
+                scaled.row(k) = data.features.row(first + k) * static_cast<float>(std::sqrt(w));
+            }
+            gram.selfadjointView<Eigen::Lower>().rankUpdate(scaled.transpose());
+        }
     }
-}
+};
 
 // H = P + (1/T) Xᵀ W X (with the intercept's row and column when the model has one), in double.
 Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vector &theta, double temperature)
@@ -56,34 +81,28 @@ Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vect
     }
     const int features = data.featureCount(), d = model.dimension();
     const bool bias = model.options().bias;
-    // The margins only weigh the rows, so float (the features' precision) is enough for them.
-    const Eigen::VectorXf margins = data.features * theta.head(features).cast<float>();
-    const Eigen::ArrayXd p =
-        1.0 / (1.0 + (-(margins.cast<double>().array() + (bias ? theta[features] : 0.0))).exp());
-    const Eigen::ArrayXd w = p * (1.0 - p) / temperature;
-    const Eigen::ArrayXf rootWeights = w.sqrt().cast<float>();
-    // The rows in two fixed halves, each summed in float and the two added in double: the same
-    // matrix whether the second half runs on a thread of its own (two cores, the usual case;
-    // it halves the fit's wall time) or after the first.
+    // The rows in two fixed halves, each summed on its own and the two added in double: the
+    // same matrix whether the second half runs on a thread of its own (two cores, the usual
+    // case; it halves the fit's wall time) or after the first.
     const Eigen::Index rows = data.size(), middle = rows / 2;
-    Eigen::MatrixXf firstHalf = Eigen::MatrixXf::Zero(features, features);
-    Eigen::MatrixXf secondHalf = Eigen::MatrixXf::Zero(features, features);
+    std::optional<CurvatureSums> second;
+    std::optional<CurvatureSums> first;
     {
         std::jthread helper;
         if (std::thread::hardware_concurrency() > 1 && rows >= 2048)
-            helper = std::jthread([&] { addWeightedGram(data.features, rootWeights, middle, rows, secondHalf); });
-        addWeightedGram(data.features, rootWeights, 0, middle, firstHalf);
-        if (!helper.joinable())
-            addWeightedGram(data.features, rootWeights, middle, rows, secondHalf);
+            helper = std::jthread([&] { second.emplace(data, theta, bias, temperature, middle, rows); });
+        first.emplace(data, theta, bias, temperature, 0, middle);
     } // joins the helper
-    const Eigen::MatrixXd gram = firstHalf.cast<double>() + secondHalf.cast<double>(); // the lower triangle
+    if (!second)
+        second.emplace(data, theta, bias, temperature, middle, rows);
+    const Eigen::MatrixXd gram = first->gram.cast<double>() + second->gram.cast<double>(); // the lower triangle
     Eigen::MatrixXd h = Eigen::MatrixXd::Zero(d, d);
     h.topLeftCorner(features, features) = gram.selfadjointView<Eigen::Lower>().toDenseMatrix();
     if (bias) {
-        const Eigen::VectorXd cross = (data.features.transpose() * w.cast<float>().matrix()).cast<double>();
+        const Eigen::VectorXd cross = first->cross + second->cross;
         h.block(0, features, features, 1) = cross;
         h.block(features, 0, 1, features) = cross.transpose();
-        h(features, features) = w.sum();
+        h(features, features) = first->weightSum + second->weightSum;
     }
     addPriorCurvature(model, h);
     return h;
@@ -145,8 +164,14 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
             next = fit.mode + length * step;
             nextValue = logPosterior(model, next, temperature);
         }
-        if (!(nextValue >= value))
-            break; // no progress possible: keep the current point
+        if (!(nextValue >= value)) {
+            // No step raises the log-posterior: keep the current point. When the gain Newton
+            // predicts (half the decrement) is below what the sum over N rows resolves in double,
+            // that point is the mode to working precision (near-flat directions make the last
+            // steps linear, and their gains vanish under the rounding before λ² reaches 1e-16).
+            fit.converged = decrement <= 1e-12 * (1.0 + std::abs(value));
+            break;
+        }
         fit.mode = next;
         curvatureAtMode = false;
         value = nextValue;
