@@ -218,6 +218,23 @@ void tst_Datasets::worstCaseRunsWithoutMixtureCharts()
     for (const ui::NamedChart &named : window.results()->exportableCharts())
         QVERIFY2(named.stem != QLatin1String("trace-theta2") && named.stem != QLatin1String("accuracy"),
                  qPrintable(named.stem));
+
+    // The next run on the same data starts from the same data set and model (the worker keeps
+    // the last run's inputs); other data get their own.
+    QVERIFY(outcome.model);
+    window.setAutoRun(false); // only the runs started here
+    config.step *= 2.0;
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), kRunTimeoutMs);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 1, kRunTimeoutMs);
+    QVERIFY(failed.isEmpty());
+    QCOMPARE(window.lastOutcome()->model.get(), outcome.model.get());
+    config.dataSeed = 2;
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), kRunTimeoutMs);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 2, kRunTimeoutMs);
+    QVERIFY(failed.isEmpty());
+    QVERIFY(window.lastOutcome()->model.get() != outcome.model.get());
 }
 
 void tst_Datasets::choosingADatasetSetsItsDefaults()

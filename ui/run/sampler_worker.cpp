@@ -16,6 +16,18 @@
 #include "ui/run/worker_observer.h"
 
 namespace ui {
+namespace {
+
+// Generated data and the installed image sets are the same at every run; a user's file may
+// have been edited since the last one, so it is read again each time.
+bool keepsInputs(const core::RunConfig &config)
+{
+    const core::LogisticDataSpec &spec = config.logreg;
+    return config.dataset != "logreg" || (spec.csv.empty() && spec.data.empty() && spec.images.empty());
+}
+
+} // namespace
+
 SamplerWorker::SamplerWorker(QObject *parent) : QObject(parent)
 {
     registerRunMetaTypes();
@@ -74,7 +86,8 @@ void SamplerWorker::startRequest(const ui::RunRequest &request)
         // The window validates too, but the worker is a public entry point of its own.
         validateInWindow(request);
         WorkerObserver observer(*this, request, controls.stop);
-        RunOutcome outcome = core::runRequest(request, observer, controls);
+        RunOutcome outcome =
+            core::runRequest(request, observer, controls, keepsInputs(request.config) ? &m_inputs : nullptr);
         observer.addClassifierCounts(outcome);
         m_heatMap.setData(nullptr);
         emitQueued(*this, &SamplerWorker::finished, outcome);

@@ -17,6 +17,7 @@
 
 #include "core/chain/live_tuning.h"
 #include "core/chain/pause_gate.h"
+#include "core/experiment/inputs/run_input_cache.h"
 #include "core/experiment/service/live_kernel.h"
 #include "ui/charts/live_heat_map.h"
 #include "ui/run/run_messages.h"
@@ -102,6 +103,9 @@ private:
     core::LiveKernel m_kernel;
     std::stop_source m_stop;
     LiveHeatMap m_heatMap; // re-renders after a live temperature change
+    /// The last run's data, with the mixture's exact posteriors and the Laplace fits made for
+    /// them: the next Run on the same data (a changed step, σ or method) starts from them.
+    core::RunInputCache m_inputs{1};
 };
 
 } // namespace ui

@@ -186,6 +186,19 @@ void tst_DataFiles::droppedFilesBecomeYourFile()
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
     QCOMPARE(window.lastOutcome()->dataSize, qint64{200});
     QVERIFY(window.results()->accuracyChart()->pointCount(0) > 0);
+
+    // A user's file is read again at the next run: edited in between, the run sees the edit.
+    {
+        std::ofstream more(csv.toStdString(), std::ios::app);
+        for (int k = 0; k < 50; ++k)
+            more << (k % 2) << ',' << (k % 2 ? 1.0 : -1.0) << ",0.2\n";
+    }
+    window.setAutoRun(false); // only the run started here
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isRunning(), kRunTimeoutMs);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 1, kRunTimeoutMs);
+    QVERIFY(failed.isEmpty());
+    QCOMPARE(window.lastOutcome()->dataSize, qint64{250});
 }
 
 void tst_DataFiles::companionFilesAreFoundByName()
