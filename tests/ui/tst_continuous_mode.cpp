@@ -191,7 +191,10 @@ private slots:
         window.show();
         QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
         QSignalSpy starting(window.runController(), &ui::RunController::runStarting);
-        startContinuous(window, smallConfig(core::TestMethod::Minibatch, 2000));
+        // A window of 20,000 iterations: a change's mark stays in view while the window catches
+        // up with a busy machine (with 2,000 a lagging window could scroll it out before the
+        // check below).
+        startContinuous(window, smallConfig(core::TestMethod::Minibatch, 20'000));
         QTRY_VERIFY_WITH_TIMEOUT(m_completed > 5000, kRunTimeoutMs);
 
         window.controls()->correctionBox()->sigmaBox()->setValue(0.6);
