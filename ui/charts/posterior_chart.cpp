@@ -296,18 +296,9 @@ void PosteriorChart::flushWindow()
 
 void PosteriorChart::updateHistogram()
 {
-    // The bars span the samples (not the axis's rounded range) and fill the plot's height; the
-    // rug of samples at 0 sits just above its bottom edge.
-    const double tallest = m_hasRange ? m_histogram->redraw(m_low.x(), m_high.x()) : 0.0;
-    if (!(tallest > 0.0))
-        return;
-    m_axisY->setRange(-0.04 * tallest, 1.08 * tallest);
-    // Ticks at round multiples from 0 (1, 2 or 5 times a power of ten), whatever the range's ends.
-    const double rough = 1.08 * tallest / 4.0, power = std::pow(10.0, std::floor(std::log10(rough)));
-    const double step = rough <= power ? power : rough <= 2 * power ? 2 * power : rough <= 5 * power ? 5 * power : 10 * power;
-    m_axisY->setTickType(QValueAxis::TicksDynamic);
-    m_axisY->setTickAnchor(0.0);
-    m_axisY->setTickInterval(step);
+    // The bars span the samples, not the axis's rounded range.
+    if (m_hasRange)
+        m_histogram->redraw(m_low.x(), m_high.x());
 }
 
 QRectF PosteriorChart::plotWindow() const

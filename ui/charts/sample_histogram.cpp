@@ -6,12 +6,14 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QPen>
+#include <QValueAxis>
 
 #include "ui/charts/chart_style.h"
 
 namespace ui {
 
-SampleHistogram::SampleHistogram(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const QColor &colour)
+SampleHistogram::SampleHistogram(QChart *chart, QAbstractAxis *x, QValueAxis *y, const QColor &colour)
+    : m_axisY(y)
 {
     QPen pen(colour);
     pen.setWidthF(1.5);
@@ -36,11 +38,11 @@ void SampleHistogram::clear()
     m_series->clear();
 }
 
-double SampleHistogram::redraw(double low, double high)
+void SampleHistogram::redraw(double low, double high)
 {
     if (m_values.empty() || !(high > low)) {
         m_series->clear();
-        return 0.0;
+        return;
     }
     const double width = (high - low) / kBins;
     std::vector<double> counts(kBins, 0.0);
@@ -64,7 +66,16 @@ double SampleHistogram::redraw(double low, double high)
     }
     outline.append({high, 0.0});
     m_series->replace(outline);
-    return tallest;
+    if (!(tallest > 0.0))
+        return;
+    // The bars fill the plot's height; a rug of samples at 0 sits just above its bottom edge.
+    m_axisY->setRange(-0.04 * tallest, 1.08 * tallest);
+    // Ticks at round multiples from 0 (1, 2 or 5 times a power of ten), whatever the range's ends.
+    const double rough = 1.08 * tallest / 4.0, power = std::pow(10.0, std::floor(std::log10(rough)));
+    const double step = rough <= power ? power : rough <= 2 * power ? 2 * power : rough <= 5 * power ? 5 * power : 10 * power;
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0.0);
+    m_axisY->setTickInterval(step);
 }
 
 } // namespace ui

@@ -12,6 +12,7 @@ QT_BEGIN_NAMESPACE
 class QAbstractAxis;
 class QChart;
 class QLineSeries;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ui {
@@ -20,8 +21,9 @@ class SampleHistogram {
 public:
     static constexpr int kBins = 40;
 
-    /// Adds the outline to `chart` on the axes `x` and `y`, with a legend entry.
-    SampleHistogram(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, const QColor &colour);
+    /// Adds the outline to `chart` on the axes `x` and `y`, with a legend entry; redraw() sets
+    /// `y`'s range and ticks.
+    SampleHistogram(QChart *chart, QAbstractAxis *x, QValueAxis *y, const QColor &colour);
 
     /// Counts the x of `points` in (the whole run's samples).
     void add(const QVector<QPointF> &points);
@@ -29,9 +31,9 @@ public:
     void setSamples(const QVector<QPointF> &points);
     void clear();
     /// Redraws the outline over [low, high] in kBins bars of equal width, each at its share of
-    /// the samples per unit θ, so that the bars' area is the share inside [low, high]. Returns
-    /// the tallest bar's height (0 without samples).
-    double redraw(double low, double high);
+    /// the samples per unit θ, so that the bars' area is the share inside [low, high]; the y
+    /// axis then fits the tallest bar (left as it is without samples).
+    void redraw(double low, double high);
 
     qsizetype sampleCount() const { return static_cast<qsizetype>(m_values.size()); }
     /// The outline: (low, 0), then each bar's top-left and top-right corner, then (high, 0).
@@ -39,6 +41,7 @@ public:
 
 private:
     QLineSeries *m_series = nullptr;
+    QValueAxis *m_axisY = nullptr;
     std::vector<double> m_values;
 };
 
