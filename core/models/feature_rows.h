@@ -48,9 +48,9 @@ typedef std::int32_t Int8 __attribute__((vector_size(32)));
 
 // What a stored value is multiplied by to give the feature.
 template <typename Element>
-constexpr double kFeatureScale = 1.0;
+inline constexpr double kFeatureScale = 1.0;
 template <>
-constexpr double kFeatureScale<std::uint8_t> = 1.0 / 255.0;
+inline constexpr double kFeatureScale<std::uint8_t> = 1.0 / 255.0;
 
 // Eight stored values widened to doubles in registers. The result is an out-parameter: a
 // 64-byte vector returned by value changes the calling convention between builds with and
