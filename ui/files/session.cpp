@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <utility>
 #include <variant>
@@ -42,11 +44,6 @@ void readTyped(const QJsonObject &json, const QString &key, Target &target, bool
     if (!(value.*has)())
         badValue(key, QString::fromLatin1(expected));
     target = convert(value);
-}
-
-void read(const QJsonObject &json, const QString &key, double &target)
-{
-    readTyped(json, key, target, &QJsonValue::isDouble, "a number", [](const QJsonValue &v) { return v.toDouble(); });
 }
 
 // Integers may be JSON numbers or decimal strings (seeds above 2^53); either way the value must
@@ -98,12 +95,6 @@ void read(const QJsonObject &json, const QString &key, bool &target)
     readTyped(json, key, target, &QJsonValue::isBool, "true or false", [](const QJsonValue &v) { return v.toBool(); });
 }
 
-void read(const QJsonObject &json, const QString &key, std::string &target)
-{
-    readTyped(json, key, target, &QJsonValue::isString, "a string",
-              [](const QJsonValue &v) { return v.toString().toStdString(); });
-}
-
 QJsonObject object(const QJsonObject &json, const QString &key)
 {
     QJsonObject target;
@@ -114,33 +105,6 @@ QJsonObject object(const QJsonObject &json, const QString &key)
 QString seedText(std::uint64_t seed)
 {
     return QString::number(static_cast<qulonglong>(seed));
-}
-
-void readLogreg(const QJsonObject &json, core::LogisticDataSpec &spec)
-{
-    read(json, QStringLiteral("source"), spec.source);
-    read(json, QStringLiteral("images"), spec.images);
-    read(json, QStringLiteral("labels"), spec.labels);
-    read(json, QStringLiteral("csv"), spec.csv);
-    if (json.contains(QStringLiteral("classes"))) {
-        const QJsonArray classes = json[QStringLiteral("classes")].toArray();
-        if (!json[QStringLiteral("classes")].isArray() || classes.size() != 2 || !classes[0].isDouble()
-            || !classes[1].isDouble())
-            badValue(QStringLiteral("logreg.classes"), QStringLiteral("an array of two class numbers"));
-        spec.classes = {classes[0].toInt(-1), classes[1].toInt(-1)};
-        // The rule the settings table holds version 2 files to, so that every session this
-        // reader accepts is saved in a form it reads back.
-        const auto [first, second] = spec.classes;
-        if (first == second || std::min(first, second) < 0 || std::max(first, second) > 255)
-            badValue(QStringLiteral("logreg.classes"), QStringLiteral("two different class numbers in [0, 255]"));
-    }
-    readInteger(json, QStringLiteral("test_size"), spec.testSize);
-    read(json, QStringLiteral("test_fraction"), spec.testFraction);
-    readInteger(json, QStringLiteral("split_seed"), spec.splitSeed);
-    readInteger(json, QStringLiteral("augment_to"), spec.augmentTo);
-    readInteger(json, QStringLiteral("augment_seed"), spec.augmentSeed);
-    read(json, QStringLiteral("bias"), spec.model.bias);
-    read(json, QStringLiteral("prior_sd"), spec.model.priorSd);
 }
 
 QJsonValue toJson(const core::SettingValue &value)
@@ -196,12 +160,13 @@ std::string settingTextFromJson(const core::SettingSpec &spec, const QString &ke
     return {};
 }
 
-core::RunConfig settingsFromJson(const QJsonObject &json)
+// `shownName` gives the name an error message shows for a setting's key: where in the file it was.
+core::RunConfig settingsFromJson(const QJsonObject &json, const std::function<QString(const QString &)> &shownName)
 {
     for (auto it = json.begin(); it != json.end(); ++it) {
         const core::SettingSpec *spec = core::findSettingByKey(it.key().toStdString());
         if (!spec || spec->noteOnly)
-            badValue(QStringLiteral("settings.") + it.key(), QStringLiteral("a setting of this program"));
+            badValue(shownName(it.key()), QStringLiteral("a setting of this program"));
     }
     core::RunConfig c;
     // In the table's order, not the file's: data_seed before split_seed, batch before
@@ -210,61 +175,61 @@ core::RunConfig settingsFromJson(const QJsonObject &json)
         const QString key = QString::fromStdString(spec.key);
         if (!json.contains(key) || spec.noteOnly)
             continue;
-        const QString name = QStringLiteral("settings.") + key;
+        const QString name = shownName(key);
         spec.set(c, name.toStdString(), settingTextFromJson(spec, name, json[key]));
     }
     // The run's own limit (core::validate): a session must not ask for 10^12 points.
     if (c.nData < 2 || c.nData > std::numeric_limits<std::int32_t>::max())
-        badValue(QStringLiteral("settings.n_data_requested"), QStringLiteral("an integer from 2 to 2147483647"));
+        badValue(shownName(QStringLiteral("n_data_requested")), QStringLiteral("an integer from 2 to 2147483647"));
     return c;
 }
 
-// Version 1 sessions kept the settings in a nested "config" object of their own.
-core::RunConfig configFromJson(const QJsonObject &json)
+// Version 1 sessions kept the settings in a nested "config" object of their own, some of them in
+// groups and under other names. They are read as the settings they became, through the same
+// checks as version 2's; keys that were never settings are passed over, as version 1 did.
+core::RunConfig configFromJson(const QJsonObject &config)
 {
-    core::RunConfig c;
-    read(json, QStringLiteral("dataset"), c.dataset);
-    std::string method = core::methodName(c.method), solver = core::solverName(c.correction.solver);
-    read(json, QStringLiteral("method"), method);
-    // The run's own limit (core::validate): a session must not ask for 10^12 points.
-    readInteger(json, QStringLiteral("n_data"), c.nData, std::int64_t{2},
-                std::int64_t{std::numeric_limits<std::int32_t>::max()});
-    readInteger(json, QStringLiteral("samples"), c.samples);
-    readInteger(json, QStringLiteral("seed"), c.seed);
-    readInteger(json, QStringLiteral("data_seed"), c.dataSeed);
-    read(json, QStringLiteral("temperature"), c.temperature);
-    read(json, QStringLiteral("step"), c.step);
-    readInteger(json, QStringLiteral("burn_in"), c.burnIn);
-    read(json, QStringLiteral("anneal_from"), c.annealFrom);
-    read(json, QStringLiteral("burn_in_step"), c.burnInStep);
-    readInteger(json, QStringLiteral("trace_stride"), c.traceStride);
-    readLogreg(object(json, QStringLiteral("logreg")), c.logreg);
-    const QJsonObject mb = object(json, QStringLiteral("minibatch"));
-    readInteger(mb, QStringLiteral("initial_batch"), c.minibatch.initialBatch);
-    readInteger(mb, QStringLiteral("batch_growth"), c.minibatch.batchGrowth);
-    read(mb, QStringLiteral("clt_bound"), c.minibatch.cltBound);
-    read(mb, QStringLiteral("finite_population_correction"), c.minibatch.finitePopulationCorrection);
-    const QJsonObject austere = object(json, QStringLiteral("austere"));
-    readInteger(austere, QStringLiteral("batch"), c.austere.batch);
-    read(austere, QStringLiteral("epsilon"), c.austere.epsilon);
-    read(json, QStringLiteral("austere_error_bound"), c.austereErrorBound);
-    readInteger(json, QStringLiteral("austere_pilot"), c.austerePilot);
-    const QJsonObject sublhd = object(json, QStringLiteral("sublhd"));
-    readInteger(sublhd, QStringLiteral("batch"), c.sublhd.batch);
-    read(sublhd, QStringLiteral("gamma"), c.sublhd.gamma);
-    read(sublhd, QStringLiteral("p"), c.sublhd.p);
-    read(sublhd, QStringLiteral("delta"), c.sublhd.delta);
-    read(sublhd, QStringLiteral("use_model_bound"), c.sublhd.useModelBound);
-    const QJsonObject correction = object(json, QStringLiteral("correction"));
-    readInteger(correction, QStringLiteral("grid"), c.correction.grid);
-    read(correction, QStringLiteral("range"), c.correction.range);
-    read(correction, QStringLiteral("sigma"), c.correction.sigma);
-    read(correction, QStringLiteral("lambda"), c.correction.lambda);
-    read(correction, QStringLiteral("solver"), solver);
-    // The parsers throw std::invalid_argument listing the allowed names.
-    c.method = core::parseMethod(method);
-    c.correction.solver = core::parseSolver(solver);
-    return c;
+    // Version 1's path of a setting, where it is not the table's key at the top level.
+    static const std::map<QString, QString> kRenamed = {
+        {"n_data", "n_data_requested"},         {"trace_stride", "trace_every"},
+        {"austere_error_bound", "error_bound"}, {"austere_pilot", "pilot"},
+        {"minibatch.initial_batch", "batch"},   {"minibatch.clt_bound", "delta"},
+        {"austere.batch", "austere_batch"},     {"sublhd.batch", "sublhd_batch"},
+        {"sublhd.p", "sublhd_p"},               {"sublhd.delta", "sublhd_delta"},
+        {"sublhd.use_model_bound", "sublhd_model_bound"},
+    };
+    QJsonObject settings;
+    std::map<QString, QString> pathOf; // setting key -> version 1 path
+    const auto take = [&](const QString &path, const QString &key, QJsonValue value) {
+        const auto renamed = kRenamed.find(path);
+        const QString setting = renamed != kRenamed.end() ? renamed->second : key;
+        if (!core::findSettingByKey(setting.toStdString()))
+            return;
+        const QString shown = QStringLiteral("config.") + path;
+        // Version 1 wrote the class pair as an array; the table reads "first,second".
+        if (setting == QStringLiteral("classes")) {
+            const QJsonArray pair = value.toArray();
+            if (!value.isArray() || pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
+                badValue(shown, QStringLiteral("an array of two class numbers"));
+            value = QStringLiteral("%1,%2").arg(pair[0].toInteger()).arg(pair[1].toInteger());
+        }
+        settings.insert(setting, value);
+        pathOf[setting] = shown;
+    };
+    static const QStringList kGroups = {"minibatch", "austere", "sublhd", "correction", "logreg"};
+    for (auto it = config.begin(); it != config.end(); ++it) {
+        if (!kGroups.contains(it.key())) {
+            take(it.key(), it.key(), it.value());
+            continue;
+        }
+        const QJsonObject group = object(config, it.key());
+        for (auto member = group.begin(); member != group.end(); ++member)
+            take(it.key() + QLatin1Char('.') + member.key(), member.key(), member.value());
+    }
+    return settingsFromJson(settings, [&pathOf](const QString &key) {
+        const auto path = pathOf.find(key);
+        return path != pathOf.end() ? path->second : QStringLiteral("config.") + key;
+    });
 }
 
 } // namespace
@@ -297,7 +262,9 @@ Session sessionFromJson(const QJsonObject &json)
     if (json.value(QStringLiteral("version")).toInt() > kVersion)
         throw std::invalid_argument("the session was written by a newer version of the program");
     Session session;
-    session.config = json.contains(QStringLiteral("settings")) ? settingsFromJson(object(json, QStringLiteral("settings")))
+    session.config = json.contains(QStringLiteral("settings"))
+                         ? settingsFromJson(object(json, QStringLiteral("settings")),
+                                            [](const QString &key) { return QStringLiteral("settings.") + key; })
                                                                : configFromJson(object(json, QStringLiteral("config")));
     read(json, QStringLiteral("compare"), session.compare);
     read(json, QStringLiteral("compare_control_variates"), session.compareWithControlVariates);

@@ -128,6 +128,39 @@ void tst_Session::jsonRoundTripsEverySetting()
         {"config", QJsonObject{{"temperature", 5.0}, {"minibatch", QJsonObject{{"initial_batch", 150}}}}}});
     QCOMPARE(older.config.temperature, 5.0);
     QCOMPARE(older.config.minibatch.initialBatch, 150);
+    // Every renamed or grouped version 1 key reaches the setting it became.
+    const QJsonObject version1Config{
+        {"n_data", 5000},
+        {"trace_stride", 7},
+        {"austere_error_bound", 0.02},
+        {"austere_pilot", 40},
+        {"minibatch", QJsonObject{{"clt_bound", 0.2}, {"batch_growth", 60}, {"finite_population_correction", false}}},
+        {"austere", QJsonObject{{"batch", 80}, {"epsilon", 0.01}}},
+        {"sublhd", QJsonObject{{"batch", 90}, {"gamma", 1.7}, {"p", 3.0}, {"delta", 0.02}, {"use_model_bound", true}}},
+        {"correction", QJsonObject{{"grid", 2001}, {"sigma", 1.2}, {"solver", "ridge"}}},
+        {"logreg", QJsonObject{{"classes", QJsonArray{3, 5}}, {"prior_sd", 2.5}}},
+        {"no_longer_a_setting", 1}};
+    const core::RunConfig v1 =
+        ui::sessionFromJson(QJsonObject{{"format", "mh-explorer-session"}, {"version", 1}, {"config", version1Config}}).config;
+    QCOMPARE(v1.nData, 5000);
+    QCOMPARE(v1.traceStride, 7);
+    QCOMPARE(v1.austereErrorBound, 0.02);
+    QCOMPARE(v1.austerePilot, 40);
+    QCOMPARE(v1.minibatch.cltBound, 0.2);
+    QCOMPARE(v1.minibatch.batchGrowth, 60);
+    QCOMPARE(v1.minibatch.finitePopulationCorrection, false);
+    QCOMPARE(v1.austere.batch, 80);
+    QCOMPARE(v1.austere.epsilon, 0.01);
+    QCOMPARE(v1.sublhd.batch, 90);
+    QCOMPARE(v1.sublhd.gamma, 1.7);
+    QCOMPARE(v1.sublhd.p, 3.0);
+    QCOMPARE(v1.sublhd.delta, 0.02);
+    QCOMPARE(v1.sublhd.useModelBound, true);
+    QCOMPARE(v1.correction.grid, 2001);
+    QCOMPARE(v1.correction.sigma, 1.2);
+    QCOMPARE(v1.correction.solver, core::CorrectionSolver::Ridge);
+    QCOMPARE(v1.logreg.classes, std::make_pair(3, 5));
+    QCOMPARE(v1.logreg.model.priorSd, 2.5);
     // Version 2 writes the table's keys, as samples-file headers do.
     const QJsonObject written = ui::sessionToJson(original);
     QCOMPARE(written[QStringLiteral("version")].toInt(), 2);
@@ -184,24 +217,24 @@ void tst_Session::badFilesAreRefusedWithAReason_data()
         << QStringLiteral("method must be one of");
     QTest::newRow("bad classes")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"logreg":{"classes":[1]}}})")
-        << QStringLiteral("logreg.classes");
+        << QStringLiteral("'config.logreg.classes' must be an array of two class numbers");
     QTest::newRow("newer version") << QByteArray(R"({"format":"mh-explorer-session","version":99})")
                                    << QStringLiteral("newer version");
     // Integers must fit where they go: nothing wraps around, and a session cannot ask for more
     // data points than a run accepts or an export image of gigapixels.
     QTest::newRow("N = 10^12")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"n_data":1000000000000}})")
-        << QStringLiteral("session key 'n_data' must be an integer from 2 to 2147483647");
+        << QStringLiteral("session key 'config.n_data' must be an integer from 2 to 2147483647");
     QTest::newRow("N = 10^12 as text")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"n_data":"1000000000000"}})")
-        << QStringLiteral("'n_data' must be an integer from 2 to 2147483647");
+        << QStringLiteral("'config.n_data' must be an integer from 2 to 2147483647");
     QTest::newRow("chains beyond int") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":"4294967297"})")
                                        << QStringLiteral("'chains' must be an integer from -2147483648 to 2147483647");
     QTest::newRow("fractional chains") << QByteArray(R"({"format":"mh-explorer-session","version":1,"chains":2.5})")
                                        << QStringLiteral("'chains' must be an integer from");
     QTest::newRow("negative seed")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"seed":"-1"}})")
-        << QStringLiteral("'seed' must be an integer from 0 to 18446744073709551615");
+        << QStringLiteral("config.seed: expected a non-negative whole number");
     // Version 2 keeps the settings under the keys of samples-file headers (the settings table).
     QTest::newRow("v2 unknown setting")
         << QByteArray(R"({"format":"mh-explorer-session","version":2,"settings":{"temprature":5}})")
