@@ -4,7 +4,6 @@
 // run's states; the window shows them. See SamplerWorker for the protocol, RunController for the
 // states and FileActions for exports and sessions. Data files dropped on the window become the
 // "Your file" dataset of the control panel.
-#include <functional>
 #include <optional>
 
 #include <QMainWindow>
@@ -171,9 +170,10 @@ private:
     /// True, with a restart scheduled, when a live change of `setting` would break a design
     /// chosen for the run's settings (AustereMH(c) under a bound).
     bool fixedDesignNeedsRestart(const QString &setting);
-    /// A live change of `setting`: refused (false) without a run, with a restart pending or
-    /// when it needs one; otherwise `apply` (errors are reported) and `done` in the status bar.
-    bool applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done);
+    enum class LiveValue { Temperature, Step };
+    /// A live change: refused (false) without a run, with a restart pending or when it needs
+    /// one; otherwise given to the running chains (errors are reported) and said in the status bar.
+    bool applyLiveValue(LiveValue which, double value);
     void clearResults();
     /// Shows or hides the banner, and arms auto-run, after the form or the shown run changed.
     void compareShownWithForm();

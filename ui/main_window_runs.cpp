@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <functional>
 
 #include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/service/live_kernel.h"
@@ -198,44 +197,41 @@ bool MainWindow::fixedDesignNeedsRestart(const QString &setting)
     return false;
 }
 
-bool MainWindow::applyLiveChange(const QString &setting, const std::function<void()> &apply, const QString &done)
-{
-    // With a restart pending, the new run starts with the new value anyway.
-    if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || fixedDesignNeedsRestart(setting))
-        return false;
-    try {
-        apply();
-    } catch (const std::exception &error) {
-        reportError(tr("Not applied"), QString::fromStdString(error.what()));
-        return false;
-    }
-    showStatus(done);
-    compareShownWithForm(); // the running chains now have the form's value
-    return true;
-}
-
 bool MainWindow::applyLiveTemperature(double temperature)
 {
-    return applyLiveChange(tr("the temperature"),
-                           [&] {
-                               worker()->setLiveTemperature(temperature);
-                               m_shownRequest->config.temperature = temperature;
-                           },
-                           tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line on "
-                              "the traces); the heat map is redrawn for the new target.")
-                               .arg(temperature, 0, 'g', 6));
+    return applyLiveValue(LiveValue::Temperature, temperature);
 }
 
 bool MainWindow::applyLiveStep(double step)
 {
-    return applyLiveChange(tr("the proposal step"),
-                           [&] {
-                               worker()->setLiveStep(step);
-                               m_shownRequest->config.step = step;
-                           },
-                           tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed line "
-                              "on the traces).")
-                               .arg(step, 0, 'g', 4));
+    return applyLiveValue(LiveValue::Step, step);
+}
+
+bool MainWindow::applyLiveValue(LiveValue which, double value)
+{
+    const bool isTemperature = which == LiveValue::Temperature;
+    const QString setting = isTemperature ? tr("the temperature") : tr("the proposal step");
+    // With a restart pending, the new run starts with the new value anyway.
+    if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || fixedDesignNeedsRestart(setting))
+        return false;
+    try {
+        if (isTemperature)
+            worker()->setLiveTemperature(value);
+        else
+            worker()->setLiveStep(value);
+    } catch (const std::exception &error) {
+        reportError(tr("Not applied"), QString::fromStdString(error.what()));
+        return false;
+    }
+    (isTemperature ? m_shownRequest->config.temperature : m_shownRequest->config.step) = value;
+    showStatus(isTemperature ? tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line "
+                                  "on the traces); the heat map is redrawn for the new target.")
+                                   .arg(value, 0, 'g', 6)
+                             : tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed "
+                                  "line on the traces).")
+                                   .arg(value, 0, 'g', 4));
+    compareShownWithForm(); // the running chains now have the form's value
+    return true;
 }
 
 void MainWindow::scheduleRestart(const QString &setting)
