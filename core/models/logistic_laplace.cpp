@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <vector>
+#include <utility>
 
 #include <Eigen/Cholesky>
 
@@ -33,14 +32,17 @@ void addPriorCurvature(const LogisticRegressionModel &model, Eigen::MatrixXd &h)
 }
 
 // Over rows [begin, end) at θ: Σ_i w_i x_i x_iᵀ (its lower triangle, in float, the data's own
-// precision), Σ_i w_i x_i and Σ_i w_i, with w_i = σ(z_i)σ(−z_i)/T. The margins z_i are double
-// sums of the model's fixed-order row kernel, so that the weights carry no more error than the
-// features; the rows, scaled by √w_i a block at a time (no N × d copy), go into symmetric rank
-// updates.
+// precision), Σ_i w_i x_i and Σ_i w_i, with w_i = σ(z_i)σ(−z_i)/T, and the log-likelihood's
+// gradient Σ_i g_i x_i and Σ_i g_i, g_i = s_i σ(−s_i z_i) (s_i = ±1, the label), from the same
+// read of each row. The margins z_i are double sums of the model's fixed-order row kernel, so
+// that the weights carry no more error than the features; the rows, scaled by √w_i a block at
+// a time (no N × d copy), go into symmetric rank updates.
 struct CurvatureSums {
     Eigen::MatrixXf gram;
     Eigen::VectorXd cross;
     double weightSum = 0.0;
+    Eigen::VectorXd gradient;
+    double gradientBias = 0.0;
 
     CurvatureSums(const ClassificationData &data, const Vector &theta, bool bias, double temperature,
                   Eigen::Index begin, Eigen::Index end)
@@ -49,6 +51,7 @@ struct CurvatureSums {
         const Eigen::Index d = data.featureCount();
         gram = Eigen::MatrixXf::Zero(d, d);
         cross = Eigen::VectorXd::Zero(d);
+        gradient = Eigen::VectorXd::Zero(d);
         FeatureMatrix scaled; // row-major like the features: each row is written whole
         for (Eigen::Index first = begin; first < end; first += kBlockRows) {
             const Eigen::Index rows = std::min(kBlockRows, end - first);
@@ -62,6 +65,11 @@ struct CurvatureSums {
                 weightSum += w;
                 if (bias)
                     feature_rows::addScaledRow(row, w, d, cross.data());
+                // d/dz log σ(s z) = s σ(−s z) = s / (1 + e^{s z}); e^{s z} = ∞ gives the exact limit 0.
+                const double s = data.labels[static_cast<std::size_t>(first + k)] != 0 ? 1.0 : -1.0;
+                const double g = s / (1.0 + std::exp(s * margin[0]));
+                feature_rows::addScaledRow(row, g, d, gradient.data());
+                gradientBias += g;
                 scaled.row(k) = data.features.row(first + k) * static_cast<float>(std::sqrt(w));
             }
             gram.selfadjointView<Eigen::Lower>().rankUpdate(scaled.transpose());
@@ -69,15 +77,23 @@ struct CurvatureSums {
     }
 };
 
-// H = P + (1/T) Xᵀ W X (with the intercept's row and column when the model has one), in double.
-Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vector &theta, double temperature)
+// What a Newton step needs at θ, from one pass over the rows.
+struct NewtonTerms {
+    /// H = P + (1/T) Xᵀ W X (with the intercept's row and column when the model has one).
+    Eigen::MatrixXd negativeHessian;
+    /// The untempered log-likelihood's gradient Σ_i ∇ log p(y_i | x_i, θ).
+    Vector likelihoodGradient;
+};
+
+NewtonTerms newtonTerms(const LogisticRegressionModel &model, const Vector &theta, double temperature)
 {
     const ClassificationData &data = model.data();
     if (data.mapped) {
         // Rows read in place: a block at a time through the proxies' sums, never an N × d copy.
-        Eigen::MatrixXd h = -model.taylorSums(theta).hessian / temperature;
-        addPriorCurvature(model, h);
-        return h;
+        LogisticRegressionModel::TaylorSums sums = model.taylorSums(theta);
+        NewtonTerms terms{-sums.hessian / temperature, std::move(sums.gradient)};
+        addPriorCurvature(model, terms.negativeHessian);
+        return terms;
     }
     const int features = data.featureCount(), d = model.dimension();
     const bool bias = model.options().bias;
@@ -96,16 +112,19 @@ Eigen::MatrixXd negativeHessian(const LogisticRegressionModel &model, const Vect
     if (!second)
         second.emplace(data, theta, bias, temperature, middle, rows);
     const Eigen::MatrixXd gram = first->gram.cast<double>() + second->gram.cast<double>(); // the lower triangle
-    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(d, d);
+    NewtonTerms terms{Eigen::MatrixXd::Zero(d, d), Vector::Zero(d)};
+    Eigen::MatrixXd &h = terms.negativeHessian;
     h.topLeftCorner(features, features) = gram.selfadjointView<Eigen::Lower>().toDenseMatrix();
+    terms.likelihoodGradient.head(features) = first->gradient + second->gradient;
     if (bias) {
         const Eigen::VectorXd cross = first->cross + second->cross;
         h.block(0, features, features, 1) = cross;
         h.block(features, 0, 1, features) = cross.transpose();
         h(features, features) = first->weightSum + second->weightSum;
+        terms.likelihoodGradient[features] = first->gradientBias + second->gradientBias;
     }
     addPriorCurvature(model, h);
-    return h;
+    return terms;
 }
 
 } // namespace
@@ -119,31 +138,19 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     };
     requireFinitePositive("temperature", temperature);
     const int d = model.dimension();
-    const bool inPlace = static_cast<bool>(model.data().mapped);
     const auto notice = model.announceFullPass("the Laplace fit (Newton steps of 2 or more passes each)", 2 * maxSteps + 2);
-    // Every row's index, for the gradient over all rows in memory; rows read in place get the
-    // gradient from the proxies' sums instead (no O(N) index list).
-    std::vector<DataIndex> all(inPlace ? 0 : static_cast<std::size_t>(model.dataSize()));
-    std::iota(all.begin(), all.end(), DataIndex{0});
     GaussianApproximation fit;
     fit.mode = model.initialTheta();
-    Vector gradient(d), likelihoodGradient(d);
+    Vector gradient(d);
     Eigen::MatrixXd h; // −Hessian at fit.mode while curvatureAtMode, without the ridge
     bool curvatureAtMode = false;
     double value = logPosterior(model, fit.mode, temperature);
     for (; fit.newtonSteps < maxSteps; ++fit.newtonSteps) {
         checkStop();
         model.gradLogPrior(fit.mode, gradient);
-        if (inPlace) {
-            LogisticRegressionModel::TaylorSums sums = model.taylorSums(fit.mode);
-            gradient += sums.gradient / temperature;
-            h = -sums.hessian / temperature;
-            addPriorCurvature(model, h);
-        } else {
-            model.sumGradLogLikelihood(fit.mode, all, likelihoodGradient);
-            gradient += likelihoodGradient / temperature;
-            h = negativeHessian(model, fit.mode, temperature);
-        }
+        NewtonTerms terms = newtonTerms(model, fit.mode, temperature);
+        gradient += terms.likelihoodGradient / temperature;
+        h = std::move(terms.negativeHessian);
         curvatureAtMode = true;
         // A ridge relative to the curvature keeps H invertible without a prior (see the header).
         Eigen::MatrixXd ridged = h;
@@ -180,7 +187,7 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     // The fit usually ends at the point whose curvature its last step measured: a pass over
     // the data fewer (one of about ten on Fashion-MNIST).
     if (!curvatureAtMode)
-        h = negativeHessian(model, fit.mode, temperature);
+        h = newtonTerms(model, fit.mode, temperature).negativeHessian;
     h.diagonal().array() += 1e-6 * h.diagonal().mean();
     // L with H⁻¹ = L Lᵀ: invert H and Cholesky-factorise the inverse (d³ work, at d = 784 a
     // fraction of one Gram product over the data).
