@@ -209,7 +209,11 @@ core::RunConfig configFromJson(const QJsonObject &config)
         // Version 1 wrote the class pair as an array; the table reads "first,second".
         if (setting == QStringLiteral("classes")) {
             const QJsonArray pair = value.toArray();
-            if (!value.isArray() || pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble())
+            // Whole and small enough that toInteger() keeps it; the table checks the range.
+            const auto whole = [](const QJsonValue &v) {
+                return v.isDouble() && v.toDouble() == std::trunc(v.toDouble()) && std::abs(v.toDouble()) < 2147483648.0;
+            };
+            if (!value.isArray() || pair.size() != 2 || !whole(pair[0]) || !whole(pair[1]))
                 badValue(shown, QStringLiteral("an array of two class numbers"));
             value = QStringLiteral("%1,%2").arg(pair[0].toInteger()).arg(pair[1].toInteger());
         }
@@ -265,7 +269,7 @@ Session sessionFromJson(const QJsonObject &json)
     session.config = json.contains(QStringLiteral("settings"))
                          ? settingsFromJson(object(json, QStringLiteral("settings")),
                                             [](const QString &key) { return QStringLiteral("settings.") + key; })
-                                                               : configFromJson(object(json, QStringLiteral("config")));
+                         : configFromJson(object(json, QStringLiteral("config")));
     read(json, QStringLiteral("compare"), session.compare);
     read(json, QStringLiteral("compare_control_variates"), session.compareWithControlVariates);
     read(json, QStringLiteral("compare_control_variates_only"), session.compareOnlyWithControlVariates);

@@ -218,6 +218,12 @@ void tst_Session::badFilesAreRefusedWithAReason_data()
     QTest::newRow("bad classes")
         << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"logreg":{"classes":[1]}}})")
         << QStringLiteral("'config.logreg.classes' must be an array of two class numbers");
+    QTest::newRow("fractional class")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"logreg":{"classes":[3.5,5]}}})")
+        << QStringLiteral("config.logreg.classes");
+    QTest::newRow("huge class")
+        << QByteArray(R"({"format":"mh-explorer-session","version":1,"config":{"logreg":{"classes":[1e300,5]}}})")
+        << QStringLiteral("config.logreg.classes");
     QTest::newRow("newer version") << QByteArray(R"({"format":"mh-explorer-session","version":99})")
                                    << QStringLiteral("newer version");
     // Integers must fit where they go: nothing wraps around, and a session cannot ask for more
