@@ -59,6 +59,11 @@ void validate(const ChainSettings &settings)
         requireFinitePositive("anneal-from", settings.burnInTemperature);
 }
 
+std::int64_t relearnLength(std::int64_t burnIn)
+{
+    return std::clamp<std::int64_t>(burnIn / 4, 200, 2000);
+}
+
 std::uint64_t checkpointSeed(std::uint64_t seed, std::int64_t checkpoint)
 {
     // SplitMix64's finaliser over the seed and the checkpoint's number.
@@ -100,6 +105,12 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     double mainTemperature = settings.temperature;
     const Proposal *mainProposal = &proposal;
     std::unique_ptr<Proposal> retunedProposal; // owns mainProposal after a step change
+    // Owns mainProposal after a change of T under an adaptive proposal: it learns its scale
+    // again until relearnEnd, then freezes (ChainSegment::relearning).
+    std::shared_ptr<AdaptiveProposal> relearner;
+    std::int64_t relearnEnd = -1;
+    // The T the main proposal's scale was learned for.
+    double proposalTemperature = settings.proposalTemperature > 0.0 ? settings.proposalTemperature : settings.temperature;
     std::uint64_t seenTuning = 0;
     // Moved on by every pause, so wall and segment times count sampling only.
     auto start = std::chrono::steady_clock::now();
@@ -121,8 +132,32 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         if (newTemperature)
             mainTemperature = request.temperature;
         if (newStep) {
+            // The user's step wins over any re-adaptation in progress.
             retunedProposal = proposal.withStep(request.step); // allocates once per change only
             mainProposal = retunedProposal.get();
+            relearnEnd = -1;
+        } else if (t >= settings.burnIn && mainTemperature != proposalTemperature) {
+            // (A change during the burn-in applies where it ends, with what the burn-in learned.)
+            relearnEnd = -1;
+            if (const auto *adaptive = dynamic_cast<const AdaptiveProposal *>(mainProposal)) {
+                if (std::shared_ptr<AdaptiveProposal> next =
+                        adaptive->relearning(std::sqrt(mainTemperature / proposalTemperature))) {
+                    relearner = std::move(next);
+                    mainProposal = relearner.get();
+                    const std::int64_t length = std::min(settings.relearnIterations > 0 ? settings.relearnIterations
+                                                                                        : relearnLength(settings.burnIn),
+                                                         (settings.samples - t) / 2);
+                    if (length > 0) {
+                        relearnEnd = t + length;
+                    } else {
+                        relearner->freeze(); // no room to learn: the rescaled kernel alone
+                        result.adaptation = relearner->learned();
+                    }
+                    proposalTemperature = mainTemperature;
+                    result.relearnedProposal = relearner;
+                    result.relearnedTemperature = mainTemperature;
+                }
+            }
         }
         // During a burn-in the schedule's own T and proposal run on: the change takes effect,
         // and its segment starts, when the burn-in ends.
@@ -131,6 +166,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                                    ? 0.0 // set when the burn-in ends
                                    : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ChainSegment segment{begins, mainTemperature, mainProposal->step(), seconds};
+        segment.relearning = relearnEnd > t;
         if (result.segments.back().start >= begins) {
             segment.kernelChanged = result.segments.back().kernelChanged;
             result.segments.back() = segment; // nothing ran with the previous settings
@@ -144,6 +180,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     const auto report = [&] {
         if (adaptation && !adaptation->frozen())
             result.learning = adaptation->learned(); // allocates, but once per report at most
+        else if (relearnEnd > result.completed)
+            result.learning = relearner->learned();
         onProgress(result, reportedUpTo, result.completed);
         reportedUpTo = result.completed;
     };
@@ -191,6 +229,14 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                     result.segments.back().step = adaptation->step();
             }
         }
+        if (t == relearnEnd) {
+            relearner->freeze();
+            relearnEnd = -1;
+            result.adaptation = relearner->learned();
+            result.learning.reset();
+            result.segments.push_back({t, mainTemperature, relearner->step(),
+                                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+        }
         if (t == settings.burnIn && settings.resumeDraws > 0) {
             current = settings.resumeTheta;
             currentLogPrior = model.logPrior(current);
@@ -224,6 +270,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         }
         if (burningIn && adaptation)
             adaptation->observe(current, accepted);
+        else if (relearnEnd > t)
+            relearner->observe(current, accepted);
         const auto row = static_cast<std::size_t>(t);
         result.samples.row(t) = current.transpose();
         result.batchSize[row] = decision.pointsUsed;
@@ -256,6 +304,13 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                 lastReport = now;
             }
         }
+    }
+    if (relearnEnd >= 0) {
+        // Ended (a lap's end, a stop) while re-learning: the scale freezes as it stands, so that
+        // a next lap goes on with a fixed kernel.
+        relearner->freeze();
+        result.adaptation = relearner->learned();
+        result.learning.reset();
     }
     result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.nextPacedIteration = nextSlot;

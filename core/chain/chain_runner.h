@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <vector>
@@ -80,7 +81,20 @@ struct ChainSettings {
     /// (it is deterministic, and freezes the same proposal) and its last θ replaced by this one.
     std::int64_t resumeDraws = 0;
     Vector resumeTheta;
+    /// A live change of T after the burn-in, under an adaptive proposal (AdaptiveProposal, the
+    /// main one or a frozen one kept from an earlier lap): the proposal's scale is multiplied by
+    /// √(T′/T) at once and learned again over this many iterations, a segment marked
+    /// `relearning`, before it freezes and a target segment starts. 0: relearnLength(burnIn).
+    std::int64_t relearnIterations = 0;
+    /// The T the main proposal's scale was learned for, when not `temperature`: a later lap
+    /// going on with a proposal re-learned in an earlier one (ChainResult::relearnedProposal).
+    double proposalTemperature = 0.0;
 };
+
+/// The iterations a re-adaptation after a live change of T runs for by default: a quarter of
+/// the chain's burn-in, within [200, 2,000] (the scale alone is learned, from a rescaled guess,
+/// which needs far fewer iterations than the burn-in's covariance did).
+std::int64_t relearnLength(std::int64_t burnIn);
 
 /// The seed of checkpoint k of a chain seeded `seed` (ChainSettings::checkpointEvery): distinct
 /// streams for distinct (seed, k).
@@ -100,6 +114,11 @@ struct ChainSegment {
     /// first segment); a change made during a burn-in is timed when the burn-in ends.
     double startSeconds = 0.0;
     bool burnIn = false;      ///< rows sampled at the annealing schedule's T₀, not the target
+    /// Rows where an adaptive proposal learned its scale again after a live change of T
+    /// (ChainSettings::relearnIterations): they target the new T but come from a kernel still
+    /// adapting, so a target segment follows where the scale freezes, and the figures, which
+    /// describe the final segment, start there.
+    bool relearning = false;
     /// The acceptance test changed here (a run until stopped, core/experiment/service/live_kernel.h).
     bool kernelChanged = false;
 };
@@ -128,6 +147,10 @@ struct ChainTotals {
     /// when the chain stopped before). A lap that goes on with a proposal frozen in an earlier
     /// lap (ChainInputs::keptProposal) carries it too.
     std::optional<LearnedProposal> adaptation;
+    /// After a re-adaptation (ChainSegment::relearning): the proposal as it froze, and the
+    /// temperature it was learned for, so that the next lap of a run goes on with it.
+    std::shared_ptr<const Proposal> relearnedProposal;
+    double relearnedTemperature = 0.0;
     /// During the burn-in of an adaptive proposal: what it has learned so far, as of the last
     /// progress report, so that a live picture (the GUI's proposal ellipse) can follow the
     /// learning. Empty once the proposal is frozen, and without adaptation.

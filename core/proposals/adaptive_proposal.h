@@ -77,6 +77,29 @@ public:
     virtual bool frozen() const = 0;
     /// The state as it stands (as frozen, after freeze()).
     virtual LearnedProposal learned() const = 0;
+
+    /// For a live change of the temperature (LiveTuning) after the burn-in: a copy at scale
+    /// step() × `scaleFactor` that learns its scale again, toward the same target acceptance,
+    /// from the chain's next iterations, with the covariance (or preconditioner) the burn-in
+    /// learned kept as it is. The caller freezes it where the re-adaptation ends. Null where the
+    /// proposal cannot re-learn its scale (then the chain goes on with the old kernel).
+    ///
+    /// Why √(T′/T) is the factor the caller passes: where the likelihood dominates the prior,
+    /// the tempered posterior's covariance is T times the untempered one's, so its spread, and
+    /// with it the scale a proposal of the same acceptance needs, grows as √T.
+    std::unique_ptr<AdaptiveProposal> relearning(double scaleFactor) const;
+
+protected:
+    /// Called on a frozen copy made by withStep(): restart the scale's adaptation alone, with a
+    /// gain that starts small (the copy's scale is already a good guess), leaving the learned
+    /// covariance fixed. false: this proposal cannot (the default).
+    virtual bool resumeScaleLearning() { return false; }
 };
+
+/// The Robbins–Monro gain index a re-learned scale starts from: its first gain is 21^−0.6 ≈ 0.16
+/// instead of 1, so that a scale already rescaled to the new target is refined rather than
+/// thrown about by the first few accept/reject outcomes, while the gains left over a few
+/// hundred iterations still sum to several units of log s (room to correct a factor of e² and more).
+inline constexpr std::int64_t kRelearnGainStart = 20;
 
 } // namespace core

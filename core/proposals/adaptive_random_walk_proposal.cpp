@@ -59,6 +59,18 @@ void AdaptiveRandomWalkProposal::observe(const Vector &theta, bool accepted)
     ++m_observations;
     if (accepted)
         ++m_accepted;
+    if (!m_scaleOnly)
+        observeCovariance(theta);
+    // Robbins–Monro on log s, with the accept indicator in place of its probability (the same
+    // expectation). The gain's exponent 0.6 lies in (1/2, 1], so Σγ = ∞ and Σγ² < ∞.
+    const double gain = std::pow(static_cast<double>(m_scaleUpdates + 1), -0.6);
+    ++m_scaleUpdates;
+    m_logScale += gain * ((accepted ? 1.0 : 0.0) - m_settings.targetAcceptance);
+    m_scale = std::exp(m_logScale);
+}
+
+void AdaptiveRandomWalkProposal::observeCovariance(const Vector &theta)
+{
     // Welford: mean_n = mean_{n−1} + (θ − mean_{n−1})/n, M_n = M_{n−1} + (θ − mean_{n−1})(θ − mean_n)ᵀ.
     m_delta = theta - m_mean;
     m_mean += m_delta / static_cast<double>(m_observations);
@@ -76,12 +88,6 @@ void AdaptiveRandomWalkProposal::observe(const Vector &theta, bool accepted)
     } else if (m_covarianceLearned) {
         refreshFactor();
     }
-    // Robbins–Monro on log s, with the accept indicator in place of its probability (the same
-    // expectation). The gain's exponent 0.6 lies in (1/2, 1], so Σγ = ∞ and Σγ² < ∞.
-    const double gain = std::pow(static_cast<double>(m_scaleUpdates + 1), -0.6);
-    ++m_scaleUpdates;
-    m_logScale += gain * ((accepted ? 1.0 : 0.0) - m_settings.targetAcceptance);
-    m_scale = std::exp(m_logScale);
 }
 
 void AdaptiveRandomWalkProposal::refreshFactor()
@@ -118,6 +124,16 @@ std::unique_ptr<Proposal> AdaptiveRandomWalkProposal::withStep(double step) cons
     copy->m_logScale = std::log(step);
     copy->m_frozen = true;
     return copy;
+}
+
+bool AdaptiveRandomWalkProposal::resumeScaleLearning()
+{
+    m_frozen = false;
+    m_scaleOnly = true;
+    m_scaleUpdates = kRelearnGainStart;
+    m_observations = 0; // learned() then reports the re-adaptation's own acceptance
+    m_accepted = 0;
+    return true;
 }
 
 LearnedProposal AdaptiveRandomWalkProposal::learned() const

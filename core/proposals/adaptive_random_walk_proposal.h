@@ -73,6 +73,10 @@ public:
     LearnedProposal learned() const override;
 
 private:
+    /// Re-learns the scale alone from kRelearnGainStart, the covariance kept (relearning()).
+    bool resumeScaleLearning() override;
+    /// Welford's update of the running mean and covariance, and the factor refreshed from it.
+    void observeCovariance(const Vector &theta);
     void refreshFactor();
 
     int m_dimension;
@@ -80,6 +84,7 @@ private:
     bool m_full;
     bool m_frozen = false;
     bool m_covarianceLearned = false;
+    bool m_scaleOnly = false;          // re-learning after a live T change: Σ̂ stays as learned
     double m_scale;
     double m_logScale;
     std::int64_t m_scaleUpdates = 0;   // k of the Robbins–Monro gain since the scale restarted

@@ -33,9 +33,10 @@ public:
     void observe(bool accepted, double targetAcceptance)
     {
         ++m_observations;
+        ++m_gainIndex;
         if (accepted)
             ++m_accepted;
-        const double gain = std::pow(static_cast<double>(m_observations), -0.6);
+        const double gain = std::pow(static_cast<double>(m_gainIndex), -0.6);
         m_logScale = std::min(m_logMax, m_logScale + gain * ((accepted ? 1.0 : 0.0) - targetAcceptance));
         m_scale = std::exp(m_logScale);
     }
@@ -46,6 +47,17 @@ public:
         ScaleAdaptation copy = *this;
         copy.m_scale = scale;
         copy.m_logScale = std::log(scale);
+        return copy;
+    }
+
+    /// A new adaptation from `scale` whose gains start at (kRelearnGainStart + 1)^−0.6, with
+    /// counts of its own (AdaptiveProposal::relearning).
+    ScaleAdaptation relearningFrom(double scale) const
+    {
+        ScaleAdaptation copy = withScale(scale);
+        copy.m_observations = 0;
+        copy.m_accepted = 0;
+        copy.m_gainIndex = kRelearnGainStart;
         return copy;
     }
 
@@ -63,6 +75,7 @@ private:
     double m_logMax;
     std::int64_t m_observations = 0;
     std::int64_t m_accepted = 0;
+    std::int64_t m_gainIndex = 0; ///< n of the gain n^−0.6 (m_observations, unless re-learning)
 };
 
 /// A proposal with a given preconditioner M = L Lᵀ whose scale alone the burn-in learns (when
@@ -89,6 +102,16 @@ public:
     }
 
 protected:
+    /// Re-learns the scale from the current one (relearning()); needs AdaptationSettings.
+    bool resumeScaleLearning() override
+    {
+        if (!m_adaptation)
+            return false;
+        m_scale = m_scale.relearningFrom(m_scale.scale());
+        m_frozen = false;
+        return true;
+    }
+
     ScaleAdaptiveProposal(std::optional<AdaptationSettings> adaptation, ScaleAdaptation scale)
         : m_adaptation(adaptation), m_scale(scale)
     {

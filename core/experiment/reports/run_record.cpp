@@ -62,7 +62,8 @@ void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const R
             metadata.emplace_back("segment." + std::to_string(++listed),
                                   "start=" + std::to_string(std::max<std::int64_t>(segment.start - firstRow, 0))
                                       + " temperature=" + formatRoundTrip(segment.temperature)
-                                      + " step=" + formatRoundTrip(segment.step) + (segment.burnIn ? " burn_in=1" : ""));
+                                      + " step=" + formatRoundTrip(segment.step) + (segment.burnIn ? " burn_in=1" : "")
+                                      + (segment.relearning ? " relearning=1" : ""));
         }
     }
     std::string meaning = binned ? "tempered log posterior (unnormalised, binned-data evaluation)"

@@ -194,6 +194,11 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
             hooks.lapEnded(lapResult);
         if (lapResult.adaptation)
             adaptation = lapResult.adaptation;
+        if (lapResult.relearnedProposal) {
+            // The next lap goes on with the proposal re-learned for the new T (a frozen copy).
+            proposal = lapResult.relearnedProposal->withStep(lapResult.relearnedProposal->step());
+            inputs.proposalTemperature = lapResult.relearnedTemperature;
+        }
         if (fixedLength && lap == 0 && (lapResult.completed == total || lapResult.stopped)) {
             // No change came: the chain is the fixed-length chain itself, kept without a copy.
             if (finalKernel)
@@ -272,7 +277,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
 bool lapContinuesSegment(const ChainSegment &previous, const ChainSegment &lapStart)
 {
     return !lapStart.kernelChanged && lapStart.temperature == previous.temperature && lapStart.step == previous.step
-           && lapStart.burnIn == previous.burnIn;
+           && lapStart.burnIn == previous.burnIn && lapStart.relearning == previous.relearning;
 }
 
 ChainResult runUntilStopped(const RunConfig &config, const DatasetInstance &dataset, ChainInputs inputs,

@@ -102,6 +102,8 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
         .checkpointEvery = config.checkpointEvery,
         .resumeDraws = inputs.resumeDraws,
         .resumeTheta = inputs.resumeTheta,
+        .relearnIterations = relearnLength(config.burnIn),
+        .proposalTemperature = inputs.proposalTemperature,
     };
     const int order = controlVariateOrder(config);
     const ControlVariateModel *withProxies = order > 0 ? inputs.controlVariates[static_cast<std::size_t>(order)].get() : nullptr;

@@ -45,6 +45,9 @@ struct ChainInputs {
     /// adaptive proposal learned during the burn-in, and a Laplace fit, then last the whole
     /// chain: a lap after a kernel change must not start learning (or fitting) again.
     std::unique_ptr<Proposal> *keptProposal = nullptr;
+    /// The T the kept proposal's scale was last learned for (ChainSettings::proposalTemperature);
+    /// 0: the config's.
+    double proposalTemperature = 0.0;
     /// The dataset's model with Taylor-proxy control variates of order 1 and 2 (index 1, 2;
     /// control_variates.h), built once per request where a channel's settings ask for them. A
     /// chain whose config resolves to control variates has its acceptance test read that model,

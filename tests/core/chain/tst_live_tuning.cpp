@@ -11,6 +11,7 @@
 #include "core/chain/live_tuning.h"
 #include "core/experiment/settings/run_config.h"
 #include "core/models/gaussian_mean_model.h"
+#include "core/proposals/adaptive_random_walk_proposal.h"
 #include "tests/support/nearly_equal.h"
 #include "tests/support/statistics.h"
 
@@ -195,6 +196,109 @@ BOOST_AUTO_TEST_CASE(changeDuringBurnInStartsAfterIt)
     BOOST_TEST(second.segments[1].start == std::int64_t(400));
     BOOST_TEST(testcheck::nearlyEqual(second.segments[1].temperature, 30.0));
     BOOST_TEST(!second.segments[1].burnIn);
+}
+
+namespace {
+
+double acceptanceOver(const ChainResult &chain, std::int64_t from, std::int64_t to)
+{
+    double accepted = 0.0;
+    for (std::int64_t t = from; t < to; ++t)
+        accepted += chain.accepted[static_cast<std::size_t>(t)];
+    return accepted / static_cast<double>(to - from);
+}
+
+} // namespace
+
+// A live change of T under an adaptive proposal: the frozen scale is multiplied by √(T′/T)
+// at once, learned again in a segment marked `relearning` (iterations the figures skip), and
+// frozen where a target segment starts. T falls tenfold here, as a drag from 10⁴ to 10³ does:
+// with the old scale (3.2 times too wide for the new posterior) Barker's test in one dimension
+// accepts 0.10 of its moves after the change (measured with the re-adaptation switched off),
+// where the re-learned scale brings the final segment to 0.31, the burn-in's target being 0.30
+// (0.27 before the change).
+BOOST_AUTO_TEST_CASE(temperatureChangeRelearnsAnAdaptiveScale)
+{
+    constexpr double kOldTemperature = 10.0, kNewTemperature = 1.0;
+    constexpr std::int64_t kBurnIn = 4000, kSamples = 80'000, kRelearn = 1000;
+    const double newSd = std::sqrt(Suite::model->posteriorVariance(kNewTemperature));
+    AdaptationSettings adaptation;
+    AdaptiveRandomWalkProposal proposal(1, newSd, adaptation);
+    LiveTuning tuning;
+    ChainSettings chain = settings(kSamples, kOldTemperature, &tuning);
+    chain.burnIn = kBurnIn;
+    chain.burnInTemperature = kOldTemperature;
+    chain.adaptation = &proposal;
+    chain.relearnIterations = kRelearn;
+    std::int64_t switchedAt = -1;
+    const ChainResult result = runChain(*Suite::model, proposal, *Suite::test, chain, {},
+                                        [&](const ChainResult &, std::int64_t, std::int64_t last) {
+                                            if (switchedAt < 0 && last >= kSamples / 4) {
+                                                tuning.setTemperature(kNewTemperature);
+                                                switchedAt = last;
+                                            }
+                                        });
+    BOOST_TEST_REQUIRE(result.segments.size() == std::size_t(4)); // burn-in, T = 10, re-learning, T = 1
+    const ChainSegment &before = result.segments[1], &relearning = result.segments[2], &after = result.segments[3];
+    BOOST_TEST(!before.relearning);
+    BOOST_TEST(relearning.relearning);
+    BOOST_TEST(!relearning.burnIn);
+    BOOST_TEST(relearning.start == switchedAt);
+    BOOST_TEST(testcheck::nearlyEqual(relearning.temperature, kNewTemperature));
+    // The first re-learning step is the frozen one rescaled, exactly.
+    BOOST_TEST(testcheck::nearlyEqual(relearning.step, before.step * std::sqrt(kNewTemperature / kOldTemperature)));
+    BOOST_TEST(after.start == switchedAt + kRelearn);
+    BOOST_TEST(!after.relearning);
+    BOOST_TEST(testcheck::nearlyEqual(after.temperature, kNewTemperature));
+    BOOST_TEST(result.finalSegmentStart() == after.start);
+    // What the summary reports as the final step is the re-learned one.
+    BOOST_TEST_REQUIRE(result.adaptation.has_value());
+    BOOST_TEST(testcheck::nearlyEqual(result.adaptation->scale, after.step));
+    BOOST_TEST(result.relearnedProposal != nullptr);
+    BOOST_TEST(testcheck::nearlyEqual(result.relearnedTemperature, kNewTemperature));
+
+    // Acceptance before the change and after the re-adaptation, each over tens of thousands
+    // of iterations: binomial sd below 0.003 even with an autocorrelation time of 5, so ±0.05
+    // around the target is over 15 sd wide and 0.10 (the unrescaled kernel) far outside it.
+    const double acceptedBefore = acceptanceOver(result, before.start, relearning.start);
+    const double acceptedAfter = acceptanceOver(result, after.start, result.completed);
+    BOOST_TEST(std::abs(acceptedBefore - adaptation.targetAcceptance) < 0.05, "before " << acceptedBefore);
+    BOOST_TEST(std::abs(acceptedAfter - adaptation.targetAcceptance) < 0.05, "after " << acceptedAfter);
+
+    // The final segment samples the new posterior: mean and variance (χ²) on thinned draws.
+    std::vector<double> thinned;
+    for (std::int64_t t = after.start + 200; t < result.completed; t += 20)
+        thinned.push_back(result.samples(t, 0));
+    const double n = static_cast<double>(thinned.size());
+    const Eigen::Map<const Eigen::ArrayXd> values(thinned.data(), static_cast<Eigen::Index>(thinned.size()));
+    const double sampleMean = values.mean();
+    const double sampleVariance = (values - sampleMean).square().sum() / (n - 1.0);
+    const double alpha = 1e-4;
+    BOOST_TEST(std::abs(sampleMean - Suite::model->posteriorMean(kNewTemperature))
+                   < teststats::zCritical(alpha) * newSd / std::sqrt(n),
+               "mean " << sampleMean);
+    const double ratio = sampleVariance / (newSd * newSd) * (n - 1.0);
+    BOOST_TEST((ratio > teststats::chiSquaredLower(n - 1.0, alpha / 2) && ratio < teststats::chiSquaredUpper(n - 1.0, alpha / 2)),
+               "variance " << sampleVariance << " vs " << newSd * newSd);
+}
+
+// A non-adaptive proposal keeps the user's step: only the segment records the change.
+BOOST_AUTO_TEST_CASE(temperatureChangeKeepsAFixedStep)
+{
+    LiveTuning tuning;
+    const RandomWalkProposal proposal(0.05);
+    bool asked = false;
+    const ChainResult chain = runChain(*Suite::model, proposal, *Suite::test, settings(2000, 10.0, &tuning), {},
+                                       [&](const ChainResult &, std::int64_t, std::int64_t last) {
+                                           if (!asked && last >= 500) {
+                                               tuning.setTemperature(1.0);
+                                               asked = true;
+                                           }
+                                       });
+    BOOST_TEST_REQUIRE(chain.segments.size() == std::size_t(2));
+    BOOST_TEST(!chain.segments[1].relearning);
+    BOOST_TEST(testcheck::nearlyEqual(chain.segments[1].step, 0.05));
+    BOOST_TEST(chain.relearnedProposal == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(changesFromAnotherThread)
