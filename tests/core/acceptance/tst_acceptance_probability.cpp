@@ -52,14 +52,24 @@ BOOST_TEST_GLOBAL_FIXTURE(Suite);
 
 struct DeltaRow {
     double delta;
+    double temperature;
 };
-std::ostream &operator<<(std::ostream &out, const DeltaRow &row) { return out << "delta=" << row.delta; }
+std::ostream &operator<<(std::ostream &out, const DeltaRow &row)
+{
+    return out << "T=" << row.temperature << " delta=" << row.delta;
+}
 
+// Every Δ at T = 2, and a few at T = 0.5, 20 and 100 (the logistic default): a test that drops
+// the 1/T from its sum sees Δ·T instead of Δ, which moves its probability far outside the
+// Monte Carlo tolerance below (±0.012 at p = ½ over 40,000 repetitions).
 std::vector<DeltaRow> fullDataRows()
 {
     std::vector<DeltaRow> rows;
     for (double delta : {-4.0, -1.5, -0.3, 0.0, 0.7, 2.0, 5.0})
-        rows.push_back({delta});
+        rows.push_back({delta, 2.0});
+    for (double temperature : {0.5, 20.0, 100.0})
+        for (double delta : {-1.5, 0.7})
+            rows.push_back({delta, temperature});
     return rows;
 }
 
@@ -67,9 +77,9 @@ std::vector<DeltaRow> fullDataRows()
 // their exact probabilities, and read all N points.
 BOOST_DATA_TEST_CASE(fullData, data::make(fullDataRows()), row)
 {
-    const double delta = row.delta;
+    const auto [delta, temperature] = row;
     const DataIndex n = 500;
-    const double temperature = 2.0, logPriorProposal = 0.25;
+    const double logPriorProposal = 0.25;
     const auto model = teststats::PopulationModel::make(n, (delta - logPriorProposal) * temperature / n, 0.3, 1, 7);
     MetropolisTest metropolis;
     BarkerTest barker;
@@ -128,6 +138,52 @@ BOOST_DATA_TEST_CASE(minibatch, data::make(minibatchRows()), row)
     BOOST_TEST((outcome.meanPoints >= minimal * 0.8 && outcome.meanPoints <= minimal * 1.5 + 100),
                "mean batch " << outcome.meanPoints << ", expected about " << minimal);
     BOOST_TEST(outcome.fallbacks == 0);
+}
+
+struct TemperedRow {
+    double delta;
+    double temperature;
+    bool factor;
+};
+std::ostream &operator<<(std::ostream &out, const TemperedRow &row)
+{
+    return out << "T=" << row.temperature << " factor " << (row.factor ? "on" : "off") << " delta=" << row.delta;
+}
+
+std::vector<TemperedRow> temperedRows()
+{
+    std::vector<TemperedRow> rows;
+    for (double temperature : {0.5, 20.0, 100.0})
+        for (double delta : {-1.5, 0.0, 2.0})
+            rows.push_back({delta, temperature, true});
+    rows.push_back({1.0, 20.0, false});
+    return rows;
+}
+
+// The minibatch test at T = 0.5, 20 and 100 (the logistic default): the same population of
+// Λ_i = (N/T) l_i (sd 25, so about 700 rows a test, several looks) with l_i scaled by T, so that
+// the exact answer is Barker's at Δ whatever T is. A test that scales the batch by N instead of
+// N/T sees Δ·T and an sd of 25·T: at T = 0.5 Barker at Δ/2 (0.27 instead of 0.18 at Δ = −1.5),
+// at T = 20 a batch of N and an almost sure decision. Resolution: 4.9 binomial standard errors
+// over 40,000 repetitions (±0.012 at p = ½) plus the correction's L∞ error (1.3e-3); 0.2 s a row.
+// N = 2000 and the finite-population factor on (and once off, with replacement) make the batch a
+// large part of N, so that the variance tested must be that of the Δ* used at every T.
+BOOST_DATA_TEST_CASE(minibatchAtOtherTemperatures, data::make(temperedRows()), row)
+{
+    const auto [delta, temperature, factor] = row;
+    const DataIndex n = 2000;
+    const auto model = teststats::PopulationModel::make(n, delta * temperature / n, 25.0 * temperature / n, 0, 25);
+    MinibatchSettings settings;
+    settings.initialBatch = 100;
+    settings.batchGrowth = 100;
+    settings.finitePopulationCorrection = factor;
+    MinibatchBarkerTest corrected(Suite::correction, settings);
+    const Outcome outcome = acceptanceRate(corrected, model, temperature, 0.0, 43);
+    const double exact = teststats::barkerProbability(delta);
+    BOOST_TEST(std::abs(outcome.rate - exact) <= tolerance(exact, Suite::correction->linfError()),
+               "minibatch at T = " << temperature << ": " << outcome.rate << " vs Barker " << exact << " (mean batch "
+                                   << outcome.meanPoints << ")");
+    BOOST_TEST(outcome.meanPoints < n);
 }
 
 struct SmallPopulationRow {

@@ -12,6 +12,8 @@
 #include <functional>
 #include <memory>
 #include <numeric>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include <boost/math/distributions/poisson.hpp>
@@ -256,6 +258,42 @@ BOOST_AUTO_TEST_CASE(smhAcceptsWithItsFactorisedProbability)
     }
 }
 
+// The same at T = 0.5, 20 and 100 (the logistic default), with each move's length scaled by
+// T^{1/(k+1)}, so that the residuals over T and the bounds stay in the range of the T = 1 case
+// (0.6 to 150 points read a test): a kernel that drops the 1/T from a residual or from factor 0's
+// proxy sum then accepts with a visibly different frequency. Resolution: 4.9 binomial standard
+// errors over 100,000 repetitions (±0.0077 at p = ½, ±0.0045 at p = 0.9); about 0.3 s a row.
+BOOST_AUTO_TEST_CASE(smhAcceptsWithItsFactorisedProbabilityAtOtherTemperatures)
+{
+    const auto logistic = syntheticLogistic(2000, 3, true, 3);
+    Rng rng(12);
+    for (double temperature : {0.5, 20.0, 100.0}) {
+        const Vector anchor = findPosteriorMode(*logistic, temperature).mode;
+        for (int order : {1, 2}) {
+            const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+            for (double scale : {0.04, 0.12}) {
+                const double length = scale * std::pow(temperature, 1.0 / (order + 1));
+                Vector from = anchor, to = anchor;
+                for (Eigen::Index j = 0; j < anchor.size(); ++j) {
+                    from[j] += length * (j % 2 ? 1.0 : -1.0);
+                    to[j] -= 0.5 * length;
+                }
+                const TestProblem problem{cv, from, to, temperature, logistic->logPrior(to) - logistic->logPrior(from) + 0.3};
+                ScalableMetropolisTest test;
+                const Frequency f = acceptanceFrequency(test, problem, rng);
+                const double exact = smhProbability(cv, problem);
+                BOOST_TEST_MESSAGE("SMH-" << order << " T " << temperature << " scale " << scale << ": accepted " << f.rate
+                                          << " vs " << exact << ", mean points " << f.meanPoints);
+                BOOST_TEST_INFO("SMH-" << order << " T " << temperature << " scale " << scale << ": " << f.rate << " vs "
+                                       << exact);
+                BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, kRepetitions));
+                BOOST_TEST(f.violations == 0);
+                BOOST_TEST(f.fallbacks == 0);
+            }
+        }
+    }
+}
+
 // Moves so long that Λ > N: the full-data Metropolis test decides, with min(1, e^Δ), reading N.
 BOOST_AUTO_TEST_CASE(smhFallsBackToTheFullDataTestWhenTheBoundsExceedN)
 {
@@ -321,6 +359,34 @@ BOOST_AUTO_TEST_CASE(tunaAcceptsWithItsExactProbability)
     }
 }
 
+// The same three points at T = 0.5, 20 and 100: the exact probability (the formula above, with
+// c_i and the ratios over T) against the frequency. A kernel that compares ℓ_i(θ') − ℓ_i(θ) with
+// M_i = c_i M / T without dividing the ratio by T clamps φ_i to 0 or M_i. Resolution: 4.9
+// binomial standard errors over 100,000 repetitions (±0.0077 at p = ½); about 0.05 s a row.
+BOOST_AUTO_TEST_CASE(tunaAcceptsWithItsExactProbabilityAtOtherTemperatures)
+{
+    const auto model = oneFeatureLogistic({0.7F, -1.3F, 2.1F}, {1, 0, 1}, 1.0);
+    Rng rng(22);
+    const double chi = 0.05;
+    for (double temperature : {0.5, 20.0, 100.0}) {
+        for (const auto &[a, b] : {std::pair{0.2, 1.1}, std::pair{1.1, 0.2}, std::pair{-0.4, 0.5}}) {
+            const Vector from = point(a), to = point(b);
+            const TestProblem problem{*model, from, to, temperature, model->logPrior(to) - model->logPrior(from)};
+            const TestProblem reverse{*model, to, from, temperature, model->logPrior(from) - model->logPrior(to)};
+            TunaTest test(chi, false);
+            const Frequency f = acceptanceFrequency(test, problem, rng);
+            const double exact = tunaProbability(*model, problem, chi);
+            const double back = tunaProbability(*model, reverse, chi);
+            BOOST_TEST_MESSAGE("TunaMH T " << temperature << " " << a << " -> " << b << ": accepted " << f.rate << " vs "
+                                           << exact << ", mean points " << f.meanPoints);
+            BOOST_TEST_INFO("T " << temperature << " " << a << " -> " << b << ": " << f.rate << " vs " << exact);
+            BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, kRepetitions));
+            BOOST_TEST(f.violations == 0);
+            BOOST_TEST(exact == back * std::exp(fullDataDelta(problem)), boost::test_tools::tolerance(1e-9));
+        }
+    }
+}
+
 // One weight, no bias, prior N(0, 1), N = 3000: SMH of both orders and TunaMH run chains whose
 // thinned draws follow the grid posterior (KS) with its mean.
 BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheExactPosterior)
@@ -372,6 +438,57 @@ BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheExactPosterior)
     }
 }
 
+// The same chains at T = 0.5 and T = 20: the tempered grid posterior p(θ) exp(Σ ℓ_i(θ)/T), the
+// anchor at its mode, the step 1.5 of its Laplace sd. Resolution as above: KS at p > 1e-4 over
+// about 2,000 thinned draws (a shift of 0.09 sd is seen), the mean within 3.9 sd/√2000; about
+// 0.3 s a chain.
+BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheTemperedPosterior)
+{
+    const auto model = syntheticLogistic(3000, 1, false, 51);
+    int seed = 17;
+    for (double temperature : {0.5, 20.0}) {
+        const Vector anchor = findPosteriorMode(*model, temperature).mode;
+        const double laplaceSd =
+            1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) / temperature - 1.0));
+        const teststats::GridPosterior exact(*model, anchor[0] - 10.0 * laplaceSd, anchor[0] + 10.0 * laplaceSd,
+                                             temperature);
+        for (int kernel = 0; kernel < 3; ++kernel) {
+            std::shared_ptr<const Model> chainModel = model;
+            std::unique_ptr<AcceptanceTest> test;
+            std::string name = "TunaMH";
+            if (kernel < 2) {
+                chainModel = std::make_shared<ControlVariateModel>(model, makeTaylorProxies(*model, anchor, kernel + 1));
+                test = std::make_unique<ScalableMetropolisTest>();
+                name = "SMH-" + std::to_string(kernel + 1);
+            } else {
+                test = std::make_unique<TunaTest>(0.02);
+            }
+            const RandomWalkProposal proposal(1.5 * laplaceSd);
+            ChainSettings settings;
+            settings.samples = 61000;
+            settings.seed = static_cast<std::uint64_t>(++seed);
+            settings.temperature = temperature;
+            settings.initialTheta = anchor;
+            const ChainResult chain = runChain(*chainModel, proposal, *test, settings);
+            std::vector<double> thinned;
+            for (std::int64_t t = 1000; t < chain.completed; t += 30)
+                thinned.push_back(chain.samples(t, 0));
+            const double d = teststats::ksStatistic(thinned, [&](double x) { return exact.cdf(x); });
+            const double p = teststats::ksPValue(d, thinned.size());
+            const double mean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / static_cast<double>(thinned.size());
+            const double points = std::accumulate(chain.batchSize.begin(), chain.batchSize.end(), 0.0)
+                                  / static_cast<double>(chain.completed);
+            BOOST_TEST_MESSAGE(name << " at T " << temperature << ": KS D = " << d << ", p = " << p << "; mean " << mean
+                                    << " vs " << exact.mean() << "; points per iteration " << points);
+            BOOST_TEST_INFO(name << " at T " << temperature << ": KS D = " << d << ", p = " << p << "; mean " << mean
+                                 << " vs " << exact.mean());
+            BOOST_TEST(p > 1e-4);
+            BOOST_TEST(std::abs(mean - exact.mean()) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
+            BOOST_TEST(chain.boundViolations == 0);
+        }
+    }
+}
+
 namespace {
 
 struct BrokenCheck {
@@ -403,35 +520,50 @@ void checkBrokenIsCaught(const char *broken, const BrokenCheck &c)
 BOOST_AUTO_TEST_CASE(smhWithABoundTenPercentTooSmallIsCaught)
 {
     Rng rng(31);
-    for (int order : {1, 2}) {
-        const int n = 1000;
-        const auto model = identicalRows(n, 1.0F);
-        const double anchorValue = order == 1 ? 0.0 : -1.52;
-        // Σ_i φ_i = 1: n Ū h^{k+1} / (k+1)! = 1.
-        const double bound = order == 1 ? 0.25 : 1.0 / (6.0 * std::sqrt(3.0));
-        const double h = std::pow((order == 1 ? 2.0 : 6.0) / (n * bound), 1.0 / (order + 1));
-        const Vector anchor = point(anchorValue), from = anchor, to = point(anchorValue + h);
-        const auto proxies = makeTaylorProxies(*model, anchor, order);
-        const ControlVariateModel correct(model, proxies);
-        const ControlVariateModel broken(model, std::make_shared<const ScaledBoundProxies>(proxies, 0.9));
-        const TestProblem good{correct, from, to, 1.0, 0.0};
-        const TestProblem bad{broken, from, to, 1.0, 0.0};
-        const std::vector<double> residuals = allRatios(correct, from, to);
-        const double sumU = -std::accumulate(residuals.begin(), residuals.end(), 0.0);
-        BOOST_TEST_MESSAGE("SMH-" << order << ": the residuals reach " << sumU << " of the bounds' 1");
-        BOOST_REQUIRE(sumU > 0.95); // the bound is nearly reached
-        ScalableMetropolisTest goodTest, badTest;
-        BrokenCheck c;
-        const Frequency g = acceptanceFrequency(goodTest, good, rng);
-        const Frequency b = acceptanceFrequency(badTest, bad, rng);
-        c.good = g.rate;
-        c.bad = b.rate;
-        c.goodExact = smhProbability(correct, good);
-        c.badExact = smhProbability(broken, bad);
-        c.badViolations = b.violations;
-        BOOST_TEST(g.violations == 0);
-        BOOST_TEST(b.violations > 0); // the runtime check sees it too
-        checkBrokenIsCaught(order == 1 ? "SMH-1 with a bound 10 % too small" : "SMH-2 with a bound 10 % too small", c);
+    // At T = 0.5, 1 and 20, with n = 1000·T rows, so that the same h makes Σ_i φ_i = 1 and the
+    // residuals over T reach the same share of it: a kernel whose bounds leave out the 1/T has
+    // bounds half the size at T = 0.5 (every drawn point breaks its bound; the count must be 0)
+    // and 20 times too large at T = 20 (still exact, but no longer the correct kernel's Λ).
+    for (double temperature : {0.5, 1.0, 20.0}) {
+        for (int order : {1, 2}) {
+            const int n = static_cast<int>(1000 * temperature);
+            const auto model = identicalRows(n, 1.0F);
+            const double anchorValue = order == 1 ? 0.0 : -1.52;
+            // Σ_i φ_i = 1: n Ū h^{k+1} / ((k+1)! T) = 1.
+            const double bound = order == 1 ? 0.25 : 1.0 / (6.0 * std::sqrt(3.0));
+            const double h = std::pow((order == 1 ? 2.0 : 6.0) * temperature / (n * bound), 1.0 / (order + 1));
+            const Vector anchor = point(anchorValue), from = anchor, to = point(anchorValue + h);
+            const auto proxies = makeTaylorProxies(*model, anchor, order);
+            const ControlVariateModel correct(model, proxies);
+            const ControlVariateModel broken(model, std::make_shared<const ScaledBoundProxies>(proxies, 0.9));
+            const TestProblem good{correct, from, to, temperature, 0.0};
+            const TestProblem bad{broken, from, to, temperature, 0.0};
+            const std::vector<double> residuals = allRatios(correct, from, to);
+            const double sumU = -std::accumulate(residuals.begin(), residuals.end(), 0.0) / temperature;
+            BOOST_TEST_MESSAGE("SMH-" << order << " T " << temperature << ": the residuals reach " << sumU
+                                      << " of the bounds' 1");
+            BOOST_REQUIRE(sumU > 0.95); // the bound is nearly reached
+            ScalableMetropolisTest goodTest, badTest;
+            BrokenCheck c;
+            const Frequency g = acceptanceFrequency(goodTest, good, rng);
+            const Frequency b = acceptanceFrequency(badTest, bad, rng);
+            c.good = g.rate;
+            c.bad = b.rate;
+            c.goodExact = smhProbability(correct, good);
+            c.badExact = smhProbability(broken, bad);
+            c.badViolations = b.violations;
+            BOOST_TEST_INFO("T " << temperature << ", SMH-" << order << ": " << g.violations << " violations");
+            BOOST_TEST(g.violations == 0);
+            BOOST_TEST(b.violations > 0); // the runtime check sees it too
+            // Poisson draws: Λ = Σ_i φ_i = 1 for the correct kernel, so about 1 point a test
+            // (fewer: factor 0 and the first rejection stop it); 20 times that if the bounds
+            // lost their 1/T.
+            BOOST_TEST_INFO("T " << temperature << ", SMH-" << order << ": mean points " << g.meanPoints);
+            BOOST_TEST(g.meanPoints < 1.05);
+            std::ostringstream name;
+            name << "SMH-" << order << " at T " << temperature << " with a bound 10 % too small";
+            checkBrokenIsCaught(name.str().c_str(), c);
+        }
     }
 }
 

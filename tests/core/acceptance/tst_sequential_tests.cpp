@@ -31,9 +31,10 @@ namespace {
 constexpr int kRepetitions = 40000;
 using Outcome = teststats::AcceptanceOutcome;
 
-Outcome run(AcceptanceTest &test, const Model &model, std::uint64_t seed, int repetitions = kRepetitions)
+Outcome run(AcceptanceTest &test, const Model &model, std::uint64_t seed, int repetitions = kRepetitions,
+            double temperature = 1.0)
 {
-    return teststats::measureAcceptance(test, model, 1.0, 0.0, seed, repetitions);
+    return teststats::measureAcceptance(test, model, temperature, 0.0, seed, repetitions);
 }
 
 double tolerance(double p, double designError, int repetitions = kRepetitions)
@@ -102,6 +103,64 @@ BOOST_DATA_TEST_CASE(acceptanceProbability, data::make(populationRows()), row)
                "MHSubLhd " << s.rate << " vs Metropolis " << exact);
     BOOST_TEST(testcheck::nearlyEqual(s.meanFullScan, double(n))); // the range bound C costs one pass per test
     BOOST_TEST((s.meanPoints >= 100.0 && s.meanPoints <= n));
+}
+
+struct TemperedRow {
+    double delta;
+    double temperature;
+};
+std::ostream &operator<<(std::ostream &out, const TemperedRow &row)
+{
+    return out << "T=" << row.temperature << " delta=" << row.delta;
+}
+
+std::vector<TemperedRow> temperedRows()
+{
+    std::vector<TemperedRow> rows;
+    for (double temperature : {0.5, 20.0, 100.0})
+        for (double delta : {-0.7, 2.0})
+            rows.push_back({delta, temperature});
+    return rows;
+}
+
+// Both sequential tests at T = 0.5, 20 and 100 on the population above (sd Λ = 40) with l_i
+// scaled by T, so that Λ_i = (N/T) l_i and every figure is the T = 1 row's. A test that forgets
+// the 1/T sees Λ·T: at T = 20 it compares a mean 20 times too large with its threshold and
+// accepts or rejects almost surely. Resolution: 4.9 binomial standard errors (±0.012 for
+// AustereMH over 40,000 repetitions, ±0.039 for MHSubLhd over 4,000, whose tests each scan all N
+// rows for C) plus each method's design error, as in acceptanceProbability; about 1 s a row.
+// MHSubLhd's range bound C must be scaled by N/T with the ratios: its mean batch must equal the
+// one at T = 1 on the same population of Λ. That comparison has no Monte Carlo error: the same
+// seed draws the same rows and the same u, and only rounding in l_i·T·(N/T) against l_i·N could
+// turn a decision, so 2 % is a wide margin (a C off by T moves the batch by far more).
+BOOST_DATA_TEST_CASE(acceptanceProbabilityAtOtherTemperatures, data::make(temperedRows()), row)
+{
+    const auto [delta, temperature] = row;
+    const DataIndex n = 10000;
+    const double lambdaSd = 40.0;
+    const auto model = teststats::PopulationModel::make(n, delta * temperature / n, lambdaSd * temperature / n, 0, 5);
+    const auto reference = teststats::PopulationModel::make(n, delta / n, lambdaSd / n, 0, 5);
+    const double exact = teststats::metropolisProbability(delta);
+
+    AustereSettings austereSettings;
+    austereSettings.epsilon = 0.01;
+    AustereTest austere(austereSettings);
+    const Outcome a = run(austere, model, 17, kRepetitions, temperature);
+    static const AustereDesignTable errorTable(n, austereSettings.batch, austereSettings.epsilon);
+    const double predicted = exact + errorTable.acceptanceError(delta, lambdaSd, 0.0);
+    BOOST_TEST(std::abs(a.rate - predicted) <= tolerance(predicted, 0.005),
+               "AustereMH at T = " << temperature << ": " << a.rate << " vs predicted " << predicted);
+
+    SubLhdSettings sublhdSettings;
+    SubLhdTest sublhd(sublhdSettings), sublhdReference(sublhdSettings);
+    const int sublhdRepetitions = 4000;
+    const Outcome s = run(sublhd, model, 19, sublhdRepetitions, temperature);
+    const Outcome r = run(sublhdReference, reference, 19, sublhdRepetitions);
+    BOOST_TEST(std::abs(s.rate - exact) <= tolerance(exact, sublhdSettings.delta, sublhdRepetitions),
+               "MHSubLhd at T = " << temperature << ": " << s.rate << " vs Metropolis " << exact);
+    BOOST_TEST(std::abs(s.meanPoints - r.meanPoints) <= 0.02 * r.meanPoints,
+               "MHSubLhd's mean batch at T = " << temperature << ": " << s.meanPoints << " vs " << r.meanPoints
+                                               << " at T = 1");
 }
 
 BOOST_AUTO_TEST_CASE(sublhdUsesModelBoundWhenAsked)

@@ -4,6 +4,7 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <ostream>
@@ -220,6 +221,35 @@ BOOST_AUTO_TEST_CASE(ratiosAgreeWithSums)
     const double largest = model.maxAbsLogLikelihoodRatio(from, to);
     const double bound = model.logLikelihoodRatioBound(from, to).value();
     BOOST_TEST((largest <= bound && bound < 100.0 * largest), largest << " vs " << bound);
+}
+
+// The data-wide bounds (the largest row norm, MHSubLhd's range C = max‖x_i‖·‖θ' − θ‖ plus the
+// bias, and the largest feature, the control variates' and SMH's derivative bound) are maxima over
+// every row: one row far past the first thousand with features ten times the others' sets both,
+// and a move along that row reaches |ℓ_i(θ') − ℓ_i(θ)| close to the bound. A bound taken from a
+// prefix of the data would be about ten times too small and below the largest ratio. Exact
+// arithmetic on fixed data: nothing random to allow for.
+BOOST_AUTO_TEST_CASE(dataBoundsCoverEveryRow)
+{
+    const auto data = randomData(5000, 4, 23);
+    const DataIndex far = 4321;
+    for (int j = 0; j < 4; ++j)
+        data->features(far, j) = static_cast<float>(10.0 * (j % 2 ? -2.0 : 2.0));
+    data->labels[static_cast<std::size_t>(far)] = 0; // ℓ falls by 1.43 over the move: 0.72 of the bound
+    const LogisticRegressionModel model(data, {true, 0.0});
+    double largestNorm = 0.0, largestFeature = 1.0; // the bias's 1
+    for (DataIndex i = 0; i < data->size(); ++i) {
+        largestNorm = std::max(largestNorm, static_cast<double>(data->features.row(i).cast<double>().norm()));
+        largestFeature = std::max(largestFeature, static_cast<double>(data->features.row(i).cwiseAbs().maxCoeff()));
+    }
+    BOOST_TEST(model.maxAbsFeature() == largestFeature);
+    Vector from = Vector::Zero(model.dimension()), to = from;
+    for (int j = 0; j < 4; ++j)
+        to[j] = 0.05 * data->features(far, j) / largestNorm; // ‖θ' − θ‖ = 0.05 along the far row
+    const double largest = model.maxAbsLogLikelihoodRatio(from, to);
+    const double bound = model.logLikelihoodRatioBound(from, to).value();
+    BOOST_TEST(bound == largestNorm * 0.05, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST((largest <= bound && largest > 0.45 * bound), largest << " vs " << bound);
 }
 
 BOOST_AUTO_TEST_CASE(priorAndChecks)
