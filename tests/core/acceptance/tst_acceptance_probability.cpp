@@ -161,10 +161,10 @@ std::vector<TemperedRow> temperedRows()
 }
 
 // The minibatch test at T = 0.5, 20 and 100 (the logistic default): the same population of
-// Λ_i = (N/T) l_i (sd 25, so about 700 rows a test, several looks) with l_i scaled by T, so that
+// Λ_i = (N/T) l_i (sd 25, so about 500 rows a test, several looks) with l_i scaled by T, so that
 // the exact answer is Barker's at Δ whatever T is. A test that scales the batch by N instead of
-// N/T sees Δ·T and an sd of 25·T: at T = 0.5 Barker at Δ/2 (0.27 instead of 0.18 at Δ = −1.5),
-// at T = 20 a batch of N and an almost sure decision. Resolution: 4.9 binomial standard errors
+// N/T sees Δ·T and an sd of 25·T: at T = 0.5 Barker's probability at Δ/2 (0.323 measured against
+// 0.182 at Δ = −1.5), at T = 20 a batch that would need all N rows and a Δ 20 times too large. Resolution: 4.9 binomial standard errors
 // over 40,000 repetitions (±0.012 at p = ½) plus the correction's L∞ error (1.3e-3); 0.2 s a row.
 // N = 2000 and the finite-population factor on (and once off, with replacement) make the batch a
 // large part of N, so that the variance tested must be that of the Δ* used at every T.

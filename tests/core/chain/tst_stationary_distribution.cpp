@@ -68,7 +68,7 @@ std::ostream &operator<<(std::ostream &out, const MethodRow &row) { return out <
 
 // Each test at T = 20, and at T = 0.5 and T = 100 (the logistic default) as well: a test that
 // drops a 1/T samples the posterior at T = 1, whose sd is √T times smaller (4.5 at T = 20), far
-// outside the variance check's 1e-4 interval (±13 % of the variance over 2,000 draws). The
+// outside the variance check's 1e-4 interval (about ±12 % of the variance over 2,000 draws). The
 // minibatch test at T = 0.5 would need b > 2N here (sd Λ_i ≈ √(N/T) at this step): it would
 // only run the full-data fallback, which the Barker row checks. About 0.3 s a row.
 std::vector<MethodRow> methodRows()
