@@ -21,6 +21,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/panel/checked_spin_box.h"
 #include "ui/panel/compare_box.h"
 #include "ui/panel/correction_box.h"
 #include "ui/panel/dataset_box.h"
@@ -63,8 +64,47 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     setRunning(false);
 }
 
+namespace {
+
+// The label of the form row that holds `widget` (a box, or the slider row around it), without
+// its mnemonic's ampersand; the box's accessible name where no form labels it.
+QString fieldName(const QWidget *widget)
+{
+    for (const QWidget *w = widget; w && w->parentWidget(); w = w->parentWidget()) {
+        // A form may sit inside another layout of the parent (a group box's column).
+        for (const QFormLayout *form : w->parentWidget()->findChildren<QFormLayout *>()) {
+            const auto *label = qobject_cast<const QLabel *>(form->labelForField(const_cast<QWidget *>(w)));
+            if (!label)
+                continue;
+            QString text = label->text();
+            text.remove(QLatin1Char('&'));
+            if (!text.isEmpty())
+                return text;
+        }
+    }
+    return widget->accessibleName();
+}
+
+} // namespace
+
+QString ControlPanel::inputProblem() const
+{
+    for (const QAbstractSpinBox *box : findChildren<QAbstractSpinBox *>()) {
+        if (!box->isEnabled())
+            continue;
+        if (const QString refusal = refusalOf(box); !refusal.isEmpty())
+            return tr("%1: %2. Type a value in range, or press Esc for the one in use.").arg(fieldName(box), refusal);
+    }
+    return {};
+}
+
 void ControlPanel::connectEditSignals()
 {
+    const auto refusalShown = [this] { emit inputRefused(inputProblem()); };
+    for (auto *box : findChildren<CheckedSpinBox *>())
+        connect(box, &CheckedSpinBox::refusalChanged, this, refusalShown);
+    for (auto *box : findChildren<CheckedDoubleSpinBox *>())
+        connect(box, &CheckedDoubleSpinBox::refusalChanged, this, refusalShown);
     connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);

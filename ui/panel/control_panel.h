@@ -83,8 +83,14 @@ public:
     /// The line under the run settings: posterior sharpness N/T, after a dataset switch
     /// preceded by the defaults it applied.
     QString sharpnessText() const;
+    /// The first box in the form whose text was refused (a value out of its range, kept as
+    /// typed: CheckedSpinBox), as "Samples: “-5” is outside 1 … 10,000,000; …"; empty when
+    /// every box shows its value. Nothing runs while it is not empty.
+    QString inputProblem() const;
 
 signals:
+    /// A box refused its text (see inputProblem()), or a refusal ended (empty).
+    void inputRefused(const QString &problem);
     /// During a run: the user settled on a new temperature or step (after arrow clicks stop for
     /// a moment, or on Enter / leaving the box), to apply to the running chains.
     void liveTemperatureChanged(double temperature);

@@ -196,7 +196,11 @@ QWidget *ControlPanel::buildRunGroup()
     form->addRow(tr("Control variates"), m_controlVariates); // every letter is some other control's Alt key
     m_nDataSlider = new SliderSpinBox(m_nData, tr("N"), Scale::Logarithmic, kMinGuiData, kMaxGuiData);
     form->addRow(tr("Data po&ints N"), m_nDataSlider);
-    form->addRow(tr("Temperat&ure T"), new SliderSpinBox(m_temperature, tr("T"), Scale::Logarithmic, 0.1, 1e7));
+    auto *temperatureSlider = new SliderSpinBox(m_temperature, tr("T"), Scale::Logarithmic, 0.1, 1e7);
+    // A quarter of a decade per 20 pixels: a hand can set T to within a few per cent, and a
+    // drag across the slider's width still spans a few decades.
+    temperatureSlider->setDragDecadesPerPixel(0.25 / 20.0);
+    form->addRow(tr("Temperat&ure T"), temperatureSlider);
     m_stepSlider = new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0);
     form->addRow(tr("Pr&oposal step"), m_stepSlider);
     form->addRow(tr("Proposal &kind"), m_proposal);

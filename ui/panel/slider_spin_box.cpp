@@ -10,11 +10,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyleOptionSlider>
 #include <QTimer>
+
+#include "ui/panel/checked_spin_box.h"
 
 namespace ui {
 namespace {
@@ -50,7 +53,8 @@ QString numberText(double value, int decimals)
 
 } // namespace
 
-/// A slider that can shade a sub-range of its track (where a setting is accurate).
+/// A slider that can shade a sub-range of its track (where a setting is accurate), and whose
+/// handle can be dragged at a rate of its own rather than under the pointer.
 class MarkedSlider : public QSlider {
 public:
     using QSlider::QSlider;
@@ -60,8 +64,43 @@ public:
         m_to = to;
         update();
     }
+    /// > 0: dragging the handle moves it this many positions per pixel of pointer travel,
+    /// from where it was pressed (a vernier). 0: the handle follows the pointer.
+    void setDragRate(double positionsPerPixel) { m_dragRate = positionsPerPixel; }
 
 protected:
+    void mousePressEvent(QMouseEvent *event) override
+    {
+        if (m_dragRate > 0.0 && event->button() == Qt::LeftButton && onHandle(event->position().toPoint())) {
+            m_pressX = event->position().x();
+            m_pressValue = value();
+            setSliderDown(true);
+            event->accept();
+            return;
+        }
+        QSlider::mousePressEvent(event);
+    }
+    void mouseMoveEvent(QMouseEvent *event) override
+    {
+        if (m_dragRate > 0.0 && isSliderDown() && m_pressValue >= 0) {
+            const double travel = event->position().x() - m_pressX;
+            setValue(std::clamp(m_pressValue + static_cast<int>(std::lround(travel * m_dragRate)), minimum(), maximum()));
+            event->accept();
+            return;
+        }
+        QSlider::mouseMoveEvent(event);
+    }
+    void mouseReleaseEvent(QMouseEvent *event) override
+    {
+        if (m_dragRate > 0.0 && m_pressValue >= 0) {
+            m_pressValue = -1;
+            setSliderDown(false); // emits sliderReleased
+            event->accept();
+            return;
+        }
+        QSlider::mouseReleaseEvent(event);
+    }
+
     void paintEvent(QPaintEvent *event) override
     {
         if (m_from < m_to) {
@@ -83,7 +122,17 @@ protected:
     }
 
 private:
+    bool onHandle(const QPoint &point) const
+    {
+        QStyleOptionSlider option;
+        initStyleOption(&option);
+        return style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, this).contains(point);
+    }
+
     int m_from = 0, m_to = 0;
+    double m_dragRate = 0.0;
+    double m_pressX = 0.0;
+    int m_pressValue = -1; // the position when the handle was pressed; -1: no vernier drag
 };
 
 SliderSpinBox::SliderSpinBox(QAbstractSpinBox *box, const QString &name, Scale scale, double sliderMinimum,
@@ -133,6 +182,14 @@ SliderSpinBox::SliderSpinBox(QAbstractSpinBox *box, const QString &name, Scale s
     connect(m_slider, &QSlider::valueChanged, this, &SliderSpinBox::onSliderMoved);
     connect(m_slider, &QSlider::sliderReleased, this, [this] { emit released(value()); });
     m_box->installEventFilter(this);
+    const auto refusalEnded = [this](const QString &refusal) {
+        if (refusal.isEmpty())
+            m_message->hide();
+    };
+    if (auto *checked = qobject_cast<CheckedSpinBox *>(box))
+        connect(checked, &CheckedSpinBox::refusalChanged, this, refusalEnded);
+    else if (auto *checkedReal = qobject_cast<CheckedDoubleSpinBox *>(box))
+        connect(checkedReal, &CheckedDoubleSpinBox::refusalChanged, this, refusalEnded);
     m_shownValue = value();
     syncSlider();
     // The slider speaks for the box: same tooltip (range and meaning from the settings table).
@@ -229,6 +286,16 @@ double SliderSpinBox::valueForPosition(int position) const
     return std::clamp(v, std::max(m_low, minimum()), std::min(m_high, maximum()));
 }
 
+void SliderSpinBox::setDragDecadesPerPixel(double decadesPerPixel)
+{
+    if (m_scale != Scale::Logarithmic || !(decadesPerPixel > 0.0)) {
+        m_slider->setDragRate(0.0);
+        return;
+    }
+    const double decades = std::log10(m_high / m_low);
+    m_slider->setDragRate(decadesPerPixel * positions() / decades);
+}
+
 void SliderSpinBox::setMarkedRange(double from, double to)
 {
     m_slider->setMarked(positionForValue(from), positionForValue(to));
@@ -276,7 +343,12 @@ void SliderSpinBox::showRangeMessage(const QString &typed)
     m_message->setText(tr("%1 takes values from %2 to %3; “%4” is outside that range.")
                            .arg(m_name, numberText(minimum(), decimals), numberText(maximum(), decimals), typed.trimmed()));
     m_message->show();
-    m_messageTimer->start();
+    // A box that keeps the refused text (CheckedSpinBox) keeps the message as long; a plain
+    // box has already put its value back, so the message fades.
+    if (refusalOf(m_box).isEmpty())
+        m_messageTimer->start();
+    else
+        m_messageTimer->stop();
 }
 
 bool SliderSpinBox::eventFilter(QObject *watched, QEvent *event)
@@ -311,7 +383,7 @@ bool SliderSpinBox::eventFilter(QObject *watched, QEvent *event)
             return c.isDigit() || c == QLatin1Char('-') || c == QLatin1Char('+') || c == QLatin1Char('.')
                    || c == QLatin1Char(',') || c == QLatin1Char('e') || c == QLatin1Char('E');
         });
-        if (looksNumeric && m_box->validate(checked, pos) == QValidator::Invalid)
+        if (looksNumeric && (m_box->validate(checked, pos) == QValidator::Invalid || isNumberOutOfRange(m_box, next)))
             showRangeMessage(next);
     } else if (event->type() == QEvent::FocusOut) {
         QString text = edit->text();

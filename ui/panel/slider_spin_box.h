@@ -42,6 +42,10 @@ public:
     /// position each, a value between stops moving the slider to the nearest (on this
     /// scale). For settings whose every stop is worth preparing ahead, like λ's tables.
     void setStops(std::vector<double> stops);
+    /// A log-scale slider whose handle, dragged, moves this many decades per pixel of pointer
+    /// travel instead of following the pointer along a track that spans many decades (T: a
+    /// 40-pixel drag must not take 40,000 to 5). Clicks on the track and the keys are unchanged.
+    void setDragDecadesPerPixel(double decadesPerPixel);
     /// Marks [from, to] on the slider's track (a coloured band) and labels it in the tooltip.
     void setMarkedRange(double from, double to);
     /// The slider position (0 … positions()) that shows `value`, clamped to the track.

@@ -8,6 +8,8 @@
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 
+#include "ui/panel/checked_spin_box.h"
+
 namespace ui {
 
 int shownValue(const QSpinBox *box, std::int64_t value)
@@ -34,7 +36,7 @@ double keptValue(const QDoubleSpinBox *box, double original)
 
 QSpinBox *integerBox(int minimum, int maximum, int step)
 {
-    auto *box = new QSpinBox;
+    auto *box = new CheckedSpinBox;
     box->setRange(minimum, maximum);
     box->setSingleStep(step);
     box->setGroupSeparatorShown(true);
@@ -44,7 +46,7 @@ QSpinBox *integerBox(int minimum, int maximum, int step)
 
 QDoubleSpinBox *realBox(int decimals, double minimum, double maximum, double step)
 {
-    auto *box = new QDoubleSpinBox;
+    auto *box = new CheckedDoubleSpinBox;
     box->setDecimals(decimals);
     box->setRange(minimum, maximum);
     box->setSingleStep(step);

@@ -23,9 +23,11 @@ int shownSeed(const QSpinBox *box, std::uint64_t seed);
 /// The same for a real-valued box, which rounds to its decimals: a value with more digits
 /// (from a session or the command line) is kept exactly until the user edits it.
 double keptValue(const QDoubleSpinBox *box, double original);
-/// An integer box with thousands separators and accelerated arrows.
+/// An integer box with thousands separators and accelerated arrows (a CheckedSpinBox: typed
+/// text out of range is kept and refused, never corrected).
 QSpinBox *integerBox(int minimum, int maximum, int step);
-/// A real box with `decimals` digits after the point, its range and its arrows' step.
+/// A real box with `decimals` digits after the point, its range and its arrows' step (a
+/// CheckedDoubleSpinBox).
 QDoubleSpinBox *realBox(int decimals, double minimum, double maximum, double step);
 /// A combo box as narrow as a short entry: the panel never drops below its form's minimum
 /// width (MainWindow::fitToScreen), and the longest entry would set that minimum for every row.

@@ -18,6 +18,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyleOptionSlider>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -30,6 +31,7 @@
 #include "core/experiment/settings/run_config.h"
 #include "core/experiment/service/run_observer.h"
 #include "core/experiment/settings/settings_table.h"
+#include "ui/panel/checked_spin_box.h"
 #include "ui/panel/control_panel.h"
 #include "ui/panel/correction_box.h"
 #include "ui/panel/dataset_box.h"
@@ -65,6 +67,8 @@ private slots:
     void sigmaWarnsWhereTheCorrectionIsInaccurate();
     void wheelScrollsTheFormOverUnfocusedBoxes();
     void typingOutOfRangeSaysTheRange();
+    void everyNumericBoxKeepsRefusedText();
+    void temperatureDragMovesAQuarterDecadePer20Pixels();
     void testSplitIsASetting();
     void smallDataKeepRowsToTrainOn();
     void nBoxShowsTheTrainingRows();
@@ -256,6 +260,104 @@ void tst_ControlPanel::typingOutOfRangeSaysTheRange()
 }
 
 
+
+// Every numeric box of the form, below and above its range: Enter neither changes the value
+// nor the text (Qt's own boxes dropped the "-" of "-5" and put the old value back), the box
+// names its refusal, the panel refuses to run with the field's label, the text survives the
+// focus leaving, and Esc brings the value in use back.
+void tst_ControlPanel::everyNumericBoxKeepsRefusedText()
+{
+    ui::ControlPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    int walked = 0;
+    QVERIFY2(panel.inputProblem().isEmpty(), qPrintable(panel.inputProblem()));
+    for (QAbstractSpinBox *box : panel.findChildren<QAbstractSpinBox *>()) {
+        if (!box->isEnabled())
+            continue; // a disabled box takes no typing
+        auto *integer = qobject_cast<QSpinBox *>(box);
+        auto *real = qobject_cast<QDoubleSpinBox *>(box);
+        QVERIFY(integer || real);
+        const double minimum = integer ? integer->minimum() : real->minimum();
+        const double maximum = integer ? integer->maximum() : real->maximum();
+        const double value = integer ? integer->value() : real->value();
+        const QString below = minimum >= 0.0 ? QStringLiteral("-5") : QString::number(minimum - 1.0, 'f', 0);
+        const QString above = QString::number(maximum * 10.0 + 10.0, 'f', 0);
+        for (const QString &typed : {below, above}) {
+            QSignalSpy changed(box, integer ? SIGNAL(valueChanged(int)) : SIGNAL(valueChanged(double)));
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, typed);
+            QTest::keyClick(box, Qt::Key_Return);
+            const QString what = QStringLiteral("%1 typed into %2").arg(typed, box->toolTip().left(60));
+            QVERIFY2(box->text().contains(typed), qPrintable(what + QStringLiteral(" shows ") + box->text()));
+            QVERIFY2((integer ? integer->value() : real->value()) == value,
+                     qPrintable(what + QStringLiteral(": value %1, was %2").arg(integer ? integer->value() : real->value()).arg(value)));
+            QCOMPARE(changed.count(), 0);
+            QVERIFY2(!ui::refusalOf(box).isEmpty(), qPrintable(what));
+            const QString problem = panel.inputProblem();
+            QVERIFY2(problem.contains(typed) && !problem.startsWith(QLatin1Char(':')), qPrintable(what + QStringLiteral(": ") + problem));
+            panel.methodBox()->setFocus(); // the focus leaves: the text stays as typed
+            QVERIFY2(box->text().contains(typed), qPrintable(what + QStringLiteral(" after focus-out: ") + box->text()));
+            QVERIFY(!panel.inputProblem().isEmpty());
+            box->setFocus();
+            QTest::keyClick(box, Qt::Key_Escape);
+            QVERIFY2(ui::refusalOf(box).isEmpty(), qPrintable(what + QStringLiteral(" after Esc: ") + box->text()));
+            QVERIFY2(panel.inputProblem().isEmpty(), qPrintable(what + QStringLiteral(" leaves ") + panel.inputProblem()));
+            QCOMPARE(integer ? integer->value() : real->value(), value);
+        }
+        ++walked;
+    }
+    // N, T, step, gradient batch, leapfrog steps, samples, burn-in, seed, chains, m, growth,
+    // δ, ε, σ, λ at least.
+    QVERIFY2(walked >= 12, qPrintable(QString::number(walked)));
+}
+
+// The T slider spans eight decades: dragged under the pointer, 40 pixels took T from 40,000 to
+// 5.75. Its handle now moves a quarter of a decade per 20 pixels of travel, wherever the
+// pointer goes, and still reports the drag and the release.
+void tst_ControlPanel::temperatureDragMovesAQuarterDecadePer20Pixels()
+{
+    ui::ControlPanel panel;
+    panel.resize(420, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.temperatureBox()->setValue(10'000.0);
+    ui::SliderSpinBox *t = sliderOf(&panel, panel.temperatureBox());
+    QSlider *slider = t->slider();
+    QStyleOptionSlider option;
+    option.initFrom(slider);
+    option.orientation = slider->orientation();
+    option.minimum = slider->minimum();
+    option.maximum = slider->maximum();
+    option.sliderPosition = slider->sliderPosition();
+    option.sliderValue = slider->value();
+    option.singleStep = slider->singleStep();
+    option.pageStep = slider->pageStep();
+    option.state |= QStyle::State_Horizontal;
+    const QPoint handle =
+        slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider).center();
+    QSignalSpy dragged(t, &ui::SliderSpinBox::dragged);
+    QSignalSpy released(t, &ui::SliderSpinBox::released);
+    const auto send = [&](QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, QPointF(at), slider->mapToGlobal(QPointF(at)), Qt::LeftButton, buttons, Qt::NoModifier);
+        QApplication::sendEvent(slider, &event);
+    };
+    send(QEvent::MouseButtonPress, handle, Qt::LeftButton);
+    send(QEvent::MouseMove, handle + QPoint(20, 0), Qt::LeftButton);
+    send(QEvent::MouseMove, handle + QPoint(40, 0), Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, handle + QPoint(40, 0), Qt::NoButton);
+    // Half a decade up, to within the slider's own resolution (1,000 positions over 8 decades).
+    const double decades = std::log10(panel.temperatureBox()->value() / 10'000.0);
+    QVERIFY2(std::abs(decades - 0.5) < 0.02, qPrintable(QString::number(panel.temperatureBox()->value())));
+    QVERIFY(dragged.count() >= 1);
+    QCOMPARE(released.count(), 1);
+    // The keys step finely: one arrow is a hundredth of the track, 0.08 decades.
+    const double before = panel.temperatureBox()->value();
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Left);
+    QVERIFY(std::abs(std::log10(before / panel.temperatureBox()->value()) - 0.08) < 0.01);
+}
 
 void tst_ControlPanel::testSplitIsASetting()
 {
