@@ -1,8 +1,10 @@
 #include "ui/pages/diagnostics_table.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QHeaderView>
+#include <QScrollBar>
 
 #include "core/experiment/reports/mixing_check.h"
 #include "ui/charts/chart_style.h"
@@ -44,6 +46,10 @@ QString compactCount(qint64 value)
 const QColor kNotMixedColour(0xd3, 0x2f, 0x2f);
 const QColor kNotConvergedColour(0xe0, 0x8a, 0x00);
 
+// The method column's widest: a compare's labels and a retuned chain's "(T = …, step …)" are
+// elided past it, so that the figures keep the width at 1280 pixels.
+constexpr int kMaxMethodWidth = 230;
+
 // The speed figures per effective sample, after the columns the header names.
 enum SpeedColumn {
     EssMinColumn = DiagnosticsTable::ColumnCount,
@@ -68,14 +74,19 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnC
         {MethodColumn, QT_TR_NOOP("Method"), QT_TR_NOOP("Acceptance test of this chain.")},
         {ChainColumn, QT_TR_NOOP("Chain (seed)"),
          QT_TR_NOOP("Chain number within the method, and its seed: chain k uses seed + k − 1.")},
-        {AcceptanceColumn, QT_TR_NOOP("Accept."), QT_TR_NOOP("Share of proposals accepted.")},
+        {AcceptanceColumn, QT_TR_NOOP("Accept."),
+         QT_TR_NOOP("Share of proposals accepted over this chain's iterations after the burn-in: the run "
+                    "summary's acceptance_rate.")},
         {MeanBatchColumn, QT_TR_NOOP("Mean b"),
-         QT_TR_NOOP("Mean number of data points one acceptance test read (Seita et al. Table 1).")},
+         QT_TR_NOOP("Mean number of data points one acceptance test read over this chain's iterations after the "
+                    "burn-in (Seita et al. Table 1): the run summary's mean_batch, over the same tests as the "
+                    "histogram and the status strip.")},
         {SdBatchColumn, QT_TR_NOOP("SD b"), QT_TR_NOOP("Standard deviation of the points one test read.")},
         {MaxBatchColumn, QT_TR_NOOP("Max b"), QT_TR_NOOP("Most points any single test read.")},
         {DataUsedColumn, QT_TR_NOOP("Data used"),
-         QT_TR_NOOP("Data points read in total: minibatches plus any extra full-data passes (MHSubLhd's range "
-                    "bound, AustereMH(nc)'s μ_std).")},
+         QT_TR_NOOP("Data points this chain's tests read after the burn-in: minibatches plus any extra full-data "
+                    "passes (MHSubLhd's range bound, AustereMH(nc)'s μ_std). Gradient reads of the proposal and "
+                    "the burn-in's reads are not counted here; the status strip's total counts them.")},
         {EssTheta1Column, QT_TR_NOOP("ESS θ₁"),
          QT_TR_NOOP("Rank-normalised bulk effective sample size of θ₁ (Vehtari et al. 2021) over this chain.")},
         {EssTheta2Column, QT_TR_NOOP("ESS θ₂"),
@@ -111,17 +122,87 @@ DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnC
         setHorizontalHeaderItem(header.column, cell);
     }
     verticalHeader()->hide();
-    // Whether the chain mixed is read first: split R̂ and the smallest ESS stand beside the chain,
-    // not past the batch columns, where a window of 1280 pixels scrolled them out of view.
-    horizontalHeader()->moveSection(horizontalHeader()->visualIndex(RhatColumn), ChainColumn + 1);
-    horizontalHeader()->moveSection(horizontalHeader()->visualIndex(EssMinColumn), ChainColumn + 2);
-    // With several chains (two by default on images) the pooled ESS is the run's figure.
-    horizontalHeader()->moveSection(horizontalHeader()->visualIndex(PooledEssColumn), ChainColumn + 3);
+    // Whether the chain mixed, and what an effective sample cost, are read first: split R̂, the
+    // smallest ESS, ESS per second and data points per ESS stand beside the chain, then the
+    // pooled figures (the run's, with several chains), and only then the batch columns, so
+    // that the first ones are in view at 1280 pixels even beside an eight-method compare.
+    int next = ChainColumn + 1;
+    for (const int column : {int(RhatColumn), int(EssMinColumn), int(EssPerSecondColumn), int(PointsPerEssColumn),
+                             int(PooledEssColumn), int(PooledEssPerSecondColumn)})
+        horizontalHeader()->moveSection(horizontalHeader()->visualIndex(column), next++);
+    // Figures are never cut: their columns fit their contents. The method's label may be long
+    // (a retuned chain names its final T and step): its column is capped and elides the label,
+    // whose whole text is in the tooltip.
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(MethodColumn, QHeaderView::Interactive);
     horizontalHeader()->setStretchLastSection(false);
+    setTextElideMode(Qt::ElideRight);
     setAlternatingRowColors(true);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
+    buildFrozenMethodColumn();
+}
+
+void DiagnosticsTable::buildFrozenMethodColumn()
+{
+    // A second view over the same model, showing the method column alone, laid over the
+    // table's first column: scrolling sideways moves the figures under it, never the method
+    // away, so a compare row can still be told from another.
+    m_frozen = new QTableView(this);
+    m_frozen->setModel(model());
+    m_frozen->setSelectionModel(selectionModel());
+    m_frozen->setFocusPolicy(Qt::NoFocus);
+    m_frozen->verticalHeader()->hide();
+    m_frozen->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_frozen->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_frozen->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_frozen->setVerticalScrollMode(verticalScrollMode());
+    m_frozen->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_frozen->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_frozen->setAlternatingRowColors(true);
+    m_frozen->setTextElideMode(Qt::ElideRight);
+    m_frozen->setFrameShape(QFrame::NoFrame);
+    for (int column = 0; column < columnCount(); ++column)
+        m_frozen->setColumnHidden(column, column != MethodColumn);
+    viewport()->stackUnder(m_frozen);
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section, int, int size) {
+        if (section == MethodColumn) {
+            m_frozen->setColumnWidth(MethodColumn, size);
+            placeFrozenColumn();
+        }
+    });
+    connect(verticalHeader(), &QHeaderView::sectionResized, this,
+            [this](int section, int, int size) { m_frozen->setRowHeight(section, size); });
+    connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(), &QAbstractSlider::setValue);
+    connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(), &QAbstractSlider::setValue);
+    placeFrozenColumn();
+}
+
+void DiagnosticsTable::placeFrozenColumn()
+{
+    if (!m_frozen)
+        return;
+    m_frozen->setColumnWidth(MethodColumn, columnWidth(MethodColumn));
+    m_frozen->setGeometry(frameWidth(), frameWidth(), columnWidth(MethodColumn),
+                          viewport()->height() + horizontalHeader()->height());
+}
+
+void DiagnosticsTable::resizeEvent(QResizeEvent *event)
+{
+    QTableWidget::resizeEvent(event);
+    placeFrozenColumn();
+}
+
+void DiagnosticsTable::scrollTo(const QModelIndex &index, ScrollHint hint)
+{
+    // Keyboard moves never scroll a cell under the frozen column.
+    if (index.column() != MethodColumn)
+        QTableWidget::scrollTo(index, hint);
+}
+
+int DiagnosticsTable::methodColumnWidth() const
+{
+    return columnWidth(MethodColumn);
 }
 
 void DiagnosticsTable::clearRows()
@@ -237,6 +318,9 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         anyTv = anyTv || report.hasPosteriorMetrics;
         anySecond = anySecond || report.bulkEss.size() > 1;
     }
+    // The method column as wide as its labels, up to a cap; longer labels are elided.
+    resizeColumnToContents(MethodColumn);
+    setColumnWidth(MethodColumn, std::min(columnWidth(MethodColumn), kMaxMethodWidth));
     setColumnHidden(PosteriorTvColumn, !anyTv);
     setColumnHidden(EssTheta2Column, !anySecond);
     for (const int column : {PooledEssColumn, PooledEssPerSecondColumn})

@@ -33,6 +33,19 @@ public:
     void showOutcome(const RunOutcome &outcome);
     /// Removes all rows (a new run starts).
     void clearRows();
+    /// The view that keeps the method column in place while the others scroll sideways.
+    QTableView *frozenMethodColumn() const { return m_frozen; }
+    int methodColumnWidth() const;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
+
+private:
+    void buildFrozenMethodColumn();
+    void placeFrozenColumn();
+
+    QTableView *m_frozen = nullptr;
 };
 
 } // namespace ui

@@ -282,24 +282,33 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
                 low = std::min(low, bottom);
                 high = std::max(high, y + halfWidth);
             };
+            // The mean of the trials' figures at each value and its standard error.
+            const auto meanAndError = [](const std::vector<double> &values) {
+                double sum = 0.0;
+                for (double v : values)
+                    sum += v;
+                const double mean = sum / static_cast<double>(values.size());
+                double halfWidth = std::nan("");
+                if (values.size() > 1) {
+                    double squares = 0.0;
+                    for (double v : values)
+                        squares += (v - mean) * (v - mean);
+                    const double n = static_cast<double>(values.size());
+                    halfWidth = std::sqrt(squares / (n - 1.0) / n);
+                }
+                return std::pair{mean, halfWidth};
+            };
             if (!pooledLine.empty()) {
-                // A pooled ESS is one estimate from all the trials: it has no spread to draw.
-                for (const auto &[x, y] : pooledLine)
-                    add(x, y, std::nan(""));
+                // A pooled ESS is one estimate from all the trials; its bar is the spread of the
+                // trials' own figures (their standard error), so that a swing between values
+                // that lies within the trials' noise reads as noise, not as a trade-off.
+                for (const auto &[x, y] : pooledLine) {
+                    const auto found = trials.find(x);
+                    add(x, y, found != trials.end() ? meanAndError(found->second).second : std::nan(""));
+                }
             } else {
                 for (const auto &[x, values] : trials) {
-                    double sum = 0.0;
-                    for (double v : values)
-                        sum += v;
-                    const double mean = sum / static_cast<double>(values.size());
-                    double halfWidth = std::nan("");
-                    if (values.size() > 1) {
-                        double squares = 0.0;
-                        for (double v : values)
-                            squares += (v - mean) * (v - mean);
-                        const double n = static_cast<double>(values.size());
-                        halfWidth = std::sqrt(squares / (n - 1.0) / n);
-                    }
+                    const auto [mean, halfWidth] = meanAndError(values);
                     add(x, mean, halfWidth);
                 }
             }
