@@ -208,7 +208,11 @@ BOOST_AUTO_TEST_CASE(theModelGivesTheSameFiguresFromRowsReadInPlace)
     BOOST_TEST(memory.logLikelihoodSum(from) == file.logLikelihoodSum(from));
     const auto sumsA = memory.taylorSums(anchor), sumsB = file.taylorSums(anchor);
     BOOST_TEST((sumsA.gradient == sumsB.gradient));
-    BOOST_TEST((sumsA.hessian == sumsB.hessian));
+    // The Hessian's sum over N rows is a matrix product a block of rows at a time; rows read in
+    // place come in blocks of their own, so the two sums may round apart: on an AMD EPYC build
+    // with -march=native they differ by 1.1e-14 in entries of 660. Equal to 1e-13 relative, far
+    // below any error of the rows themselves.
+    BOOST_TEST((sumsA.hessian - sumsB.hessian).cwiseAbs().maxCoeff() <= 1e-13 * sumsA.hessian.cwiseAbs().maxCoeff());
     BOOST_TEST(memory.rowMaxAbsFeatures() == file.rowMaxAbsFeatures(), boost::test_tools::per_element());
     BOOST_TEST(*memory.pointLipschitzConstants() == *file.pointLipschitzConstants(), boost::test_tools::per_element());
     BOOST_TEST(memory.maxAbsFeature() == file.maxAbsFeature());
