@@ -5,6 +5,7 @@
 
 #include <QCloseEvent>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -112,6 +113,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_controls, &ControlPanel::restartSettingChanged, this, &MainWindow::scheduleRestart);
     connect(m_controls, &ControlPanel::correctionChanged, m_results->correctionChart(), &CorrectionChart::setParams);
     connect(m_controls, &ControlPanel::settingsChanged, this, &MainWindow::compareShownWithForm);
+    connect(m_strip, &RunStatusStrip::revertTemperatureRequested, this, [this](double temperature) {
+        m_controls->temperatureBox()->setValue(temperature); // a live change like any other
+    });
+    connect(m_strip, &RunStatusStrip::stopRequested, this, &MainWindow::stopRun);
+    connect(m_controls, &ControlPanel::inputRefused, this, [this](const QString &problem) {
+        if (!problem.isEmpty())
+            showStatus(tr("Not applied: %1").arg(problem));
+        compareShownWithForm(); // auto-run waits for the box, or goes on once it is fixed
+    });
     connect(m_banner, &StaleBanner::runRequested, this, &MainWindow::startRunFromControls);
     m_preview = new PosteriorPreview(this);
     connect(m_preview, &PosteriorPreview::imageReady, this, [this](const PosteriorImage &image) {
@@ -240,7 +250,10 @@ void MainWindow::applySession(const Session &session)
 void MainWindow::restoreLastSession(const Session &session)
 {
     applySession(session);
-    const QString note = tr("Restored the last session's settings — Run ▸ Restore defaults starts afresh.");
+    QString note = tr("Restored the last session's settings — Run ▸ Restore defaults starts afresh.");
+    if (!session.droppedData.isEmpty())
+        note += tr(" %1 was not restored: it failed to load (%2). The last data that loaded are selected instead.")
+                    .arg(session.droppedData, session.droppedReason);
     m_strip->showNotice(note);
     showStatus(note);
 }
@@ -262,7 +275,15 @@ void MainWindow::closeEvent(QCloseEvent *event)
         const QString path = autosaveSessionPath();
         QDir().mkpath(QFileInfo(path).absolutePath());
         QString error;
-        if (!saveSession(session(), path, &error))
+        Session kept = session();
+        // A file that failed to load would greet the next start with the same error: keep the
+        // last data that loaded, and say why at that start.
+        if (m_controls->datasetBox()->failedOnContents()) {
+            kept.droppedData = m_controls->datasetBox()->files().displayName();
+            kept.droppedReason = m_controls->datasetBox()->failedCheck();
+            m_controls->datasetBox()->fillLastGoodData(kept.config);
+        }
+        if (!saveSession(kept, path, &error))
             qWarning("%s", qPrintable(error));
     }
     // Only the final posterior comparison (about a second) cannot be interrupted; the window
@@ -347,11 +368,16 @@ void MainWindow::reportError(const QString &title, const QString &message)
 {
     m_lastError = message;
     showStatus(tr("%1: %2").arg(title, message));
+    // One dialog per error: a file refused by its check and then by the run it was asked for
+    // says the same thing once.
+    if (m_errorDialog && m_errorDialog->isVisible() && m_errorDialog->text() == message)
+        return;
     if (m_showErrorDialogs) {
         // open() rather than exec(): no nested event loop, so snapshots keep flowing.
         auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
+        m_errorDialog = box;
     }
 }
 

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 #include <QTimer>
 #include <QVector>
 
@@ -199,6 +201,7 @@ private:
     QSize m_exportSize{1600, 1000};
     QString m_statusText;
     QString m_lastError;
+    QPointer<QMessageBox> m_errorDialog; // the error dialog on screen, if any (reportError)
     std::optional<RunOutcome> m_lastOutcome;
     QVector<int> m_channelSegments; // segments seen per channel in this run
     QVector<bool> m_channelInBurnIn; // per channel: its last segment so far is the burn-in

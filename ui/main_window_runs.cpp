@@ -47,6 +47,9 @@ void MainWindow::connectRunController()
 
 QString MainWindow::controlsProblem() const
 {
+    // A box showing text it refused: its value is not what the user sees, so nothing runs on it.
+    if (const QString problem = m_controls->inputProblem(); !problem.isEmpty())
+        return problem;
     const CompareBox *compare = m_controls->compareBox();
     if (compare->isChecked() && !compare->isValidSelection())
         return tr("Compare mode needs 2 to %1 runs; the ticked methods make %2.")
@@ -214,6 +217,7 @@ bool MainWindow::applyLiveValue(LiveValue which, double value)
     // With a restart pending, the new run starts with the new value anyway.
     if (!m_runs->isActive() || m_runs->isShutDown() || m_runs->isRestartPending() || fixedDesignNeedsRestart(setting))
         return false;
+    const double before = isTemperature ? m_shownRequest->config.temperature : m_shownRequest->config.step;
     try {
         if (isTemperature)
             worker()->setLiveTemperature(value);
@@ -224,9 +228,15 @@ bool MainWindow::applyLiveValue(LiveValue which, double value)
         return false;
     }
     (isTemperature ? m_shownRequest->config.temperature : m_shownRequest->config.step) = value;
+    if (isTemperature)
+        m_strip->predictTemperatureChange(before, value, m_runs->request());
+    const bool relearns = isTemperature && core::learnsDuringBurnIn(m_shownRequest->config.proposal);
     showStatus(isTemperature ? tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line "
-                                  "on the traces); the heat map is redrawn for the new target.")
+                                  "on the traces)%2; the heat map is redrawn for the new target.")
                                    .arg(value, 0, 'g', 6)
+                                   .arg(relearns ? tr(", and the adaptive proposal's step is rescaled by √(T′/T) and "
+                                                      "re-learned over a short segment the figures leave out")
+                                                 : QString())
                              : tr("Proposal step → %L1 from the next iteration: a new chain segment starts (dashed "
                                   "line on the traces).")
                                    .arg(value, 0, 'g', 4));

@@ -17,6 +17,7 @@
 #include "ui/pages/diagnostics_table.h"
 #include "ui/main_window.h"
 #include "ui/pages/results_view.h"
+#include "core/chain/chain_runner.h"
 #include "core/experiment/reports/run_report.h"
 #include "ui/files/run_export.h"
 #include "ui/run/run_status_strip.h"
@@ -80,6 +81,50 @@ private slots:
         QCOMPARE(chain.segments.size(), std::size_t(3));
         QCOMPARE(chain.segments[1].start, first.start);
         QCOMPARE(window.restartCount(), 0);
+    }
+
+    // The scripted mid-run change with the adaptive proposal: T falls tenfold after the
+    // burn-in. The strip predicts the cost at once, the step is rescaled by √(1/10) in a marked
+    // re-learning segment, and the final segment's acceptance is back near the burn-in's
+    // target, where the old frozen step collapsed it; the strip shows that segment's figures
+    // beside the run's while it runs.
+    void adaptiveStepFollowsALiveTemperature()
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+        QSignalSpy snapshots(&window, &ui::MainWindow::snapshotApplied);
+        QSignalSpy segments(&window, &ui::MainWindow::segmentStarted);
+        core::RunConfig config = smallConfig(core::TestMethod::Minibatch, 60'000);
+        config.proposal = core::ProposalKind::Adaptive;
+        config.burnIn = 6000;
+        QVERIFY(window.startRun(config));
+        // After the burn-in: the change hits a frozen, learned step.
+        QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty() && snapshots.last().at(0).toLongLong() > 8000, kRunTimeoutMs);
+        QVERIFY(window.applyLiveTemperature(20.0));
+        const QString prediction = window.statusStrip()->notice();
+        QVERIFY2(prediction.contains(QStringLiteral("T 200 → 20")) && prediction.contains(QStringLiteral("predicted")),
+                 qPrintable(prediction));
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusStrip()->figuresText().contains(QStringLiteral("since iteration")),
+                                 kRunTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+        const core::ChainResult &chain = *outcome.chains.front().result;
+        QCOMPARE(chain.segments.size(), std::size_t(4)); // burn-in, T = 200, re-learning, T = 20
+        QVERIFY(chain.segments[0].burnIn);
+        QVERIFY(chain.segments[2].relearning);
+        QCOMPARE(chain.segments[2].temperature, 20.0);
+        QVERIFY(std::abs(chain.segments[2].step / chain.segments[1].step - std::sqrt(0.1)) < 1e-12);
+        QCOMPARE(chain.segments[3].start - chain.segments[2].start, core::relearnLength(config.burnIn));
+        QVERIFY(!chain.segments[3].relearning);
+        QCOMPARE(chain.finalSegmentStart(), chain.segments[3].start);
+        qint64 accepted = 0;
+        for (std::int64_t t = chain.segments[3].start; t < chain.completed; ++t)
+            accepted += chain.accepted[static_cast<std::size_t>(t)];
+        const double rate = static_cast<double>(accepted) / static_cast<double>(chain.completed - chain.segments[3].start);
+        QVERIFY2(std::abs(rate - config.adaptTarget) < 0.07, qPrintable(QString::number(rate)));
+        // The trace marks both: where the re-learning began and where the figures start.
+        QCOMPARE(segments.count(), 3);
     }
 
     // A complete run with a change: the posterior metrics, ESS and exports follow the segments.

@@ -243,7 +243,7 @@ QJsonObject sessionToJson(const Session &session)
     QJsonArray methods;
     for (core::TestMethod method : session.compareMethods)
         methods.append(QString::fromStdString(core::methodName(method)));
-    return {
+    QJsonObject json{
         {"format", kFormat},
         {"version", kVersion},
         {"settings", settingsToJson(session.config)},
@@ -257,6 +257,11 @@ QJsonObject sessionToJson(const Session &session)
         {"export_height", session.exportSize.height()},
         {"tab", session.tab},
     };
+    if (!session.droppedData.isEmpty()) {
+        json.insert(QStringLiteral("dropped_data"), session.droppedData);
+        json.insert(QStringLiteral("dropped_data_reason"), session.droppedReason);
+    }
+    return json;
 }
 
 Session sessionFromJson(const QJsonObject &json)
@@ -288,6 +293,9 @@ Session sessionFromJson(const QJsonObject &json)
     readInteger(json, QStringLiteral("export_height"), height, 1, kMaxExportSide);
     session.exportSize = QSize(width, height);
     readInteger(json, QStringLiteral("tab"), session.tab);
+    const auto text = [](const QJsonValue &value) { return value.toString(); };
+    readTyped(json, QStringLiteral("dropped_data"), session.droppedData, &QJsonValue::isString, "a string", text);
+    readTyped(json, QStringLiteral("dropped_data_reason"), session.droppedReason, &QJsonValue::isString, "a string", text);
     return session;
 }
 

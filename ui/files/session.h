@@ -28,6 +28,10 @@ struct Session {
     bool parallel = false;
     QSize exportSize{1600, 1000};              ///< last chart export size
     int tab = 0;                               ///< the chart tab shown
+    /// A data file the window did not keep because it failed to load (autosave): its name and
+    /// the loader's message, said at the next start; the settings hold the last data that did.
+    QString droppedData;
+    QString droppedReason;
 };
 
 QJsonObject sessionToJson(const Session &session);

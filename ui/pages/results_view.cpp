@@ -189,9 +189,14 @@ void ResultsView::applySnapshot(const RunSnapshot &snapshot)
     const int method = m_request.methodIndexOf(snapshot.channel);
     if (PosteriorChart *chart = posteriorChart(method))
         chart->appendSamples(snapshot.newSamples, snapshot.current, snapshot.proposal);
-    m_histogram->appendBatchSizes(method, snapshot.newBatchSizes);
+    // The histogram counts the tests after the burn-in, the scope of the chain summaries, the
+    // status strip and the Diagnostics table, so that its mean is theirs.
+    const qint64 burnIn = m_request.untilStopped ? 0 : m_request.channelConfig(snapshot.channel).burnIn;
+    const qsizetype skip = std::clamp<qint64>(burnIn - snapshot.first, 0, snapshot.newBatchSizes.size());
+    const QVector<qint64> kept = skip > 0 ? snapshot.newBatchSizes.mid(skip) : snapshot.newBatchSizes;
+    m_histogram->appendBatchSizes(method, kept);
     if (BatchSizeHistogram *overview = m_comparePage->histogram())
-        overview->appendBatchSizes(method, snapshot.newBatchSizes);
+        overview->appendBatchSizes(method, kept);
     m_traces->appendSamples(snapshot.channel, snapshot.newSamples, snapshot.first, snapshot.sampleStride);
     m_accuracy->appendPoints(snapshot.channel, snapshot.newClassifierPoints);
     m_bright->appendCounts(snapshot.channel, snapshot.first, snapshot.newBrightPoints, snapshot.newBatchSizes);

@@ -306,6 +306,11 @@ void DatasetBox::startCheck()
         if (!m_checks.isLatest(ticket))
             return; // the selection changed meanwhile
         m_probe = watcher->result();
+        if (m_probe.ok) {
+            core::RunConfig good;
+            fillConfig(good);
+            m_lastGood = good;
+        }
         if (!m_probe.csvColumns.empty())
             m_table->setColumns(m_probe.csvColumns);
         // Classes the data do not hold are of no use: take the first labels present instead.
@@ -383,7 +388,44 @@ QString DatasetBox::statusText() const
 
 QString DatasetBox::runProblem() const
 {
-    return selectionProblem(selection());
+    if (QString problem = selectionProblem(selection()); !problem.isEmpty())
+        return problem;
+    // The selection's check ended in an error (a ragged CSV, a truncated IDX): a run would
+    // fail on the same error after clearing the results on screen, so none starts.
+    return failedCheck();
+}
+
+QString DatasetBox::failedCheck() const
+{
+    if (m_dataset == "logreg" && m_checksRunning == 0 && !m_probeKey.isEmpty() && !m_probe.ok && !m_probe.error.isEmpty())
+        return m_probe.error;
+    return {};
+}
+
+bool DatasetBox::failedOnContents() const
+{
+    if (failedCheck().isEmpty() || currentKey() != kFileKey || m_files.isEmpty())
+        return false;
+    // Every chosen file is there: what failed is what they hold, not where they are (a file
+    // on a drive not mounted now loads again once it is).
+    for (const QString &path : {m_files.csv, m_files.images, m_files.labels, m_files.data})
+        if (!path.isEmpty() && !QFileInfo::exists(path))
+            return false;
+    return true;
+}
+
+void DatasetBox::fillLastGoodData(core::RunConfig &config) const
+{
+    if (m_lastGood) {
+        config.dataset = m_lastGood->dataset;
+        config.logreg = m_lastGood->logreg;
+        return;
+    }
+    config.logreg.source = "auto";
+    config.logreg.images.clear();
+    config.logreg.labels.clear();
+    config.logreg.csv.clear();
+    config.logreg.data.clear();
 }
 
 void DatasetBox::updateWidgets()

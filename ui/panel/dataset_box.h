@@ -8,6 +8,7 @@
 // then shows its size and labels, or the loader's message naming the file, and the window
 // stays responsive meanwhile. Settings the box does not show (augmentation, the prior)
 // are kept as last given, and so are the user's files while another dataset is shown.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,16 @@ public:
     /// Why a run cannot start with this selection ("Your file" without a complete file
     /// choice); empty when it can. Malformed contents are found by the check and by the run.
     QString runProblem() const;
+    /// The loader's message when the selected file's check ended in an error; empty otherwise
+    /// (no file, a check still running, or one that passed).
+    QString failedCheck() const;
+    /// Whether the user's files are all there and failedCheck() is about what they hold (a
+    /// ragged CSV, a truncated IDX): a file the window should not offer again at its next start.
+    bool failedOnContents() const;
+    /// Writes into `config` the last data selection whose check passed (the dataset and its
+    /// files), or the image source "auto" when none did: what a session keeps in place of a
+    /// file that failed to load.
+    void fillLastGoodData(core::RunConfig &config) const;
     /// One line on the selected data: its size and labels, or why it cannot be used.
     QString statusText() const;
 
@@ -116,6 +127,7 @@ private:
     core::LogisticDataSpec m_spec; // as last given or edited, shown or not
     DataFileChoice m_files;        // the user's files, kept across dataset switches
     DataProbe m_probe;
+    std::optional<core::RunConfig> m_lastGood; // the dataset settings of the last check that passed
     QString m_probeKey;            // the selection m_probe describes; empty when none
     LatestJob m_checks;            // answers of older checks are dropped
     int m_checksRunning = 0;

@@ -70,8 +70,12 @@ struct RunSnapshot {
     /// the charts show (0 for a run of fixed length).
     qint64 window = 0;
     int sampleStride = 1;
-    double acceptanceRate = 0.0;     ///< over all completed iterations, or the window
-    double meanBatch = 0.0;          ///< mean points used per test so far, or in the window
+    /// Over the completed iterations after the burn-in (the chain summary's scope), the burn-in's
+    /// while it runs, or a run until stopped's window.
+    double acceptanceRate = 0.0;
+    double meanBatch = 0.0;          ///< mean points used per test, over the same iterations
+    bool inBurnIn = false;           ///< the figures above are the burn-in's: it has not ended
+    bool afterBurnIn = false;        ///< they count the iterations after a burn-in
     qint64 dataPointsUsed = 0;       ///< Σ points used by the tests so far
     qint64 fullDataFallbacks = 0;    ///< minibatch tests that had to use all N points
     /// FlyMC: the points bright after each new iteration, as newBatchSizes (empty for the other
@@ -79,6 +83,14 @@ struct RunSnapshot {
     QVector<qint64> newBrightPoints;
     double elapsedSeconds = 0.0;     ///< since the chain started
     double iterationsPerSecond = 0.0;
+    /// The current segment: where it began (0 unless a live change began it), its iterations so
+    /// far and their acceptance and mean batch, so that a change's effect shows at once rather
+    /// than diluted in the whole run's figures. Fixed-length runs only.
+    qint64 segmentStart = 0;
+    qint64 segmentIterations = 0;
+    double segmentAcceptance = 0.0;
+    double segmentMeanBatch = 0.0;
+    bool segmentRelearning = false;  ///< the proposal is learning its scale again (ChainSegment::relearning)
 };
 
 /// The window's own limits on a request (at most four methods, each a colour, and four chains

@@ -4,8 +4,10 @@
 #include <cmath>
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 
 #include "core/experiment/service/run_observer.h"
 
@@ -71,6 +73,28 @@ QString perMethod(const RunOutcome &outcome, Value value)
     return parts.join(QStringLiteral(" / "));
 }
 
+// One figure per compared method over all its chains' iterations after the burn-in (the summaries'):
+// the iteration-weighted mean of each chain's `figure`, which is the figure of the chains' draws
+// taken together. The Diagnostics table shows each chain's own.
+template <typename Figure>
+QString overMethodChains(const RunOutcome &outcome, Figure figure, int decimals)
+{
+    QStringList parts;
+    for (const ChainReport &first : outcome.chains) {
+        if (first.chainIndex != 0)
+            continue;
+        double sum = 0.0, iterations = 0.0;
+        for (const ChainReport &report : outcome.chains)
+            if (report.method == first.method && report.methodLabel() == first.methodLabel()) {
+                const auto n = static_cast<double>(report.summary.iterations);
+                sum += n * figure(report.summary);
+                iterations += n;
+            }
+        parts.append(QStringLiteral("%L1").arg(iterations > 0.0 ? sum / iterations : 0.0, 0, 'f', decimals));
+    }
+    return parts.join(QStringLiteral(" / "));
+}
+
 } // namespace
 
 QString formatDuration(double seconds)
@@ -132,13 +156,78 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
     strip->addWidget(m_stats[Batch], 0, 3);
     strip->addWidget(m_stats[Data], 1, 0, 1, 2);
     strip->addWidget(m_stats[Fit], 1, 2, 1, 2);
+    m_revert = new QPushButton;
+    m_stopHere = new QPushButton(tr("Stop here"));
+    m_stopHere->setToolTip(tr("End the run now: the samples drawn so far are kept, summarised and can be exported."));
+    for (QPushButton *button : {m_revert, m_stopHere})
+        button->hide();
+    connect(m_revert, &QPushButton::clicked, this, [this] {
+        hideOffer();
+        emit revertTemperatureRequested(m_revertTo);
+    });
+    connect(m_stopHere, &QPushButton::clicked, this, [this] {
+        hideOffer();
+        emit stopRequested();
+    });
+    auto *offer = new QHBoxLayout;
+    offer->setContentsMargins(0, 0, 0, 0);
+    offer->addWidget(m_revert);
+    offer->addWidget(m_stopHere);
+    offer->addStretch(1);
     strip->addWidget(m_notice, 2, 0, 1, 5);
+    strip->addLayout(offer, 3, 0, 1, 5);
     strip->setColumnStretch(4, 1);
     resetLabels();
 }
 
+void RunStatusStrip::hideOffer()
+{
+    m_revert->hide();
+    m_stopHere->hide();
+}
+
+QString RunStatusStrip::predictTemperatureChange(double from, double to, const RunRequest &request)
+{
+    hideOffer();
+    // The minibatch test reads until the variance of its estimate of Δ* falls below σ² (Seita
+    // et al., Algorithm 1): with per-point log-likelihood differences of variance s², that is
+    // about N²s²/(T²σ²) points. The proposal's step follows √T (it is rescaled and re-learned,
+    // ChainSegment::relearning), so s² ∝ T and the batch grows as 1/T, between the first batch
+    // m and N. Other methods' batches follow T by other laws: no figure is made up for them.
+    const core::RunConfig &config = request.config;
+    if (config.method != core::TestMethod::Minibatch || m_latest.completed <= 0 || !(from > 0.0) || !(to > 0.0))
+        return {};
+    const double now = m_latest.segmentIterations > 0 ? m_latest.segmentMeanBatch : m_latest.meanBatch;
+    const double n = static_cast<double>(std::max<qint64>(m_latest.dataSize, 1));
+    const double floor = static_cast<double>(config.minibatch.initialBatch);
+    const double predicted = std::clamp(now * from / to, std::min(floor, n), n);
+    // Reading points is the test's cost: the time an iteration takes scales with its batch.
+    const double speed = m_latest.iterationsPerSecond * now / std::max(predicted, 1.0);
+    const qint64 left = m_latest.total > 0 ? std::max<qint64>(m_latest.total - m_latest.completed, 0) : 0;
+    QString text = tr("T %L1 → %L2: each test is predicted to read about %L3 of the %L4 points (now %L5), about %L6 it/s")
+                       .arg(from, 0, 'g', 6)
+                       .arg(to, 0, 'g', 6)
+                       .arg(predicted, 0, 'f', 0)
+                       .arg(n, 0, 'f', 0)
+                       .arg(now, 0, 'f', 0)
+                       .arg(speed, 0, 'f', 0);
+    if (left > 0 && speed > 0.0)
+        text += tr(": the %L1 iterations left would take about %2").arg(left).arg(formatDuration(static_cast<double>(left) / speed));
+    text += QLatin1Char('.');
+    if (predicted >= 0.25 * n) {
+        text += tr(" A test that reads this much of the data saves little over full-data MH.");
+        m_revertTo = from;
+        m_revert->setText(tr("Back to T = %L1").arg(from, 0, 'g', 6));
+        m_revert->show();
+        m_stopHere->show();
+    }
+    showNotice(text);
+    return text;
+}
+
 void RunStatusStrip::resetLabels()
 {
+    hideOffer();
     setStat(Speed, tr("— it/s"));
     setStat(Acceptance, tr("acceptance —"));
     setStat(Batch, tr("mean batch —"));
@@ -156,6 +245,14 @@ void RunStatusStrip::clear()
     m_progress->setRange(0, kProgressSteps);
     m_progress->setValue(0);
     m_progress->setFormat(tr("idle"));
+}
+
+QString RunStatusStrip::figuresText() const
+{
+    QStringList texts;
+    for (QLabel *label : m_stats)
+        texts.append(static_cast<ElidingLabel *>(label)->fullText());
+    return texts.join(QStringLiteral(" | "));
 }
 
 void RunStatusStrip::setStat(Stat which, const QString &text)
@@ -176,8 +273,29 @@ QString RunStatusStrip::notice() const
 
 void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn)
 {
+    const bool afterRelearning = m_relearning;
+    m_relearning = segment.relearning;
+    if (segment.relearning) {
+        showNotice(tr("segment %1 from iteration %L2: T = %L3; the adaptive step, rescaled by √(T′/T) to %L4, is "
+                      "learned again for the new T (iterations the figures leave out)")
+                       .arg(number)
+                       .arg(segment.start)
+                       .arg(segment.temperature, 0, 'g', 6)
+                       .arg(segment.step, 0, 'g', 4));
+        return;
+    }
+    if (afterRelearning) {
+        showNotice(tr("step re-learned at iteration %L1: T = %L2, step %L3 from here on (segment %4, where the figures "
+                      "start)")
+                       .arg(segment.start)
+                       .arg(segment.temperature, 0, 'g', 6)
+                       .arg(segment.step, 0, 'g', 4)
+                       .arg(number));
+        return;
+    }
     if (afterBurnIn) {
-        showNotice(tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on")
+        showNotice(tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on (an adaptive proposal's step "
+                      "as the burn-in learned it, from the form's step)")
                        .arg(segment.start)
                        .arg(segment.temperature, 0, 'g', 6)
                        .arg(segment.step, 0, 'g', 4));
@@ -193,6 +311,8 @@ void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, 
 void RunStatusStrip::beginRun()
 {
     resetLabels();
+    m_relearning = false;
+    m_latest = RunSnapshot{};
     m_progress->setRange(0, 0); // busy until the chains report
 }
 
@@ -270,10 +390,11 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
         m_progress->setFormat(tr("%L1 / %L2%3").arg(done).arg(total).arg(eta));
         m_progress->setValue(static_cast<int>(kProgressSteps * done / total));
     }
-    // The strip follows the channel that reported last, named when there are several.
+    // The strip follows the channel that reported last, named when there are several; its
+    // figures count every iteration of that chain so far, the burn-in included.
     const QString prefix =
         request.channelCount() > 1
-            ? QStringLiteral("%1 #%2: ")
+            ? tr("%1 chain %2: ")
                   .arg(QString::fromStdString(request.methodLabel(static_cast<std::size_t>(request.methodIndexOf(snapshot.channel)))))
                   .arg(request.chainIndexOf(snapshot.channel) + 1)
             : QString();
@@ -284,10 +405,38 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
                          .arg(snapshot.iterationsPerSecond, 0, 'f', 0)
                          .arg(formatRate(pointsPerSecond)));
     // Until stopped, acceptance and batch describe the latest window: they follow a change.
+    // A fixed-length run adds the current segment's, where a change (or the burn-in's end) began
+    // one, so that a collapse after a change is not hidden in the whole run's average.
     const QString over = snapshot.window > 0 ? tr(" (latest %L1)").arg(snapshot.window) : QString();
-    setStat(Acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(over));
-    setStat(Batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(over));
-    setStat(Data, tr("data used %L1 (%2), full-data fallbacks %L3")
+    const bool segmented = snapshot.window == 0 && snapshot.segmentStart > 0 && snapshot.segmentIterations > 0;
+    const QString since = segmented ? tr(" since iteration %L1%2")
+                                          .arg(snapshot.segmentStart)
+                                          .arg(snapshot.segmentRelearning ? tr(", re-adapting the step") : QString())
+                                    : QString();
+    if (segmented) {
+        setStat(Acceptance, tr("acceptance %L1 (after the burn-in), %L2%3")
+                                .arg(snapshot.acceptanceRate, 0, 'f', 3)
+                                .arg(snapshot.segmentAcceptance, 0, 'f', 3)
+                                .arg(since));
+        setStat(Batch, tr("mean batch %L1 (after the burn-in), %L2%3")
+                           .arg(snapshot.meanBatch, 0, 'f', 1)
+                           .arg(snapshot.segmentMeanBatch, 0, 'f', 1)
+                           .arg(since));
+    } else {
+        const QString scope = snapshot.window > 0 ? over
+                              : snapshot.inBurnIn ? tr(" (burn-in)")
+                              : snapshot.afterBurnIn ? tr(" (after the burn-in)")
+                                                     : QString();
+        setStat(Acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(scope));
+        setStat(Batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(scope));
+    }
+    m_latest = snapshot; // its figures; the vectors are shared until cleared, never copied
+    m_latest.newSamples.clear();
+    m_latest.newClassifierPoints.clear();
+    m_latest.newBatchSizes.clear();
+    m_latest.newBrightPoints.clear();
+    m_latest.newSegments.clear();
+    setStat(Data, tr("test reads so far %L1 (%2), full-data fallbacks %L3")
                         .arg(snapshot.dataPointsUsed)
                         .arg(formatPasses(snapshot.dataPointsUsed, snapshot.dataSize))
                         .arg(snapshot.fullDataFallbacks));
@@ -295,6 +444,7 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
 
 void RunStatusStrip::showOutcome(const RunOutcome &outcome)
 {
+    hideOffer();
     const qint64 requested = outcome.config().samples * outcome.request.channelCount();
     const qint64 iterations = outcome.totalIterations();
     const double wall = outcome.longestWallSeconds();
@@ -313,16 +463,27 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
                              .arg(itPerSecond, 0, 'f', 0)
                              .arg(formatRate(untilStopped ? pointsPerIteration * itPerSecond
                                                           : (wall > 0 ? static_cast<double>(used) / wall : 0.0))));
-        setStat(Acceptance, tr("acceptance %1").arg(perMethod(outcome, [](const ChainReport &r) {
-            return QStringLiteral("%L1").arg(r.summary.acceptanceRate, 0, 'f', 3);
-        })));
+        // The summaries' scope, said: the iterations after the burn-in, over every chain of a
+        // method; during the run the strip counted every iteration of one chain.
         const bool single = outcome.chains.size() == 1;
-        setStat(Batch, tr("mean batch %1").arg(perMethod(outcome, [single](const ChainReport &r) {
-            return single ? QStringLiteral("%L1 (sd %L2)").arg(r.summary.meanBatch, 0, 'f', 1).arg(r.summary.sdBatch, 0, 'f', 1)
-                          : QStringLiteral("%L1").arg(r.summary.meanBatch, 0, 'f', 0);
-        })));
-        setStat(Data, (untilStopped ? tr("data used in the window %L1 (%2), full-data fallbacks %L3")
-                                      : tr("data used %L1 (%2), full-data fallbacks %L3"))
+        const int chains = outcome.request.chains;
+        const QString scope = chains > 1 ? tr(" (after the burn-in, %1 chains)").arg(chains) : tr(" (after the burn-in)");
+        setStat(Acceptance, tr("acceptance %1%2")
+                                .arg(overMethodChains(outcome, [](const core::ChainSummary &c) { return c.acceptanceRate; }, 3))
+                                .arg(scope));
+        setStat(Batch, single ? tr("mean batch %L1 (sd %L2)%3")
+                                    .arg(outcome.chains.front().summary.meanBatch, 0, 'f', 1)
+                                    .arg(outcome.chains.front().summary.sdBatch, 0, 'f', 1)
+                                    .arg(scope)
+                              : tr("mean batch %1%2")
+                                    .arg(overMethodChains(outcome, [](const core::ChainSummary &c) { return c.meanBatch; }, 1))
+                                    .arg(scope));
+        // Everything the run read (tests, full-data passes, proposal gradients, the burn-in's
+        // too, every chain): more than the Diagnostics table's per-chain test reads.
+        setStat(Data, (untilStopped ? tr("data read in the window %L1 (%2: tests, gradients, all chains), "
+                                         "full-data fallbacks %L3")
+                                    : tr("data read %L1 (%2: tests, gradients and burn-in, all chains), full-data "
+                                         "fallbacks %L3"))
                             .arg(used)
                             .arg(formatPasses(used, outcome.dataSize))
                             .arg(outcome.totalFullDataFallbacks()));

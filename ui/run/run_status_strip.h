@@ -14,6 +14,7 @@
 QT_BEGIN_NAMESPACE
 class QLabel;
 class QProgressBar;
+class QPushButton;
 QT_END_NAMESPACE
 
 namespace ui {
@@ -42,6 +43,15 @@ public:
     /// A chain segment began during the run (segment `number` ≥ 2, counting from 1).
     /// `afterBurnIn`: the segment is the one the burn-in hands over to, not a settings change.
     void showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn = false);
+    /// A live change of T from `from` to `to` was sent to the running chains: says at once what
+    /// it will cost (the minibatch test's predicted batch, speed and the time left, from the
+    /// latest snapshot), and where each test would read a large share of N offers to go back to
+    /// `from` or to stop here, keeping the samples drawn so far. Returns the prediction shown
+    /// (empty where the method's batch does not follow T in a known way).
+    QString predictTemperatureChange(double from, double to, const RunRequest &request);
+    /// The prediction's buttons, for tests: "Back to T = …" and "Stop here".
+    QPushButton *revertButton() const { return m_revert; }
+    QPushButton *stopHereButton() const { return m_stopHere; }
     /// A note that stays for the rest of the run (for example why it restarted).
     void showNotice(const QString &text);
     QString notice() const;
@@ -49,18 +59,32 @@ public:
     void clear();
 
     QProgressBar *progressBar() const { return m_progress; }
+    /// The figures as shown, whole (not elided), joined by " | ": speed, acceptance, mean batch,
+    /// data used and the fit.
+    QString figuresText() const;
+
+signals:
+    /// The user took the prediction's offer: T back to this value, or stop the run here.
+    void revertTemperatureRequested(double temperature);
+    void stopRequested();
 
 private:
     /// The running figures, in their order on the strip.
     enum Stat { Speed, Acceptance, Batch, Data, Fit, StatCount };
 
     void resetLabels();
+    void hideOffer();
     void setStat(Stat which, const QString &text);
 
     QProgressBar *m_progress = nullptr;
     std::array<QLabel *, StatCount> m_stats{};
     /// Its own row under the figures, wrapped rather than elided: a notice is read once, whole.
     QLabel *m_notice = nullptr;
+    QPushButton *m_revert = nullptr;
+    QPushButton *m_stopHere = nullptr;
+    double m_revertTo = 0.0;
+    bool m_relearning = false; // the latest segment shown re-learns the step
+    RunSnapshot m_latest; // the latest snapshot's figures, for a prediction (no samples kept)
     QElapsedTimer m_sampling; // since the first snapshot, for the ETA
     QElapsedTimer m_pausedSince; // valid while paused
     qint64 m_pausedMs = 0;       // paused time since the first snapshot

@@ -103,8 +103,34 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         return QPointF(result.samples(row, x), twoD ? result.samples(row, y) : 0.0);
     };
     const std::int64_t every = m_classifier.stride;
+    // Segments that begin among the new iterations restart the segment's counts there (a lap's
+    // first segment, at row 0 of a later lap, goes on with the one before).
+    std::size_t nextSegment = 0;
+    const auto segmentBeginsAt = [&](std::int64_t t) -> const core::ChainSegment * {
+        while (nextSegment < result.segments.size() && result.segments[nextSegment].start + offset < t)
+            ++nextSegment;
+        if (nextSegment < result.segments.size() && result.segments[nextSegment].start + offset == t
+            && (result.segments[nextSegment].start > 0 || offset == 0))
+            return &result.segments[nextSegment];
+        return nullptr;
+    };
     for (std::int64_t t = from; t < last; ++t) {
         const auto row = static_cast<std::size_t>(t - offset);
+        if (const core::ChainSegment *begins = segmentBeginsAt(t)) {
+            m_segmentStart = t;
+            m_segmentIterations = m_segmentAccepted = m_segmentPoints = 0;
+            m_segmentRelearning = begins->relearning;
+            // A live change began it, not the run's start or the burn-in's end.
+            m_segmentByChange = nextSegment > 0 && !result.segments[nextSegment - 1].burnIn;
+        }
+        ++m_segmentIterations;
+        m_segmentAccepted += result.accepted[row];
+        m_segmentPoints += result.batchSize[row];
+        if (t >= m_burnIn) {
+            ++m_keptIterations;
+            m_keptAccepted += result.accepted[row];
+            m_keptPoints += result.batchSize[row];
+        }
         if (t % m_stride == 0)
             shot.newSamples.append(point(t - offset));
         shot.newBatchSizes.append(result.batchSize[row]);
@@ -139,13 +165,27 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         shot.current = point(lastRow - 1);
         shot.proposal = proposalSpread(m_proposal, result, lastRow, x, y);
     }
-    const double described = static_cast<double>(m_window > 0 ? std::min<std::int64_t>(last, m_window) : last);
-    const double accepted = static_cast<double>(m_window > 0 ? m_windowAccepted : m_accepted);
-    const double points = static_cast<double>(m_window > 0 ? m_windowPoints : m_dataPointsUsed);
-    shot.acceptanceRate = last > 0 ? accepted / described : 0.0;
-    shot.meanBatch = last > 0 ? points / described : 0.0;
+    // A fixed-length run describes the iterations after the burn-in, as the summaries, the
+    // Diagnostics table and the histogram do; during the burn-in, the burn-in's own.
+    shot.inBurnIn = m_window == 0 && m_burnIn > 0 && last <= m_burnIn;
+    shot.afterBurnIn = m_window == 0 && m_burnIn > 0 && !shot.inBurnIn;
+    const double described = static_cast<double>(m_window > 0       ? std::min<std::int64_t>(last, m_window)
+                                                  : shot.afterBurnIn ? m_keptIterations
+                                                                     : last);
+    const double accepted = static_cast<double>(m_window > 0 ? m_windowAccepted : shot.afterBurnIn ? m_keptAccepted : m_accepted);
+    const double points = static_cast<double>(m_window > 0 ? m_windowPoints : shot.afterBurnIn ? m_keptPoints : m_dataPointsUsed);
+    shot.acceptanceRate = described > 0 ? accepted / described : 0.0;
+    shot.meanBatch = described > 0 ? points / described : 0.0;
     shot.dataPointsUsed = m_dataPointsUsed;
     shot.fullDataFallbacks = m_fallbacks;
+    if (m_window == 0) {
+        shot.segmentStart = m_segmentByChange ? m_segmentStart : 0;
+        shot.segmentIterations = m_segmentIterations;
+        const double inSegment = static_cast<double>(std::max<qint64>(m_segmentIterations, 1));
+        shot.segmentAcceptance = static_cast<double>(m_segmentAccepted) / inSegment;
+        shot.segmentMeanBatch = static_cast<double>(m_segmentPoints) / inSegment;
+        shot.segmentRelearning = m_segmentRelearning;
+    }
     m_lapPaused = result.pausedSeconds;
     shot.elapsedSeconds = std::max(0.0, secondsSince(m_start) - m_pausedBefore - m_lapPaused); // sampling time only
     shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;

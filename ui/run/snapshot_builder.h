@@ -60,6 +60,9 @@ public:
     void startClock();
     /// The proposal the chain draws with, for the spread each snapshot reports (RunSnapshot::proposal).
     void setProposal(core::ProposalKind kind) { m_proposal = kind; }
+    /// The chain's burn-in: a fixed-length run's acceptance and mean batch count the iterations
+    /// after it, as the chain's summary does (RunSnapshot::acceptanceRate).
+    void setBurnIn(std::int64_t burnIn) { m_burnIn = burnIn; }
     /// The iterations not yet sent up to row `lastRow` of `result`, as a snapshot.
     RunSnapshot take(const core::ChainResult &result, std::int64_t lastRow);
 
@@ -97,6 +100,13 @@ private:
     std::int64_t m_speedMarkIteration = 0;
     double m_recentSpeed = 0.0;
     qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0, m_allPointsRead = 0;
+    // The current segment's counts (RunSnapshot::segmentAcceptance).
+    qint64 m_segmentStart = 0, m_segmentIterations = 0, m_segmentAccepted = 0, m_segmentPoints = 0;
+    bool m_segmentRelearning = false;
+    bool m_segmentByChange = false;
+    // After the burn-in (the summary's scope): its iterations, acceptances and test reads.
+    std::int64_t m_burnIn = 0;
+    qint64 m_keptIterations = 0, m_keptAccepted = 0, m_keptPoints = 0;
     qint64 m_evaluations = 0;
     double m_evaluationSeconds = 0.0;
     Clock::time_point m_start = Clock::now();

@@ -100,6 +100,8 @@ void WorkerObserver::chainStarted(int channel, const core::RunConfig &settings)
     // On the channel's thread, as every later take() of this builder.
     m_builders[static_cast<std::size_t>(channel)].startClock();
     m_builders[static_cast<std::size_t>(channel)].setProposal(settings.proposal);
+    if (!m_request.untilStopped)
+        m_builders[static_cast<std::size_t>(channel)].setBurnIn(settings.burnIn);
     if (m_request.concurrency() == 1)
         emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Sampling with the %1 test (%2 of %3)…")
                                         .arg(QString::fromStdString(core::methodVariantName(settings)))

@@ -198,6 +198,7 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
             // The next lap goes on with the proposal re-learned for the new T (a frozen copy).
             proposal = lapResult.relearnedProposal->withStep(lapResult.relearnedProposal->step());
             inputs.proposalTemperature = lapResult.relearnedTemperature;
+            lapResult.relearnedProposal.reset(); // its workspaces are the next lap's now, not the result's
         }
         if (fixedLength && lap == 0 && (lapResult.completed == total || lapResult.stopped)) {
             // No change came: the chain is the fixed-length chain itself, kept without a copy.

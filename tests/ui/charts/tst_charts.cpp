@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QScrollBar>
 #include <QtTest>
 
 #include "tests/support/gui_test_main.h"
@@ -25,6 +26,7 @@
 #include "ui/charts/correction_chart.h"
 #include "ui/pages/diagnostics_table.h"
 #include "ui/main_window.h"
+#include "ui/run/run_status_strip.h"
 #include "ui/charts/posterior_chart.h"
 #include "ui/pages/results_view.h"
 #include "ui/panel/slider_spin_box.h"
@@ -346,6 +348,7 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
 {
     ui::MainWindow window;
     window.setShowErrorDialogs(false);
+    window.resize(1280, 800);
     window.show();
     QSignalSpy finished(&window, &ui::MainWindow::runFinished);
     ui::RunRequest request = ui::RunRequest::single(smallConfig(core::TestMethod::Minibatch, 1000));
@@ -368,9 +371,30 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     // The mixing figures stand right after the chain, ahead of the batch columns.
     QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::RhatColumn),
              ui::DiagnosticsTable::ChainColumn + 1);
-    // Then the pooled ESS (the run's figure with several chains), then the batch columns.
+    // Then the figures of an effective sample's cost, the pooled ones (the run's with several
+    // chains), and only then the batch columns.
+    QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::EssPerSecondColumn),
+             ui::DiagnosticsTable::ChainColumn + 3);
     QCOMPARE(table->horizontalHeader()->visualIndex(ui::DiagnosticsTable::AcceptanceColumn),
-             ui::DiagnosticsTable::ChainColumn + 4);
+             ui::DiagnosticsTable::ChainColumn + 7);
+    // On the Diagnostics tab at 1280 pixels: the method column stays in place (a view laid over
+    // it) and R̂, min ESS, ESS/s and points per ESS are in view whole, each as wide as its
+    // widest figure, never cut.
+    window.results()->setCurrentIndex(ui::ResultsView::DiagnosticsTab);
+    QTRY_VERIFY(table->isVisible());
+    QVERIFY(table->frozenMethodColumn()->isVisible());
+    QCOMPARE(table->frozenMethodColumn()->width(), table->methodColumnWidth());
+    for (int visual = ui::DiagnosticsTable::ChainColumn + 1; visual <= ui::DiagnosticsTable::ChainColumn + 4; ++visual) {
+        const int column = table->horizontalHeader()->logicalIndex(visual);
+        QVERIFY2(table->columnViewportPosition(column) + table->columnWidth(column) <= table->viewport()->width(),
+                 qPrintable(table->horizontalHeaderItem(column)->text()));
+        for (int row = 0; row < table->rowCount(); ++row)
+            QVERIFY2(table->fontMetrics().horizontalAdvance(table->item(row, column)->text()) < table->columnWidth(column),
+                     qPrintable(table->item(row, column)->text()));
+    }
+    table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+    QCOMPARE(table->frozenMethodColumn()->geometry().left(), table->frameWidth());
+    QCOMPARE(table->frozenMethodColumn()->model(), table->model());
     for (int row = 0; row < table->rowCount(); ++row) {
         for (int column = 0; column < ui::DiagnosticsTable::ColumnCount; ++column)
             QVERIFY2(table->item(row, column) && !table->item(row, column)->text().isEmpty(),
@@ -384,6 +408,27 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
         QLocale().toDouble(table->item(row, ui::DiagnosticsTable::EssTheta1Column)->text(), &ok);
         QVERIFY(ok);
     }
+    // One figure, one meaning: each table row is its chain's summary (what the summary JSON
+    // writes as acceptance_rate and mean_batch), and the strip's figure per method is the same
+    // summaries over both chains, weighted by their iterations, with its scope said.
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const core::ChainSummary &summary = outcome.chains[static_cast<std::size_t>(row)].summary;
+        QCOMPARE(table->item(row, ui::DiagnosticsTable::AcceptanceColumn)->text(),
+                 QStringLiteral("%L1").arg(summary.acceptanceRate, 0, 'f', 3));
+        QCOMPARE(table->item(row, ui::DiagnosticsTable::MeanBatchColumn)->text(),
+                 QStringLiteral("%L1").arg(summary.meanBatch, 0, 'f', 1));
+    }
+    const QString strip = window.statusStrip()->figuresText();
+    for (std::size_t first = 0; first < outcome.chains.size(); first += 2) {
+        const core::ChainSummary &a = outcome.chains[first].summary, &b = outcome.chains[first + 1].summary;
+        const double n = static_cast<double>(a.iterations + b.iterations);
+        const double acceptance = (a.acceptanceRate * static_cast<double>(a.iterations)
+                                   + b.acceptanceRate * static_cast<double>(b.iterations)) / n;
+        const double batch = (a.meanBatch * static_cast<double>(a.iterations) + b.meanBatch * static_cast<double>(b.iterations)) / n;
+        QVERIFY2(strip.contains(QStringLiteral("%L1").arg(acceptance, 0, 'f', 3)), qPrintable(strip));
+        QVERIFY2(strip.contains(QStringLiteral("%L1").arg(batch, 0, 'f', 1)), qPrintable(strip));
+    }
+    QVERIFY2(strip.contains(QStringLiteral("(after the burn-in, 2 chains)")), qPrintable(strip));
     for (const ui::ChainReport &report : outcome.chains) {
         QCOMPARE(report.bulkEss.size(), std::size_t{2});
         QVERIFY(report.essPerSecond > 0.0);

@@ -17,6 +17,7 @@
 #include "ui/panel/minibatch_box.h"
 #include "ui/pages/results_view.h"
 #include "ui/files/session.h"
+#include "ui/run/run_status_strip.h"
 
 namespace {
 
@@ -91,6 +92,7 @@ private slots:
     void fileRoundTripsThroughTheWindow();
     void badFilesAreRefusedWithAReason_data();
     void badFilesAreRefusedWithAReason();
+    void fileThatFailedToLoadIsNotRestored();
     void windowAutosavesOnClose();
 };
 
@@ -285,6 +287,49 @@ void tst_Session::badFilesAreRefusedWithAReason()
     QVERIFY(!window.fileActions()->openSession(path));
     QCOMPARE(canonical(window.session()), before);
     QVERIFY(window.lastError().contains(reason));
+}
+
+// A data file that failed to load (a ragged CSV): no run starts on it (the results on screen
+// stay), the autosaved session keeps the last data that loaded instead, and the next start
+// says which file was dropped and why, instead of opening on the same error.
+void tst_Session::fileThatFailedToLoadIsNotRestored()
+{
+    QTemporaryDir dir;
+    const QString ragged = dir.filePath(QStringLiteral("ragged.csv"));
+    {
+        QFile file(ragged);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("label,a,b\n1,0.5,0.25\n0\n");
+    }
+    QFile::remove(ui::autosaveSessionPath());
+    {
+        ui::MainWindow window;
+        window.setShowErrorDialogs(false);
+        window.setAutosaveSession(true);
+        window.show();
+        ui::DatasetBox *box = window.controls()->datasetBox();
+        box->selectFiles({ragged, {}, {}, {}});
+        QTRY_VERIFY_WITH_TIMEOUT(!box->failedCheck().isEmpty(), 20000);
+        QVERIFY2(box->failedCheck().contains(QStringLiteral("ragged row")), qPrintable(box->failedCheck()));
+        QVERIFY(box->failedOnContents());
+        QVERIFY(!window.startRunFromControls());
+        QVERIFY2(window.lastError().contains(QStringLiteral("ragged row")), qPrintable(window.lastError()));
+        QVERIFY(!window.isRunning());
+        QVERIFY(window.close());
+    }
+    QString error;
+    const auto restored = ui::loadSession(ui::autosaveSessionPath(), &error);
+    QVERIFY2(restored, qPrintable(error));
+    QCOMPARE(restored->droppedData, QStringLiteral("ragged.csv"));
+    QVERIFY(restored->droppedReason.contains(QStringLiteral("ragged row")));
+    QVERIFY(restored->config.logreg.csv.empty() && restored->config.logreg.data.empty());
+    ui::MainWindow next;
+    next.setShowErrorDialogs(false);
+    next.restoreLastSession(*restored);
+    QVERIFY2(next.statusStrip()->notice().contains(QStringLiteral("ragged.csv was not restored")),
+             qPrintable(next.statusStrip()->notice()));
+    QVERIFY(next.controls()->datasetBox()->files().csv.isEmpty());
+    QFile::remove(ui::autosaveSessionPath());
 }
 
 void tst_Session::windowAutosavesOnClose()
