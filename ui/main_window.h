@@ -176,6 +176,10 @@ private:
     /// A live change: refused (false) without a run, with a restart pending or when it needs
     /// one; otherwise given to the running chains (errors are reported) and said in the status bar.
     bool applyLiveValue(LiveValue which, double value);
+    /// After the heat map of a live T arrives: says so when the posterior is too narrow for
+    /// its cells to show (fewer than kFewestHeatMapCells within a few nats of the maximum).
+    void sayWhetherTheHeatMapShowsThePosterior(const PosteriorImage &image);
+    static constexpr qint64 kFewestHeatMapCells = 12;
     void clearResults();
     /// Shows or hides the banner, and arms auto-run, after the form or the shown run changed.
     void compareShownWithForm();

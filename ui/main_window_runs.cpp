@@ -29,6 +29,7 @@ void MainWindow::connectRunController()
     connect(worker, &SamplerWorker::statusMessage, this, &MainWindow::showStatus);
     connect(worker, &SamplerWorker::preparationProgress, m_strip, &RunStatusStrip::showPreparation);
     connect(worker, &SamplerWorker::posteriorImageReady, m_results, &ResultsView::setPosteriorImage);
+    connect(worker, &SamplerWorker::posteriorImageReady, this, &MainWindow::sayWhetherTheHeatMapShowsThePosterior);
     connect(worker, &SamplerWorker::plottedComponentsChosen, m_results, &ResultsView::setComponentNames);
     connect(worker, &SamplerWorker::snapshot, this, &MainWindow::onSnapshot);
     connect(m_runs, &RunController::runStarting, this, &MainWindow::onRunStarting);
@@ -242,6 +243,29 @@ bool MainWindow::applyLiveValue(LiveValue which, double value)
                                    .arg(value, 0, 'g', 4));
     compareShownWithForm(); // the running chains now have the form's value
     return true;
+}
+
+void MainWindow::sayWhetherTheHeatMapShowsThePosterior(const PosteriorImage &image)
+{
+    if (image.isNull() || !m_runs->isActive() || !m_shownRequest)
+        return;
+    // Cells within a few nats of the maximum (opacity at least half the ramp's): a posterior
+    // narrower than a cell of the map leaves a handful at most, and the map looks empty.
+    qint64 core = 0;
+    const QImage &pixels = image.image;
+    for (int row = 0; row < pixels.height(); ++row) {
+        const auto *line = reinterpret_cast<const QRgb *>(pixels.constScanLine(row));
+        for (int col = 0; col < pixels.width(); ++col)
+            core += qAlpha(line[col]) >= 128 ? 1 : 0;
+    }
+    if (core >= kFewestHeatMapCells)
+        return;
+    const double cell = (image.theta1Max - image.theta1Min) / std::max(pixels.width(), 1);
+    showStatus(tr("The heat map is redrawn for T = %L1, but the posterior there is narrower than one of its cells "
+                  "(%L2 wide): it covers %3 of them and cannot be seen; the samples show where it is.")
+                   .arg(m_shownRequest->config.temperature, 0, 'g', 6)
+                   .arg(cell, 0, 'g', 2)
+                   .arg(core));
 }
 
 void MainWindow::scheduleRestart(const QString &setting)

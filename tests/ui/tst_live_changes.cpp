@@ -102,7 +102,7 @@ private slots:
         // After the burn-in: the change hits a frozen, learned step.
         QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty() && snapshots.last().at(0).toLongLong() > 8000, kRunTimeoutMs);
         QVERIFY(window.applyLiveTemperature(20.0));
-        const QString prediction = window.statusStrip()->notice();
+        const QString prediction = window.statusStrip()->prediction();
         QVERIFY2(prediction.contains(QStringLiteral("T 200 → 20")) && prediction.contains(QStringLiteral("predicted")),
                  qPrintable(prediction));
         QTRY_VERIFY_WITH_TIMEOUT(window.statusStrip()->figuresText().contains(QStringLiteral("since iteration")),

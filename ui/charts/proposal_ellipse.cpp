@@ -201,7 +201,8 @@ void ProposalEllipseSeries::place(QPointF centre, bool visible, const QRectF &wi
     if (m_spread) {
         const QString sds = QString::number(kProposalEllipseSds);
         using Centre = ProposalSpread::Centre;
-        const char *name = m_spread->learning ? "Proposal, %1 sd (learning in the burn-in)"
+        // Learning: in the burn-in, or again after a live change of T (ChainSegment::relearning).
+        const char *name = m_spread->learning ? "Proposal, %1 sd (still learning its scale)"
                            : m_spread->centre == Centre::AlongGradient
                                ? "Proposal noise, %1 sd (its centre moves along the gradient)"
                            : m_spread->centre == Centre::TowardMode

@@ -169,11 +169,15 @@ RunStatusStrip::RunStatusStrip(QWidget *parent) : QWidget(parent)
         hideOffer();
         emit stopRequested();
     });
+    m_prediction = new QLabel;
+    m_prediction->setWordWrap(true);
+    m_prediction->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_prediction->hide();
     auto *offer = new QHBoxLayout;
     offer->setContentsMargins(0, 0, 0, 0);
+    offer->addWidget(m_prediction, 1);
     offer->addWidget(m_revert);
     offer->addWidget(m_stopHere);
-    offer->addStretch(1);
     strip->addWidget(m_notice, 2, 0, 1, 5);
     strip->addLayout(offer, 3, 0, 1, 5);
     strip->setColumnStretch(4, 1);
@@ -184,6 +188,13 @@ void RunStatusStrip::hideOffer()
 {
     m_revert->hide();
     m_stopHere->hide();
+    m_prediction->clear();
+    m_prediction->hide();
+}
+
+QString RunStatusStrip::prediction() const
+{
+    return m_prediction->text();
 }
 
 QString RunStatusStrip::predictTemperatureChange(double from, double to, const RunRequest &request)
@@ -221,7 +232,9 @@ QString RunStatusStrip::predictTemperatureChange(double from, double to, const R
         m_revert->show();
         m_stopHere->show();
     }
-    showNotice(text);
+    // A row of its own: the segment notices that follow (re-learning, its end) must not hide it.
+    m_prediction->setText(text);
+    m_prediction->show();
     return text;
 }
 
@@ -237,6 +250,9 @@ void RunStatusStrip::resetLabels()
     m_sampling.invalidate();
     m_pausedSince.invalidate();
     m_pausedMs = 0;
+    m_paceMarkSeconds = 0.0;
+    m_paceMarkDone = 0;
+    m_recentPace = 0.0;
 }
 
 void RunStatusStrip::clear()
@@ -382,10 +398,17 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
         m_progress->setFormat(tr("%L1 iterations").arg(done));
     } else if (total > 0) {
         m_progress->setRange(0, kProgressSteps);
-        // The ETA extrapolates the pace since sampling began over all channels.
+        // The ETA extrapolates the pace of the last second or so over all channels (the pace
+        // since sampling began until then), so that it follows a live change of the cost.
         const double elapsed = samplingSeconds();
-        const QString eta = done > 0 && elapsed > 1.0
-                                ? tr(", ETA %1").arg(formatDuration(elapsed * static_cast<double>(total - done) / static_cast<double>(done)))
+        if (elapsed - m_paceMarkSeconds >= 1.0) {
+            m_recentPace = static_cast<double>(done - m_paceMarkDone) / (elapsed - m_paceMarkSeconds);
+            m_paceMarkSeconds = elapsed;
+            m_paceMarkDone = done;
+        }
+        const double pace = m_recentPace > 0.0 ? m_recentPace : (elapsed > 0.0 ? static_cast<double>(done) / elapsed : 0.0);
+        const QString eta = done > 0 && elapsed > 1.0 && pace > 0.0
+                                ? tr(", ETA %1").arg(formatDuration(static_cast<double>(total - done) / pace))
                                 : QString();
         m_progress->setFormat(tr("%L1 / %L2%3").arg(done).arg(total).arg(eta));
         m_progress->setValue(static_cast<int>(kProgressSteps * done / total));

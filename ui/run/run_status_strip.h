@@ -49,6 +49,8 @@ public:
     /// `from` or to stop here, keeping the samples drawn so far. Returns the prediction shown
     /// (empty where the method's batch does not follow T in a known way).
     QString predictTemperatureChange(double from, double to, const RunRequest &request);
+    /// The latest prediction, shown on a row of its own until the run ends.
+    QString prediction() const;
     /// The prediction's buttons, for tests: "Back to T = …" and "Stop here".
     QPushButton *revertButton() const { return m_revert; }
     QPushButton *stopHereButton() const { return m_stopHere; }
@@ -80,12 +82,18 @@ private:
     std::array<QLabel *, StatCount> m_stats{};
     /// Its own row under the figures, wrapped rather than elided: a notice is read once, whole.
     QLabel *m_notice = nullptr;
+    QLabel *m_prediction = nullptr; // the latest live change's cost, beside its offer
     QPushButton *m_revert = nullptr;
     QPushButton *m_stopHere = nullptr;
     double m_revertTo = 0.0;
     bool m_relearning = false; // the latest segment shown re-learns the step
     RunSnapshot m_latest; // the latest snapshot's figures, for a prediction (no samples kept)
     QElapsedTimer m_sampling; // since the first snapshot, for the ETA
+    // The pace over the last second or so, for an ETA that follows a live change (a T that
+    // makes each test read most of N slows the chains a hundredfold at once).
+    double m_paceMarkSeconds = 0.0;
+    qint64 m_paceMarkDone = 0;
+    double m_recentPace = 0.0;
     QElapsedTimer m_pausedSince; // valid while paused
     qint64 m_pausedMs = 0;       // paused time since the first snapshot
 };
