@@ -230,7 +230,7 @@ bool MainWindow::applyLiveValue(LiveValue which, double value)
     }
     (isTemperature ? m_shownRequest->config.temperature : m_shownRequest->config.step) = value;
     if (isTemperature)
-        m_strip->predictTemperatureChange(before, value, m_runs->request());
+        m_strip->predictTemperatureChange(before, value, m_runs->request(), m_continuous->pace());
     const bool relearns = isTemperature && core::learnsDuringBurnIn(m_shownRequest->config.proposal);
     showStatus(isTemperature ? tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line "
                                   "on the traces)%2; the heat map is redrawn for the new target.")

@@ -197,7 +197,7 @@ QString RunStatusStrip::prediction() const
     return m_prediction->text();
 }
 
-QString RunStatusStrip::predictTemperatureChange(double from, double to, const RunRequest &request)
+QString RunStatusStrip::predictTemperatureChange(double from, double to, const RunRequest &request, double pace)
 {
     hideOffer();
     // The minibatch test reads until the variance of its estimate of Δ* falls below σ² (Seita
@@ -215,14 +215,17 @@ QString RunStatusStrip::predictTemperatureChange(double from, double to, const R
     // Reading points is the test's cost: the time an iteration takes scales with its batch.
     const double speed = m_latest.iterationsPerSecond * now / std::max(predicted, 1.0);
     const qint64 left = m_latest.total > 0 ? std::max<qint64>(m_latest.total - m_latest.completed, 0) : 0;
-    QString text = tr("T %L1 → %L2: each test is predicted to read about %L3 of the %L4 points (now %L5), about %L6 it/s")
+    QString text = tr("T %L1 → %L2: each test is predicted to read about %L3 of the %L4 points (now %L5)")
                        .arg(from, 0, 'g', 6)
                        .arg(to, 0, 'g', 6)
                        .arg(predicted, 0, 'f', 0)
                        .arg(n, 0, 'f', 0)
-                       .arg(now, 0, 'f', 0)
-                       .arg(speed, 0, 'f', 0);
-    if (left > 0 && speed > 0.0)
+                       .arg(now, 0, 'f', 0);
+    if (pace > 0.0)
+        text += tr("; the speed limit holds the run at %L1 it/s, so the new speed is measured below").arg(pace, 0, 'f', 0);
+    else if (speed > 0.0)
+        text += tr(", about %L1 it/s").arg(speed, 0, 'f', speed < 10.0 ? 1 : 0);
+    if (pace <= 0.0 && left > 0 && speed > 0.0)
         text += tr(": the %L1 iterations left would take about %2").arg(left).arg(formatDuration(static_cast<double>(left) / speed));
     text += QLatin1Char('.');
     if (predicted >= 0.25 * n) {
@@ -233,6 +236,7 @@ QString RunStatusStrip::predictTemperatureChange(double from, double to, const R
         m_stopHere->show();
     }
     // A row of its own: the segment notices that follow (re-learning, its end) must not hide it.
+    m_predicted = text;
     m_prediction->setText(text);
     m_prediction->show();
     return text;
@@ -452,6 +456,19 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
                                                      : QString();
         setStat(Acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(scope));
         setStat(Batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(scope));
+    }
+    // Once the segment after a predicted change has run a while, the row adds what it cost.
+    if (!m_prediction->isHidden() && segmented && snapshot.segmentIterations >= 50 && m_recentPace > 0.0
+        && snapshot.total > 0) {
+        const qint64 left = std::max<qint64>(total - done, 0);
+        m_prediction->setText(tr("%1 Measured since iteration %L2: mean batch %L3, %L4 it/s over all chains: the "
+                                 "%L5 iterations left take about %6.")
+                                  .arg(m_predicted)
+                                  .arg(snapshot.segmentStart)
+                                  .arg(snapshot.segmentMeanBatch, 0, 'f', 0)
+                                  .arg(m_recentPace, 0, 'f', m_recentPace < 10.0 ? 1 : 0)
+                                  .arg(left)
+                                  .arg(formatDuration(static_cast<double>(left) / m_recentPace)));
     }
     m_latest = snapshot; // its figures; the vectors are shared until cleared, never copied
     m_latest.newSamples.clear();

@@ -48,7 +48,10 @@ public:
     /// latest snapshot), and where each test would read a large share of N offers to go back to
     /// `from` or to stop here, keeping the samples drawn so far. Returns the prediction shown
     /// (empty where the method's batch does not follow T in a known way).
-    QString predictTemperatureChange(double from, double to, const RunRequest &request);
+    /// `pace` > 0: the speed limit holds the run, so its points per second do not tell the
+    /// new speed; the prediction then leaves speed and time to the measurement. Either way, once
+    /// the new segment has run a while the row adds what it measured (batch, speed, time left).
+    QString predictTemperatureChange(double from, double to, const RunRequest &request, double pace = 0.0);
     /// The latest prediction, shown on a row of its own until the run ends.
     QString prediction() const;
     /// The prediction's buttons, for tests: "Back to T = …" and "Stop here".
@@ -83,6 +86,7 @@ private:
     /// Its own row under the figures, wrapped rather than elided: a notice is read once, whole.
     QLabel *m_notice = nullptr;
     QLabel *m_prediction = nullptr; // the latest live change's cost, beside its offer
+    QString m_predicted;            // its prediction, before any measurement is added
     QPushButton *m_revert = nullptr;
     QPushButton *m_stopHere = nullptr;
     double m_revertTo = 0.0;
