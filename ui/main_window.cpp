@@ -252,7 +252,8 @@ void MainWindow::restoreLastSession(const Session &session)
     applySession(session);
     QString note = tr("Restored the last session's settings — Run ▸ Restore defaults starts afresh.");
     if (!session.droppedData.isEmpty())
-        note += tr(" %1 was not restored: it failed to load (%2). The last data that loaded are selected instead.")
+        note += tr(" %1 was not restored: it failed to load (%2). The last data that loaded (or the installed images, "
+                   "when none had) are selected instead.")
                     .arg(session.droppedData, session.droppedReason);
     m_strip->showNotice(note);
     showStatus(note);

@@ -129,6 +129,9 @@ QJsonObject settingsToJson(const core::RunConfig &c)
     for (const core::SettingSpec &spec : core::settingsTable())
         if (!spec.noteOnly)
             json.insert(QString::fromStdString(spec.key), toJson(spec.get(c)));
+    // The table writes what a run resolves "auto" to (a samples file records what ran); a
+    // session keeps the form's own choice, so that it comes back as the user left it.
+    json.insert(QStringLiteral("control_variates"), QString::fromStdString(core::controlVariatesName(c.controlVariates)));
     return json;
 }
 

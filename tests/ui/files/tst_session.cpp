@@ -93,6 +93,7 @@ private slots:
     void badFilesAreRefusedWithAReason_data();
     void badFilesAreRefusedWithAReason();
     void fileThatFailedToLoadIsNotRestored();
+    void autoControlVariatesComeBackAsAuto();
     void windowAutosavesOnClose();
 };
 
@@ -330,6 +331,22 @@ void tst_Session::fileThatFailedToLoadIsNotRestored()
              qPrintable(next.statusStrip()->notice()));
     QVERIFY(next.controls()->datasetBox()->files().csv.isEmpty());
     QFile::remove(ui::autosaveSessionPath());
+}
+
+// The form's "auto" control variates come back as auto, not as what a run resolves them to
+// (none for the minibatch test): the window restored a session with another choice than saved.
+void tst_Session::autoControlVariatesComeBackAsAuto()
+{
+    ui::Session original;
+    original.config.controlVariates = core::ControlVariates::Auto;
+    const ui::Session back = ui::sessionFromJson(ui::sessionToJson(original));
+    QVERIFY(back.config.controlVariates == core::ControlVariates::Auto);
+    QCOMPARE(canonical(back), canonical(original));
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.applySession(original);
+    QCOMPARE(window.controls()->controlVariatesBox()->currentData().toString(), QStringLiteral("auto"));
+    QCOMPARE(canonical(window.session()), canonical(original));
 }
 
 void tst_Session::windowAutosavesOnClose()
