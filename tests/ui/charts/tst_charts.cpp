@@ -268,7 +268,9 @@ void tst_Charts::sliderSigmasAreSolvedAheadAndDrawnAtOnce()
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kSolveTimeoutMs);
     core::CorrectionParams next = correction->shownParams();
     next.sigma = 0.9; // the third stop solved ahead (0.95, 1.05, 0.9, …)
-    QTRY_VERIFY_WITH_TIMEOUT(correction->plotCache()->find(next) != nullptr, kSolveTimeoutMs);
+    // Solved at idle priority, after two other stops: on two cores shared with two other
+    // builds' test suites it took 105 s, where it takes seconds on an idle machine.
+    QTRY_VERIFY_WITH_TIMEOUT(correction->plotCache()->find(next) != nullptr, 3 * kSolveTimeoutMs);
 
     // Every stop of the σ slider is a table the background solves ahead.
     const ui::SliderSpinBox *slider = window.controls()->correctionBox()->sigmaSlider();
