@@ -129,12 +129,19 @@ mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 stage_dir=$(mktemp -d)
 trap 'rm -rf "$stage_dir"' EXIT
-if $from_head; then
+in_git_checkout=false
+command -v git > /dev/null && git rev-parse --is-inside-work-tree > /dev/null 2>&1 && in_git_checkout=true
+if $from_head && $in_git_checkout; then
   git archive HEAD | tar -x -C "$stage_dir"
-else
+elif $in_git_checkout; then
   git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' path; do
     [ -f "$path" ] && printf '%s\0' "$path"
   done | tar --null -T - -c | tar -x -C "$stage_dir"
+else
+  # An exported tree without git (a release tarball, or CI's copy of the commit): every file but
+  # the build directories that .gitignore names (/build/, /build-*/).
+  find . \( -path ./build -o -path './build-*' -o -path ./.git \) -prune -o -type f -print0 \
+    | tar --null -T - -c | tar -x -C "$stage_dir"
 fi
 (cd "$stage_dir" && find . -type f -print0) | while IFS= read -r -d '' path; do
   if ! cmp -s "$stage_dir/$path" "$scratch/$path"; then
