@@ -1,5 +1,5 @@
-// Solves correction tables (Seita et al. 000_…txt Sec. 4; appendix 002_…txt Table 3) and prints
-// their accuracy and cost, next to the paper's figures.
+// Solves correction tables (Seita et al., "Minibatch Acceptance Test", Sec. 4; its appendix Table
+// 3) and prints their accuracy and cost, next to the paper's figures.
 //
 //   bench_correction                 all of the paper's Table 3 (ridge, N = 4000 and 2000),
 //                                    then NNLS at sigma 0.8, 1.0, 1.2, 1.5
@@ -67,7 +67,8 @@ int main(int argc, char **argv)
         report(make(std::atoi(argv[1]), std::atof(argv[2]), std::atof(argv[3]), solver), 0.0);
         return 0;
     }
-    // Appendix 002_…txt Table 3: L∞ error of the ridge solve, V = 20.
+    // Seita et al., "Minibatch Acceptance Test", appendix Table 3: L∞ error of the ridge solve, V =
+    // 20.
     const double sigmas[] = {0.8, 0.9, 1.0, 1.1};
     const double lambdas[] = {100, 10, 1, 0.1, 0.01};
     const double paper4000[5][4] = {{8.3e-4, 1.2e-3, 1.9e-3, 4.3e-3}, {1.3e-4, 2.6e-4, 8.9e-4, 6.0e-3},

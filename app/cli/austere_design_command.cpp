@@ -1,5 +1,6 @@
 // `mh-explorer-cli austere-design`: choose AustereMH's (m, epsilon) for a dataset as the papers
-// did (appendix 002_…txt C.2.1; 001_…txt Sec. D), and show every candidate of the grid.
+// did (Seita et al., "Minibatch Acceptance Test", appendix C.2.1; Korattikara et al., "Austerity in
+// MCMC Land", supplement Sec. D), and show every candidate of the grid.
 #include <chrono>
 #include <cstdio>
 #include <sstream>

@@ -1,6 +1,7 @@
 // `mh-explorer-cli compare`: several methods on the same data and seeds, tabulated as in the
-// paper's Tables 1 and 4 (003_…txt Sec. 6.1, appendix 002_…txt Table 4). Trial k of every
-// method is the service's chain k (seed + k); --threads runs trials in parallel.
+// paper's Tables 1 and 4 (Seita et al., "Minibatch Acceptance Test" (later version), Sec. 6.1, its
+// appendix Table 4). Trial k of every method is the service's chain k (seed + k); --threads runs
+// trials in parallel.
 #include <cstdio>
 #include <string>
 

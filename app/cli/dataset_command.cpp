@@ -170,7 +170,7 @@ int datasetCommand(int argc, char **argv)
     readSetting(args, *core::findSettingByKey("data_seed"), seeded);
     const std::string outPath = args.text("out", "");
     requireWritable("out", outPath);
-    // The mixture's seed is --seed, as it always was; tall-logreg's rows are those of
+    // The mixture's seed is --seed (what a run's header records for its data); tall-logreg's rows are those of
     // run --dataset tall-logreg --data-seed S.
     return dataset == "gmm" ? writeMixture(args, seeded.seed, outPath) : writeTallLogistic(args, seeded.dataSeed, outPath);
 }

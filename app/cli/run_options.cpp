@@ -121,7 +121,7 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
             readSetting(args, spec, config);
     // An option of another dataset's would be ignored, and the run would sample the mixture
     // while its user believes it samples their images: refuse it instead. (--n-data with logreg
-    // stays accepted and ignored, as it always was.)
+    // stays accepted and ignored, so that older scripts keep working.)
     for (const core::SettingSpec &spec : core::settingsTable())
         if (spec.scope != core::SettingScope::Every && spec.scope != core::SettingScope::GeneratedData
             && !core::appliesTo(spec, config.dataset) && !spec.flag.empty()

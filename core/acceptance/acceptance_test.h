@@ -2,7 +2,7 @@
 /// The acceptance-test interface shared by every method (full-data Metropolis and Barker,
 /// MHminibatch, naive minibatch Barker, and the sequential baselines).
 ///
-/// Notation follows Seita et al. (000_…txt Sec. 2–3): with temperature T,
+/// Notation follows Seita et al. ("Minibatch Acceptance Test", Sec. 2–3): with temperature T,
 ///   Λ_i = (N / T) · l_i,  l_i = log p(x_i | θ') − log p(x_i | θ),
 ///   Δ   = mean_i Λ_i + log p0(θ') − log p0(θ) + log q(θ | θ') − log q(θ' | θ)   (Eq. 6–7),
 /// and Δ* is the same with the mean taken over a minibatch (Eq. 8).

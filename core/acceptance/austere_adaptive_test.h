@@ -1,9 +1,9 @@
 #pragma once
-/// AustereMH(nc), the non-conservative AustereMH of the papers' comparisons (003_…txt Sec. 6.2,
-/// appendix 002_…txt C.2.1): at every iteration it computes μ and σ_l of the proposal on the
-/// full data, and runs the sequential test with the cheapest (m, ε) of the design grid whose
-/// acceptance error for that proposal is within the bound. The full-data pass is counted in
-/// Decision::fullScanPoints, apart from the minibatch data.
+/// AustereMH(nc), the non-conservative AustereMH of the papers' comparisons (Seita et al.,
+/// "Minibatch Acceptance Test" (later version), Sec. 6.2, its appendix C.2.1): at every iteration
+/// it computes μ and σ_l of the proposal on the full data, and runs the sequential test with the
+/// cheapest (m, ε) of the design grid whose acceptance error for that proposal is within the bound.
+/// The full-data pass is counted in Decision::fullScanPoints, apart from the minibatch data.
 #include <memory>
 #include <vector>
 

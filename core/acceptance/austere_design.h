@@ -1,7 +1,7 @@
 #pragma once
 /// Error and data usage of AustereMH's sequential test, by the dynamic program of Korattikara
-/// et al.'s supplement (001_…txt Sec. A, Proposition 2 and Eq. 18–20), and the resulting error
-/// in the acceptance probability (Sec. B, Eq. 21).
+/// et al.'s supplement ("Austerity in MCMC Land", Sec. A, Proposition 2 and Eq. 18–20), and the
+/// resulting error in the acceptance probability (Sec. B, Eq. 21).
 ///
 /// Under the CLT, the standardised statistics z_j = (l̄_j − μ₀)/σ_l of successive looks form a
 /// Gaussian random walk whose law depends only on μ_std = (μ − μ₀)√(N − 1)/σ_l, the data

@@ -1,8 +1,8 @@
 #pragma once
 /// A disk cache of AustereMH design grids. Tabulating the default grid (10 batch sizes × 6
-/// error levels, 121 dynamic programs each, 001_…txt Sec. A and D) costs minutes at N = 10⁶,
-/// and it depends on N only, so it is done once per N and kept in the cache directory
-/// (cache_directory.h) as a text file:
+/// error levels, 121 dynamic programs each, Korattikara et al., "Austerity in MCMC Land",
+/// supplement Sec. A and D) costs minutes at N = 10⁶, and it depends on N only, so it is done once
+/// per N and kept in the cache directory (cache_directory.h) as a text file:
 ///   MHX-AUSTERE-DESIGN 1
 ///   N <n> cells <c> points <p> tables <t>
 ///   <m> <epsilon> <p error values> <p data-fraction values>     (one line per table)

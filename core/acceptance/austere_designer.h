@@ -1,9 +1,10 @@
 #pragma once
 /// Choosing AustereMH's (m, ε) as the papers did: tabulate the dynamic program for a grid of
-/// designs (appendix 002_…txt C.2.1: m ∈ {50, …, 500}, ε ∈ {0.001, 0.005, 0.01, 0.05, 0.1, 0.2}),
-/// then pick the design with the lowest expected data usage whose expected acceptance error
-/// over pilot proposals stays within a bound (001_…txt Sec. D, Eq. 34–35). The same tables
-/// re-design the test at every iteration for AustereMH(nc).
+/// designs (Seita et al., "Minibatch Acceptance Test", appendix C.2.1: m ∈ {50, …, 500}, ε ∈
+/// {0.001, 0.005, 0.01, 0.05, 0.1, 0.2}), then pick the design with the lowest expected data usage
+/// whose expected acceptance error over pilot proposals stays within a bound (Korattikara et al.,
+/// "Austerity in MCMC Land", supplement Sec. D, Eq. 34–35). The same tables re-design the test at
+/// every iteration for AustereMH(nc).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -64,7 +65,8 @@ private:
 };
 
 /// Full-data moments of Λ for `count` proposals met along a short exact Barker chain from
-/// `start` (the pilot of 001_…txt Sec. D). Costs count full passes over the data.
+/// `start` (the pilot of Korattikara et al., "Austerity in MCMC Land", supplement Sec. D). Costs
+/// count full passes over the data.
 std::vector<ProposalMoments> collectPilot(const Model &model, const Proposal &proposal, const Vector &start,
                                           double temperature, int count, std::uint64_t seed,
                                           const std::function<void(double)> &progress = {}, std::stop_token stop = {});

@@ -5,11 +5,11 @@
 
 namespace core {
 
-/// Exact Δ of Eq. 6 over the full data (Seita et al., 000_…txt Sec. 3.1).
+/// Exact Δ of Eq. 6 over the full data (Seita et al., "Minibatch Acceptance Test", Sec. 3.1).
 double fullDataDelta(const TestProblem &problem);
 
-/// Classical Metropolis–Hastings: accept iff log u < Δ, u ~ U(0, 1) (000_…txt Eq. 1).
-/// Pr(accept) = min(1, e^Δ).
+/// Classical Metropolis–Hastings: accept iff log u < Δ, u ~ U(0, 1) (Seita et al., "Minibatch
+/// Acceptance Test", Eq. 1). Pr(accept) = min(1, e^Δ).
 class MetropolisTest final : public AcceptanceTest {
 public:
     std::string name() const override { return "mh"; }
@@ -21,7 +21,7 @@ public:
 std::shared_ptr<const void> announceFullDataTest(const TestProblem &problem);
 
 /// Barker's logistic test: accept iff Δ + X_log > 0, X_log standard logistic
-/// (000_…txt Sec. 3.2, Eq. 9–10). Pr(accept) = 1 / (1 + e^−Δ).
+/// (Seita et al., "Minibatch Acceptance Test", Sec. 3.2, Eq. 9–10). Pr(accept) = 1 / (1 + e^−Δ).
 class BarkerTest final : public AcceptanceTest {
 public:
     std::string name() const override { return "barker"; }

@@ -60,8 +60,8 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
 
 double GrowingMinibatch::cltError() const
 {
-    // Standardised moments: Novak's bound (000_…txt Lemma 3) is for a unit-variance X, so the
-    // scale of Λ must not enter ε.
+    // Standardised moments: Novak's bound (Seita et al., "Minibatch Acceptance Test", Lemma 3) is
+    // for a unit-variance X, so the scale of Λ must not enter ε.
     const DataIndex size = m_batch.size();
     const double sd = std::sqrt(m_batch.sumSquares() / static_cast<double>(size));
     if (!(sd > 0.0))

@@ -1,7 +1,8 @@
 #pragma once
-/// The adaptive minibatch of Seita et al., Algorithm 1 (000_…txt Sec. 4): start with m points,
-/// add `growth` more until the estimated variance of Δ* is below σ² (and, optionally, the CLT
-/// error bound of Corollary 1 is below δ), or until the batch is the whole dataset.
+/// The adaptive minibatch of Seita et al., "Minibatch Acceptance Test", Algorithm 1 (Sec. 4): start
+/// with m points, add `growth` more until the estimated variance of Δ* is below σ² (and,
+/// optionally, the CLT error bound of Corollary 1 is below δ), or until the batch is the whole
+/// dataset.
 #include "core/acceptance/acceptance_test.h"
 #include "core/acceptance/minibatch_accumulator.h"
 
@@ -10,9 +11,9 @@ namespace core {
 struct MinibatchSettings {
     DataIndex initialBatch = 100;   ///< m ≥ 2 (a variance needs two points)
     DataIndex batchGrowth = 100;    ///< rows added per look, ≥ 1
-    /// δ of Corollary 1 (000_…txt Sec. 5.1): also grow until ε = (6.4 E|X|³ + 2 E|X|)/√b ≤ δ,
-    /// with X the standardised Λ_i of the batch. 0 switches the bound off. Because E|X|³ ≥ 1 for
-    /// a standardised variable, ε ≥ 8/√b: δ = 0.01 needs b ≥ 640,000.
+    /// δ of Corollary 1 (Seita et al., "Minibatch Acceptance Test", Sec. 5.1): also grow until ε =
+    /// (6.4 E|X|³ + 2 E|X|)/√b ≤ δ, with X the standardised Λ_i of the batch. 0 switches the bound
+    /// off. Because E|X|³ ≥ 1 for a standardised variable, ε ≥ 8/√b: δ = 0.01 needs b ≥ 640,000.
     double cltBound = 0.0;
     /// On: rows are drawn without replacement and s²_Δ* is multiplied by (N − b)/(N − 1), the
     /// variance of such a mean (exactly 0 at b = N). Off: rows are drawn WITH replacement, whose

@@ -1,7 +1,8 @@
 #pragma once
 /// A minibatch that grows look by look, with the running statistics every sequential test
-/// needs. Values are Λ_i = (N / T) · l_i (Seita et al., 000_…txt Sec. 2), so that their mean
-/// plus the log prior/proposal ratio is Δ* (Eq. 8); tests that work with l_i / T divide by N.
+/// needs. Values are Λ_i = (N / T) · l_i (Seita et al., "Minibatch Acceptance Test", Sec. 2), so
+/// that their mean plus the log prior/proposal ratio is Δ* (Eq. 8); tests that work with l_i / T
+/// divide by N.
 #include <span>
 #include <vector>
 
@@ -38,7 +39,7 @@ public:
     /// Unbiased sample variance of the Λ_i (0 for fewer than two rows).
     double sampleVariance() const { return m_size > 1 ? m_moments.sumSquares / static_cast<double>(m_size - 1) : 0.0; }
     /// (N − b) / (N − 1): the finite-population factor of the variance of a mean of b rows
-    /// drawn without replacement (Korattikara et al., 004_…txt Eq. 12, squared).
+    /// drawn without replacement (Korattikara et al., "Sequential Tests", Eq. 12, squared).
     double finitePopulationFactor() const;
     /// Λ_i of the batch, in draw order.
     std::span<const double> values() const { return {m_lambda.data(), static_cast<std::size_t>(m_size)}; }

@@ -1,6 +1,7 @@
 #pragma once
-/// MHminibatch, the corrected minibatch Barker test of Seita et al. (000_…txt Sec. 3.3–4,
-/// Algorithm 1), and the naive uncorrected variant that shows what the correction is for.
+/// MHminibatch, the corrected minibatch Barker test of Seita et al. ("Minibatch Acceptance Test",
+/// Sec. 3.3–4, Algorithm 1), and the naive uncorrected variant that shows what the correction is
+/// for.
 #include <memory>
 
 #include "core/acceptance/growing_minibatch.h"
@@ -30,7 +31,8 @@ private:
 
 /// The same batch (grown by the same rule up to s²_Δ* < σ²) but tested as Δ* + X_log > 0,
 /// as if Δ* were exact. Its acceptance probability is the logistic CDF smeared by the
-/// minibatch noise, biased towards ½: the bias the correction removes (000_…txt Sec. 3.3).
+/// minibatch noise, biased towards ½: the bias the correction removes (Seita et al., "Minibatch
+/// Acceptance Test", Sec. 3.3).
 class NaiveMinibatchBarkerTest final : public SampledTest<MinibatchSettings, GrowingMinibatch> {
 public:
     NaiveMinibatchBarkerTest(double sigma, MinibatchSettings settings);

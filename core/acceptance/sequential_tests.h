@@ -5,8 +5,8 @@
 ///
 /// In the Λ scale of acceptance_test.h the Metropolis test u < α is: accept iff
 ///   mean_i Λ_i > ψ = log u − (log p0(θ') − log p0(θ) + log q(θ|θ') − log q(θ'|θ)),
-/// which is Korattikara et al.'s μ > μ₀ (004_…txt Eq. 11) and Bardenet et al.'s Λ > ψ
-/// (000_…txt Eq. 3) multiplied by N.
+/// which is Korattikara et al.'s μ > μ₀ ("Sequential Tests", Eq. 11) and Bardenet et al.'s Λ > ψ
+/// (Seita et al., "Minibatch Acceptance Test", Eq. 3) multiplied by N.
 #include <optional>
 #include <vector>
 
@@ -15,10 +15,11 @@
 
 namespace core {
 
-/// AustereMH (Korattikara et al., 004_…txt Sec. 3.1, Algorithm 2): a sequential Student-t test
-/// with the finite-population correction. Batches of m rows are added until
+/// AustereMH (Korattikara et al., "Sequential Tests", Sec. 3.1, Algorithm 2): a sequential
+/// Student-t test with the finite-population correction. Batches of m rows are added until
 /// 1 − F_{n−1}(|t|) < ε, t = (Λ̄ − ψ)/s, s² = s_Λ²/n · (N − n)/(N − 1). The conservative
-/// variant AustereMH(c) fixes (m, ε) for the whole run (appendix 002_…txt C.2.1).
+/// variant AustereMH(c) fixes (m, ε) for the whole run (Seita et al., "Minibatch Acceptance Test",
+/// appendix C.2.1).
 struct AustereSettings {
     DataIndex batch = 100;     ///< m: initial size and increment, ≥ 2
     double epsilon = 0.005;    ///< per-look p-value threshold ε ∈ (0, 0.5)
@@ -33,7 +34,8 @@ public:
     std::string name() const override { return "austere-c"; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
     /// The sequential test against a given threshold ψ (Λ scale) instead of one drawn from u:
-    /// lets its error and data usage be measured at a fixed μ_std (001_…txt Fig. 10).
+    /// lets its error and data usage be measured at a fixed μ_std (Korattikara et al., "Austerity
+    /// in MCMC Land", supplement Fig. 10).
     Decision decideAgainst(const TestProblem &problem, double psi, Rng &rng);
 
 private:
@@ -43,8 +45,9 @@ private:
     std::vector<double> m_thresholds;
 };
 
-/// MHSubLhd (Bardenet, Doucet & Holmes 2014, as summarised in ../shared/papers/README.md):
-/// an empirical-Bernstein stopping rule. At look k with b rows, with δ_k = (p−1)δ/(p k^p),
+/// MHSubLhd (Bardenet, Doucet & Holmes, "Towards scaling up MCMC: an adaptive subsampling
+/// approach", 2014): an empirical-Bernstein stopping rule. At look k with b rows, with
+/// δ_k = (p−1)δ/(p k^p),
 ///   c_k = σ̂ √(2 log(3/δ_k) / b) + 6 C log(3/δ_k) / b,
 /// decide when |Λ̄ − ψ| > c_k or b = N; otherwise b ← min(N, ⌈γ b⌉). C bounds |Λ_i| over the
 /// whole dataset: by default it is computed with a full pass at every iteration and counted

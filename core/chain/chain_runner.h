@@ -31,8 +31,9 @@ struct ChainSettings {
     /// Burn-in: the first `burnIn` iterations run at `burnInTemperature` (> 0) with
     /// `burnInProposal` (if set), then the chain continues at `temperature` with the main
     /// proposal. burnIn = 0: no burn-in. With burnInTemperature = temperature it is a plain
-    /// warm-up at the target; above it, annealing (Seita et al., 003_…txt Sec. 6.2, Fig. 3
-    /// right). Either way its rows form a segment of their own, marked `burnIn`.
+    /// warm-up at the target; above it, annealing (Seita et al., "Minibatch Acceptance Test" (later
+    /// version), Sec. 6.2, Fig. 3 right). Either way its rows form a segment of their own, marked
+    /// `burnIn`.
     std::int64_t burnIn = 0;
     double burnInTemperature = 0.0;
     const Proposal *burnInProposal = nullptr;

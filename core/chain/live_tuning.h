@@ -3,9 +3,9 @@
 /// desktop app's controls during a run).
 ///
 /// Why a change may be applied between two iterations: each iteration is a Metropolis–Hastings
-/// transition that leaves its own target invariant (Seita et al., 000_…txt Sec. 3). Switching
-/// T or the proposal scale only switches which valid kernel the next transitions use. The
-/// samples before the switch target the old tempered posterior, those after it the new one,
+/// transition that leaves its own target invariant (Seita et al., "Minibatch Acceptance Test", Sec.
+/// 3). Switching T or the proposal scale only switches which valid kernel the next transitions use.
+/// The samples before the switch target the old tempered posterior, those after it the new one,
 /// started from the chain's current state (so they need a new burn-in before they are
 /// stationary). The chain therefore records a new *segment* at the switch, and everything
 /// that summarises a distribution (ESS, R-hat, posterior metrics) uses the final segment only.

@@ -1,6 +1,7 @@
 #pragma once
 /// A disk cache of solved correction tables, so that a table is solved once per parameter set
-/// (Seita et al. 000_90b7d02248ccb9a5.txt Sec. 4; design.md Sec. 4: "cache solved tables").
+/// (Seita et al., "Minibatch Acceptance Test", Sec. 4: the solve is O(N³) and its table
+/// depends only on N, σ, λ and the range).
 ///
 /// Location: $MHX_CACHE_DIR if set and non-empty, else $XDG_CACHE_HOME/mh-explorer, else
 /// $HOME/.cache/mh-explorer; no cache if none of these is available.

@@ -3,8 +3,7 @@
 /// X_norm + X_corr, X_norm ~ N(0, σ²), has (nearly) the standard logistic CDF S(x) = 1/(1+e^-x).
 ///
 /// Seita et al., "An Efficient Minibatch Acceptance Test for Metropolis-Hastings":
-/// 000_90b7d02248ccb9a5.txt Sec. 4 (Eq. 14-15, Table 1) and appendix 002_d1c660b1dd8e5952.txt
-/// (Table 3, Sec. C.1).
+/// Sec. 4 (Eq. 14-15, Table 1) and its appendix (Table 3, Sec. C.1).
 ///
 /// Representation. C_σ is the discrete distribution with masses u_j on the atoms Y_j = j h,
 /// h = V/N, j = -N..N, exactly as the paper discretises it. sample() draws those atoms exactly
@@ -32,7 +31,8 @@ enum class CorrectionSolver {
     Nnls,
 };
 
-/// Solve settings. Defaults are the paper's choice (002_…txt C.1): N = 4000, V = 20, σ = 1, λ = 10.
+/// Solve settings. Defaults are the paper's choice (Seita et al., "Minibatch Acceptance Test",
+/// appendix C.1): N = 4000, V = 20, σ = 1, λ = 10.
 struct CorrectionParams {
     int grid = 4000;       ///< N: atoms Y_j = j V/N, j = -N..N; solve rows X_i = i V/N, i = -2N..2N
     double range = 20.0;   ///< V: the atoms cover [-V, V], the fitted CDF [-2V, 2V]
@@ -50,7 +50,8 @@ inline constexpr int kMinCorrectionGrid = 10;
 /// The ridge solve holds two (N+1)² double matrices (1.6 GB at this bound) and costs O(N³).
 inline constexpr int kMaxCorrectionGrid = 10000;
 inline constexpr double kMaxCorrectionRange = 1000.0;
-/// sqrt(π²/3), the logistic standard deviation: σ must stay below it (002_…txt C.1).
+/// sqrt(π²/3), the logistic standard deviation: σ must stay below it (Seita et al., "Minibatch
+/// Acceptance Test", appendix C.1).
 inline constexpr double kLogisticSd = 1.8137993642342178;
 
 /// Checks the parameters. Throws std::invalid_argument naming the field and its allowed range
@@ -85,7 +86,8 @@ public:
     /// two, solved by Levinson-Durbin, Woodbury and iterative refinement in O(N²)
     /// (ridge_solver.h); when V < 9σ + h, where the Toeplitz structure breaks, by a dense
     /// mirror-symmetric split and two Cholesky factorisations in O(N³). Negative masses are
-    /// then clipped and the rest renormalised to 1 (design.md Sec. 4).
+    /// then clipped and the rest renormalised to 1, because the draws come from a
+    /// probability table, which cannot hold negative masses.
     ///
     /// Nnls minimises ‖M u - v‖₂ over u ≥ 0 restricted to mirror-symmetric u (u_j = u_-j),
     /// by Lawson-Hanson on the folded normal equations (nnls_solver.h). The restriction

@@ -1,5 +1,6 @@
 #pragma once
-/// The discretised kernel of Seita et al. Eq. 14-15 (000_90b7d02248ccb9a5.txt Sec. 4), shared by
+/// The discretised kernel of Seita et al. Eq. 14-15 ("Minibatch Acceptance
+/// Test", Sec. 4), shared by
 /// the ridge and NNLS solvers. Implementation detail of CorrectionDistribution.
 #include <cstddef>
 #include <vector>

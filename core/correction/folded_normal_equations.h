@@ -11,8 +11,8 @@ namespace core {
 
 struct CorrectionParams;
 
-/// Notation (000_90b7d02248ccb9a5.txt Sec. 4): h = V/N, X_i = i h (i = -2N..2N, n = 4N+1
-/// rows), Y_j = j h (j = -N..N), M_ij = Φ((X_i - Y_j)/σ), v_i = S(X_i).
+/// Notation (Seita et al., "Minibatch Acceptance Test", Sec. 4): h = V/N, X_i = i h (i = -2N..2N, n
+/// = 4N+1 rows), Y_j = j h (j = -N..N), M_ij = Φ((X_i - Y_j)/σ), v_i = S(X_i).
 ///
 /// The grid is symmetric and Φ(-t) = 1 - Φ(t), S(-x) = 1 - S(x), so with the centred
 /// M̃ = M - ½·11ᵀ and ṽ = v - ½·1 one has J M̃ J = -M̃ and J ṽ = -ṽ (J reverses order), and

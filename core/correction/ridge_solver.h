@@ -1,6 +1,6 @@
 #pragma once
 /// The ridge-regression correction solve of Seita et al. Eq. 15
-/// (000_90b7d02248ccb9a5.txt Sec. 4): u* = (MᵀM + λI)⁻¹ Mᵀv. Implementation detail of
+/// ("Minibatch Acceptance Test", Sec. 4): u* = (MᵀM + λI)⁻¹ Mᵀv. Implementation detail of
 /// CorrectionDistribution, public so tests can compare the two methods.
 #include <functional>
 #include <stop_token>

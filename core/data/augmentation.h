@@ -1,6 +1,7 @@
 #pragma once
 /// Grows an image data set with distorted copies, as infinite MNIST does for the "MNIST-100k"
-/// experiment (Seita et al., 003_…txt Sec. 6.2: 13,000 real 1s and 7s plus 87,000 augmented).
+/// experiment (Seita et al., "Minibatch Acceptance Test" (later version), Sec. 6.2: 13,000 real 1s
+/// and 7s plus 87,000 augmented).
 ///
 /// Each new row is a copy of one original image, moved by a random whole-pixel translation and
 /// an elastic distortion in the manner of Simard, Steinkraus and Platt (2003): a displacement

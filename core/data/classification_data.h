@@ -1,6 +1,6 @@
 #pragma once
-/// Binary classification data for logistic regression (Seita et al., 000_…txt Sec. 6.2 and
-/// 003_…txt Sec. 6.2: MNIST 1s versus 7s, pixels scaled to [0, 1]).
+/// Binary classification data for logistic regression (Seita et al., "Minibatch Acceptance Test",
+/// Sec. 6.2 and the later version, Sec. 6.2: MNIST 1s versus 7s, pixels scaled to [0, 1]).
 ///
 /// Features are stored as `float`, row-major and contiguous. The minibatch kernel reads b
 /// random rows of d features per test, and on data sets larger than the last-level cache that
@@ -149,10 +149,10 @@ struct TrainTestSplit {
 /// Splits at random: `testSize` rows chosen uniformly without replacement (Fisher–Yates with
 /// core::Rng seeded by `seed`) form the test set, the rest the training set; both keep the
 /// original row order. The same (data, testSize, seed) always gives the same split. The paper
-/// draws 1000 random test rows (000_…txt Sec. 6.2). Mapped data are split by index: the test
-/// rows are copied into memory and the training rows stay in the file, skipped over by index
-/// (MappedFeatureRows), the same rows in the same order as the in-memory split, in O(testSize)
-/// memory. Throws std::invalid_argument unless 1 ≤ testSize < N.
+/// draws 1000 random test rows (Seita et al., "Minibatch Acceptance Test", Sec. 6.2). Mapped data
+/// are split by index: the test rows are copied into memory and the training rows stay in the file,
+/// skipped over by index (MappedFeatureRows), the same rows in the same order as the in-memory
+/// split, in O(testSize) memory. Throws std::invalid_argument unless 1 ≤ testSize < N.
 TrainTestSplit splitTrainTest(const ClassificationData &data, DataIndex testSize, std::uint64_t seed);
 /// The same split; of data read in place it takes the labels instead of copying them (the rest
 /// of `data` stays as it was).
@@ -160,9 +160,9 @@ TrainTestSplit splitTrainTest(ClassificationData &&data, DataIndex testSize, std
 
 /// How many of `rows` rows a random split holds out: `testSize`, but at most `maxFraction` of
 /// the rows (rounded down), so that a small data set keeps rows to train on; at least 1. The
-/// paper holds out 1000 of about 13,000 MNIST rows (Seita et al. 000_…txt Sec. 6.2), which
-/// the cap leaves as it is. Throws std::invalid_argument when `rows` < 2 (nothing would be left
-/// to train on) or `maxFraction` is not in (0, 1).
+/// paper holds out 1000 of about 13,000 MNIST rows (Seita et al., "Minibatch Acceptance Test", Sec.
+/// 6.2), which the cap leaves as it is. Throws std::invalid_argument when `rows` < 2 (nothing would
+/// be left to train on) or `maxFraction` is not in (0, 1).
 DataIndex heldOutRows(DataIndex rows, DataIndex testSize, double maxFraction);
 
 /// Parses a class pair such as "1,7" (two different integers in [0, 255]). The first class
@@ -180,9 +180,9 @@ struct LabelledImages {
 };
 
 /// Keeps the images of the two classes, in file order, with pixels divided by 255 (so in
-/// [0, 1], 000_…txt Sec. 6.2). `classes.first` → label 0, `classes.second` → label 1.
-/// `classNamePrefix` names the classes in classNames ("digit " → "digit 1").
-/// Throws std::invalid_argument when the classes are equal or either has no image.
+/// [0, 1], Seita et al., "Minibatch Acceptance Test", Sec. 6.2). `classes.first` → label 0,
+/// `classes.second` → label 1. `classNamePrefix` names the classes in classNames ("digit " → "digit
+/// 1"). Throws std::invalid_argument when the classes are equal or either has no image.
 ClassificationData selectClasses(const LabelledImages &images, std::pair<int, int> classes,
                                  const std::string &classNamePrefix = "class ");
 

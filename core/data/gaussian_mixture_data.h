@@ -1,5 +1,6 @@
 #pragma once
-/// The Welling–Teh Gaussian mixture data set (Seita et al., 000_…txt Sec. 6.1, Eq. 22).
+/// The Welling–Teh Gaussian mixture data set (Seita et al., "Minibatch Acceptance Test", Sec. 6.1,
+/// Eq. 22).
 ///
 ///   x_i ~ ½ N(θ₁, σx²) + ½ N(θ₁ + θ₂, σx²),  σx² = 2,  true θ = (0, 1).
 ///

@@ -1,6 +1,7 @@
 #pragma once
 /// Reading and writing IDX files, the format of the MNIST and Fashion-MNIST distributions
-/// (used for the logistic-regression experiment of Seita et al., 000_…txt Sec. 6.2).
+/// (used for the logistic-regression experiment of Seita et al., "Minibatch Acceptance Test", Sec.
+/// 6.2).
 ///
 /// An IDX file is a 4-byte magic number (0x00, 0x00, a type code, the number of dimensions),
 /// one big-endian uint32 per dimension, then the values in row-major order. Only unsigned-byte

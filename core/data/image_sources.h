@@ -1,7 +1,7 @@
 #pragma once
-/// Where real image data for the logistic-regression experiment (Seita et al., 000_…txt
-/// Sec. 6.2) can be found on this machine without a network, and how to load two classes of
-/// it as a train/test split.
+/// Where real image data for the logistic-regression experiment (Seita et al., "Minibatch
+/// Acceptance Test", Sec. 6.2) can be found on this machine without a network, and how to load two
+/// classes of it as a train/test split.
 ///
 /// Known sources, all IDX files laid out as MNIST is distributed
 /// (train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz], optionally t10k-… for a test set):
@@ -43,9 +43,10 @@ std::vector<ImageSource> discoverImageSources(const std::vector<std::string> &se
 
 /// Loads two classes of a source (pixels / 255, first class → label 0). Uses the source's
 /// test files when it has them, otherwise a seeded random split with `testSize` test rows
-/// (the paper's 1000, 000_…txt Sec. 6.2), but at most `maxTestFraction` of the rows (see
-/// heldOutRows(); 1 holds out exactly `testSize`). Throws std::runtime_error for unreadable or
-/// malformed files and std::invalid_argument for a missing class or a bad test size.
+/// (the paper's 1000, Seita et al., "Minibatch Acceptance Test", Sec. 6.2), but at most
+/// `maxTestFraction` of the rows (see heldOutRows(); 1 holds out exactly `testSize`). Throws
+/// std::runtime_error for unreadable or malformed files and std::invalid_argument for a missing
+/// class or a bad test size.
 TrainTestSplit loadImageClasses(const ImageSource &source, std::pair<int, int> classes, DataIndex testSize,
                                 std::uint64_t splitSeed, double maxTestFraction = 1.0);
 

@@ -1,6 +1,6 @@
 #pragma once
-/// The worst-case Gaussian example of Seita et al. (000_…txt Sec. 2.1, Lemma 1, appendix
-/// 002_…txt A.1): x_i ~ N(0.5, 1) i.i.d., sampled with a flat prior and the proposal
+/// The worst-case Gaussian example of Seita et al. ("Minibatch Acceptance Test", Sec. 2.1, Lemma 1,
+/// appendix its appendix A.1): x_i ~ N(0.5, 1) i.i.d., sampled with a flat prior and the proposal
 /// N(θ, 1/N). With probability at least c ≈ 0.0085 per iteration, tests that separate Λ* from
 /// ψ with tail bounds (AustereMH, MHSubLhd) need all N points.
 #include <cstdint>

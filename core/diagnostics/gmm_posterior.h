@@ -1,7 +1,7 @@
 #pragma once
 /// The exact tempered posterior of the Gaussian mixture on a 2-D grid, and the paper's
-/// measures of how well a set of samples matches it (Seita et al., 000_…txt Sec. 6.1 and
-/// appendix 002_…txt C.2.2, Eq. 39).
+/// measures of how well a set of samples matches it (Seita et al., "Minibatch Acceptance Test",
+/// Sec. 6.1 and its appendix C.2.2, Eq. 39).
 ///
 /// Evaluating Σ_i log p(x_i | θ) over 10⁶ points at every grid node is too slow, so the data
 /// are binned finely and each bin contributes count_b · log p(x̄_b | θ) at its own mean x̄_b.

@@ -2,9 +2,9 @@
 /// How a run's posterior agrees with a reference sample of the same posterior (a long chain of
 /// the exact, full-data kernel, say), parameter by parameter: the mean's shift in reference
 /// standard deviations and in Monte Carlo standard errors, and the ratio of the standard
-/// deviations. An approximate acceptance test (Seita et al., 000_…txt Sec. 3) or a proposal
-/// that mixes too slowly shows as shifted means or shrunken sds; Monte Carlo error alone keeps
-/// |shift| / MCSE below 3 for all but about 0.3 % of the parameters.
+/// deviations. An approximate acceptance test (Seita et al., "Minibatch Acceptance Test", Sec. 3)
+/// or a proposal that mixes too slowly shows as shifted means or shrunken sds; Monte Carlo error
+/// alone keeps |shift| / MCSE below 3 for all but about 0.3 % of the parameters.
 #include <cstddef>
 #include <vector>
 

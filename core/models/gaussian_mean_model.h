@@ -3,7 +3,7 @@
 ///   x_i ~ N(μ, s²), prior μ ~ N(m₀, v₀) or flat (v₀ = ∞).
 /// The tempered posterior is Gaussian in closed form, which makes this the reference model for
 /// testing that a chain's stationary distribution is right. With a flat prior and s² = 1 it is
-/// the worst-case example of Seita et al. (000_…txt Sec. 2.1, Eq. 5).
+/// the worst-case example of Seita et al. ("Minibatch Acceptance Test", Sec. 2.1, Eq. 5).
 #include <limits>
 
 #include "core/models/scalar_data_model.h"

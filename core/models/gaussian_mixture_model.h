@@ -1,6 +1,6 @@
 #pragma once
-/// Posterior of the two mixture means of the Welling–Teh mixture (Seita et al., 000_…txt
-/// Sec. 6.1, Eq. 22):
+/// Posterior of the two mixture means of the Welling–Teh mixture (Seita et al., "Minibatch
+/// Acceptance Test", Sec. 6.1, Eq. 22):
 ///   prior θ ~ N(0, diag(σ₁², σ₂²)) with σ₁² = 10, σ₂² = 1,
 ///   likelihood p(x | θ) = ½ N(x; θ₁, σx²) + ½ N(x; θ₁ + θ₂, σx²), σx² = 2.
 /// The prior is never tempered; the acceptance tests divide the log-likelihood by T.

@@ -1,6 +1,7 @@
 #pragma once
-/// Bayesian logistic regression for binary classification (Seita et al., 000_…txt Sec. 6.2,
-/// 003_…txt Sec. 6.2, appendix 002_…txt C.3: MNIST 1s vs 7s, 784 pixel weights, flat prior).
+/// Bayesian logistic regression for binary classification (Seita et al., "Minibatch Acceptance
+/// Test", Sec. 6.2, the later version, Sec. 6.2, its appendix C.3: MNIST 1s vs 7s, 784 pixel
+/// weights, flat prior).
 ///
 ///   p(y = 1 | x, θ) = σ(θᵀx),  σ(z) = 1 / (1 + e^−z),
 ///   log p(y | x, θ) = log σ(s·z) with s = 2y − 1 and z = θᵀx (+ θ_bias when enabled).
@@ -34,7 +35,8 @@ namespace core {
 
 struct LogisticRegressionOptions {
     /// Appends an intercept as the last coordinate of θ (dimension d + 1). Off by default:
-    /// the paper's model has only the 784 pixel weights (002_…txt C.3).
+    /// the paper's model has only the 784 pixel weights (Seita et al., "Minibatch Acceptance Test",
+    /// appendix C.3).
     bool bias = false;
     /// Standard deviation s of a Gaussian prior N(0, s²I) on θ; 0 selects the paper's flat
     /// (improper, uniform) prior. Must be 0 or finite and > 0.
@@ -43,7 +45,7 @@ struct LogisticRegressionOptions {
     bool operator==(const LogisticRegressionOptions &) const = default;
 };
 
-/// Test-set figures of one θ (Seita et al. 000_…txt Sec. 6.2, Figure 3).
+/// Test-set figures of one θ (Seita et al., "Minibatch Acceptance Test", Sec. 6.2, Figure 3).
 struct ClassifierFit {
     double accuracy = 0.0;          ///< fraction of rows classified correctly
     double meanLogLikelihood = 0.0; ///< mean log p(y | x, θ), nats per row
@@ -77,8 +79,9 @@ public:
     /// kernel and the row added, scaled, to the sum in double precision while still in L1.
     void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override;
     /// max_i |l_i| ≤ max_i |z'_i − z_i| ≤ R ‖w' − w‖₂ + |b' − b|, R = max_i ‖x_i‖₂ (log σ is
-    /// 1-Lipschitz): the symbolic bound for MHSubLhd, which 003_…txt Sec. 6.2 found too loose
-    /// to help on MNIST; offered for comparison. No pass over the data.
+    /// 1-Lipschitz): the symbolic bound for MHSubLhd, which Seita et al., "Minibatch Acceptance
+    /// Test" (later version), Sec. 6.2 found too loose to help on MNIST; offered for comparison. No
+    /// pass over the data.
     std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override;
 
     /// Taylor proxies of ℓ_i = log p(y_i | x_i, θ) around `anchor` of order 1 or 2 (Bardenet et

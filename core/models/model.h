@@ -3,8 +3,8 @@
 ///
 /// Everything the minibatch tests need reduces to the per-point log-likelihood ratios
 ///   l_i(θ, θ') = log p(x_i | θ') − log p(x_i | θ)
-/// over an index set (Seita et al., 000_…txt Sec. 2, Eq. 3–4). Models evaluate them for a whole
-/// batch in one call, vectorised, so there is no virtual call per data point.
+/// over an index set (Seita et al., "Minibatch Acceptance Test", Sec. 2, Eq. 3–4). Models evaluate
+/// them for a whole batch in one call, vectorised, so there is no virtual call per data point.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -72,7 +72,7 @@ public:
     double logLikelihoodRatioSum(const Vector &from, const Vector &to) const;
 
     /// max_i |l_i(from, to)| over the whole dataset: a full pass (MHSubLhd's range bound C,
-    /// 000_…txt Eq. 16).
+    /// Seita et al., "Minibatch Acceptance Test", Eq. 16).
     double maxAbsLogLikelihoodRatio(const Vector &from, const Vector &to) const;
 
     /// Population mean and standard deviation of l_i(from, to) over all N points: one pass,

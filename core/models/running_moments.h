@@ -1,7 +1,7 @@
 #pragma once
 /// Mean and sum of squared deviations of a stream of values that arrives in chunks, merged
 /// with Chan, Golub and LeVeque's pairwise update in double precision: stable where running
-/// sums of x and x² are not (design.md §4).
+/// sums of x and x² are not.
 #include <Eigen/Core>
 
 namespace core {

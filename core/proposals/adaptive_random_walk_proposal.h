@@ -16,18 +16,18 @@
 ///    Algorithm 4), which makes the chain's acceptance rate converge to α*.
 ///
 /// Target acceptance for a Barker-type test. The minibatch test with its correction accepts
-/// with Barker's probability 1/(1 + e^(−Δ)) (Seita et al., 000_…txt Sec. 3), which is below
-/// Metropolis' min(1, e^Δ) for the same proposal. In the high-dimensional Gaussian limit of
-/// Roberts, Gelman & Gilks (1997) the speed is ℓ²·α(ℓ) with α(ℓ) = E[a(Z)], Z ~ N(−ℓ²/2, ℓ²);
-/// maximising it numerically gives ℓ = 2.38, α = 0.234 for Metropolis and ℓ = 2.46, α = 0.158
+/// with Barker's probability 1/(1 + e^(−Δ)) (Seita et al., "Minibatch Acceptance Test", Sec. 3),
+/// which is below Metropolis' min(1, e^Δ) for the same proposal. In the high-dimensional Gaussian
+/// limit of Roberts, Gelman & Gilks (1997) the speed is ℓ²·α(ℓ) with α(ℓ) = E[a(Z)], Z ~ N(−ℓ²/2,
+/// ℓ²); maximising it numerically gives ℓ = 2.38, α = 0.234 for Metropolis and ℓ = 2.46, α = 0.158
 /// for Barker. Low dimensions favour larger acceptance (Metropolis' optimum is 0.44 at d = 1).
 /// Those optima count iterations. A minibatch test also pays per iteration a batch that grows
-/// like the step squared (the variance of Δ* must fall below σ², 000_…txt Algorithm 1) down to
-/// its floor m, so per data point read smaller steps, and so larger acceptance rates, win until
-/// the batch reaches m. The default α* = 0.30 is where the paper's mixture (d = 2, N = 10⁶,
-/// T = 10⁴, m = 100) measured best: about the ESS per iteration of α* = 0.2 at less than half
-/// the data points per effective sample (README, "Proposals"). At stationarity a symmetric proposal's
-/// Δ has density p with p(−δ) = e^δ p(δ), so Barker's mean acceptance is
+/// like the step squared (the variance of Δ* must fall below σ², "Minibatch Acceptance Test",
+/// Algorithm 1) down to its floor m, so per data point read smaller steps, and so larger acceptance
+/// rates, win until the batch reaches m. The default α* = 0.30 is where the paper's mixture (d = 2,
+/// N = 10⁶, T = 10⁴, m = 100) measured best: about the ESS per iteration of α* = 0.2 at less than
+/// half the data points per effective sample (README, "Proposals"). At stationarity a symmetric
+/// proposal's Δ has density p with p(−δ) = e^δ p(δ), so Barker's mean acceptance is
 /// ∫_{δ>0} p(δ) 2e^δ/(1+e^δ) dδ ≤ ½ ∫_{δ>0} p(δ)(1+e^δ) dδ = ½, tending to ½ as the step
 /// shrinks: a target of ½ or more would shrink the scale without end, and run_config.cpp
 /// refuses it for the Barker-type tests.

@@ -13,9 +13,9 @@
 ///
 /// and the test weighs only how the target departs from the reference: when the target is
 /// N(μ, Σ) itself every candidate is accepted under Metropolis, whatever s. Any μ and any
-/// positive-definite Σ give an exact kernel (Seita et al., 000_…txt Sec. 3: a proposal enters
-/// only through the log proposal ratio in Δ*), so a poor reference costs speed, never
-/// correctness.
+/// positive-definite Σ give an exact kernel (Seita et al., "Minibatch Acceptance Test", Sec. 3: a
+/// proposal enters only through the log proposal ratio in Δ*), so a poor reference costs speed,
+/// never correctness.
 ///
 /// Why it suits a posterior that the Laplace approximation describes well (logistic regression
 /// with N ≫ d, logistic_laplace.h): a random walk or Langevin step must stay small, because its

@@ -24,9 +24,9 @@
 ///
 ///   logProposalRatio = ½‖p‖² − ½‖p'‖²,
 ///
-/// and the test estimates log π(θ') − log π(θ) as for any proposal (Seita et al., 000_…txt
-/// Sec. 3: a proposal enters only through the log proposal ratio in Δ*), so the minibatch test
-/// stays the only approximation.
+/// and the test estimates log π(θ') − log π(θ) as for any proposal (Seita et al., "Minibatch
+/// Acceptance Test", Sec. 3: a proposal enters only through the log proposal ratio in Δ*), so the
+/// minibatch test stays the only approximation.
 ///
 /// Why here: Langevin (one leapfrog step) moves diffusively, O(ε) per accepted step in a random
 /// direction; K steps of one trajectory travel O(Kε) in a consistent direction, so with K·ε

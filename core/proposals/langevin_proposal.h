@@ -11,8 +11,8 @@
 /// directions. Then, for every fixed S, proposing from q_S and accepting by an exact MH test is
 /// a π-reversible kernel; drawing S independently of θ makes the chain a mixture of
 /// π-reversible kernels, which is π-reversible too. The minibatch gradient therefore adds no
-/// bias of its own: the acceptance test stays the only approximation (Seita et al., 000_…txt
-/// Sec. 3, where any proposal enters through the log proposal ratio in Δ*).
+/// bias of its own: the acceptance test stays the only approximation (Seita et al., "Minibatch
+/// Acceptance Test", Sec. 3, where any proposal enters through the log proposal ratio in Δ*).
 ///
 /// `step` is h, the standard deviation of the noise per coordinate (as for
 /// RandomWalkProposal). B = N gives the full-data gradient (MALA). With a diagonal

@@ -2,10 +2,11 @@
 /// Gaussian random-walk proposal θ' = θ + step · z, z ~ N(0, I).
 ///
 /// `step` is the per-coordinate STANDARD DEVIATION, so the proposal covariance is step² · I.
-/// Seita et al. write "covariance Σ = diag(0.15, 0.15)" for the mixture (000_…txt Sec. 6.1) and
-/// "covariance 0.05 I" for MNIST (Sec. 6.2), i.e. a variance; a step of 0.15 taken as a standard
-/// deviation is a different, smaller proposal. Pass step = √0.15 ≈ 0.387 to follow the text's
-/// covariance literally. The proposal is symmetric, so log q(θ|θ') − log q(θ'|θ) = 0.
+/// Seita et al. write "covariance Σ = diag(0.15, 0.15)" for the mixture ("Minibatch Acceptance
+/// Test", Sec. 6.1) and "covariance 0.05 I" for MNIST (Sec. 6.2), i.e. a variance; a step of 0.15
+/// taken as a standard deviation is a different, smaller proposal. Pass step = √0.15 ≈ 0.387 to
+/// follow the text's covariance literally. The proposal is symmetric, so log q(θ|θ') − log q(θ'|θ)
+/// = 0.
 #include <memory>
 
 #include "core/models/model.h"

@@ -21,7 +21,7 @@ namespace {
 
 // Lays the chart out at `size`, calls paint(painter target rect, chart rect), then restores
 // the on-screen geometry. OpenGL series are switched off for the render: they draw into a GL
-// surface, not into the scene, and would be missing from the file (design.md Sec. 5).
+// surface, not into the scene, and would be missing from the file.
 template <typename Paint>
 void renderAtSize(QChartView *view, QSize size, Paint paint)
 {

@@ -1,5 +1,5 @@
 #pragma once
-// PNG and SVG files of a chart at a chosen size (design.md Sec. 6). The chart is laid out
+// PNG and SVG files of a chart at a chosen size. The chart is laid out
 // again at the requested size for the render and restored afterwards, so an export at
 // 1600 × 1000 is a real 1600 × 1000 chart rather than a scaled screenshot. Files are written
 // through QSaveFile: a failed export says why and leaves no partial file.

@@ -3,8 +3,8 @@
 // gives dark charts, never a white block), one colour per compared method, and a chart view
 // that re-applies the palette when the theme changes.
 //
-// No chart uses OpenGL series: they would be missing from PNG and SVG exports (design.md
-// Sec. 5), which render the chart's scene.
+// No chart uses OpenGL series: they would be missing from PNG and SVG exports, which render
+// the chart's scene.
 #include <QChartView>
 #include <QColor>
 #include <QPalette>

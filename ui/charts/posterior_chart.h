@@ -1,7 +1,7 @@
 #pragma once
 // The posterior scatter (θ₁, θ₂) drawn over the true tempered log-posterior.
 //
-// Qt Charts facts this widget is built around (design.md Sec. 5): QScatterSeries makes one
+// Qt Charts facts this widget is built around: QScatterSeries makes one
 // graphics item per point, so the samples are QLineSeries with no pen and a small image
 // marker; points arrive in batches and reach a series through replace() at most ~25 times a
 // second; the posterior is an image item behind the samples, which costs the

@@ -1,5 +1,5 @@
 #pragma once
-// Sessions: every setting of the window as a JSON file (design.md Sec. 6), so a run can be
+// Sessions: every setting of the window as a JSON file (docs/file-formats.md), so a run can be
 // restored and shared. The file is versioned; keys that are missing keep their defaults, so
 // older session files still load. 64-bit seeds are stored as strings, because JSON numbers
 // are doubles and would round seeds above 2^53.

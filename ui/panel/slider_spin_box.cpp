@@ -356,7 +356,7 @@ bool SliderSpinBox::eventFilter(QObject *watched, QEvent *event)
     if (watched != m_box)
         return QWidget::eventFilter(watched, event);
     // The box rejects a keystroke that makes its text out of range, and reverts an unfinished
-    // entry when the focus leaves: both used to happen silently.
+    // entry when the focus leaves: neither may happen silently.
     auto *edit = m_box->findChild<QLineEdit *>();
     if (!edit)
         return false;

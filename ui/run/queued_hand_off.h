@@ -3,7 +3,7 @@
 // build is instrumented with TSan (MHX_SANITIZE=thread); in every other build the scope below
 // is empty, emitQueued() is a plain emit and HandOffApplication is QApplication.
 //
-// Why this is needed: results cross threads by value over queued signals (design.md Sec. 5).
+// Why this is needed: results cross threads by value over queued signals, never by pointer into the chain.
 // A queued emit copies the arguments into an event and posts it under the receiving thread's
 // posted-event mutex; the receiving thread takes the event under the same mutex and calls the
 // slot. That mutex really orders the sender's writes before the receiver's reads, but it lives

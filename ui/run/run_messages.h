@@ -1,5 +1,5 @@
 #pragma once
-// The values that cross from the sampler's threads to the GUI thread (design.md Sec. 5), all
+// The values that cross from the sampler's threads to the GUI thread, all
 // copies: a request going out, snapshots while it runs, the outcome at the end. Requests and
 // outcomes are the run service's own types (core/experiment); snapshots are the GUI's, shaped
 // for the charts.

@@ -1,5 +1,5 @@
 #pragma once
-// The worker object that runs requests on a QThread (design.md Sec. 5): an adapter between the
+// The worker object that runs requests on a QThread: an adapter between the
 // Qt-free run service (core/experiment/service/run_service.h) and the window. It is moved to its thread
 // by the owner; startRequest() runs a whole request inside that thread's event loop, and the
 // service's observer calls become queued signals whose arguments are copies (run_messages.h),

@@ -1,5 +1,5 @@
 #pragma once
-// Turns a running chain into RunSnapshots (design.md Sec. 5): copies the rows [first, last)
+// Turns a running chain into RunSnapshots: copies the rows [first, last)
 // into value types, advances the running totals, and for logistic regression evaluates the
 // test accuracy and log-likelihood of θ every `stride` iterations (Seita et al. Sec. 6.2,
 // Figure 3). It runs on the chain's thread inside the progress callback, so the GUI thread
@@ -56,7 +56,7 @@ public:
     }
     /// The chain starts sampling now: its speed and elapsed time count from here, not from the
     /// builder's making, which comes before the data's heat map and the chain's preparation
-    /// (with them counted, a run's first speed read 856 it/s for a chain at 26,000).
+    /// (counting those seconds would make a fast chain's first speed a fraction of its pace).
     void startClock();
     /// The proposal the chain draws with, for the spread each snapshot reports (RunSnapshot::proposal).
     void setProposal(core::ProposalKind kind) { m_proposal = kind; }

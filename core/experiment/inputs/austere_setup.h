@@ -1,8 +1,8 @@
 #pragma once
-/// Preparing AustereMH for a run (Korattikara et al., 001_…txt Sec. D; Seita et al. 000_…txt
-/// Sec. 6.1 and appendix 002_…txt C.2.1): the design grid for the run's N (cached on disk), and
-/// for the conservative variant with an error bound, the pilot that fixes (m, ε) in advance.
-/// Shared by the CLI and the desktop app.
+/// Preparing AustereMH for a run (Korattikara et al., "Austerity in MCMC Land", supplement Sec. D;
+/// Seita et al., "Minibatch Acceptance Test", Sec. 6.1 and its appendix C.2.1): the design grid for
+/// the run's N (cached on disk), and for the conservative variant with an error bound, the pilot
+/// that fixes (m, ε) in advance. Shared by the CLI and the desktop app.
 #include <cstddef>
 #include <functional>
 #include <memory>

@@ -1,8 +1,8 @@
 #pragma once
-/// The logistic-regression experiment's data and model in one step (Seita et al., 000_…txt
-/// Sec. 6.2, 003_…txt Sec. 6.2, appendix 002_…txt C.3): choose a source (bundled or
-/// discovered IDX images, explicit IDX files, or a CSV file), pick two classes, split off a
-/// test set, optionally augment the training images, and build the model; plus the accuracy
+/// The logistic-regression experiment's data and model in one step (Seita et al., "Minibatch
+/// Acceptance Test", Sec. 6.2, the later version, Sec. 6.2, its appendix C.3): choose a source
+/// (bundled or discovered IDX images, explicit IDX files, or a CSV file), pick two classes, split
+/// off a test set, optionally augment the training images, and build the model; plus the accuracy
 /// and test log-likelihood of a chain's samples, the paper's Figure 3 curves.
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,8 @@
 #pragma once
 /// What `compare` leaves behind besides the run's own files (run_report.h): the Markdown table
-/// of the paper's Tables 1 and 4 (Seita et al. 003_…txt Sec. 6.1, appendix 002_…txt Table 4),
-/// one row per method with each figure's mean ± sd over the trials, and the same figures per
-/// trial as CSV.
+/// of the paper's Tables 1 and 4 (Seita et al., "Minibatch Acceptance Test" (later version), Sec.
+/// 6.1, its appendix Table 4), one row per method with each figure's mean ± sd over the trials, and
+/// the same figures per trial as CSV.
 #include <string>
 
 #include "core/experiment/service/run_outcome.h"

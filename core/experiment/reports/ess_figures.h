@@ -1,5 +1,5 @@
 #pragma once
-/// The speed figures per effective sample of a run (design.md Sec. 9: effective samples per
+/// The speed figures per effective sample of a run (effective samples per
 /// second of the whole run, burn-in included, and data points read per effective sample), per
 /// chain and pooled over a method's chains. The run service (run_service.h) adds them; every
 /// report shows them as they are.

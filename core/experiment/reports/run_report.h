@@ -1,6 +1,6 @@
 #pragma once
 /// The files a finished run leaves behind, each with one writer shared by the CLI and the GUI
-/// (design.md Sec. 6):
+/// (their formats: docs/file-formats.md):
 /// - one CmdStan-like samples CSV per chain, whose `# key = value` header holds every setting
 ///   needed to run it again, the data's description and the chain's segments;
 /// - one summary JSON, the same schema from `mh-explorer-cli run`, `compare` and the window:
@@ -63,9 +63,10 @@ std::vector<std::string> writeRunSamples(const RunOutcome &outcome, const std::s
 nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::string &program);
 void writeRunSummary(const RunOutcome &outcome, const std::string &path, const std::string &program);
 
-/// Logistic regression (Seita et al. 003_…txt Sec. 6.2, Fig. 3): test accuracy and mean test
-/// log-likelihood every config.traceStride samples against the data consumed so far, with the
-/// mean training log-likelihood. Throws std::invalid_argument for other datasets.
+/// Logistic regression (Seita et al., "Minibatch Acceptance Test" (later version), Sec. 6.2, Fig.
+/// 3): test accuracy and mean test log-likelihood every config.traceStride samples against the data
+/// consumed so far, with the mean training log-likelihood. Throws std::invalid_argument for other
+/// datasets.
 void writeClassifierTrace(const RunOutcome &outcome, const ChainReport &chain, const std::string &path);
 
 } // namespace core

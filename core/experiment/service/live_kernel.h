@@ -5,9 +5,9 @@
 ///
 /// Why the chain may go on rather than restart: every one of these kernels leaves the same
 /// tempered posterior invariant (exactly, or up to the test's documented approximation; Seita
-/// et al. 000_…txt Sec. 4–5), so switching between them between two iterations only changes
-/// which valid transition the next iterations use, as a temperature or step change does
-/// (live_tuning.h). The chain records a new segment where the change applies. Only the data
+/// et al., "Minibatch Acceptance Test", Sec. 4–5), so switching between them between two iterations
+/// only changes which valid transition the next iterations use, as a temperature or step change
+/// does (live_tuning.h). The chain records a new segment where the change applies. Only the data
 /// (dataset, N, data seed, files) define the target and need a new run.
 #include <atomic>
 #include <cstdint>

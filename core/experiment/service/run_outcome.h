@@ -72,7 +72,7 @@ struct ChainReport {
     int essCoordinates = 0;
     /// Speed per effective sample, with essBulkMin as the effective sample count. The ESS
     /// counts the final segment's rows only, but what it cost is the whole chain's: a user
-    /// waits for the burn-in (annealed or not) and any earlier segment too (design.md Sec. 9).
+    /// waits for the burn-in (annealed or not) and any earlier segment too.
     /// essPerSecond: essBulkMin / the chain's whole sampling wall time (ChainResult::
     /// wallSeconds: burn-in included, paused time excluded).
     double essPerSecond = std::nan("");
@@ -94,7 +94,8 @@ struct ChainReport {
     double ownSplitRhat = std::nan("");
     /// Logistic regression: test accuracy and mean test log-likelihood at the last sample; the
     /// accuracy at, and the mean training and test log-likelihoods of, the mean θ of the second
-    /// half of the final segment (Seita et al. 003_…txt Sec. 6.2).
+    /// half of the final segment (Seita et al., "Minibatch Acceptance Test" (later version), Sec.
+    /// 6.2).
     double testAccuracy = std::nan("");
     double testLogLikelihood = std::nan("");
     double meanThetaAccuracy = std::nan("");

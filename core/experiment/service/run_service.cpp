@@ -145,8 +145,9 @@ prepareAustere(RunOutcome &outcome, const DatasetInstance &dataset,
     return designer;
 }
 
-// Accuracy and log-likelihoods of a logistic-regression chain (Seita et al. 003_…txt Sec. 6.2):
-// at the last sample, and at the mean θ of the second half of the final segment.
+// Accuracy and log-likelihoods of a logistic-regression chain (Seita et al., "Minibatch Acceptance
+// Test" (later version), Sec. 6.2): at the last sample, and at the mean θ of the second half of the
+// final segment.
 void addClassifierFigures(const DatasetInstance &dataset, const ChainResult &chain, ChainReport &report)
 {
     if (!dataset.classifier || chain.completed == 0)

@@ -5,10 +5,11 @@
 /// it (RunObserver) and print, plot or write the RunOutcome (run_report.h).
 ///
 /// Steps: the data (generated or loaded once and shared by every channel), the correction table
-/// (when a method samples X_corr; Seita et al. 000_…txt Sec. 5), AustereMH's design grid and
-/// pilot (when a method needs them; Korattikara et al. 001_…txt Sec. D), the Laplace fit (once
-/// for every laplace-* chain), the chains (parallel where asked), then per chain the summary, bulk ESS, the posterior metrics (mixture) or the
-/// classifier figures (logistic regression), and per method the split R-hat.
+/// (when a method samples X_corr; Seita et al., "Minibatch Acceptance Test", Sec. 5), AustereMH's
+/// design grid and pilot (when a method needs them; Korattikara et al., "Austerity in MCMC Land",
+/// supplement Sec. D), the Laplace fit (once for every laplace-* chain), the chains (parallel where
+/// asked), then per chain the summary, bulk ESS, the posterior metrics (mixture) or the classifier
+/// figures (logistic regression), and per method the split R-hat.
 #include "core/experiment/inputs/run_input_cache.h"
 #include "core/experiment/service/run_observer.h"
 #include "core/experiment/service/run_outcome.h"

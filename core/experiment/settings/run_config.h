@@ -98,8 +98,9 @@ ProposalKind parseProposal(const std::string &name);
 /// a mixed chain.
 enum class Preset { Paper, Recommended };
 
-/// Defaults are the paper's Gaussian-mixture settings (000_…txt Sec. 6.1, 003_…txt Sec. 6.1,
-/// appendix 002_…txt C.1): N = 10⁶, T = 10⁴, m = 100 growing by 100, σ = 1, 3000 samples.
+/// Defaults are the paper's Gaussian-mixture settings (Seita et al., "Minibatch Acceptance Test",
+/// Sec. 6.1, the later version, Sec. 6.1, its appendix C.1): N = 10⁶, T = 10⁴, m = 100 growing by
+/// 100, σ = 1, 3000 samples.
 struct RunConfig {
     /// Recorded so that files say which preset filled the settings not given; the values
     /// themselves are always written out in full.
@@ -114,9 +115,10 @@ struct RunConfig {
     double step = 0.15;            ///< proposal standard deviation per coordinate (see RandomWalkProposal)
     /// Burn-in: the first `burnIn` of the `samples` iterations run with step `burnInStep`
     /// (0: `step`) at `annealFrom`, or at `temperature` when annealFrom is 0 (a plain warm-up),
-    /// then `temperature` and `step`. Annealing is the paper's schedule (003_…txt Sec. 6.2:
-    /// 100 → 1 after 400 samples). Burn-in rows never count as draws of the target; a plain
-    /// warm-up's rows are not even written to samples files (see writeRunSamples).
+    /// then `temperature` and `step`. Annealing is the paper's schedule (Seita et al., "Minibatch
+    /// Acceptance Test" (later version), Sec. 6.2: 100 → 1 after 400 samples). Burn-in rows never
+    /// count as draws of the target; a plain warm-up's rows are not even written to samples files
+    /// (see writeRunSamples).
     std::int64_t burnIn = 0;
     /// > 0: the chain restarts its random stream every this many draws after the burn-in
     /// (ChainSettings::checkpointEvery), so that a run cut short can be continued from its
@@ -154,14 +156,15 @@ struct RunConfig {
     /// Test accuracy is evaluated every traceStride samples.
     std::int64_t traceStride = 10;
     MinibatchSettings minibatch;
-    /// AustereMH(c): the paper's mixture settings, m = 100 and ε = 0.005 (000_…txt Sec. 6.1),
-    /// unless austereErrorBound asks for a design.
+    /// AustereMH(c): the paper's mixture settings, m = 100 and ε = 0.005 (Seita et al., "Minibatch
+    /// Acceptance Test", Sec. 6.1), unless austereErrorBound asks for a design.
     AustereSettings austere;
     /// > 0: choose AustereMH's (m, ε) by the design grid under this bound on the mean |ΔP|
     /// (austere-c: once, from a pilot; austere-nc: every iteration). 0: use `austere` as is.
     double austereErrorBound = 0.0;
     int austerePilot = 200;        ///< pilot proposals for the conservative design
-    /// MHSubLhd: m = 100, γ = 1.5, p = 2, δ = 0.01 (000_…txt Sec. 6.1).
+    /// MHSubLhd: m = 100, γ = 1.5, p = 2, δ = 0.01 (Seita et al., "Minibatch Acceptance Test", Sec.
+    /// 6.1).
     SubLhdSettings sublhd;
     /// The paper's grid (N = 4000, V = 20, σ = 1, λ = 10) but solved by NNLS: its CDF error is
     /// about 1e-7 against the ridge solution's 9e-4, at the same cost. `solver = Ridge`
@@ -208,10 +211,11 @@ inline bool plainBurnIn(const RunConfig &config) { return config.burnIn > 0 && !
 void validate(const RunConfig &config);
 
 /// Dataset-specific defaults for every setting the user did not give (`given(flag)` says which
-/// command-line flags were given): the worst-case Gaussian (000_…txt Sec. 2.1) at T = 1 with
-/// the proposal N(θ, 1/N); logistic regression at T = 100 with step 0.05 (appendix 002_…txt
-/// Table 5, MNIST-13k); tall-logreg at T = 1 with a N(0, I) prior, a bias weight (d counts it)
-/// and step 1/√N, the scale at which its posterior concentrates (Cornish et al. 2019, experiments).
+/// command-line flags were given): the worst-case Gaussian (Seita et al., "Minibatch Acceptance
+/// Test", Sec. 2.1) at T = 1 with the proposal N(θ, 1/N); logistic regression at T = 100 with step
+/// 0.05 (its appendix Table 5, MNIST-13k); tall-logreg at T = 1 with a N(0, I) prior, a bias weight
+/// (d counts it) and step 1/√N, the scale at which its posterior concentrates (Cornish et al. 2019,
+/// experiments).
 void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given);
 /// The same, with only temperature and step possibly given.
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven);

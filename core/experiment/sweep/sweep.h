@@ -4,7 +4,7 @@
 /// methods and trials. Each (point, method, trial) becomes one SweepRow: the minibatch size,
 /// the correction's CDF error, the posterior's fidelity and the speed per effective sample,
 /// side by side, so that a curve shows what a setting trades for what (for σ: smaller batches
-/// against a larger correction error, Seita et al. 000_…txt Sec. 4–5).
+/// against a larger correction error, Seita et al., "Minibatch Acceptance Test", Sec. 4–5).
 ///
 /// Every point starts from the base request's settings with only the varied setting changed,
 /// so nothing one point sets leaks into the next. Trial k of every point and method uses seed

@@ -43,7 +43,7 @@ struct Suite {
     void setup()
     {
         CorrectionParams params;
-        params.grid = 2000; // Table 3 (002_…txt): L∞ 1.3e-3 at σ = 1, λ = 10; solves in seconds
+        params.grid = 2000; // Table 3 (Seita et al., "Minibatch Acceptance Test", appendix): L∞ 1.3e-3 at σ = 1, λ = 10; solves in seconds
         correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
         BOOST_TEST_REQUIRE(correction->linfError() < 2e-3);
     }

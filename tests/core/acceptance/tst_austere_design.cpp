@@ -1,5 +1,6 @@
-// The AustereMH dynamic program (001_…txt Sec. A, Eq. 18–20) agrees with simulation of the
-// actual sequential t-test, as the supplement's Figure 10 shows for data usage.
+// The AustereMH dynamic program (Korattikara et al., "Austerity in MCMC Land", supplement Sec. A,
+// Eq. 18–20) agrees with simulation of the actual sequential t-test, as the supplement's Figure 10
+// shows for data usage.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>

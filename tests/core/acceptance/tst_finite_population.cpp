@@ -36,7 +36,8 @@ struct Suite {
         CorrectionParams params;
         params.grid = 2000;
         correction = std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-        // Lemma 1's worst case (000_…txt Sec. 2.1): x ~ N(0.5, 1), flat prior, T = 1.
+        // Lemma 1's worst case (Seita et al., "Minibatch Acceptance Test", Sec. 2.1): x ~ N(0.5,
+        // 1), flat prior, T = 1.
         model = std::make_unique<GaussianMeanModel>(generateWorstCaseGaussian(kDataSize, 5), 1.0);
     }
 };

@@ -75,7 +75,7 @@ std::vector<PopulationRow> populationRows()
 }
 
 // Δ = mean Λ_i; Pr(accept) of the exact Metropolis test is min(1, e^Δ). AustereMH's error
-// is controlled by ε (004_…txt Sec. 3.1) and MHSubLhd's by δ.
+// is controlled by ε (Korattikara et al., "Sequential Tests", Sec. 3.1) and MHSubLhd's by δ.
 BOOST_DATA_TEST_CASE(acceptanceProbability, data::make(populationRows()), row)
 {
     const auto [delta, lambdaSd] = row;
@@ -84,7 +84,8 @@ BOOST_DATA_TEST_CASE(acceptanceProbability, data::make(populationRows()), row)
     const double exact = teststats::metropolisProbability(delta);
 
     // AustereMH's error is not bounded by its per-look ε: it is what the dynamic program
-    // of the supplement predicts (001_…txt Eq. 18–21), which can exceed ε when Δ ≈ 0.
+    // of the supplement predicts (Korattikara et al., "Austerity in MCMC Land", supplement Eq.
+    // 18–21), which can exceed ε when Δ ≈ 0.
     AustereSettings austereSettings;
     austereSettings.epsilon = 0.01;
     AustereTest austere(austereSettings);
@@ -194,8 +195,9 @@ BOOST_AUTO_TEST_CASE(sublhdUsesModelBoundWhenAsked)
     BOOST_TEST(decision.fullScanPoints == std::int64_t(0));
 }
 
-// Lemma 1 (000_…txt Sec. 2.1, appendix A.1): on x_i ~ N(0.5, 1) with proposal N(θ, 1/N),
-// AustereMH and MHSubLhd read all N points with probability ≥ 0.0085 per iteration.
+// Lemma 1 (Seita et al., "Minibatch Acceptance Test", Sec. 2.1, appendix A.1): on x_i ~ N(0.5, 1)
+// with proposal N(θ, 1/N), AustereMH and MHSubLhd read all N points with probability ≥ 0.0085 per
+// iteration.
 struct WorstCaseRow {
     std::string method;
     bool readsAll;

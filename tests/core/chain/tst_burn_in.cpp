@@ -1,7 +1,7 @@
-// An annealing burn-in (Seita et al., 003_…txt Sec. 6.2) samples at its own T₀: its rows must
-// never count as draws of the target. The chain marks them as a segment of their own, the
-// target segment starts where the burn-in ends, and every statistic of the target (ESS, R-hat,
-// the posterior metrics) and the lp__ column follow that.
+// An annealing burn-in (Seita et al., "Minibatch Acceptance Test" (later version), Sec. 6.2)
+// samples at its own T₀: its rows must never count as draws of the target. The chain marks them as
+// a segment of their own, the target segment starts where the burn-in ends, and every statistic of
+// the target (ESS, R-hat, the posterior metrics) and the lp__ column follow that.
 #include <boost/test/unit_test.hpp>
 
 #include <memory>

@@ -44,7 +44,7 @@ BOOST_TEST_GLOBAL_FIXTURE(Suite);
 
 // 61,000 iterations from the posterior mean, thinned by 30 after 1000 burn-in: about 2000
 // nearly independent draws. The proposal sd equals the posterior sd, the efficient 1-D
-// random walk of 000_…txt Sec. 2.1.
+// random walk of Seita et al., "Minibatch Acceptance Test", Sec. 2.1.
 std::vector<double> thinnedChain(const RunConfig &config, double temperature = kTemperature)
 {
     auto test = makeAcceptanceTest(config, Suite::correction);

@@ -1,7 +1,7 @@
-// The correction distribution C_σ (Seita et al. 000_…txt Sec. 4, Eq. 14-15; appendix 002_…txt
-// Table 3): accuracy against the paper, moments, the sampler (KS and chi-squared against exact
-// answers), parameter checks and cancellation. Solver internals: tst_correction_solvers.cpp;
-// the disk cache: tst_correction_cache.cpp.
+// The correction distribution C_σ (Seita et al., "Minibatch Acceptance Test", Sec. 4, Eq. 14-15;
+// its appendix Table 3): accuracy against the paper, moments, the sampler (KS and chi-squared
+// against exact answers), parameter checks and cancellation. Solver internals:
+// tst_correction_solvers.cpp; the disk cache: tst_correction_cache.cpp.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>

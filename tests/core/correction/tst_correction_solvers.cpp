@@ -1,5 +1,6 @@
-// Internals of the correction solve (Seita et al. 000_…txt Sec. 4): the alias table, the NNLS
-// active-set solver, and the two ridge methods (Toeplitz and dense), which must agree.
+// Internals of the correction solve (Seita et al., "Minibatch Acceptance Test", Sec. 4): the alias
+// table, the NNLS active-set solver, and the two ridge methods (Toeplitz and dense), which must
+// agree.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>

@@ -365,9 +365,10 @@ BOOST_AUTO_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbability)
 
 // AustereMH with control variates runs its sequential t-test on the residuals' Λ_i = N r_i / T
 // against ψ = log u − (prior ratio + proxies' sum / T). Its acceptance probability is then the
-// one the dynamic program of 001_…txt (Eq. 18–21) predicts for the residuals' population mean
-// and sd, with the exact part in the place of the prior ratio: Metropolis' probability of the
-// exact Δ plus that predicted error. Small residuals make a small batch enough.
+// one the dynamic program of Korattikara et al., "Austerity in MCMC Land", supplement (Eq. 18–21)
+// predicts for the residuals' population mean and sd, with the exact part in the place of the prior
+// ratio: Metropolis' probability of the exact Δ plus that predicted error. Small residuals make a
+// small batch enough.
 BOOST_AUTO_TEST_CASE(austereWithControlVariatesHasThePredictedProbability)
 {
     const auto logistic = tallLogistic(100'000, 3, 37);

@@ -241,10 +241,10 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
     BOOST_TEST(sequential.rows[0].acceptanceRate > sequential.rows[8].acceptanceRate);
 }
 
-// Seita et al. 000_…txt Sec. 4–5: a larger σ lets the test stop at a larger variance, so at
-// smaller batches, while the correction's CDF error grows. Up to σ = 1 the NNLS table sits at
-// its solver's floor (about 1e-8 at this grid, not monotone from one σ to the next); above it
-// the error rises by orders of magnitude.
+// Seita et al., "Minibatch Acceptance Test", Sec. 4–5: a larger σ lets the test stop at a larger
+// variance, so at smaller batches, while the correction's CDF error grows. Up to σ = 1 the NNLS
+// table sits at its solver's floor (about 1e-8 at this grid, not monotone from one σ to the next);
+// above it the error rises by orders of magnitude.
 BOOST_AUTO_TEST_CASE(largerSigmaGivesSmallerBatchesAndALargerCorrectionError)
 {
     SweepRequest request = mixtureSweep("sigma", 0.5, 1.5, 5);
