@@ -135,7 +135,11 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             // The user's step wins over any re-adaptation in progress.
             retunedProposal = proposal.withStep(request.step); // allocates once per change only
             mainProposal = retunedProposal.get();
+            if (relearnEnd >= 0)
+                result.learning.reset(); // no scale is being learned any more: the ellipse must not say so
             relearnEnd = -1;
+            // Nor may a continuous run's next lap go on with the re-learned step.
+            result.relearnedProposal.reset();
         } else if (t >= settings.burnIn && mainTemperature != proposalTemperature) {
             // (A change during the burn-in applies where it ends, with what the burn-in learned.)
             relearnEnd = -1;

@@ -282,6 +282,50 @@ BOOST_AUTO_TEST_CASE(temperatureChangeRelearnsAnAdaptiveScale)
                "variance " << sampleVariance << " vs " << newSd * newSd);
 }
 
+// The user's step, set while a scale is being re-learned for a new T, ends the re-learning:
+// the step is the user's from there on, no learning is reported any more (the window's
+// ellipse would draw a scale that no longer moves), and a continuous run's next lap is not
+// handed the re-learned proposal, which would undo the user's step.
+BOOST_AUTO_TEST_CASE(stepChangeDuringRelearningEndsIt)
+{
+    constexpr double kUserStep = 0.3;
+    constexpr std::int64_t kBurnIn = 2000, kSamples = 20'000, kRelearn = 4000;
+    AdaptationSettings adaptation;
+    AdaptiveRandomWalkProposal proposal(1, 0.1, adaptation);
+    LiveTuning tuning;
+    ChainSettings chain = settings(kSamples, 10.0, &tuning);
+    chain.burnIn = kBurnIn;
+    chain.burnInTemperature = 10.0;
+    chain.adaptation = &proposal;
+    chain.relearnIterations = kRelearn;
+    std::int64_t switchedAt = -1, steppedAt = -1;
+    bool learningShownAfterTheStep = false;
+    const ChainResult result = runChain(*Suite::model, proposal, *Suite::test, chain, {},
+                                        [&](const ChainResult &running, std::int64_t, std::int64_t last) {
+                                            if (switchedAt < 0 && last >= kSamples / 4) {
+                                                tuning.setTemperature(1.0);
+                                                switchedAt = last;
+                                            } else if (switchedAt >= 0 && steppedAt < 0 && last >= switchedAt + kRelearn / 4) {
+                                                tuning.setStep(kUserStep);
+                                                steppedAt = last;
+                                            } else if (steppedAt >= 0 && last > steppedAt + 10 && running.learning) {
+                                                learningShownAfterTheStep = true;
+                                            }
+                                        });
+    BOOST_TEST_REQUIRE(steppedAt > 0);
+    BOOST_TEST_REQUIRE(steppedAt < switchedAt + kRelearn); // the step came while re-learning
+    BOOST_TEST_REQUIRE(result.segments.size() == std::size_t(4)); // burn-in, T = 10, re-learning, the user's step
+    BOOST_TEST(result.segments[2].relearning);
+    const ChainSegment &last = result.segments.back();
+    BOOST_TEST(!last.relearning);
+    BOOST_TEST(last.start == steppedAt);
+    BOOST_TEST(testcheck::nearlyEqual(last.step, kUserStep));
+    BOOST_TEST(result.finalSegmentStart() == last.start);
+    BOOST_TEST(!learningShownAfterTheStep);
+    BOOST_TEST(!result.learning.has_value());
+    BOOST_TEST(result.relearnedProposal == nullptr);
+}
+
 // A non-adaptive proposal keeps the user's step: only the segment records the change.
 BOOST_AUTO_TEST_CASE(temperatureChangeKeepsAFixedStep)
 {
