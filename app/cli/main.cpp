@@ -9,11 +9,12 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/data/full_pass_notice.h"
+#include "core/experiment/settings/method_registry.h"
 #include "core/install/install_layout.h"
 
 namespace {
 
-const char *kUsage =
+const char *kUsageTemplate =
     "usage: mh-explorer-cli <command> [options]\n"
     "       mh-explorer-cli --help | --version\n"
     "\n"
@@ -21,7 +22,7 @@ const char *kUsage =
     "  run         sample a posterior with one acceptance test\n"
     "              --preset {recommended,paper} (settings not given: mixing ones, or Seita et al.'s)\n"
     "              --dataset {gmm,worst-case,logreg,tall-logreg}\n"
-    "              --method {minibatch,austere-c,austere-nc,sublhd,smh,tunamh,flymc,barker,mh,naive-barker}\n"
+    "              --method {@METHODS@}\n"
     "              --samples S --seed K\n"
     "              [--n-data N --data-seed K --temperature T --step s --batch m --batch-growth g\n"
     "               --sigma S --lambda L --solver {ridge,nnls} --grid N --range V --delta D --no-fpc\n"
@@ -71,6 +72,18 @@ const char *kUsage =
     "proposal's standard deviation), m = 100, growth 100, sigma = 1, NNLS correction\n"
     "(--solver ridge --lambda 10 is the paper's solver).\n";
 
+// The usage text with the method table's names in place of @METHODS@.
+std::string usage()
+{
+    std::string names;
+    for (const core::TestMethod method : core::allMethods())
+        names += (names.empty() ? "" : ",") + core::methodName(method);
+    std::string text = kUsageTemplate;
+    const std::string slot = "@METHODS@";
+    text.replace(text.find(slot), slot.size(), names);
+    return text;
+}
+
 using CommandHandler = int (*)(int, char **);
 constexpr std::pair<const char *, CommandHandler> kCommands[] = {
     {"run", cli::runCommand},         {"compare", cli::compareCommand},
@@ -85,7 +98,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0
         || std::strcmp(argv[1], "help") == 0) {
-        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        std::fputs(usage().c_str(), argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0) {

@@ -33,7 +33,7 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
                 static_cast<long long>(summary.maxBatch));
     std::printf("  full-data fallbacks  %lld\n", static_cast<long long>(summary.fullDataFallbacks));
     const core::TestMethod method = outcome.chainConfig(chain).method;
-    if ((method == core::TestMethod::Scalable || method == core::TestMethod::Tuna) && chain.result)
+    if (core::methodRow(method).reportsBoundViolations && chain.result)
         std::printf("  bound violations     %lld (drawn points past their bound; the kernel is exact only at 0)\n",
                     static_cast<long long>(chain.result->boundViolations));
     std::printf("  data points used     %lld (%.3g passes over the data)\n", static_cast<long long>(summary.dataPointsUsed),

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,6 +12,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include "core/experiment/settings/method_registry.h"
 #include "tests/support/cli_process.h"
 
 namespace {
@@ -79,6 +81,33 @@ private slots:
         QCOMPARE(bench.exitCode, 0);
         QVERIFY(bench.out.contains("--minibatch-iterations"));
         QVERIFY(!bench.out.contains("--method ")); // bench refuses it, so does not offer it
+    }
+
+    // Every row of the core's method table is named by the usage text, by run --help and by
+    // docs/methods.md, and the CLI accepts the name.
+    void everyMethodIsInTheHelpAndTheDocs()
+    {
+        const Result usage = runCli({"--help"});
+        QCOMPARE(usage.exitCode, 0);
+        const Result run = runCli({"run", "--help"});
+        QCOMPARE(run.exitCode, 0);
+        const QString docsPath = QFINDTESTDATA("../../docs/methods.md");
+        QVERIFY2(!docsPath.isEmpty(), "docs/methods.md not found beside the tests");
+        QFile docsFile(docsPath);
+        QVERIFY(docsFile.open(QIODevice::ReadOnly));
+        const QString docs = QString::fromUtf8(docsFile.readAll());
+        QStringList names;
+        for (const core::MethodEntry &row : core::methodTable())
+            names.append(QString::fromUtf8(row.name.data(), static_cast<qsizetype>(row.name.size())));
+        QVERIFY2(usage.out.contains(QStringLiteral("--method {") + names.join(',') + QLatin1Char('}')), qPrintable(usage.out));
+        for (const QString &name : names) {
+            QVERIFY2(QRegularExpression(QStringLiteral("--method VALUE .*\\b%1\\b").arg(QRegularExpression::escape(name)))
+                         .match(run.out)
+                         .hasMatch(),
+                     qPrintable(name + QStringLiteral(" is missing from run --help")));
+            QVERIFY2(docs.contains(QLatin1Char('`') + name + QLatin1Char('`')),
+                     qPrintable(name + QStringLiteral(" is missing from docs/methods.md (as `") + name + QStringLiteral("`)")));
+        }
     }
 
     // Options a command has no use for are refused by name, not silently dropped; settings that

@@ -104,12 +104,23 @@ void tst_MainWindow::controlsStartFromCoreDefaults()
                  qPrintable(widget->objectName() + QStringLiteral(" ") + widget->metaObject()->className()
                             + QStringLiteral(": '") + widget->toolTip() + QStringLiteral("'")));
     }
-    // Every method the desktop app can run is offered, the baselines included.
-    QStringList offered;
-    for (int k = 0; k < window.controls()->methodBox()->count(); ++k)
-        offered.append(window.controls()->methodBox()->itemData(k).toString());
-    for (const char *name : {"minibatch", "austere-c", "austere-nc", "sublhd", "barker", "mh", "naive-barker"})
-        QVERIFY2(offered.contains(QLatin1String(name)), name);
+    // Every row of the core's method table is offered by the method box, in the table's order
+    // and with its label and description, and has a tick box in the compare box.
+    QComboBox *methods = window.controls()->methodBox();
+    const std::vector<core::MethodEntry> &table = core::methodTable();
+    QCOMPARE(methods->count(), static_cast<int>(table.size()));
+    QStringList compareTicks;
+    for (const QCheckBox *tick : window.controls()->compareBox()->findChildren<QCheckBox *>())
+        compareTicks.append(tick->text());
+    for (std::size_t k = 0; k < table.size(); ++k) {
+        const QString name = QString::fromUtf8(table[k].name.data(), static_cast<qsizetype>(table[k].name.size()));
+        QCOMPARE(methods->itemData(static_cast<int>(k)).toString(), name);
+        QCOMPARE(methods->itemText(static_cast<int>(k)),
+                 QString::fromUtf8(table[k].label.data(), static_cast<qsizetype>(table[k].label.size())));
+        QVERIFY2(methods->itemData(static_cast<int>(k), Qt::ToolTipRole).toString().contains(QStringLiteral("Sec.")),
+                 qPrintable(name));
+        QVERIFY2(compareTicks.contains(name), qPrintable(name + QStringLiteral(" has no tick box in the compare box")));
+    }
     // The embedded icon loads.
     QVERIFY(!window.windowIcon().pixmap(32, 32).isNull());
 }

@@ -37,12 +37,21 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
     m_controlVariates->addItem(tr("minibatch tests with taylor2 only"));
     m_controlVariates->addItem(tr("each minibatch test without and with taylor2"));
     m_controlVariates->setToolTip(
-        tr("Control variates for the ticked tests that take them (minibatch, naive-barker, AustereMH, MHSubLhd): "
+        tr("Control variates for the ticked tests that take them (%1): "
            "as the form's Control variates box says; Taylor proxies of second order around the posterior mode "
            "(Bardenet, Doucet & Holmes 2017; Cornish et al. 2019), whose sum over all N points is exact; or each "
            "such test twice, without and with them. Swept over N on tall data, the plain minibatch test reads more "
            "as the posterior narrows while the one with proxies stays near its first batch (Seita et al. Sec. 4's "
-           "variance condition on the whole estimate). SMH always has proxies, TunaMH and FlyMC never."));
+           "variance condition on the whole estimate). Always with proxies: %2; never: %3.")
+            .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
+                return row.controlVariates == core::ControlVariatePolicy::Optional;
+            })))
+            .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
+                return row.controlVariates == core::ControlVariatePolicy::Required;
+            })))
+            .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
+                return row.controlVariates == core::ControlVariatePolicy::Never && row.needsPointBounds;
+            }))));
     grid->addWidget(m_controlVariates, static_cast<int>((offered.size() + 1) / 2), 0, 1, 2);
     connect(m_controlVariates, &QComboBox::currentIndexChanged, this, [this] {
         updateHint();
@@ -60,11 +69,12 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
 
 QVector<core::TestMethod> CompareBox::offeredMethods()
 {
-    // AustereMH(nc) last: it needs the design grid and a bound, and a full-data pass per iteration.
-    return {core::TestMethod::Minibatch, core::TestMethod::AustereConservative, core::TestMethod::SubLhd,
-            core::TestMethod::Barker,    core::TestMethod::Metropolis,          core::TestMethod::NaiveBarker,
-            core::TestMethod::Scalable,  core::TestMethod::Tuna,                core::TestMethod::Firefly,
-            core::TestMethod::AustereNonConservative};
+    // The method table's order, but the tests that cost a full-data pass per iteration (AustereMH(nc):
+    // it needs the design grid and a bound too) last.
+    QVector<core::TestMethod> offered, last;
+    for (const core::MethodEntry &row : core::methodTable())
+        (row.costsAPassPerIteration ? last : offered).append(row.method);
+    return offered + last;
 }
 
 std::vector<core::TestMethod> CompareBox::methods() const
@@ -99,8 +109,7 @@ namespace {
 // does: each runs once, with its own default.
 bool twinnedWithControlVariates(core::TestMethod method)
 {
-    return method != core::TestMethod::Metropolis && method != core::TestMethod::Barker
-           && !core::isExactMinibatchMethod(method);
+    return core::methodRow(method).controlVariates == core::ControlVariatePolicy::Optional;
 }
 
 } // namespace

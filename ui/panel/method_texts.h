@@ -1,7 +1,8 @@
 #pragma once
 // What the app calls each acceptance test: a short label for the method box and one sentence,
-// with its paper and section, for the tooltips of the method box and the compare box. One
-// table, so that the two boxes never describe a method differently.
+// with its paper and section, for the tooltips of the method box and the compare box. Both come
+// from the core's method table (method_registry.h), so that the two boxes, the command line and
+// the docs never describe a method differently.
 #include <QString>
 #include <QVector>
 
@@ -9,7 +10,7 @@
 
 namespace ui {
 
-/// Every method, in the method box's order.
+/// Every method, in the method box's order (the method table's).
 QVector<core::TestMethod> allMethods();
 /// "minibatch (corrected)", "smh (scalable MH, exact)": the CLI's name and what it is.
 QString methodLabel(core::TestMethod method);

@@ -112,7 +112,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["sd_batch"] = jsonNumber(s.sdBatch);
     entry["max_batch"] = s.maxBatch;
     entry["full_data_fallbacks"] = s.fullDataFallbacks;
-    if (config.method == TestMethod::Scalable || config.method == TestMethod::Tuna)
+    if (methodRow(config.method).reportsBoundViolations)
         entry["bound_violations"] = result.boundViolations;
     entry["all_data_iterations"] = s.allDataIterations;
     entry["data_points_used"] = s.dataPointsUsed;

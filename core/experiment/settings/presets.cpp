@@ -14,13 +14,12 @@ namespace {
 // points per iteration (Cornish et al. 2019, Sec. 3.3); TunaMH's batch grows with N.
 bool readsAMinibatch(TestMethod method)
 {
-    return method == TestMethod::Minibatch || method == TestMethod::NaiveBarker || method == TestMethod::Scalable;
+    return methodRow(method).readsSmallMinibatch;
 }
 
 bool takesControlVariates(TestMethod method)
 {
-    return method != TestMethod::Metropolis && method != TestMethod::Barker && method != TestMethod::Tuna
-           && method != TestMethod::Firefly;
+    return methodRow(method).controlVariates != ControlVariatePolicy::Never;
 }
 
 void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,

@@ -28,12 +28,6 @@ struct NamedValue {
     const char *name;
 };
 
-constexpr NamedValue<TestMethod> kMethodNames[] = {
-    {TestMethod::Minibatch, "minibatch"}, {TestMethod::AustereConservative, "austere-c"},
-    {TestMethod::AustereNonConservative, "austere-nc"}, {TestMethod::SubLhd, "sublhd"},
-    {TestMethod::Scalable, "smh"}, {TestMethod::Tuna, "tunamh"}, {TestMethod::Firefly, "flymc"},
-    {TestMethod::Barker, "barker"}, {TestMethod::Metropolis, "mh"}, {TestMethod::NaiveBarker, "naive-barker"},
-};
 constexpr NamedValue<ControlVariates> kControlVariateNames[] = {
     {ControlVariates::Auto, "auto"}, {ControlVariates::None, "none"},
     {ControlVariates::Taylor1, "taylor1"}, {ControlVariates::Taylor2, "taylor2"},
@@ -71,33 +65,12 @@ Enum parseIn(const NamedValue<Enum> (&table)[Count], const char *what, const std
     throw std::invalid_argument(std::string(what) + " must be one of " + names + "; got '" + name + "'");
 }
 
+bool takesControlVariates(const MethodEntry &row)
+{
+    return row.controlVariates != ControlVariatePolicy::Never;
+}
+
 } // namespace
-
-const std::vector<TestMethod> &allMethods()
-{
-    static const std::vector<TestMethod> methods = [] {
-        std::vector<TestMethod> all;
-        for (const auto &entry : kMethodNames)
-            all.push_back(entry.value);
-        return all;
-    }();
-    return methods;
-}
-
-std::string methodName(TestMethod method)
-{
-    return nameIn(kMethodNames, method);
-}
-
-TestMethod parseMethod(const std::string &name)
-{
-    return parseIn(kMethodNames, "method", name);
-}
-
-bool isExactMinibatchMethod(TestMethod method)
-{
-    return method == TestMethod::Scalable || method == TestMethod::Tuna || method == TestMethod::Firefly;
-}
 
 std::string controlVariatesName(ControlVariates kind)
 {
@@ -138,7 +111,8 @@ ControlVariates resolvedControlVariates(const RunConfig &config)
 {
     if (config.controlVariates != ControlVariates::Auto)
         return config.controlVariates;
-    return config.method == TestMethod::Scalable ? ControlVariates::Taylor2 : ControlVariates::None;
+    return methodRow(config.method).controlVariates == ControlVariatePolicy::Required ? ControlVariates::Taylor2
+                                                                                  : ControlVariates::None;
 }
 
 int controlVariateOrder(const RunConfig &config)
@@ -165,6 +139,12 @@ bool learnsDuringBurnIn(ProposalKind kind)
 {
     return kind == ProposalKind::Adaptive || kind == ProposalKind::AdaptiveLangevin || kind == ProposalKind::LaplaceLangevin
            || kind == ProposalKind::LaplaceCrankNicolson || kind == ProposalKind::LaplaceHamiltonian;
+}
+
+bool relearnsAfterTemperatureChange(ProposalKind kind)
+{
+    return kind == ProposalKind::Adaptive || kind == ProposalKind::LaplaceCrankNicolson
+           || kind == ProposalKind::LaplaceHamiltonian;
 }
 
 ProposalKind parseProposal(const std::string &name)
@@ -237,21 +217,19 @@ namespace {
 // SMH and TunaMH are exact only with per-point bounds, which only logistic regression has here.
 void validateExactMinibatch(const RunConfig &config)
 {
-    if (!isExactMinibatchMethod(config.method))
+    const MethodEntry &row = methodRow(config.method);
+    if (!row.needsPointBounds)
         return;
-    const std::string method = methodName(config.method);
+    const std::string method(row.name);
     if (!isLogisticDataset(config.dataset))
         throw std::invalid_argument(
-            method + " needs per-point bounds on the "
-            + std::string(config.method == TestMethod::Scalable ? "Taylor remainders"
-                          : config.method == TestMethod::Tuna   ? "log-likelihoods"
-                                                                : "likelihoods (lower bounds)")
+            method + " needs per-point bounds on the " + std::string(row.boundsNeeded)
             + ", which logreg and tall-logreg have; '" + config.dataset
             + "' has none (the mixture's derivatives and a Gaussian's log-likelihood grow without bound in theta)");
-    if (config.method == TestMethod::Scalable && resolvedControlVariates(config) == ControlVariates::None)
-        throw std::invalid_argument("control-variates none is refused for smh: its factors are the residuals of the "
+    if (row.controlVariates == ControlVariatePolicy::Required && resolvedControlVariates(config) == ControlVariates::None)
+        throw std::invalid_argument("control-variates none is refused for " + method + ": its factors are the residuals of the "
                                     "Taylor proxies (use taylor2, the default, or taylor1)");
-    if (config.method != TestMethod::Scalable && resolvedControlVariates(config) != ControlVariates::None)
+    if (row.controlVariates == ControlVariatePolicy::Never && resolvedControlVariates(config) != ControlVariates::None)
         throw std::invalid_argument("control-variates " + controlVariatesName(config.controlVariates)
                                     + " is refused for " + method
                                     + ": its bounds are on each point's likelihood, not on a residual (use "
@@ -262,11 +240,6 @@ void validateExactMinibatch(const RunConfig &config)
 }
 
 } // namespace
-
-bool needsCorrection(TestMethod method)
-{
-    return method == TestMethod::Minibatch;
-}
 
 void validate(const RunConfig &config)
 {
@@ -284,9 +257,10 @@ void validate(const RunConfig &config)
     if (config.checkpointEvery < 0)
         throw std::invalid_argument("checkpoint-every must be >= 0 (0: no checkpoints); got "
                                     + std::to_string(config.checkpointEvery));
-    if (config.checkpointEvery > 0 && config.method == TestMethod::Firefly)
-        throw std::invalid_argument("flymc carries its bright points from one iteration to the next, which a checkpoint "
-                                    "does not record: leave out --checkpoint-every");
+    if (config.checkpointEvery > 0 && methodRow(config.method).carriesStateBetweenIterations)
+        throw std::invalid_argument(methodName(config.method)
+                                    + " carries its bright points from one iteration to the next, which a checkpoint "
+                                      "does not record: leave out --checkpoint-every");
     if (!(config.annealFrom >= 0.0) || !std::isfinite(config.annealFrom))
         throw std::invalid_argument("anneal-from must be finite and >= 0 (0: the burn-in runs at --temperature); got "
                                     + std::to_string(config.annealFrom));
@@ -314,9 +288,9 @@ void validate(const RunConfig &config)
                                     + std::to_string(config.gradBatch));
     if (controlVariateOrder(config) > 0) {
         const std::string cv = "control-variates " + controlVariatesName(config.controlVariates);
-        if (config.method == TestMethod::Metropolis || config.method == TestMethod::Barker)
-            throw std::invalid_argument(cv + " is for the minibatch tests (minibatch, naive-barker, austere-c, "
-                                             "austere-nc, sublhd, smh): the exact test " + methodName(config.method)
+        if (methodRow(config.method).controlVariates == ControlVariatePolicy::Never && !isExactMinibatchMethod(config.method))
+            throw std::invalid_argument(cv + " is for the minibatch tests (" + methodNames("and", takesControlVariates)
+                                        + "): the exact test " + methodName(config.method)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");
         if (config.dataset == "worst-case")
             throw std::invalid_argument(cv + " needs a model with Taylor proxies: gmm, logreg or tall-logreg; "
@@ -345,8 +319,7 @@ void validate(const RunConfig &config)
     // At stationarity Barker's test accepts at most half of a symmetric proposal's moves on
     // average (AdaptiveRandomWalkProposal derives it), approaching half as the step shrinks: a
     // target of 1/2 or more would shrink the step without end.
-    const bool barkerType = config.method == TestMethod::Minibatch || config.method == TestMethod::Barker
-                            || config.method == TestMethod::NaiveBarker;
+    const bool barkerType = methodRow(config.method).rule == AcceptRule::Barker;
     const double targetLimit = barkerType ? 0.5 : 1.0;
     if (!(config.adaptTarget > 0.0 && config.adaptTarget < targetLimit))
         throw std::invalid_argument("adapt-target must be in (0, " + std::string(barkerType ? "0.5" : "1")
@@ -472,28 +445,7 @@ std::unique_ptr<AcceptanceTest> makeAcceptanceTest(const RunConfig &config,
                                                    std::shared_ptr<const CorrectionDistribution> correction,
                                                    std::shared_ptr<const AustereDesigner> designer)
 {
-    switch (config.method) {
-    case TestMethod::Metropolis: return std::make_unique<MetropolisTest>();
-    case TestMethod::Barker: return std::make_unique<BarkerTest>();
-    case TestMethod::Minibatch: return std::make_unique<MinibatchBarkerTest>(std::move(correction), config.minibatch);
-    case TestMethod::NaiveBarker:
-        return std::make_unique<NaiveMinibatchBarkerTest>(config.correction.sigma, config.minibatch);
-    case TestMethod::AustereConservative: return std::make_unique<AustereTest>(config.austere);
-    case TestMethod::AustereNonConservative:
-        return std::make_unique<AustereAdaptiveTest>(std::move(designer), config.austereErrorBound);
-    case TestMethod::SubLhd: {
-        // With control variates the residuals' range is the Taylor remainder's bound (the model's
-        // logLikelihoodRatioBound), never a pass over the data (Bardenet, Doucet & Holmes 2017).
-        SubLhdSettings settings = config.sublhd;
-        if (controlVariateOrder(config) > 0)
-            settings.useModelBound = true;
-        return std::make_unique<SubLhdTest>(settings);
-    }
-    case TestMethod::Scalable: return std::make_unique<ScalableMetropolisTest>();
-    case TestMethod::Tuna: return std::make_unique<TunaTest>(config.tunaChi);
-    case TestMethod::Firefly: return std::make_unique<FireflyTest>(FireflySettings{config.flymcDarkToBright});
-    }
-    throw std::invalid_argument("unknown method");
+    return methodRow(config.method).make(config, std::move(correction), std::move(designer));
 }
 
 } // namespace core

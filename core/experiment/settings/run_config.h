@@ -17,6 +17,7 @@
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/inputs/logistic_dataset.h"
+#include "core/experiment/settings/method_registry.h"
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/adaptive_random_walk_proposal.h"
 #include "core/proposals/langevin_proposal.h"
@@ -24,29 +25,6 @@
 
 namespace core {
 
-enum class TestMethod {
-    Metropolis,
-    Barker,
-    Minibatch,
-    NaiveBarker,
-    AustereConservative,
-    AustereNonConservative,
-    SubLhd,
-    Scalable, ///< SMH (exact_minibatch_tests.h)
-    Tuna,     ///< TunaMH (exact_minibatch_tests.h)
-    Firefly   ///< FlyMC (firefly_test.h)
-};
-
-/// Every method, in the order tables list them.
-const std::vector<TestMethod> &allMethods();
-/// CLI spelling: "mh", "barker", "minibatch", "naive-barker", "austere-c", "austere-nc", "sublhd",
-/// "smh", "tunamh", "flymc".
-std::string methodName(TestMethod method);
-/// Throws std::invalid_argument listing the allowed names.
-TestMethod parseMethod(const std::string &name);
-/// The exact minibatch kernels that came after Seita et al. (SMH, TunaMH, FlyMC): exact, but only
-/// for models with per-point bounds (logistic regression).
-bool isExactMinibatchMethod(TestMethod method);
 std::string solverName(CorrectionSolver solver);
 CorrectionSolver parseSolver(const std::string &name);
 
@@ -88,6 +66,10 @@ std::string proposalName(ProposalKind kind);
 bool usesGradient(ProposalKind kind);
 /// Whether the proposal learns during the burn-in and freezes after it (needs --burn-in).
 bool learnsDuringBurnIn(ProposalKind kind);
+/// Whether a live temperature change after the burn-in rescales the learned step by √(T′/T)
+/// and re-learns it (AdaptiveProposal::relearning): the adaptive random walk and the Laplace
+/// Crank–Nicolson and Hamiltonian proposals. Every other proposal keeps its step.
+bool relearnsAfterTemperatureChange(ProposalKind kind);
 /// Throws std::invalid_argument listing the allowed names.
 ProposalKind parseProposal(const std::string &name);
 
@@ -263,7 +245,5 @@ bool needsAustereDesign(const RunConfig &config);
 /// temperature it is given at each iteration.
 bool followsLiveTuning(const RunConfig &config);
 
-/// True when the method samples X_corr (and so needs a solved correction table).
-bool needsCorrection(TestMethod method);
 
 } // namespace core

@@ -187,10 +187,10 @@ std::vector<SettingSpec> makeTable()
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
     table.push_back(named(
-        "method", "method", "minibatch, austere-c, austere-nc, sublhd, smh, tunamh, flymc, barker, mh or naive-barker [minibatch]",
+        "method", "method", methodNames("or") + " [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
         [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
-    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (minibatch, naive-barker, smh)]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (" + methodNames("and", [](const MethodEntry &row) { return row.readsSmallMinibatch; }) + ")]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
     // The data seed also seeds the logistic-regression split and augmentation; files record
@@ -264,8 +264,10 @@ std::vector<SettingSpec> makeTable()
     table.push_back(named(
         "control_variates", "control-variates",
         "auto, none, taylor1 or taylor2: Taylor proxies around the posterior mode as control variates for "
-        "minibatch, naive-barker, austere-c, austere-nc, sublhd and smh; the minibatch estimates only their residuals "
-        "[auto: taylor2 for smh, none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
+            + methodNames("and", [](const MethodEntry &row) { return row.controlVariates != ControlVariatePolicy::Never; })
+            + "; the minibatch estimates only their residuals [auto: taylor2 for "
+            + methodNames("and", [](const MethodEntry &row) { return row.controlVariates == ControlVariatePolicy::Required; })
+            + ", none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
         [](RunConfig &c, const std::string &value) { c.controlVariates = parseControlVariates(value); }));
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and

@@ -1,0 +1,94 @@
+#pragma once
+/// The acceptance methods, one row each: what the command line calls a method, what the app's
+/// boxes show, the traits every front end and check asks about, and the factory that makes its
+/// test. Every list of methods (names, --help, the app's method and compare boxes, presets'
+/// rules, validation messages) is derived from this table, so a new method is a new row and its
+/// test class, and a list that forgets it cannot exist.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+class AcceptanceTest;
+class AustereDesigner;
+class CorrectionDistribution;
+struct RunConfig;
+
+enum class TestMethod {
+    Metropolis,
+    Barker,
+    Minibatch,
+    NaiveBarker,
+    AustereConservative,
+    AustereNonConservative,
+    SubLhd,
+    Scalable, ///< SMH (exact_minibatch_tests.h)
+    Tuna,     ///< TunaMH (exact_minibatch_tests.h)
+    Firefly   ///< FlyMC (firefly_test.h)
+};
+
+/// Which accept rule a test approximates or implements. A Barker-type test accepts at most half
+/// of a symmetric proposal's moves at stationarity, which bounds an adaptive proposal's target.
+enum class AcceptRule { Barker, Metropolis };
+
+/// Whether a method takes Taylor-proxy control variates (control_variates.h).
+enum class ControlVariatePolicy {
+    Never,    ///< the full-data tests read every point; TunaMH and FlyMC bound each point's likelihood
+    Optional, ///< off by default; --control-variates taylor1|taylor2 turns them on
+    Required  ///< on by default and refused off (SMH: its factors are the residuals)
+};
+
+struct MethodEntry {
+    TestMethod method;
+    std::string_view name;        ///< the CLI's spelling, also the samples files' and sessions'
+    std::string_view label;       ///< the app's method box: the name and what it is
+    std::string_view description; ///< one sentence with its paper and section (tooltips)
+    AcceptRule rule;
+    /// Exact: the chain's stationary distribution is the tempered posterior, with no test error.
+    bool exact;
+    /// Samples X_corr, so a run solves (or loads) a correction table first.
+    bool needsCorrection;
+    /// Reads a small minibatch per iteration on every dataset (presets lengthen such runs).
+    bool readsSmallMinibatch;
+    /// Exact only with the model's per-point bounds (SMH, TunaMH, FlyMC): `boundsNeeded` says
+    /// which, and datasets without them are refused.
+    bool needsPointBounds;
+    std::string_view boundsNeeded;
+    ControlVariatePolicy controlVariates;
+    /// Counts drawn points past their bound (the kernel is exact only at 0): reported per chain.
+    bool reportsBoundViolations;
+    /// Carries state from one iteration to the next that a checkpoint does not record (FlyMC's
+    /// bright points), so --checkpoint-every is refused.
+    bool carriesStateBetweenIterations;
+    /// Offered last in the compare box: a full-data pass per iteration besides its test.
+    bool costsAPassPerIteration;
+    /// The test for a run (correction: the table when needsCorrection; designer: AustereMH's
+    /// design grid when the run needs one).
+    std::unique_ptr<AcceptanceTest> (*make)(const RunConfig &config,
+                                            std::shared_ptr<const CorrectionDistribution> correction,
+                                            std::shared_ptr<const AustereDesigner> designer);
+};
+
+/// Every method, in the order the app's method box and the CLI's help list them.
+const std::vector<MethodEntry> &methodTable();
+/// The row of a method (every enum value has one).
+const MethodEntry &methodRow(TestMethod method);
+
+/// Every method, in the table's order.
+const std::vector<TestMethod> &allMethods();
+/// CLI spelling: "minibatch", "austere-c", …
+std::string methodName(TestMethod method);
+/// Throws std::invalid_argument listing the allowed names.
+TestMethod parseMethod(const std::string &name);
+/// The names joined as prose: "minibatch, austere-c, … or naive-barker" (`conjunction` last),
+/// of every method, or of those `which` selects.
+std::string methodNames(std::string_view conjunction = "or", bool (*which)(const MethodEntry &) = nullptr);
+/// The exact minibatch kernels that came after Seita et al. (SMH, TunaMH, FlyMC): exact, but only
+/// for models with per-point bounds (logistic regression).
+bool isExactMinibatchMethod(TestMethod method);
+/// Whether the method samples X_corr and needs a correction table.
+bool needsCorrection(TestMethod method);
+
+} // namespace core
