@@ -236,7 +236,7 @@ Session MainWindow::session() const
     Session session;
     m_controls->fillSession(session);
     session.exportSize = m_exportSize;
-    session.tab = m_results->currentIndex();
+    session.tab = ResultsView::tabKeys().value(m_results->currentIndex());
     return session;
 }
 
@@ -244,7 +244,9 @@ void MainWindow::applySession(const Session &session)
 {
     m_controls->applySession(session);
     m_exportSize = session.exportSize;
-    m_results->setCurrentIndex(std::clamp(session.tab, 0, m_results->count() - 1));
+    // A tab this version does not have (a newer session's) leaves the current one shown.
+    if (const int tab = ResultsView::tabIndex(session.tab); tab >= 0)
+        m_results->setCurrentIndex(tab);
 }
 
 void MainWindow::restoreLastSession(const Session &session)
@@ -262,7 +264,7 @@ void MainWindow::restoreLastSession(const Session &session)
 void MainWindow::restoreDefaults()
 {
     Session defaults;
-    defaults.tab = m_results->currentIndex();
+    defaults.tab = ResultsView::tabKeys().value(m_results->currentIndex());
     defaults.exportSize = m_exportSize;
     m_controls->applySession(defaults);
     m_strip->showNotice(QString());

@@ -126,8 +126,8 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
     const auto midRunTemperature = option("midrun-temperature", "At half way, change the temperature of the running "
                                                                 "chains (a new, marked chain segment).", "value");
     const auto dark = option("dark", "Use a dark palette (to check the charts follow it).");
-    const auto tab = option("tab", "Show a tab: posterior, sizes, correction, traces, diagnostics, accuracy, "
-                                   "tradeoffs.", "name");
+    const QString tabHelp = QStringLiteral("Show a tab: %1.").arg(ui::ResultsView::tabKeys().join(QStringLiteral(", ")));
+    const auto tab = option("tab", tabHelp.toUtf8().constData(), "name");
     const auto sweep = option("sweep", "Sweep a setting on the Trade-offs tab instead of a run, e.g. sigma=0.4:1.7:8 "
                                        "(with --quit-when-done: then the files, then exit).", "NAME=FROM:TO:COUNT");
     const auto logSpacing = option("log", "With --sweep: geometric spacing of the points.");
@@ -268,9 +268,7 @@ std::optional<GuiOptions> parseOptions(const QCoreApplication &app)
         options.script.exportSize = QSize(width, height);
     }
     if (parser.isSet(tab)) {
-        const QStringList tabs = {QStringLiteral("posterior"), QStringLiteral("sizes"), QStringLiteral("correction"),
-                                  QStringLiteral("traces"), QStringLiteral("diagnostics"), QStringLiteral("accuracy"),
-                                  QStringLiteral("tradeoffs")};
+        const QStringList tabs = ui::ResultsView::tabKeys();
         options.tab = static_cast<int>(tabs.indexOf(parser.value(tab)));
         if (options.tab < 0) {
             fail(QStringLiteral("unknown --tab '%1'; choose one of %2").arg(parser.value(tab), tabs.join(QStringLiteral(", "))));

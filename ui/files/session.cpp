@@ -22,9 +22,15 @@ namespace ui {
 namespace {
 
 const QString kFormat = QStringLiteral("mh-explorer-session");
-// 2: the run's settings under "settings", keyed as core::settingsTable() names them (the keys of
-// samples-file headers). 1: a nested "config" object of the session's own, still read.
-constexpr int kVersion = 2;
+// 3: the chart tab by its key ("traces"), not its position. 2: the run's settings under
+// "settings", keyed as core::settingsTable() names them (the keys of samples-file headers).
+// 1: a nested "config" object of the session's own. Older versions are still read.
+constexpr int kVersion = 3;
+// Versions 1 and 2 stored the tab's position; these were the tabs, in their order then.
+const QStringList kPositionalTabs = {QStringLiteral("posterior"),   QStringLiteral("sizes"),
+                                     QStringLiteral("correction"),  QStringLiteral("traces"),
+                                     QStringLiteral("diagnostics"), QStringLiteral("accuracy"),
+                                     QStringLiteral("tradeoffs")};
 constexpr int kMaxExportSide = 8000;
 
 [[noreturn]] void badValue(const QString &key, const QString &expected)
@@ -295,7 +301,16 @@ Session sessionFromJson(const QJsonObject &json)
     readInteger(json, QStringLiteral("export_width"), width, 1, kMaxExportSide);
     readInteger(json, QStringLiteral("export_height"), height, 1, kMaxExportSide);
     session.exportSize = QSize(width, height);
-    readInteger(json, QStringLiteral("tab"), session.tab);
+    if (json.contains(QStringLiteral("tab"))) {
+        const QJsonValue tab = json[QStringLiteral("tab")];
+        if (tab.isString())
+            session.tab = tab.toString();
+        else if (tab.isDouble() && tab.toDouble() == std::floor(tab.toDouble()) && tab.toDouble() >= 0
+                 && tab.toDouble() < kPositionalTabs.size())
+            session.tab = kPositionalTabs[static_cast<int>(tab.toDouble())];
+        else
+            badValue(QStringLiteral("tab"), QStringLiteral("a tab's name (\"traces\") or, in older sessions, its position 0..6"));
+    }
     const auto text = [](const QJsonValue &value) { return value.toString(); };
     readTyped(json, QStringLiteral("dropped_data"), session.droppedData, &QJsonValue::isString, "a string", text);
     readTyped(json, QStringLiteral("dropped_data_reason"), session.droppedReason, &QJsonValue::isString, "a string", text);

@@ -27,7 +27,7 @@ struct Session {
     int chains = 1;
     bool parallel = false;
     QSize exportSize{1600, 1000};              ///< last chart export size
-    int tab = 0;                               ///< the chart tab shown
+    QString tab = QStringLiteral("posterior"); ///< the chart tab shown, by its key (ResultsView::tabKeys)
     /// A data file the window did not keep because it failed to load (autosave): its name and
     /// the loader's message, said at the next start; the settings hold the last data that did.
     QString droppedData;

@@ -63,6 +63,18 @@ QWidget *scrolling(QWidget *page)
 
 } // namespace
 
+QStringList ResultsView::tabKeys()
+{
+    return {QStringLiteral("posterior"),   QStringLiteral("sizes"),    QStringLiteral("correction"),
+            QStringLiteral("traces"),      QStringLiteral("diagnostics"), QStringLiteral("accuracy"),
+            QStringLiteral("tradeoffs")};
+}
+
+int ResultsView::tabIndex(const QString &key)
+{
+    return static_cast<int>(tabKeys().indexOf(key));
+}
+
 ResultsView::ResultsView(QWidget *parent) : QTabWidget(parent)
 {
     m_comparePage = new ComparePage;

@@ -41,6 +41,12 @@ class ResultsView : public QTabWidget {
     Q_OBJECT
 public:
     enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab, AccuracyTab, TradeoffsTab };
+    /// Each tab's stable key, in the Tab order: "posterior", "sizes", "correction", "traces",
+    /// "diagnostics", "accuracy", "tradeoffs". Sessions and --tab name tabs by these, so that a
+    /// tab added or moved does not shift what a saved session shows.
+    static QStringList tabKeys();
+    /// The index of the tab with `key`, or -1.
+    static int tabIndex(const QString &key);
 
     explicit ResultsView(QWidget *parent = nullptr);
 

@@ -72,7 +72,7 @@ ui::Session unusualSession()
     s.chains = 3;
     s.parallel = true;
     s.exportSize = QSize(1234, 567);
-    s.tab = ui::ResultsView::TraceTab;
+    s.tab = QStringLiteral("traces");
     return s;
 }
 
@@ -94,6 +94,7 @@ private slots:
     void badFilesAreRefusedWithAReason();
     void fileThatFailedToLoadIsNotRestored();
     void autoControlVariatesComeBackAsAuto();
+    void tabIsStoredByItsKey();
     void windowAutosavesOnClose();
 };
 
@@ -164,9 +165,10 @@ void tst_Session::jsonRoundTripsEverySetting()
     QCOMPARE(v1.correction.solver, core::CorrectionSolver::Ridge);
     QCOMPARE(v1.logreg.classes, std::make_pair(3, 5));
     QCOMPARE(v1.logreg.model.priorSd, 2.5);
-    // Version 2 writes the table's keys, as samples-file headers do.
+    // Since version 2 the table's keys are written, as samples-file headers have them (version 3
+    // names the tab by its key).
     const QJsonObject written = ui::sessionToJson(original);
-    QCOMPARE(written[QStringLiteral("version")].toInt(), 2);
+    QCOMPARE(written[QStringLiteral("version")].toInt(), 3);
     const QJsonObject settings = written[QStringLiteral("settings")].toObject();
     QCOMPARE(settings[QStringLiteral("seed")].toString(), QStringLiteral("9007199254740993"));
     QCOMPARE(settings[QStringLiteral("austere_batch")].toInt(), 250);
@@ -262,6 +264,32 @@ void tst_Session::badFilesAreRefusedWithAReason_data()
         << QStringLiteral("settings.seed: expected a non-negative whole number");
     QTest::newRow("huge export") << QByteArray(R"({"format":"mh-explorer-session","version":1,"export_width":1e9})")
                                  << QStringLiteral("'export_width' must be an integer from 1 to 8000");
+    QTest::newRow("tab past the old tabs") << QByteArray(R"({"format":"mh-explorer-session","version":2,"tab":7})")
+                                           << QStringLiteral("'tab' must be a tab's name");
+}
+
+// Sessions name the tab by its key; versions 1 and 2 stored its position, which still opens the
+// tab that was at that position then, whatever tabs come later.
+void tst_Session::tabIsStoredByItsKey()
+{
+    QCOMPARE(ui::sessionToJson(unusualSession())[QStringLiteral("tab")].toString(), QStringLiteral("traces"));
+    QString error;
+    const auto old = ui::parseSession(R"({"format":"mh-explorer-session","version":2,"tab":3})", QStringLiteral("old"), &error);
+    QVERIFY2(old, qPrintable(error));
+    QCOMPARE(old->tab, QStringLiteral("traces"));
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.applySession(*old);
+    QCOMPARE(window.results()->currentIndex(), static_cast<int>(ui::ResultsView::TraceTab));
+    QCOMPARE(window.session().tab, QStringLiteral("traces"));
+    // A tab this version does not have (a newer program's session) keeps the tab shown.
+    ui::Session newer = *old;
+    newer.tab = QStringLiteral("a-later-tab");
+    window.applySession(newer);
+    QCOMPARE(window.results()->currentIndex(), static_cast<int>(ui::ResultsView::TraceTab));
+    // The --tab names are the same keys.
+    QCOMPARE(ui::ResultsView::tabKeys().size(), window.results()->count());
+    QCOMPARE(ui::ResultsView::tabIndex(QStringLiteral("tradeoffs")), static_cast<int>(ui::ResultsView::TradeoffsTab));
 }
 
 void tst_Session::badFilesAreRefusedWithAReason()
