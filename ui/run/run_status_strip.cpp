@@ -9,6 +9,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 
+#include "core/acceptance/batch_prediction.h"
 #include "core/experiment/service/run_observer.h"
 
 namespace ui {
@@ -200,18 +201,26 @@ QString RunStatusStrip::prediction() const
 QString RunStatusStrip::predictTemperatureChange(double from, double to, const RunRequest &request, double pace)
 {
     hideOffer();
-    // The minibatch test reads until the variance of its estimate of Δ* falls below σ² (Seita
-    // et al., Algorithm 1): with per-point log-likelihood differences of variance s², that is
-    // about N²s²/(T²σ²) points. The proposal's step follows √T (it is rescaled and re-learned,
-    // ChainSegment::relearning), so s² ∝ T and the batch grows as 1/T, between the first batch
-    // m and N. Other methods' batches follow T by other laws: no figure is made up for them.
+    // The corrected minibatch test's batch follows T by the law of batch_prediction.h; other
+    // methods' batches follow T by other laws: no figure is made up for them.
     const core::RunConfig &config = request.config;
     if (config.method != core::TestMethod::Minibatch || m_latest.completed <= 0 || !(from > 0.0) || !(to > 0.0))
         return {};
     const double now = m_latest.segmentIterations > 0 ? m_latest.segmentMeanBatch : m_latest.meanBatch;
     const double n = static_cast<double>(std::max<qint64>(m_latest.dataSize, 1));
-    const double floor = static_cast<double>(config.minibatch.initialBatch);
-    const double predicted = std::clamp(now * from / to, std::min(floor, n), n);
+    core::BatchPredictionInputs inputs;
+    inputs.meanBatch = now;
+    inputs.fromTemperature = from;
+    inputs.toTemperature = to;
+    inputs.population = n;
+    inputs.firstBatch = static_cast<double>(config.minibatch.initialBatch);
+    inputs.batchGrowth = static_cast<double>(config.minibatch.batchGrowth);
+    inputs.dimension = m_latest.dimension;
+    inputs.finitePopulationCorrection = config.minibatch.finitePopulationCorrection;
+    // Learned scales are rescaled by √(T′/T) and re-learned (ChainSegment::relearning); every
+    // other proposal keeps its step.
+    inputs.stepFollowsTemperature = core::relearnsAfterTemperatureChange(config.proposal);
+    const double predicted = core::predictedMeanBatch(inputs);
     // Reading points is the test's cost: the time an iteration takes scales with its batch.
     const double speed = m_latest.iterationsPerSecond * now / std::max(predicted, 1.0);
     const qint64 left = m_latest.total > 0 ? std::max<qint64>(m_latest.total - m_latest.completed, 0) : 0;
