@@ -173,8 +173,15 @@ std::string methodNames(std::string_view conjunction, bool (*which)(const Method
             names.push_back(row.name);
     std::string text;
     for (std::size_t k = 0; k < names.size(); ++k) {
-        if (k > 0)
-            text += k + 1 == names.size() ? " " + std::string(conjunction) + " " : std::string(", ");
+        // Appended piece by piece: GCC 12 takes "+" on std::string for an overlapping memcpy
+        // (-Wrestrict).
+        if (k > 0 && k + 1 == names.size()) {
+            text += ' ';
+            text += conjunction;
+            text += ' ';
+        } else if (k > 0) {
+            text += ", ";
+        }
         text += names[k];
     }
     return text;
