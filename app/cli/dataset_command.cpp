@@ -161,9 +161,17 @@ int datasetCommand(int argc, char **argv)
         if (args.has(tableOnly))
             throw UsageError(std::string("--") + tableOnly + " is for converting your file (--data)");
     const std::string dataset = args.text("dataset", "gmm");
-    if (dataset != "gmm" && dataset != "tall-logreg")
-        throw UsageError("--dataset must be gmm or tall-logreg; got '" + dataset + "'");
-    if (dataset == "gmm" && args.has("dimension"))
+    const core::DatasetEntry *entry = core::findDataset(dataset);
+    if (!entry || !entry->exportable) {
+        std::string names;
+        for (const core::DatasetEntry &candidate : core::datasetTable())
+            if (candidate.exportable) {
+                names += names.empty() ? "" : " or ";
+                names += candidate.name;
+            }
+        throw UsageError("--dataset must be " + names + "; got '" + dataset + "'");
+    }
+    if (!entry->dimensionSetting && args.has("dimension"))
         throw UsageError("--dimension is for --dataset tall-logreg");
     core::RunConfig seeded; // the table's seed reader: whole, unsigned, named errors
     readSetting(args, *core::findSettingByKey("seed"), seeded);

@@ -76,8 +76,13 @@ const char *kUsageTemplate =
 std::string usage()
 {
     std::string names;
-    for (const core::TestMethod method : core::allMethods())
-        names += (names.empty() ? "" : ",") + core::methodName(method);
+    // Appended piece by piece: GCC 12 takes "+" on std::string for an overlapping memcpy
+    // (-Wrestrict).
+    for (const core::TestMethod method : core::allMethods()) {
+        if (!names.empty())
+            names += ',';
+        names += core::methodName(method);
+    }
     std::string text = kUsageTemplate;
     const std::string slot = "@METHODS@";
     text.replace(text.find(slot), slot.size(), names);

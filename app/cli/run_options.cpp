@@ -27,7 +27,8 @@ void requireWritable(const std::string &option, const std::string &path)
 void refuseCsvOverData(const core::RunConfig &config, const std::string &csvPath)
 {
     std::error_code error;
-    if (config.dataset == "logreg" && !csvPath.empty() && std::filesystem::exists(csvPath, error))
+    const core::DatasetEntry *data = core::findDataset(config.dataset);
+    if (data && !data->generated && !csvPath.empty() && std::filesystem::exists(csvPath, error))
         throw UsageError("--csv " + csvPath + " exists: here --csv is the file the table is written to, not the "
                          "logistic-regression data (give those with --source or --images/--labels); name a new file");
 }
@@ -128,7 +129,8 @@ core::RunConfig readRunConfig(const Arguments &args, const std::set<std::string>
             && (args.has(spec.flag) || (!spec.offFlag.empty() && args.has(spec.offFlag)))
             && !notSettings.count(spec.flag))
             throw notForDataset(spec, config.dataset);
-    if (config.dataset == "logreg" && !core::isUserTable(config.logreg))
+    if (const core::DatasetEntry *data = core::findDataset(config.dataset);
+        data && !data->generated && !core::isUserTable(config.logreg))
         for (const char *flag : {"label-column", "delimiter", "drop-missing"})
             if (args.has(flag) && !notSettings.count(flag))
                 throw UsageError(std::string("--") + flag + " reads a table: give the file with --csv or --data");

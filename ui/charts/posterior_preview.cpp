@@ -33,7 +33,8 @@ void PosteriorPreview::drawnByRun(const core::RunConfig &config)
 
 void PosteriorPreview::request(const core::RunConfig &config)
 {
-    if (config.dataset != "gmm")
+    // Only a dataset whose posterior is known has a preview to draw.
+    if (const core::DatasetEntry *data = core::findDataset(config.dataset); !data || !data->exactPosteriorMap)
         return;
     if (m_asked && config.nData == m_last.nData && config.dataSeed == m_last.dataSeed
         && config.temperature == m_last.temperature)

@@ -143,8 +143,9 @@ void ResultsView::beginRun(const RunRequest &request)
     QList<QColor> colours;
     const bool compare = request.methods.size() > 1;
     // Only the mixture has an exact posterior to draw behind the samples.
-    const bool mixture = request.config.dataset == "gmm";
-    m_dimension = request.config.dataset == "worst-case" ? 1 : 2;
+    const core::DatasetEntry *data = core::findDataset(request.config.dataset);
+    const bool mixture = data && data->exactPosteriorMap;
+    m_dimension = data && data->fixedDimension == 1 ? 1 : 2; // charts show two weights of a larger θ
     for (std::size_t m = 0; m < request.methods.size(); ++m) {
         const QString label = entryLabel(request, m);
         methods.append(label);
@@ -164,7 +165,7 @@ void ResultsView::beginRun(const RunRequest &request)
         colours.append(request.methods.size() == 1 ? seriesColour(chain) : channelColour(method, chain));
     }
     // Real data have their own N, known once loaded (the first snapshot brings it).
-    const qint64 nData = request.config.dataset == "logreg" ? 0 : request.config.nData;
+    const qint64 nData = data && !data->generated ? 0 : request.config.nData;
     m_comparePage->setUp(posteriorTitles, methods, nData);
     applyPins();
     const qint64 perChart = std::min<qint64>(request.config.samples, SamplerWorker::kMaxPlottedSamples) * request.chains;
@@ -232,7 +233,7 @@ void ResultsView::previewForm(const RunRequest &form)
         && form.controlVariates == m_request.controlVariates && form.chains == m_request.chains)
         return;
     beginRun(form);
-    if (form.config.dataset == "gmm" && m_lastImage)
+    if (const core::DatasetEntry *data = core::findDataset(form.config.dataset); data && data->exactPosteriorMap && m_lastImage)
         m_comparePage->setPosteriorImage(*m_lastImage);
 }
 

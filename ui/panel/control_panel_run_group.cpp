@@ -33,10 +33,9 @@ constexpr int kMaxGuiSamples = 10'000'000;
 // What a dataset switch or a preset set, shown beside N/T.
 QString presetNote(const core::RunConfig &config)
 {
-    const QString dataset = config.dataset == "gmm"            ? ControlPanel::tr("Gaussian mixture")
-                            : config.dataset == "worst-case"   ? ControlPanel::tr("worst case")
-                            : config.dataset == "tall-logreg" ? ControlPanel::tr("tall data")
-                                                               : ControlPanel::tr("logistic regression");
+    const core::DatasetEntry *entry = core::findDataset(config.dataset);
+    const QString dataset = entry ? ControlPanel::tr(std::string(entry->label).c_str())
+                                  : QString::fromStdString(config.dataset);
     QString note = config.preset == core::Preset::Paper
                        ? ControlPanel::tr("The paper's settings for the %1: T = %L2, step %3, %L4 samples.")
                        : ControlPanel::tr("Recommended settings for the %1: T = %L2, step %3, %L4 samples.");

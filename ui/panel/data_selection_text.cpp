@@ -5,12 +5,13 @@
 #include <QObject>
 
 #include "core/data/classification_data.h"
+#include "core/experiment/settings/dataset_registry.h"
 
 namespace ui {
 
 qint64 selectionTrainingRows(const DataSelection &s)
 {
-    if (s.dataset != "logreg" || !s.probe.ok)
+    if (const core::DatasetEntry *entry = core::findDataset(s.dataset); !entry || entry->generated || !s.probe.ok)
         return 0;
     qint64 rows = s.probe.rows;
     if (!s.probe.labelCounts.isEmpty())
@@ -26,14 +27,10 @@ qint64 selectionTrainingRows(const DataSelection &s)
 
 QString selectionStatus(const DataSelection &s)
 {
-    if (s.dataset == "gmm")
-        return QObject::tr("N points generated from the data seed: x ~ ½ N(θ₁, 2) + ½ N(θ₁ + θ₂, 2) (Sec. 6.1).");
-    if (s.dataset == "worst-case")
-        return QObject::tr("N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1).");
-    if (s.dataset == "tall-logreg")
-        return QObject::tr("N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at "
-                           "θ* = (1, …, 1); prior N(0, s²I) with s = %1.")
-            .arg(s.spec.model.priorSd);
+    if (const core::DatasetEntry *entry = core::findDataset(s.dataset); entry && entry->generated) {
+        const QString description = QObject::tr(std::string(entry->boxDescription).c_str());
+        return description.contains(QLatin1String("%1")) ? description.arg(s.spec.model.priorSd) : description;
+    }
     if (s.checking)
         return QObject::tr("Checking the data…");
     if (s.userFile && s.files.isEmpty())
@@ -66,10 +63,12 @@ QString selectionStatus(const DataSelection &s)
 QString selectionProblem(const DataSelection &s)
 {
     // Without files the core would fall back to an image source: say so instead.
-    if (s.dataset == "logreg" && s.userFile && !s.files.isComplete())
+    const core::DatasetEntry *entry = core::findDataset(s.dataset);
+    const bool readsFiles = entry && !entry->generated;
+    if (readsFiles && s.userFile && !s.files.isComplete())
         return s.files.isEmpty() ? QObject::tr("Choose a data file first (Choose files…, or drop it on the window).")
                                  : probeFiles(s.files).error;
-    if (s.dataset == "logreg" && s.probe.ok && selectionTrainingRows(s) == 0 && s.spec.classes.first != s.spec.classes.second)
+    if (readsFiles && s.probe.ok && selectionTrainingRows(s) == 0 && s.spec.classes.first != s.spec.classes.second)
         return QObject::tr("0 training rows: the data hold %L1 row(s) of the chosen classes, and a test split needs at least "
                   "2 (one to test, one to train on).")
             .arg(s.probe.labelCounts.isEmpty() ? s.probe.rows

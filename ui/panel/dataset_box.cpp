@@ -51,13 +51,14 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_kind = new QComboBox;
     m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kind->setMinimumContentsLength(22);
-    m_kind->addItem(tr("Gaussian mixture (Welling–Teh)"), QStringLiteral("gmm"));
-    m_kind->addItem(tr("Worst-case Gaussian"), QStringLiteral("worst-case"));
-    m_kind->addItem(tr("Logistic: synthetic tall data"), QStringLiteral("tall-logreg"));
-    m_kind->setItemData(m_kind->count() - 1,
-                        tr("N rows of 19 standard normal covariates and a bias, labels drawn at θ* = (1, …, 1) "
-                           "(Cornish et al. 2019); --dimension sets d"),
-                        Qt::ToolTipRole);
+    // The generated datasets of the core's table, then the image sources and the file entry.
+    for (const core::DatasetEntry &entry : core::datasetTable()) {
+        if (!entry.generated)
+            continue;
+        m_kind->addItem(tr(std::string(entry.boxLabel).c_str()), QString::fromUtf8(entry.name.data(), static_cast<qsizetype>(entry.name.size())));
+        if (!entry.boxToolTip.empty())
+            m_kind->setItemData(m_kind->count() - 1, tr(std::string(entry.boxToolTip).c_str()), Qt::ToolTipRole);
+    }
     for (const core::ImageSource &source : m_sources) {
         m_kind->addItem(sourceLabel(source), kSourcePrefix + QString::fromStdString(source.name));
         m_kind->setItemData(m_kind->count() - 1, QString::fromStdString(source.title), Qt::ToolTipRole);
@@ -118,9 +119,15 @@ QString DatasetBox::currentKey() const
     return m_kind->currentData().toString();
 }
 
+bool DatasetBox::readsFiles() const
+{
+    const core::DatasetEntry *entry = core::findDataset(m_dataset);
+    return entry && !entry->generated;
+}
+
 QString DatasetBox::keyFor(const core::RunConfig &config) const
 {
-    if (config.dataset != "logreg")
+    if (const core::DatasetEntry *entry = core::findDataset(config.dataset); !entry || entry->generated)
         return QString::fromStdString(config.dataset);
     const core::LogisticDataSpec &spec = config.logreg;
     if (!spec.csv.empty() || !spec.data.empty() || !spec.images.empty() || !spec.labels.empty())
@@ -162,7 +169,7 @@ void DatasetBox::fillConfig(core::RunConfig &config) const
     config.logreg = m_spec;
     if (config.logreg.searchDirectories.empty())
         config.logreg.searchDirectories = core::dataSearchDirectories();
-    const bool sourceShown = m_dataset == "logreg" && currentKey() != kFileKey;
+    const bool sourceShown = readsFiles() && currentKey() != kFileKey;
     // The core reads files before sources, so a shown source must not carry remembered files.
     config.logreg.csv = sourceShown ? std::string() : m_files.csv.toStdString();
     config.logreg.images = sourceShown ? std::string() : m_files.images.toStdString();
@@ -195,14 +202,14 @@ void DatasetBox::onKindActivated()
     if (m_loading)
         return;
     const QString key = currentKey();
-    if (key == QLatin1String("gmm") || key == QLatin1String("worst-case")) {
+    if (const core::DatasetEntry *entry = core::findDataset(key.toStdString()); entry && entry->generated) {
         m_dataset = key.toStdString();
-    } else if (key == QLatin1String("tall-logreg")) {
-        m_dataset = key.toStdString();
-        // Its dimension d counts the bias weight; the prior comes with the preset (ControlPanel).
-        m_spec.model.bias = true;
+        // The tall data's dimension d counts the bias weight; the prior comes with the preset
+        // (ControlPanel).
+        if (entry->dimensionSetting)
+            m_spec.model.bias = true;
     } else {
-        m_dataset = "logreg";
+        m_dataset = std::string(core::fileDataset().name);
         if (key.startsWith(kSourcePrefix)) {
             // A source picked by hand is meant by name, even when "auto" would find it first.
             m_spec.source = key.mid(kSourcePrefix.size()).toStdString();
@@ -228,7 +235,7 @@ void DatasetBox::announcePick()
 void DatasetBox::selectFiles(const DataFileChoice &choice)
 {
     m_files = choice;
-    m_dataset = "logreg";
+    m_dataset = std::string(core::fileDataset().name);
     m_loading = true;
     selectKey(kFileKey);
     m_loading = false;
@@ -265,7 +272,7 @@ void DatasetBox::chooseFiles()
 
 void DatasetBox::startCheck()
 {
-    if (m_dataset != "logreg")
+    if (!readsFiles())
         return;
     core::CsvReadOptions table;
     table.labelColumn = m_spec.labelColumn;
@@ -368,7 +375,7 @@ std::string DatasetBox::defaultsKind() const
     core::LogisticDataSpec files = m_spec;
     files.csv = m_files.csv.toStdString();
     files.data = m_files.data.toStdString();
-    return m_dataset == "logreg" && currentKey() == kFileKey && core::isUserTable(files) ? "logreg-table" : m_dataset;
+    return readsFiles() && currentKey() == kFileKey && core::isUserTable(files) ? "logreg-table" : m_dataset;
 }
 
 DataSelection DatasetBox::selection() const
@@ -397,7 +404,7 @@ QString DatasetBox::runProblem() const
 
 QString DatasetBox::failedCheck() const
 {
-    if (m_dataset == "logreg" && m_checksRunning == 0 && !m_probeKey.isEmpty() && !m_probe.ok && !m_probe.error.isEmpty())
+    if (readsFiles() && m_checksRunning == 0 && !m_probeKey.isEmpty() && !m_probe.ok && !m_probe.error.isEmpty())
         return m_probe.error;
     return {};
 }
@@ -431,7 +438,7 @@ void DatasetBox::fillLastGoodData(core::RunConfig &config) const
 void DatasetBox::updateWidgets()
 {
     const QString key = currentKey();
-    const bool logreg = m_dataset == "logreg", file = key == kFileKey;
+    const bool logreg = readsFiles(), file = key == kFileKey;
     // Whole rows, so that their labels go too.
     const bool table = file && (!m_files.csv.isEmpty() || !m_files.data.isEmpty());
     m_form->setRowVisible(m_classes, logreg && !table);

@@ -51,7 +51,7 @@ public:
     /// "gmm", "worst-case" or "logreg".
     std::string dataset() const { return m_dataset; }
     /// True for the generated data sets (mixture, worst case), whose size is N.
-    bool isGenerated() const { return m_dataset != "logreg"; }
+    bool isGenerated() const { return !readsFiles(); }
     /// What the presets tell apart: the dataset name, or "logreg-table" for a user's CSV file,
     /// which gets defaults of its own (T = 1, standardised features; core/experiment/settings/presets.h).
     std::string defaultsKind() const;
@@ -123,6 +123,8 @@ private:
     QPushButton *m_choose = nullptr;
     QLabel *m_status = nullptr;
     std::vector<core::ImageSource> m_sources;
+    // Whether the dataset picked reads files (images or a user's table), not generated rows.
+    bool readsFiles() const;
     std::string m_dataset = "gmm";
     core::LogisticDataSpec m_spec; // as last given or edited, shown or not
     DataFileChoice m_files;        // the user's files, kept across dataset switches

@@ -553,7 +553,8 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
         setStat(Fit, tr("test accuracy %1").arg(perMethod(outcome, [](const ChainReport &r) {
             return QStringLiteral("%L1").arg(r.testAccuracy, 0, 'f', 3);
         })));
-    } else if (outcome.config().dataset != "gmm") {
+    } else if (const core::DatasetEntry *data = core::findDataset(outcome.config().dataset);
+               !data || !data->exactPosteriorMap) {
         setStat(Fit, tr("posterior fit: mixture only"));
     } else {
         setStat(Fit, tr("posterior fit: run incomplete"));

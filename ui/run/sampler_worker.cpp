@@ -23,7 +23,8 @@ namespace {
 bool keepsInputs(const core::RunConfig &config)
 {
     const core::LogisticDataSpec &spec = config.logreg;
-    return config.dataset != "logreg" || (spec.csv.empty() && spec.data.empty() && spec.images.empty());
+    const core::DatasetEntry *data = core::findDataset(config.dataset);
+    return !data || data->generated || (spec.csv.empty() && spec.data.empty() && spec.images.empty());
 }
 
 } // namespace

@@ -76,7 +76,7 @@ QString StaleBanner::describeRun(const RunRequest &request)
 {
     const core::RunConfig &config = request.config;
     QStringList parts{QString::fromStdString(config.dataset), methodList(request)};
-    if (config.dataset != "logreg")
+    if (const core::DatasetEntry *data = core::findDataset(config.dataset); data && data->generated)
         parts.append(QStringLiteral("N = %1").arg(config.nData));
     parts.append(QStringLiteral("T = %1").arg(config.temperature, 0, 'g', 6));
     parts.append(QStringLiteral("step = %1").arg(config.step, 0, 'g', 6));

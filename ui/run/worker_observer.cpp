@@ -22,7 +22,7 @@ void WorkerObserver::stageStarted(core::RunStage stage, const std::string &messa
     switch (stage) {
     case core::RunStage::Data:
         emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
-        emitQueued(m_worker, &SamplerWorker::statusMessage, config.dataset == "logreg"
+        emitQueued(m_worker, &SamplerWorker::statusMessage, core::findDataset(config.dataset) && !core::findDataset(config.dataset)->generated
                                         ? SamplerWorker::tr("Loading the logistic-regression data…")
                                         : SamplerWorker::tr("Generating %L1 data points…").arg(config.nData));
         return;

@@ -377,13 +377,13 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
     const RunConfig &config = outcome.request.config;
     const std::stop_token stop = controls.stop;
     try {
+        const DatasetEntry &data = datasetEntry(config.dataset);
         observer.stageStarted(RunStage::Data,
-                              config.dataset == "logreg"
+                              !data.generated
                                   ? "Loading the logistic-regression data"
                                   : "Generating " + std::to_string(config.nData) + " " + config.dataset + " points"
-                                        + (config.dataset == "tall-logreg"
-                                               ? " of dimension " + std::to_string(config.dimension)
-                                               : std::string())
+                                        + (data.dimensionSetting ? " of dimension " + std::to_string(config.dimension)
+                                                                 : std::string())
                                         + " (data seed " + std::to_string(config.dataSeed) + ")");
         observer.preparationProgress(RunStage::Data, -1.0);
         const auto dataProgress = [&observer](double f) { observer.preparationProgress(RunStage::Data, f); };

@@ -154,13 +154,19 @@ ProposalKind parseProposal(const std::string &name)
 
 const std::vector<std::string> &allDatasets()
 {
-    static const std::vector<std::string> names = {"gmm", "worst-case", "logreg", "tall-logreg"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all;
+        for (const DatasetEntry &entry : datasetTable())
+            all.emplace_back(entry.name);
+        return all;
+    }();
     return names;
 }
 
 bool isLogisticDataset(const std::string &dataset)
 {
-    return dataset == "logreg" || dataset == "tall-logreg";
+    const DatasetEntry *entry = findDataset(dataset);
+    return entry && entry->logistic;
 }
 
 void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given)
@@ -243,10 +249,8 @@ void validateExactMinibatch(const RunConfig &config)
 
 void validate(const RunConfig &config)
 {
-    const auto &datasets = allDatasets();
-    if (std::find(datasets.begin(), datasets.end(), config.dataset) == datasets.end())
-        throw std::invalid_argument("dataset must be gmm, worst-case, logreg or tall-logreg; got '" + config.dataset + "'");
-    if (config.dataset == "tall-logreg"
+    const DatasetEntry &data = datasetEntry(config.dataset);
+    if (data.dimensionSetting
         && (config.dimension < (config.logreg.model.bias ? 2 : 1) || config.dimension > 10'000))
         throw std::invalid_argument("dimension must be in [" + std::string(config.logreg.model.bias ? "2" : "1")
                                     + ", 10000] (the model's weights, the bias included); got "
@@ -281,9 +285,9 @@ void validate(const RunConfig &config)
                                     + config.dataset + "')");
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if (usesGradient(config.proposal)
-        && (config.gradBatch < 0 || (config.dataset != "logreg" && config.gradBatch > config.nData)))
+        && (config.gradBatch < 0 || (data.generated && config.gradBatch > config.nData)))
         throw std::invalid_argument("grad-batch must be in [1, N"
-                                    + (config.dataset != "logreg" ? " = " + std::to_string(config.nData) : std::string())
+                                    + (data.generated ? " = " + std::to_string(config.nData) : std::string())
                                     + "] (rows of the gradient's minibatch), or 0 to choose it from N; got "
                                     + std::to_string(config.gradBatch));
     if (controlVariateOrder(config) > 0) {
@@ -292,12 +296,12 @@ void validate(const RunConfig &config)
             throw std::invalid_argument(cv + " is for the minibatch tests (" + methodNames("and", takesControlVariates)
                                         + "): the exact test " + methodName(config.method)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");
-        if (config.dataset == "worst-case")
+        if (!data.taylorProxies)
             throw std::invalid_argument(cv + " needs a model with Taylor proxies: gmm, logreg or tall-logreg; "
-                                             "worst-case has none (use --control-variates none)");
+                                        + config.dataset + " has none (use --control-variates none)");
         // MHSubLhd's concentration bound needs the residuals' range, which must come from the
         // Taylor remainder (Bardenet, Doucet & Holmes 2017, improved confidence sampler), never from a pass.
-        if (config.method == TestMethod::SubLhd && config.dataset == "gmm")
+        if (config.method == TestMethod::SubLhd && !data.remainderBound)
             throw std::invalid_argument(cv + " with sublhd takes the residuals' range from the Taylor remainder's "
                                              "bound, and the mixture has none (its derivatives grow without bound in "
                                              "theta): use sublhd with logreg or tall-logreg, or the minibatch test or "

@@ -17,6 +17,7 @@
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/inputs/logistic_dataset.h"
+#include "core/experiment/settings/dataset_registry.h"
 #include "core/experiment/settings/method_registry.h"
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/adaptive_random_walk_proposal.h"
@@ -161,8 +162,7 @@ struct RunConfig {
     }
 };
 
-/// Every dataset name, in the order help texts list them: "gmm", "worst-case", "logreg",
-/// "tall-logreg".
+/// Every dataset name, in the dataset table's order (dataset_registry.h).
 const std::vector<std::string> &allDatasets();
 /// True for the datasets sampled with the logistic-regression model ("logreg": images or a
 /// user's file; "tall-logreg": generated, synthetic_logistic_data.h).

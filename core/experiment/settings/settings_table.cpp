@@ -183,7 +183,15 @@ std::vector<SettingSpec> makeTable()
         "the settings not given [recommended]",
         [](const RunConfig &c) { return presetName(c.preset); },
         [](RunConfig &c, const std::string &value) { c.preset = parsePreset(value); }));
-    SettingSpec dataset = text("dataset", "dataset", "gmm (the paper's mixture), worst-case, logreg (images or a file) or tall-logreg (synthetic, --n-data x --dimension) [gmm]",
+    std::string datasetHelp;
+    for (const DatasetEntry &entry : datasetTable()) {
+        // Appended piece by piece (GCC 12's -Wrestrict and "+" on std::string).
+        if (!datasetHelp.empty())
+            datasetHelp += &entry == &datasetTable().back() ? " or " : ", ";
+        datasetHelp += entry.help;
+    }
+    datasetHelp += " [gmm]";
+    SettingSpec dataset = text("dataset", "dataset", datasetHelp,
                                [](auto &c) -> auto & { return c.dataset; });
     table.push_back(dataset);
     table.push_back(named(
@@ -409,12 +417,14 @@ const std::vector<SettingSpec> &settingsTable()
 
 bool appliesTo(const SettingSpec &spec, const std::string &dataset)
 {
+    const DatasetEntry *entry = findDataset(dataset);
+    const bool readsFiles = entry && !entry->generated;
     switch (spec.scope) {
     case SettingScope::Every: return true;
-    case SettingScope::Logreg: return dataset == "logreg";
+    case SettingScope::Logreg: return readsFiles;
     case SettingScope::LogisticModel: return isLogisticDataset(dataset);
-    case SettingScope::GeneratedData: return dataset != "logreg";
-    case SettingScope::TallLogreg: return dataset == "tall-logreg";
+    case SettingScope::GeneratedData: return !readsFiles;
+    case SettingScope::TallLogreg: return entry && entry->dimensionSetting;
     }
     return true;
 }

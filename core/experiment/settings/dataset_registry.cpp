@@ -1,0 +1,76 @@
+#include "core/experiment/settings/dataset_registry.h"
+
+#include <stdexcept>
+
+namespace core {
+
+const std::vector<DatasetEntry> &datasetTable()
+{
+    // Columns: name, label, help, generated, logistic, exactPosteriorMap, fixedDimension,
+    // dimensionSetting, taylorProxies, remainderBound, exportable, boxLabel, boxToolTip,
+    // boxDescription.
+    static const std::vector<DatasetEntry> table = {
+        {"gmm", "Gaussian mixture", "gmm (the paper's mixture)", true, false, true, 2, false, true, false, true,
+         "Gaussian mixture (Welling–Teh)", "",
+         "N points generated from the data seed: x ~ ½ N(θ₁, 2) + ½ N(θ₁ + θ₂, 2) (Sec. 6.1)."},
+        {"worst-case", "worst case", "worst-case", true, false, false, 1, false, false, false, false, "Worst-case Gaussian",
+         "", "N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1)."},
+        {"logreg", "logistic regression", "logreg (images or a file)", false, true, false, 0, false, true, true, false, "",
+         "", ""},
+        {"tall-logreg", "tall data", "tall-logreg (synthetic, --n-data x --dimension)", true, true, false, 0, true, true,
+         true, true, "Logistic: synthetic tall data",
+         "N rows of 19 standard normal covariates and a bias, labels drawn at θ* = (1, …, 1) (Cornish et al. 2019); "
+         "--dimension sets d",
+         "N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at θ* = (1, …, 1); prior "
+         "N(0, s²I) with s = %1."},
+    };
+    return table;
+}
+
+const DatasetEntry *findDataset(std::string_view name)
+{
+    for (const DatasetEntry &entry : datasetTable())
+        if (entry.name == name)
+            return &entry;
+    return nullptr;
+}
+
+const DatasetEntry &fileDataset()
+{
+    for (const DatasetEntry &entry : datasetTable())
+        if (!entry.generated)
+            return entry;
+    throw std::logic_error("the dataset table has no dataset read from files");
+}
+
+std::string datasetNames(std::string_view conjunction)
+{
+    std::string text;
+    const auto &table = datasetTable();
+    for (std::size_t k = 0; k < table.size(); ++k) {
+        // Appended piece by piece (GCC 12's -Wrestrict and "+" on std::string).
+        if (k > 0 && k + 1 == table.size()) {
+            text += ' ';
+            text += conjunction;
+            text += ' ';
+        } else if (k > 0) {
+            text += ", ";
+        }
+        text += table[k].name;
+    }
+    return text;
+}
+
+const DatasetEntry &datasetEntry(std::string_view name)
+{
+    if (const DatasetEntry *entry = findDataset(name))
+        return *entry;
+    std::string message = "dataset must be ";
+    message += datasetNames();
+    message += "; got '";
+    message += name;
+    message += "'";
+    throw std::invalid_argument(message);
+}
+
+} // namespace core

@@ -1,0 +1,55 @@
+#pragma once
+/// The built-in datasets, one row each: the name the command line, samples files and sessions
+/// use, what the app calls it, and the traits that every check and view asks about instead of
+/// comparing names. A new dataset is a row here, its loader in makeDataset
+/// (core/experiment/inputs/datasets.cpp) and its defaults (applyDatasetDefaults, presets).
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+struct DatasetEntry {
+    std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg"
+    std::string_view label; ///< the app's short name: "Gaussian mixture"
+    std::string_view help;  ///< the --dataset help's words for it: "gmm (the paper's mixture)"
+    /// Rows made from --n-data and --data-seed (every dataset but the files of logreg).
+    bool generated;
+    /// A logistic-regression model: the Laplace proposals, test accuracy and the per-point
+    /// bounds of SMH, TunaMH and FlyMC.
+    bool logistic;
+    /// The binned true posterior is known: the heat map, the preview and the posterior TV.
+    bool exactPosteriorMap;
+    /// θ's dimension when it is fixed (2 for the mixture, 1 for the worst case); 0 when a
+    /// setting or the data choose it.
+    int fixedDimension;
+    /// --dimension sets θ's dimension (the tall synthetic data).
+    bool dimensionSetting;
+    /// Taylor proxies exist, so control variates can be built (not the worst case's Gaussian,
+    /// whose proxies would be exact and leave nothing to estimate).
+    bool taylorProxies;
+    /// The Taylor remainder has a bound over θ (MHSubLhd with control variates needs it); the
+    /// mixture's derivatives grow without bound.
+    bool remainderBound;
+    /// `mh-explorer-cli dataset` writes it to a file.
+    bool exportable;
+    /// The app's data box: the entry of a generated dataset and its tooltip (a dataset read
+    /// from files is offered as its sources and a file entry instead).
+    std::string_view boxLabel;
+    std::string_view boxToolTip;
+    /// The data box's line on a generated dataset (%1: the logistic prior's sd, where it has one).
+    std::string_view boxDescription;
+};
+/// The dataset whose rows come from files (images or a user's table): "logreg".
+const DatasetEntry &fileDataset();
+
+/// Every dataset, in the order the help and the app list them.
+const std::vector<DatasetEntry> &datasetTable();
+/// The row named `name`, or null.
+const DatasetEntry *findDataset(std::string_view name);
+/// The row named `name`; throws std::invalid_argument naming every dataset when there is none.
+const DatasetEntry &datasetEntry(std::string_view name);
+/// The names joined as prose: "gmm, worst-case, logreg or tall-logreg".
+std::string datasetNames(std::string_view conjunction = "or");
+
+} // namespace core

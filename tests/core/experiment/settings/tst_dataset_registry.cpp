@@ -1,0 +1,105 @@
+// The dataset table (dataset_registry.h): every trait a row states is what validation, the
+// settings table and the loader do with that dataset.
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "core/experiment/inputs/datasets.h"
+#include "core/experiment/settings/dataset_registry.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/experiment/settings/settings_table.h"
+
+using namespace core;
+
+namespace {
+
+bool validates(const RunConfig &config)
+{
+    try {
+        validate(config);
+        return true;
+    } catch (const std::invalid_argument &) {
+        return false;
+    }
+}
+
+RunConfig smallRun(const DatasetEntry &entry)
+{
+    RunConfig config;
+    config.dataset = std::string(entry.name);
+    config.nData = 2000;
+    config.dimension = 3;
+    return config;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(namesAreUniqueAndUnknownNamesAreRefusedWithTheList)
+{
+    std::set<std::string_view> names;
+    for (const DatasetEntry &entry : datasetTable()) {
+        BOOST_TEST(names.insert(entry.name).second);
+        BOOST_TEST(&datasetEntry(entry.name) == &entry);
+        BOOST_TEST(!entry.label.empty());
+        BOOST_TEST(entry.help.substr(0, entry.name.size()) == entry.name);
+        // A generated dataset has its entry and its line in the app's data box.
+        BOOST_TEST(!entry.generated == entry.boxLabel.empty(), entry.name);
+        BOOST_TEST(!entry.generated == entry.boxDescription.empty(), entry.name);
+    }
+    BOOST_TEST(allDatasets().size() == datasetTable().size());
+    BOOST_TEST(!fileDataset().generated);
+    try {
+        datasetEntry("mnist");
+        BOOST_FAIL("an unknown dataset was accepted");
+    } catch (const std::invalid_argument &error) {
+        BOOST_TEST(std::string(error.what()) == "dataset must be " + datasetNames() + "; got 'mnist'");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(validationAndSettingScopesFollowTheTraits)
+{
+    const SettingSpec &dimension = *findSettingByKey("dimension");
+    const SettingSpec &source = *findSettingByKey("source");
+    for (const DatasetEntry &entry : datasetTable()) {
+        BOOST_TEST_INFO(entry.name);
+        BOOST_TEST(isLogisticDataset(std::string(entry.name)) == entry.logistic);
+        BOOST_TEST(appliesTo(dimension, std::string(entry.name)) == entry.dimensionSetting);
+        BOOST_TEST(appliesTo(source, std::string(entry.name)) == !entry.generated);
+
+        RunConfig laplace = smallRun(entry);
+        laplace.proposal = ProposalKind::LaplaceCrankNicolson;
+        laplace.burnIn = 100;
+        BOOST_TEST(validates(laplace) == entry.logistic);
+
+        RunConfig proxies = smallRun(entry);
+        proxies.controlVariates = ControlVariates::Taylor2;
+        BOOST_TEST(validates(proxies) == entry.taylorProxies);
+
+        RunConfig sublhd = proxies;
+        sublhd.method = TestMethod::SubLhd;
+        BOOST_TEST(validates(sublhd) == (entry.taylorProxies && entry.remainderBound));
+    }
+}
+
+// The generated datasets' models have the dimension the row states, and the mixture (the row
+// with a known posterior) comes with its binned posterior.
+BOOST_AUTO_TEST_CASE(generatedDataHaveTheStatedDimensionAndPosterior)
+{
+    for (const DatasetEntry &entry : datasetTable()) {
+        if (!entry.generated)
+            continue;
+        BOOST_TEST_INFO(entry.name);
+        RunConfig config = smallRun(entry);
+        applyDatasetDefaults(config, false, false);
+        const DatasetInstance data = makeDataset(config, true);
+        BOOST_TEST_REQUIRE(data.model != nullptr);
+        if (entry.fixedDimension > 0)
+            BOOST_TEST(data.model->dimension() == entry.fixedDimension);
+        if (entry.dimensionSetting)
+            BOOST_TEST(data.model->dimension() == config.dimension);
+        BOOST_TEST((data.gmmPosterior != nullptr) == entry.exactPosteriorMap);
+        BOOST_TEST((data.classifier != nullptr) == entry.logistic);
+    }
+}
