@@ -16,7 +16,7 @@ int diagnoseCommand(int argc, char **argv);
 
 /// A stop token that is triggered by Ctrl-C (SIGINT) or SIGTERM.
 std::stop_token interruptToken();
-/// Call from progress callbacks: turns a pending signal into a stop request.
+/// Turns a pending signal into a stop request at once (a watcher thread does so within 20 ms).
 void pollInterrupt();
 
 } // namespace cli
