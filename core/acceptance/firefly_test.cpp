@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/models/logistic_regression_model.h"
+#include "core/models/model_registry.h"
 #include "core/models/posterior_mode.h"
 
 namespace core {
@@ -195,6 +196,7 @@ void FireflyTest::darkenBrightPoints(Rng &rng)
 
 Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
 {
+    requireCapability(problem.model, ModelCapability::CollapsibleLowerBound, "flymc");
     const auto *model = dynamic_cast<const LogisticRegressionModel *>(&problem.model);
     if (!model)
         throw std::invalid_argument("flymc needs the logistic-regression model without control variates (its bounds "

@@ -29,11 +29,9 @@
 
 namespace core {
 
-class LogisticRegressionModel;
-class GaussianMixtureModel;
-
-/// A model's per-point Taylor proxies around one anchor. Implementations exist for logistic
-/// regression (logreg, tall-logreg) and the Gaussian mixture.
+/// A model's per-point Taylor proxies around one anchor. A model with the TaylorProxies
+/// capability makes its own (Model::taylorProxies): logistic regression (logreg, tall-logreg)
+/// and the Gaussian mixture do.
 class TaylorProxies {
 public:
     virtual ~TaylorProxies() = default;
@@ -75,7 +73,7 @@ private:
 
 /// The proxies of `model` of order 1 or 2 around `anchor`, with their sums from one pass over
 /// the data. Throws std::invalid_argument for another order, an anchor of the wrong dimension,
-/// or a model without proxies (the message names the models that have them).
+/// or a model without the TaylorProxies capability (the message names it).
 std::shared_ptr<const TaylorProxies> makeTaylorProxies(const Model &model, const Vector &anchor, int order);
 
 /// `base` with its ratios replaced by the proxies' residuals (see the top of this file).
@@ -107,6 +105,7 @@ public:
     double logLikelihoodSum(const Vector &theta) const override { return m_base->logLikelihoodSum(theta); }
     Vector initialTheta() const override { return m_base->initialTheta(); }
     bool hasGradient() const override { return m_base->hasGradient(); }
+    CapabilitySet capabilities() const override { return m_base->capabilities(); }
     void gradLogPrior(const Vector &theta, Vector &out) const override { m_base->gradLogPrior(theta, out); }
     void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override
     {

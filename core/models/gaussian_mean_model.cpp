@@ -1,4 +1,5 @@
 #include "core/models/gaussian_mean_model.h"
+#include "core/models/model_registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +7,11 @@
 #include <stdexcept>
 
 namespace core {
+
+CapabilitySet GaussianMeanModel::capabilities() const
+{
+    return modelEntry(name()).capabilities;
+}
 
 GaussianMeanModel::GaussianMeanModel(Eigen::VectorXd data, double noiseVariance, double priorMean,
                                      double priorVariance)

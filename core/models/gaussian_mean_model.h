@@ -23,6 +23,8 @@ public:
     double logLikelihoodSum(const Vector &theta) const override;
     Vector initialTheta() const override;
     bool hasGradient() const override { return true; }
+    /// Its row of the model table (model_registry.h).
+    CapabilitySet capabilities() const override;
     /// 0 for the flat prior; −(μ − m₀)/v₀ otherwise.
     void gradLogPrior(const Vector &theta, Vector &out) const override;
     /// Σ_k (x_{rows[k]} − μ) / s².

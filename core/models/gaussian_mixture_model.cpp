@@ -1,4 +1,5 @@
 #include "core/models/gaussian_mixture_model.h"
+#include "core/models/model_registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +7,11 @@
 #include <stdexcept>
 
 namespace core {
+
+CapabilitySet GaussianMixtureModel::capabilities() const
+{
+    return modelEntry(name()).capabilities;
+}
 namespace {
 
 // log(e^a + e^b) = max + log(1 + e^{−|a−b|}), stable for any a, b. log(1 + y) rather than

@@ -26,6 +26,10 @@ public:
     /// The prior mean (0, 0): between the posterior's two modes, so burn-in is visible.
     Vector initialTheta() const override { return Vector::Zero(2); }
     bool hasGradient() const override { return true; }
+    /// Its row of the model table (model_registry.h).
+    CapabilitySet capabilities() const override;
+    /// Defined beside its proxies' class (mixture_taylor_proxies.cpp).
+    std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const override;
     /// (−θ₁/σ₁², −θ₂/σ₂²).
     void gradLogPrior(const Vector &theta, Vector &out) const override;
     /// With r(x) the responsibility of the component at θ₁ + θ₂,

@@ -200,4 +200,9 @@ GaussianApproximation logisticLaplace(const LogisticRegressionModel &model, doub
     return fit;
 }
 
+GaussianApproximation LogisticRegressionModel::laplaceFit(double temperature, int maxSteps, std::stop_token stop) const
+{
+    return logisticLaplace(*this, temperature, maxSteps, std::move(stop));
+}
+
 } // namespace core

@@ -21,16 +21,10 @@
 
 #include <Eigen/Core>
 
+#include "core/models/gaussian_approximation.h"
 #include "core/models/logistic_regression_model.h"
 
 namespace core {
-
-struct GaussianApproximation {
-    Vector mode;                      ///< θ̂ (the last iterate when the budget ran out)
-    Eigen::MatrixXd covarianceFactor; ///< lower-triangular L with H⁻¹ = L Lᵀ
-    int newtonSteps = 0;
-    bool converged = false;           ///< the Newton decrement fell below its tolerance
-};
 
 /// Fits the approximation at temperature T > 0. Each Newton step reads the data twice (the
 /// gradient and the weighted Gram matrix Xᵀ W X, a d×d product over N rows; about half a second

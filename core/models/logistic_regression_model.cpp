@@ -1,4 +1,5 @@
 #include "core/models/logistic_regression_model.h"
+#include "core/models/model_registry.h"
 
 #include <algorithm>
 #include <array>
@@ -14,6 +15,11 @@
 #include "core/validation/range_checks.h"
 
 namespace core {
+
+CapabilitySet LogisticRegressionModel::capabilities() const
+{
+    return modelEntry(name()).capabilities;
+}
 namespace {
 
 using namespace feature_rows;

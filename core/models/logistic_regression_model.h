@@ -73,6 +73,12 @@ public:
     /// θ = 0: every point has probability ½.
     Vector initialTheta() const override { return Vector::Zero(dimension()); }
     bool hasGradient() const override { return true; }
+    /// Its row of the model table (model_registry.h).
+    CapabilitySet capabilities() const override;
+    /// Defined beside its proxies' class (logistic_taylor_proxies.cpp).
+    std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const override;
+    /// logisticLaplace (logistic_laplace.h).
+    GaussianApproximation laplaceFit(double temperature, int maxSteps, std::stop_token stop) const override;
     /// 0 for the flat prior; −θ/s² for N(0, s²I).
     void gradLogPrior(const Vector &theta, Vector &out) const override;
     /// Σ_k s_k σ(−s_k z_k) (x_k, 1): each row is read once, its margin formed as in the ratio

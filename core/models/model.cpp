@@ -1,4 +1,5 @@
 #include "core/models/model.h"
+#include "core/models/gaussian_approximation.h"
 #include "core/models/running_moments.h"
 
 #include <algorithm>
@@ -11,6 +12,21 @@ namespace core {
 std::shared_ptr<const void> Model::announceFullPass(const std::string &, int) const
 {
     return {};
+}
+
+std::shared_ptr<const TaylorProxies> Model::taylorProxies(const Vector &, int) const
+{
+    return nullptr;
+}
+
+GaussianApproximation Model::laplaceFit(double, int, std::stop_token) const
+{
+    throw std::logic_error("the model '" + name() + "' has no Laplace fit");
+}
+
+CapabilitySet Model::capabilities() const
+{
+    return hasGradient() ? CapabilitySet{ModelCapability::Gradient} : CapabilitySet{};
 }
 
 namespace {

@@ -9,15 +9,20 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "core/models/model_capabilities.h"
 #include "core/models/point_weights.h"
 
 namespace core {
+
+class TaylorProxies;
+struct GaussianApproximation;
 
 using Vector = Eigen::VectorXd;
 /// Row index into a dataset. 64 bits: a file read in place may hold more than 2³¹ rows (the
@@ -82,6 +87,20 @@ public:
     /// Whether the model implements gradLogPrior and sumGradLogLikelihood (gradient-informed
     /// proposals need both). The models of core/models all do.
     virtual bool hasGradient() const { return false; }
+
+    /// What the model offers beyond its prior and per-point ratios (model_capabilities.h); the
+    /// run refuses a method or proposal that needs more, naming what is missing. The built-in
+    /// models return their row of core/models/model_registry.h; the default offers the
+    /// gradient when hasGradient() says so, and nothing else.
+    virtual CapabilitySet capabilities() const;
+    /// The per-point Taylor proxies of order 1 or 2 around `anchor` (control_variates.h), with
+    /// their sums from one pass over the data, when capabilities() has TaylorProxies; null
+    /// otherwise (the default). Called through makeTaylorProxies, which checks the arguments.
+    virtual std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const;
+    /// The Laplace approximation of the posterior tempered at T > 0, in at most `maxSteps`
+    /// Newton steps, when capabilities() has LaplaceFit; throws std::logic_error otherwise (the
+    /// default). Throws Cancelled when `stop` is requested.
+    virtual GaussianApproximation laplaceFit(double temperature, int maxSteps, std::stop_token stop) const;
 
     /// ∇θ log p0(θ) into `out`, untempered. `out` is resized to dimension() when its size
     /// differs (so a caller that keeps one vector allocates nothing). Throws std::logic_error

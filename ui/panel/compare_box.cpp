@@ -50,7 +50,7 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
                 return row.controlVariates == core::ControlVariatePolicy::Required;
             })))
             .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
-                return row.controlVariates == core::ControlVariatePolicy::Never && row.needsPointBounds;
+                return row.controlVariates == core::ControlVariatePolicy::Never && !row.needs.empty();
             }))));
     grid->addWidget(m_controlVariates, static_cast<int>((offered.size() + 1) / 2), 0, 1, 2);
     connect(m_controlVariates, &QComboBox::currentIndexChanged, this, [this] {

@@ -4,13 +4,16 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/models/model_registry.h"
+
 namespace core {
 
-LaplaceFits::LaplaceFits(std::shared_ptr<const LogisticRegressionModel> model, std::size_t capacity)
+LaplaceFits::LaplaceFits(std::shared_ptr<const Model> model, std::size_t capacity)
     : m_model(std::move(model)), m_capacity(capacity)
 {
     if (!m_model)
-        throw std::invalid_argument("LaplaceFits needs a logistic-regression model");
+        throw std::invalid_argument("LaplaceFits needs a model");
+    requireCapability(*m_model, ModelCapability::LaplaceFit, "LaplaceFits");
     if (capacity < 1)
         throw std::invalid_argument("LaplaceFits capacity must be at least 1; got 0");
 }
@@ -24,7 +27,7 @@ std::shared_ptr<const TimedLaplaceFit> LaplaceFits::at(double temperature, std::
     const auto started = std::chrono::steady_clock::now();
     auto fit = std::make_shared<TimedLaplaceFit>();
     fit->temperature = temperature;
-    fit->approximation = logisticLaplace(*m_model, temperature, 40, std::move(stop));
+    fit->approximation = m_model->laplaceFit(temperature, 40, std::move(stop));
     fit->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (m_fits.size() == m_capacity)
         m_fits.pop_front();

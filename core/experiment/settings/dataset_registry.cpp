@@ -2,23 +2,24 @@
 
 #include <stdexcept>
 
+#include "core/experiment/settings/prose.h"
+
 namespace core {
 
 const std::vector<DatasetEntry> &datasetTable()
 {
-    // Columns: name, label, help, generated, logistic, exactPosteriorMap, fixedDimension,
-    // dimensionSetting, taylorProxies, remainderBound, exportable, boxLabel, boxToolTip,
-    // boxDescription.
+    // Columns: name, label, help, model, generated, exactPosteriorMap, fixedDimension,
+    // dimensionSetting, exportable, boxLabel, boxToolTip, boxDescription.
     static const std::vector<DatasetEntry> table = {
-        {"gmm", "Gaussian mixture", "gmm (the paper's mixture)", true, false, true, 2, false, true, false, true,
+        {"gmm", "Gaussian mixture", "gmm (the paper's mixture)", "gmm", true, true, 2, false, true,
          "Gaussian mixture (Welling–Teh)", "",
          "N points generated from the data seed: x ~ ½ N(θ₁, 2) + ½ N(θ₁ + θ₂, 2) (Sec. 6.1)."},
-        {"worst-case", "worst case", "worst-case", true, false, false, 1, false, false, false, false, "Worst-case Gaussian",
+        {"worst-case", "worst case", "worst-case", "gaussian-mean", true, false, 1, false, false, "Worst-case Gaussian",
          "", "N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1)."},
-        {"logreg", "logistic regression", "logreg (images or a file)", false, true, false, 0, false, true, true, false, "",
+        {"logreg", "logistic regression", "logreg (images or a file)", "logreg", false, false, 0, false, false, "",
          "", ""},
-        {"tall-logreg", "tall data", "tall-logreg (synthetic, --n-data x --dimension)", true, true, false, 0, true, true,
-         true, true, "Logistic: synthetic tall data",
+        {"tall-logreg", "tall data", "tall-logreg (synthetic, --n-data x --dimension)", "logreg", true, false, 0, true,
+         true, "Logistic: synthetic tall data",
          "N rows of 19 standard normal covariates and a bias, labels drawn at θ* = (1, …, 1) (Cornish et al. 2019); "
          "--dimension sets d",
          "N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at θ* = (1, …, 1); prior "
@@ -43,22 +44,18 @@ const DatasetEntry &fileDataset()
     throw std::logic_error("the dataset table has no dataset read from files");
 }
 
-std::string datasetNames(std::string_view conjunction)
+std::string datasetNames(std::string_view conjunction, bool (*which)(const DatasetEntry &))
 {
-    std::string text;
-    const auto &table = datasetTable();
-    for (std::size_t k = 0; k < table.size(); ++k) {
-        // Appended piece by piece (GCC 12's -Wrestrict and "+" on std::string).
-        if (k > 0 && k + 1 == table.size()) {
-            text += ' ';
-            text += conjunction;
-            text += ' ';
-        } else if (k > 0) {
-            text += ", ";
-        }
-        text += table[k].name;
-    }
-    return text;
+    std::vector<std::string_view> names;
+    for (const DatasetEntry &entry : datasetTable())
+        if (!which || which(entry))
+            names.push_back(entry.name);
+    return joinAsProse(names, conjunction);
+}
+
+const ModelEntry &modelOf(const DatasetEntry &dataset)
+{
+    return modelEntry(dataset.model);
 }
 
 const DatasetEntry &datasetEntry(std::string_view name)

@@ -7,17 +7,19 @@
 #include <string_view>
 #include <vector>
 
+#include "core/models/model_registry.h"
+
 namespace core {
 
 struct DatasetEntry {
     std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg"
     std::string_view label; ///< the app's short name: "Gaussian mixture"
     std::string_view help;  ///< the --dataset help's words for it: "gmm (the paper's mixture)"
+    /// The model's row (core/models/model_registry.h): what the methods and proposals it can
+    /// run with need, and whether it is a classifier, are asked of the model, not the dataset.
+    std::string_view model;
     /// Rows made from --n-data and --data-seed (every dataset but the files of logreg).
     bool generated;
-    /// A logistic-regression model: the Laplace proposals, test accuracy and the per-point
-    /// bounds of SMH, TunaMH and FlyMC.
-    bool logistic;
     /// The binned true posterior is known: the heat map, the preview and the posterior TV.
     bool exactPosteriorMap;
     /// θ's dimension when it is fixed (2 for the mixture, 1 for the worst case); 0 when a
@@ -25,12 +27,6 @@ struct DatasetEntry {
     int fixedDimension;
     /// --dimension sets θ's dimension (the tall synthetic data).
     bool dimensionSetting;
-    /// Taylor proxies exist, so control variates can be built (not the worst case's Gaussian,
-    /// whose proxies would be exact and leave nothing to estimate).
-    bool taylorProxies;
-    /// The Taylor remainder has a bound over θ (MHSubLhd with control variates needs it); the
-    /// mixture's derivatives grow without bound.
-    bool remainderBound;
     /// `mh-explorer-cli dataset` writes it to a file.
     bool exportable;
     /// The app's data box: the entry of a generated dataset and its tooltip (a dataset read
@@ -49,7 +45,10 @@ const std::vector<DatasetEntry> &datasetTable();
 const DatasetEntry *findDataset(std::string_view name);
 /// The row named `name`; throws std::invalid_argument naming every dataset when there is none.
 const DatasetEntry &datasetEntry(std::string_view name);
-/// The names joined as prose: "gmm, worst-case, logreg or tall-logreg".
-std::string datasetNames(std::string_view conjunction = "or");
+/// The names joined as prose: "gmm, worst-case, logreg or tall-logreg" (`conjunction` last), of
+/// every dataset, or of those `which` selects.
+std::string datasetNames(std::string_view conjunction = "or", bool (*which)(const DatasetEntry &) = nullptr);
+/// The row of the dataset's model.
+const ModelEntry &modelOf(const DatasetEntry &dataset);
 
 } // namespace core

@@ -8,6 +8,7 @@
 #include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/acceptance/sequential_tests.h"
+#include "core/experiment/settings/prose.h"
 #include "core/experiment/settings/run_config.h"
 
 namespace core {
@@ -72,48 +73,49 @@ std::unique_ptr<AcceptanceTest> makeNaiveBarker(const RunConfig &config, Correct
 }
 
 // Columns: method, name, label, description, rule, exact, needsCorrection, readsSmallMinibatch,
-// needsPointBounds, boundsNeeded, controlVariates, reportsBoundViolations,
+// needs, controlVariates, reportsBoundViolations,
 // carriesStateBetweenIterations, costsAPassPerIteration, make.
 std::vector<MethodEntry> makeTable()
 {
     using enum AcceptRule;
     using enum ControlVariatePolicy;
+    using enum ModelCapability;
     return {
         {TestMethod::Minibatch, "minibatch", "minibatch (corrected)",
          "The corrected minibatch Barker test (Seita et al. Sec. 4, Algorithm 1).", Barker, false, true, true,
-         false, "", Optional, false, false, false, makeMinibatch},
+         {}, Optional, false, false, false, makeMinibatch},
         {TestMethod::AustereConservative, "austere-c", "austere-c (AustereMH)",
          "AustereMH with its batch m and error level ε fixed before the run (Korattikara et al.; Seita et al. "
          "Sec. 6.1).",
-         Metropolis, false, false, false, false, "", Optional, false, false, false, makeAustereConservative},
+         Metropolis, false, false, false, {}, Optional, false, false, false, makeAustereConservative},
         {TestMethod::AustereNonConservative, "austere-nc", "austere-nc (AustereMH, per-step design)",
          "AustereMH with (m, ε) chosen at every iteration from a full pass over the data (Seita et al. Sec. 6.1); "
          "needs the |ΔP| bound.",
-         Metropolis, false, false, false, false, "", Optional, false, false, true, makeAustereNonConservative},
+         Metropolis, false, false, false, {}, Optional, false, false, true, makeAustereNonConservative},
         {TestMethod::SubLhd, "sublhd", "sublhd (MHSubLhd)",
          "MHSubLhd, Bardenet et al.'s adaptive subsampling test (Seita et al. Sec. 6.1).", Metropolis, false, false,
-         false, false, "", Optional, false, false, false, makeSubLhd},
+         false, {}, Optional, false, false, false, makeSubLhd},
         {TestMethod::Scalable, "smh", "smh (scalable MH, exact)",
          "SMH, scalable Metropolis–Hastings (Cornish et al. 2019, Sec. 3): exact; Poisson-thinned factors of the "
          "Taylor residuals, second order by default. Logistic data only.",
-         Metropolis, true, false, true, true, "Taylor remainders", Required, true, false, false, makeScalable},
+         Metropolis, true, false, true, {TaylorProxies, TaylorRemainderBound}, Required, true, false, false, makeScalable},
         {TestMethod::Tuna, "tunamh", "tunamh (TunaMH, exact)",
          "TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4, Algorithm 1): exact; a Poisson minibatch drawn by Lipschitz "
          "bounds. Its batch grows with N (no control variates). Logistic data only.",
-         Metropolis, true, false, false, true, "log-likelihoods", Never, true, false, false, makeTuna},
+         Metropolis, true, false, false, {PointLipschitz}, Never, true, false, false, makeTuna},
         {TestMethod::Firefly, "flymc", "flymc (Firefly MC, exact)",
          "FlyMC, Firefly Monte Carlo (Maclaurin & Adams 2014, Sec. 3): exact; only the 'bright' points are read, "
          "their brightness resampled each iteration against Jaakkola–Jordan lower bounds. Logistic data only.",
-         Metropolis, true, false, false, true, "likelihoods (lower bounds)", Never, false, true, false, makeFirefly},
+         Metropolis, true, false, false, {CollapsibleLowerBound}, Never, false, true, false, makeFirefly},
         {TestMethod::Barker, "barker", "barker (full data)",
-         "The exact Barker test on all N points (Seita et al. Sec. 3).", Barker, true, false, false, false, "", Never,
+         "The exact Barker test on all N points (Seita et al. Sec. 3).", Barker, true, false, false, {}, Never,
          false, false, false, makeBarker},
         {TestMethod::Metropolis, "mh", "mh (full data)",
          "The exact Metropolis–Hastings test on all N points (Seita et al. Sec. 3).", Metropolis, true, false, false,
-         false, "", Never, false, false, false, makeMetropolis},
+         {}, Never, false, false, false, makeMetropolis},
         {TestMethod::NaiveBarker, "naive-barker", "naive-barker (uncorrected)",
          "The minibatch Barker test without the correction, biased by the batch noise (Seita et al. Sec. 3.3).",
-         Barker, false, false, true, false, "", Optional, false, false, false, makeNaiveBarker},
+         Barker, false, false, true, {}, Optional, false, false, false, makeNaiveBarker},
     };
 }
 
@@ -171,25 +173,13 @@ std::string methodNames(std::string_view conjunction, bool (*which)(const Method
     for (const MethodEntry &row : methodTable())
         if (!which || which(row))
             names.push_back(row.name);
-    std::string text;
-    for (std::size_t k = 0; k < names.size(); ++k) {
-        // Appended piece by piece: GCC 12 takes "+" on std::string for an overlapping memcpy
-        // (-Wrestrict).
-        if (k > 0 && k + 1 == names.size()) {
-            text += ' ';
-            text += conjunction;
-            text += ' ';
-        } else if (k > 0) {
-            text += ", ";
-        }
-        text += names[k];
-    }
-    return text;
+    return joinAsProse(names, conjunction);
 }
 
 bool isExactMinibatchMethod(TestMethod method)
 {
-    return methodRow(method).needsPointBounds;
+    const MethodEntry &row = methodRow(method);
+    return row.exact && !row.needs.empty();
 }
 
 bool needsCorrection(TestMethod method)

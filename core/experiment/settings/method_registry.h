@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/models/model_capabilities.h"
+
 namespace core {
 
 class AcceptanceTest;
@@ -52,10 +54,9 @@ struct MethodEntry {
     bool needsCorrection;
     /// Reads a small minibatch per iteration on every dataset (presets lengthen such runs).
     bool readsSmallMinibatch;
-    /// Exact only with the model's per-point bounds (SMH, TunaMH, FlyMC): `boundsNeeded` says
-    /// which, and datasets without them are refused.
-    bool needsPointBounds;
-    std::string_view boundsNeeded;
+    /// What the model must offer (SMH, TunaMH and FlyMC are exact only with per-point bounds):
+    /// a model without it is refused, naming it (capability_check.h).
+    CapabilitySet needs;
     ControlVariatePolicy controlVariates;
     /// Counts drawn points past their bound (the kernel is exact only at 0): reported per chain.
     bool reportsBoundViolations;
@@ -86,7 +87,7 @@ TestMethod parseMethod(const std::string &name);
 /// of every method, or of those `which` selects.
 std::string methodNames(std::string_view conjunction = "or", bool (*which)(const MethodEntry &) = nullptr);
 /// The exact minibatch kernels that came after Seita et al. (SMH, TunaMH, FlyMC): exact, but only
-/// for models with per-point bounds (logistic regression).
+/// for models with the per-point bounds their row needs.
 bool isExactMinibatchMethod(TestMethod method);
 /// Whether the method samples X_corr and needs a correction table.
 bool needsCorrection(TestMethod method);

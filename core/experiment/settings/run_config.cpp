@@ -10,9 +10,11 @@
 #include "core/acceptance/firefly_test.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/data/data_file.h"
+#include "core/experiment/settings/capability_check.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/logistic_laplace.h"
+#include "core/models/model_registry.h"
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "core/proposals/hamiltonian_proposal.h"
 #include "core/validation/range_checks.h"
@@ -166,7 +168,7 @@ const std::vector<std::string> &allDatasets()
 bool isLogisticDataset(const std::string &dataset)
 {
     const DatasetEntry *entry = findDataset(dataset);
-    return entry && entry->logistic;
+    return entry && modelOf(*entry).classifier;
 }
 
 void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given)
@@ -220,18 +222,14 @@ CorrectionSolver parseSolver(const std::string &name)
 
 namespace {
 
-// SMH and TunaMH are exact only with per-point bounds, which only logistic regression has here.
+// SMH, TunaMH and FlyMC are exact only with their per-point bounds (requireModelCapabilities
+// checks the model has them), and each takes control variates one way only.
 void validateExactMinibatch(const RunConfig &config)
 {
     const MethodEntry &row = methodRow(config.method);
-    if (!row.needsPointBounds)
+    if (!isExactMinibatchMethod(config.method))
         return;
     const std::string method(row.name);
-    if (!isLogisticDataset(config.dataset))
-        throw std::invalid_argument(
-            method + " needs per-point bounds on the " + std::string(row.boundsNeeded)
-            + ", which logreg and tall-logreg have; '" + config.dataset
-            + "' has none (the mixture's derivatives and a Gaussian's log-likelihood grow without bound in theta)");
     if (row.controlVariates == ControlVariatePolicy::Required && resolvedControlVariates(config) == ControlVariates::None)
         throw std::invalid_argument("control-variates none is refused for " + method + ": its factors are the residuals of the "
                                     "Taylor proxies (use taylor2, the default, or taylor1)");
@@ -278,11 +276,6 @@ void validate(const RunConfig &config)
     requireAtLeast("samples", config.samples, 1);
     requireFinitePositive("temperature", config.temperature);
     requireFinitePositive("step", config.step);
-    if (usesLaplaceFit(config.proposal) && !isLogisticDataset(config.dataset))
-        throw std::invalid_argument("proposal " + proposalName(config.proposal)
-                                    + " is built around the Laplace approximation of logistic regression: it needs "
-                                      "the logreg or tall-logreg dataset (use adaptive or adaptive-langevin for '"
-                                    + config.dataset + "')");
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if (usesGradient(config.proposal)
         && (config.gradBatch < 0 || (data.generated && config.gradBatch > config.nData)))
@@ -296,17 +289,8 @@ void validate(const RunConfig &config)
             throw std::invalid_argument(cv + " is for the minibatch tests (" + methodNames("and", takesControlVariates)
                                         + "): the exact test " + methodName(config.method)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");
-        if (!data.taylorProxies)
-            throw std::invalid_argument(cv + " needs a model with Taylor proxies: gmm, logreg or tall-logreg; "
-                                        + config.dataset + " has none (use --control-variates none)");
-        // MHSubLhd's concentration bound needs the residuals' range, which must come from the
-        // Taylor remainder (Bardenet, Doucet & Holmes 2017, improved confidence sampler), never from a pass.
-        if (config.method == TestMethod::SubLhd && !data.remainderBound)
-            throw std::invalid_argument(cv + " with sublhd takes the residuals' range from the Taylor remainder's "
-                                             "bound, and the mixture has none (its derivatives grow without bound in "
-                                             "theta): use sublhd with logreg or tall-logreg, or the minibatch test or "
-                                             "austere-c on the mixture");
     }
+    requireModelCapabilities(config);
     validateExactMinibatch(config);
     // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
     // would silently be the plain random walk, and a burn-in at an annealing temperature would
@@ -377,14 +361,10 @@ namespace {
 GaussianApproximation laplaceOf(const Model &model, const RunConfig &config, std::stop_token stop,
                                 const GaussianApproximation *given)
 {
-    const auto *logistic = dynamic_cast<const LogisticRegressionModel *>(&model);
-    if (!logistic)
-        throw std::invalid_argument("--proposal " + proposalName(config.proposal)
-                                    + " needs the logistic-regression model (--dataset logreg); use adaptive or "
-                                      "adaptive-langevin for '" + model.name() + "'");
+    requireCapability(model, ModelCapability::LaplaceFit, "--proposal " + proposalName(config.proposal));
     if (given)
         return *given;
-    return logisticLaplace(*logistic, config.temperature, 40, std::move(stop));
+    return model.laplaceFit(config.temperature, 40, std::move(stop));
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "core/experiment/settings/settings_table.h"
 
+#include "core/experiment/settings/prose.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -183,13 +185,10 @@ std::vector<SettingSpec> makeTable()
         "the settings not given [recommended]",
         [](const RunConfig &c) { return presetName(c.preset); },
         [](RunConfig &c, const std::string &value) { c.preset = parsePreset(value); }));
-    std::string datasetHelp;
-    for (const DatasetEntry &entry : datasetTable()) {
-        // Appended piece by piece (GCC 12's -Wrestrict and "+" on std::string).
-        if (!datasetHelp.empty())
-            datasetHelp += &entry == &datasetTable().back() ? " or " : ", ";
-        datasetHelp += entry.help;
-    }
+    std::vector<std::string_view> datasetHelps;
+    for (const DatasetEntry &entry : datasetTable())
+        datasetHelps.push_back(entry.help);
+    std::string datasetHelp = joinAsProse(datasetHelps);
     datasetHelp += " [gmm]";
     SettingSpec dataset = text("dataset", "dataset", datasetHelp,
                                [](auto &c) -> auto & { return c.dataset; });

@@ -267,7 +267,7 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
         BOOST_FAIL("no exception");
     } catch (const std::invalid_argument &error) {
         const std::string message = error.what();
-        BOOST_TEST(message.find("--proposal laplace-cn needs the logistic-regression model") == 0, message);
+        BOOST_TEST(message.find("--proposal laplace-cn needs a Laplace fit; the model 'gaussian-mean' has none") == 0, message);
     }
 }
 

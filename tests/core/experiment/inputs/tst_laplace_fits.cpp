@@ -11,6 +11,7 @@
 #include "core/experiment/inputs/laplace_fits.h"
 #include "core/experiment/service/experiment_runner.h"
 #include "core/experiment/service/run_service.h"
+#include "core/models/gaussian_mean_model.h"
 #include "tests/support/random_classification.h"
 
 using namespace core;
@@ -73,6 +74,14 @@ BOOST_AUTO_TEST_CASE(aTemperatureIsFittedOnce)
     BOOST_TEST((again->approximation.covarianceFactor.array() == first->approximation.covarianceFactor.array()).all());
     BOOST_CHECK_THROW(LaplaceFits(nullptr), std::invalid_argument);
     BOOST_CHECK_THROW(LaplaceFits(model, 0), std::invalid_argument);
+    // A model without the LaplaceFit capability is refused, naming it.
+    try {
+        LaplaceFits mean(std::make_shared<const GaussianMeanModel>(Eigen::VectorXd::Constant(10, 0.5), 1.0));
+        BOOST_FAIL("the Gaussian mean got Laplace fits");
+    } catch (const std::invalid_argument &error) {
+        BOOST_TEST(std::string(error.what()).find("LaplaceFits needs a Laplace fit; the model 'gaussian-mean' has none") == 0,
+                   error.what());
+    }
     BOOST_CHECK_THROW(fits.at(0.0), std::invalid_argument);
 }
 

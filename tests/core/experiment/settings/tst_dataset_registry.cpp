@@ -9,21 +9,14 @@
 #include "core/experiment/inputs/datasets.h"
 #include "core/experiment/settings/dataset_registry.h"
 #include "core/experiment/settings/run_config.h"
+#include "tests/support/validation_probe.h"
 #include "core/experiment/settings/settings_table.h"
 
 using namespace core;
 
 namespace {
 
-bool validates(const RunConfig &config)
-{
-    try {
-        validate(config);
-        return true;
-    } catch (const std::invalid_argument &) {
-        return false;
-    }
-}
+using testsupport::validates;
 
 RunConfig smallRun(const DatasetEntry &entry)
 {
@@ -64,22 +57,25 @@ BOOST_AUTO_TEST_CASE(validationAndSettingScopesFollowTheTraits)
     const SettingSpec &source = *findSettingByKey("source");
     for (const DatasetEntry &entry : datasetTable()) {
         BOOST_TEST_INFO(entry.name);
-        BOOST_TEST(isLogisticDataset(std::string(entry.name)) == entry.logistic);
+        const ModelEntry &model = modelOf(entry);
+        BOOST_TEST(isLogisticDataset(std::string(entry.name)) == model.classifier);
         BOOST_TEST(appliesTo(dimension, std::string(entry.name)) == entry.dimensionSetting);
         BOOST_TEST(appliesTo(source, std::string(entry.name)) == !entry.generated);
 
         RunConfig laplace = smallRun(entry);
         laplace.proposal = ProposalKind::LaplaceCrankNicolson;
         laplace.burnIn = 100;
-        BOOST_TEST(validates(laplace) == entry.logistic);
+        BOOST_TEST(validates(laplace) == model.capabilities.has(ModelCapability::LaplaceFit));
 
         RunConfig proxies = smallRun(entry);
         proxies.controlVariates = ControlVariates::Taylor2;
-        BOOST_TEST(validates(proxies) == entry.taylorProxies);
+        BOOST_TEST(validates(proxies) == model.capabilities.has(ModelCapability::TaylorProxies));
 
         RunConfig sublhd = proxies;
         sublhd.method = TestMethod::SubLhd;
-        BOOST_TEST(validates(sublhd) == (entry.taylorProxies && entry.remainderBound));
+        BOOST_TEST(validates(sublhd)
+                   == (model.capabilities.has(ModelCapability::TaylorProxies)
+                       && model.capabilities.has(ModelCapability::TaylorRemainderBound)));
     }
 }
 
@@ -100,6 +96,9 @@ BOOST_AUTO_TEST_CASE(generatedDataHaveTheStatedDimensionAndPosterior)
         if (entry.dimensionSetting)
             BOOST_TEST(data.model->dimension() == config.dimension);
         BOOST_TEST((data.gmmPosterior != nullptr) == entry.exactPosteriorMap);
-        BOOST_TEST((data.classifier != nullptr) == entry.logistic);
+        BOOST_TEST((data.classifier != nullptr) == modelOf(entry).classifier);
+        // The model made is the row's, with the row's capabilities.
+        BOOST_TEST(data.model->name() == std::string(entry.model));
+        BOOST_TEST((data.model->capabilities() == modelOf(entry).capabilities));
     }
 }

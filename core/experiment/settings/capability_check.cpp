@@ -1,0 +1,92 @@
+#include "core/experiment/settings/capability_check.h"
+
+#include <stdexcept>
+
+#include "core/experiment/settings/dataset_registry.h"
+#include "core/experiment/settings/method_registry.h"
+#include "core/experiment/settings/prose.h"
+#include "core/experiment/settings/run_config.h"
+#include "core/models/model.h"
+#include "core/models/model_registry.h"
+
+namespace core {
+namespace {
+
+// "which logreg and tall-logreg have" for the built-in datasets whose model offers `capability`.
+std::string datasetsWith(ModelCapability capability)
+{
+    std::vector<std::string_view> names;
+    for (const DatasetEntry &entry : datasetTable())
+        if (modelOf(entry).capabilities.has(capability))
+            names.push_back(entry.name);
+    if (names.empty())
+        return "which no built-in dataset's model has";
+    return "which " + joinAsProse(names, "and") + (names.size() == 1 ? " has" : " have");
+}
+
+[[noreturn]] void refuse(const CapabilityNeed &need, const std::string &model, std::string_view reason)
+{
+    std::string message = need.who;
+    message += " needs ";
+    message += capabilityName(need.capability);
+    if (!need.why.empty()) {
+        message += " (";
+        message += need.why;
+        message += ")";
+    }
+    message += ", ";
+    message += datasetsWith(need.capability);
+    message += "; ";
+    message += model;
+    message += " has none";
+    if (!reason.empty()) {
+        message += ": ";
+        message += reason;
+    }
+    throw std::invalid_argument(message);
+}
+
+} // namespace
+
+std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config)
+{
+    std::vector<CapabilityNeed> needs;
+    const MethodEntry &row = methodRow(config.method);
+    for (ModelCapability capability : row.needs.members())
+        needs.push_back({capability, std::string(row.name), {}});
+    const int order = controlVariateOrder(config);
+    if (order > 0 && !row.needs.has(ModelCapability::TaylorProxies)) {
+        const std::string flag = "--control-variates " + controlVariatesName(config.controlVariates);
+        needs.push_back({ModelCapability::TaylorProxies, flag, {}});
+        // MHSubLhd's concentration bound needs the residuals' range, which must come from the
+        // Taylor remainder (Bardenet, Doucet & Holmes 2017, improved confidence sampler), never
+        // from a pass over the data.
+        if (config.method == TestMethod::SubLhd)
+            needs.push_back({ModelCapability::TaylorRemainderBound, std::string(row.name) + " with " + flag,
+                             "its concentration bound takes the residuals' range from it"});
+    }
+    const std::string proposal = "--proposal " + proposalName(config.proposal);
+    if (usesLaplaceFit(config.proposal))
+        needs.push_back({ModelCapability::LaplaceFit, proposal, "it is built around the posterior's Laplace approximation"});
+    if (usesGradient(config.proposal))
+        needs.push_back({ModelCapability::Gradient, proposal, {}});
+    return needs;
+}
+
+void requireModelCapabilities(const RunConfig &config)
+{
+    const DatasetEntry &dataset = datasetEntry(config.dataset);
+    const ModelEntry &model = modelOf(dataset);
+    for (const CapabilityNeed &need : capabilityNeeds(config))
+        if (!model.capabilities.has(need.capability))
+            refuse(need, "'" + config.dataset + "' (" + std::string(model.label) + ")",
+                   model.whyItLacks(need.capability));
+}
+
+void requireModelCapabilities(const RunConfig &config, const Model &model)
+{
+    for (const CapabilityNeed &need : capabilityNeeds(config))
+        requireCapability(model, need.capability, need.who);
+}
+
+} // namespace core

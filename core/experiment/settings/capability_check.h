@@ -1,0 +1,38 @@
+#pragma once
+/// What a run asks of its model, and the one place that refuses a run whose model lacks it.
+///
+/// A run's needs come from its method's row (method_registry.h), its control variates and its
+/// proposal. They are checked twice: against the dataset's model row before anything is made
+/// (validate()), and against the model itself once it exists, which is what a model from a
+/// plugin, absent from the table, is checked by.
+#include <string>
+#include <vector>
+
+#include "core/models/model_capabilities.h"
+
+namespace core {
+
+class Model;
+struct RunConfig;
+
+struct CapabilityNeed {
+    ModelCapability capability;
+    /// What needs it, as the user wrote it: "smh", "--control-variates taylor2",
+    /// "--proposal laplace-cn", "sublhd with --control-variates taylor1".
+    std::string who;
+    /// Why, when the need is not the method's own kind of bound (empty otherwise).
+    std::string why;
+};
+
+/// Every capability `config` needs of its model, each with what needs it.
+std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config);
+
+/// Throws std::invalid_argument for the first need that the model of config.dataset lacks: the
+/// message names what needs it, the capability, the datasets whose models have it and why this
+/// one has not.
+void requireModelCapabilities(const RunConfig &config);
+/// The same against a model that exists (Model::capabilities(), through requireCapability of
+/// model_registry.h).
+void requireModelCapabilities(const RunConfig &config, const Model &model);
+
+} // namespace core
