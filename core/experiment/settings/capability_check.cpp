@@ -24,7 +24,20 @@ std::string datasetsWith(ModelCapability capability)
     return "which " + joinAsProse(names, "and") + (names.size() == 1 ? " has" : " have");
 }
 
-[[noreturn]] void refuse(const CapabilityNeed &need, const std::string &model, std::string_view reason)
+// "the methods it runs with are minibatch, austere-c, … and naive-barker": those whose needs `offered` meets.
+std::string methodsFor(CapabilitySet offered)
+{
+    std::vector<std::string_view> names;
+    for (const MethodEntry &row : methodTable())
+        if (row.needs.missingFrom(offered).empty())
+            names.push_back(row.name);
+    std::string text = "the methods it runs with are ";
+    text += joinAsProse(names, "and");
+    return text;
+}
+
+[[noreturn]] void refuse(const CapabilityNeed &need, const std::string &model, std::string_view reason,
+                         const std::string &remedy)
 {
     std::string message = need.who;
     message += " needs ";
@@ -43,6 +56,10 @@ std::string datasetsWith(ModelCapability capability)
         message += ": ";
         message += reason;
     }
+    if (!remedy.empty()) {
+        message += "; ";
+        message += remedy;
+    }
     throw std::invalid_argument(message);
 }
 
@@ -53,23 +70,26 @@ std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config)
     std::vector<CapabilityNeed> needs;
     const MethodEntry &row = methodRow(config.method);
     for (ModelCapability capability : row.needs.members())
-        needs.push_back({capability, std::string(row.name), {}});
+        needs.push_back({capability, "method " + std::string(row.name), {}, {}});
     const int order = controlVariateOrder(config);
     if (order > 0 && !row.needs.has(ModelCapability::TaylorProxies)) {
-        const std::string flag = "--control-variates " + controlVariatesName(config.controlVariates);
-        needs.push_back({ModelCapability::TaylorProxies, flag, {}});
+        // Each starts with the setting's name, as validation's messages do (the CLI adds "--").
+        const std::string flag = "control-variates " + controlVariatesName(config.controlVariates);
+        needs.push_back({ModelCapability::TaylorProxies, flag, {}, "use --control-variates none"});
         // MHSubLhd's concentration bound needs the residuals' range, which must come from the
         // Taylor remainder (Bardenet, Doucet & Holmes 2017, improved confidence sampler), never
         // from a pass over the data.
         if (config.method == TestMethod::SubLhd)
-            needs.push_back({ModelCapability::TaylorRemainderBound, std::string(row.name) + " with " + flag,
-                             "its concentration bound takes the residuals' range from it"});
+            needs.push_back({ModelCapability::TaylorRemainderBound, flag + " with " + std::string(row.name),
+                             "its concentration bound takes the residuals' range from it",
+                             "use --control-variates none, or control variates with minibatch or austere-c"});
     }
-    const std::string proposal = "--proposal " + proposalName(config.proposal);
+    const std::string proposal = "proposal " + proposalName(config.proposal);
     if (usesLaplaceFit(config.proposal))
-        needs.push_back({ModelCapability::LaplaceFit, proposal, "it is built around the posterior's Laplace approximation"});
+        needs.push_back({ModelCapability::LaplaceFit, proposal, "it is built around the posterior's Laplace approximation",
+                         "use --proposal adaptive or adaptive-langevin"});
     if (usesGradient(config.proposal))
-        needs.push_back({ModelCapability::Gradient, proposal, {}});
+        needs.push_back({ModelCapability::Gradient, proposal, {}, "use --proposal rw or adaptive"});
     return needs;
 }
 
@@ -80,7 +100,8 @@ void requireModelCapabilities(const RunConfig &config)
     for (const CapabilityNeed &need : capabilityNeeds(config))
         if (!model.capabilities.has(need.capability))
             refuse(need, "'" + config.dataset + "' (" + std::string(model.label) + ")",
-                   model.whyItLacks(need.capability));
+                   model.whyItLacks(need.capability),
+                   need.remedy.empty() ? methodsFor(model.capabilities) : need.remedy);
 }
 
 void requireModelCapabilities(const RunConfig &config, const Model &model)

@@ -17,11 +17,15 @@ struct RunConfig;
 
 struct CapabilityNeed {
     ModelCapability capability;
-    /// What needs it, as the user wrote it: "smh", "--control-variates taylor2",
-    /// "--proposal laplace-cn", "sublhd with --control-variates taylor1".
+    /// What needs it, as a setting and its value (validation's messages start with the setting;
+    /// the CLI adds "--"): "method smh", "control-variates taylor2", "proposal laplace-cn",
+    /// "control-variates taylor1 with sublhd".
     std::string who;
     /// Why, when the need is not the method's own kind of bound (empty otherwise).
     std::string why;
+    /// What to do instead, when it does not depend on the model: "use --control-variates none".
+    /// A method's own needs leave it empty: the refusal then names the methods the model can run.
+    std::string remedy;
 };
 
 /// Every capability `config` needs of its model, each with what needs it.

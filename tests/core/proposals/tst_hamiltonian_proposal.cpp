@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
         validate(config);
         BOOST_FAIL("no exception");
     } catch (const std::invalid_argument &error) {
-        BOOST_TEST(std::string(error.what()).find("--proposal laplace-hmc needs a Laplace fit (it is built around the posterior's "
+        BOOST_TEST(std::string(error.what()).find("proposal laplace-hmc needs a Laplace fit (it is built around the posterior's "
                                                 "Laplace approximation), which logreg and tall-logreg have") == 0,
                    error.what());
     }

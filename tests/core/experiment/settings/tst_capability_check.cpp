@@ -35,6 +35,19 @@ RunConfig configFor(const DatasetEntry &dataset, const MethodEntry &method)
     return config;
 }
 
+// The names of a prose list "a, b and c".
+std::set<std::string> listedNames(std::string list)
+{
+    std::set<std::string> names;
+    for (std::size_t at; (at = list.find(" and ")) != std::string::npos;)
+        list.replace(at, 5, ", ");
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = list.find(", ", start)) != std::string::npos; start = comma + 2)
+        names.insert(list.substr(start, comma - start));
+    names.insert(list.substr(start));
+    return names;
+}
+
 // A model from outside the table: the Gaussian mean's data and likelihood, offering nothing.
 class BareModel final : public Model {
 public:
@@ -110,10 +123,21 @@ BOOST_AUTO_TEST_CASE(aMethodIsRefusedExactlyWhereTheModelLacksWhatItNeeds)
                 continue;
             }
             const ModelCapability first = missing.members().front();
-            BOOST_TEST(message.find(std::string(method.name) + " needs " + std::string(capabilityName(first))) == 0);
+            BOOST_TEST(message.find("method " + std::string(method.name) + " needs " + std::string(capabilityName(first))) == 0);
             BOOST_TEST(message.find("'" + std::string(dataset.name) + "' (" + std::string(model.label) + ") has none: "
                                     + std::string(model.whyItLacks(first)))
                        != std::string::npos);
+            // It names the methods the model runs with, and each of them is accepted there.
+            const std::string runsWith = "; the methods it runs with are ";
+            const std::size_t listed = message.find(runsWith);
+            BOOST_TEST_REQUIRE(listed != std::string::npos);
+            const std::set<std::string> named = listedNames(message.substr(listed + runsWith.size()));
+            for (const MethodEntry &other : methodTable()) {
+                const bool isNamed = named.contains(std::string(other.name));
+                BOOST_TEST(isNamed == other.needs.missingFrom(model.capabilities).empty(), other.name);
+                if (isNamed)
+                    BOOST_TEST(refusal(configFor(dataset, other)).empty(), other.name);
+            }
         }
     }
 }
@@ -132,8 +156,10 @@ BOOST_AUTO_TEST_CASE(controlVariatesAndProposalsNeedTheirCapabilities)
         proxies.controlVariates = ControlVariates::Taylor1;
         const std::string proxiesRefusal = refusal(proxies);
         BOOST_TEST(proxiesRefusal.empty() == offered.has(ModelCapability::TaylorProxies));
-        if (!proxiesRefusal.empty())
-            BOOST_TEST(proxiesRefusal.find("--control-variates taylor1 needs Taylor proxies") == 0);
+        if (!proxiesRefusal.empty()) {
+            BOOST_TEST(proxiesRefusal.find("control-variates taylor1 needs Taylor proxies") == 0);
+            BOOST_TEST(proxiesRefusal.ends_with("; use --control-variates none"), proxiesRefusal);
+        }
 
         RunConfig sublhd = proxies;
         sublhd.method = TestMethod::SubLhd;
@@ -141,7 +167,7 @@ BOOST_AUTO_TEST_CASE(controlVariatesAndProposalsNeedTheirCapabilities)
         BOOST_TEST(sublhdRefusal.empty()
                    == (offered.has(ModelCapability::TaylorProxies) && offered.has(ModelCapability::TaylorRemainderBound)));
         if (offered.has(ModelCapability::TaylorProxies) && !offered.has(ModelCapability::TaylorRemainderBound))
-            BOOST_TEST(sublhdRefusal.find("sublhd with --control-variates taylor1 needs a bound on the Taylor remainders") == 0,
+            BOOST_TEST(sublhdRefusal.find("control-variates taylor1 with sublhd needs a bound on the Taylor remainders") == 0,
                        sublhdRefusal);
 
         RunConfig laplace = proxies;
@@ -150,8 +176,10 @@ BOOST_AUTO_TEST_CASE(controlVariatesAndProposalsNeedTheirCapabilities)
         laplace.burnIn = 100;
         const std::string laplaceRefusal = refusal(laplace);
         BOOST_TEST(laplaceRefusal.empty() == offered.has(ModelCapability::LaplaceFit));
-        if (!laplaceRefusal.empty())
-            BOOST_TEST(laplaceRefusal.find("--proposal laplace-langevin needs a Laplace fit") == 0, laplaceRefusal);
+        if (!laplaceRefusal.empty()) {
+            BOOST_TEST(laplaceRefusal.find("proposal laplace-langevin needs a Laplace fit") == 0, laplaceRefusal);
+            BOOST_TEST(laplaceRefusal.ends_with("; use --proposal adaptive or adaptive-langevin"), laplaceRefusal);
+        }
 
         RunConfig langevin = laplace;
         langevin.proposal = ProposalKind::AdaptiveLangevin;
@@ -199,6 +227,6 @@ BOOST_AUTO_TEST_CASE(theCheckOnAModelAgreesWithTheTableAndRefusesAModelOutsideIt
         requireModelCapabilities(smh, bare);
         BOOST_FAIL("a model without Taylor proxies ran smh");
     } catch (const std::invalid_argument &error) {
-        BOOST_TEST(std::string(error.what()) == "smh needs Taylor proxies; the model 'bare' has none");
+        BOOST_TEST(std::string(error.what()) == "method smh needs Taylor proxies; the model 'bare' has none");
     }
 }
