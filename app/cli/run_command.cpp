@@ -324,7 +324,9 @@ int runCommand(int argc, char **argv)
                     static_cast<double>(outcome.dataBytes) / 1e6, outcome.dataSeconds);
     // With a laplace-* proposal the mode search starts where the Laplace fit ended.
     const char *const modeStart =
-        core::usesLaplaceFit(config.proposal) && core::isLogisticDataset(config.dataset) ? " from the Laplace fit's mode" : "";
+        core::usesLaplaceFit(config.proposal) && core::modelOf(config).capabilities.has(core::ModelCapability::LaplaceFit)
+            ? " from the Laplace fit's mode"
+            : "";
     for (const core::ControlVariateReport &cv : outcome.controlVariates)
         if (cv.order == 0)
             std::printf("  posterior mode       %d Newton steps%s%s, %lld passes over the data, %.3g s (not in the speeds "

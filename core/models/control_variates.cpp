@@ -17,8 +17,8 @@ const PointWeights &TaylorProxies::derivativeBoundWeights() const
     return m_boundWeights.get([this] {
         auto bounds = pointDerivativeBounds();
         if (!bounds)
-            throw std::invalid_argument("the mixture's Taylor remainders have no bound (its derivatives grow without "
-                                        "bound in theta): logreg and tall-logreg have one");
+            throw std::invalid_argument("these Taylor proxies' remainders have no bound: the model's derivatives "
+                                        "grow without bound");
         return std::move(*bounds);
     });
 }

@@ -1,5 +1,6 @@
 #include "core/models/model.h"
 #include "core/models/gaussian_approximation.h"
+#include "core/models/model_registry.h"
 #include "core/models/running_moments.h"
 
 #include <algorithm>
@@ -88,9 +89,10 @@ const PointWeights &Model::lipschitzWeights() const
 {
     return m_lipschitzWeights.get([this] {
         auto constants = pointLipschitzConstants();
-        if (!constants)
-            throw std::invalid_argument("'" + name() + "' has no per-point Lipschitz bound on its log-likelihood "
-                                        "(logreg and tall-logreg have one)");
+        if (!constants) {
+            requireCapability(*this, ModelCapability::PointLipschitz, "TunaMH's minibatch"); // names why
+            throw std::logic_error("'" + name() + "' offers per-point Lipschitz constants but made none");
+        }
         return std::move(*constants);
     });
 }

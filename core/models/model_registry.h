@@ -15,7 +15,7 @@ namespace core {
 class Model;
 
 struct ModelEntry {
-    std::string_view name;  ///< Model::name(): "gmm", "gaussian-mean", "logreg"
+    std::string_view name;  ///< Model::name(): "gmm", "gaussian-mean", "logreg", "probit", …
     std::string_view label; ///< in messages: "the Gaussian mixture"
     CapabilitySet capabilities;
     /// Binary labels: test accuracy, class names, the logistic settings (prior sd, bias).

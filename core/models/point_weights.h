@@ -18,7 +18,8 @@ struct PointWeights {
     AliasTable table;            ///< draws i with probability weights[i] / total
     double buildSeconds = 0.0;   ///< the pass that computed the weights and the table
 
-    /// Throws std::invalid_argument when a weight is negative or not finite, or all are zero.
+    /// Throws std::invalid_argument when a weight is negative or not finite, or there are none.
+    /// All zero is allowed (a bound that vanishes): Σ w_i = 0 and nothing is ever drawn.
     explicit PointWeights(std::vector<double> values);
 };
 

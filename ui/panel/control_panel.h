@@ -106,6 +106,8 @@ private:
     QWidget *buildRunGroup();
     void updateSharpness();
     void updateModeWidgets();
+    /// Greys out the methods the selected model cannot run, saying why in their tooltips.
+    void updateMethodAvailability();
     void connectEditSignals();
     /// During a run (and not while settings are loaded): restartSettingChanged(setting).
     void requestRestart(const QString &setting);

@@ -13,6 +13,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "core/experiment/settings/presets.h"
@@ -325,10 +326,37 @@ void ControlPanel::updateSharpness()
     m_sharpness->setText(m_defaultsNote.isEmpty() ? text : m_defaultsNote + QLatin1Char(' ') + text);
 }
 
+void ControlPanel::updateMethodAvailability()
+{
+    // A method whose needs the model lacks is greyed out, its tooltip saying what is missing and
+    // why (the same table the run's refusal reads: capability_check.h).
+    const core::ModelEntry &model = m_dataset->modelEntry();
+    auto *items = qobject_cast<QStandardItemModel *>(m_method->model());
+    if (!items)
+        return;
+    for (int index = 0; index < m_method->count(); ++index) {
+        const core::TestMethod method = core::parseMethod(m_method->itemData(index).toString().toStdString());
+        const core::CapabilitySet missing = core::methodRow(method).needs.missingFrom(model.capabilities);
+        QString tip = methodDescription(method);
+        for (core::ModelCapability capability : missing.members())
+            tip += tr("\n\nNot for %1: it needs %2, and %1 has none: %3.")
+                       .arg(QString::fromUtf8(model.label.data(), static_cast<qsizetype>(model.label.size())),
+                            QString::fromUtf8(core::capabilityName(capability).data(),
+                                              static_cast<qsizetype>(core::capabilityName(capability).size())),
+                            QString::fromUtf8(model.whyItLacks(capability).data(),
+                                              static_cast<qsizetype>(model.whyItLacks(capability).size())));
+        if (QStandardItem *item = items->item(index)) {
+            item->setEnabled(missing.empty());
+            item->setToolTip(wrappedToolTip(tip));
+        }
+    }
+}
+
 void ControlPanel::updateModeWidgets()
 {
     // In compare mode the ticked methods replace the single method.
     m_method->setEnabled(!m_compare->isChecked());
+    updateMethodAvailability();
     // Real data have the size they have; N only sizes the generated data sets. For real data
     // the box shows the training rows once the check knows them (blank until then), and the
     // generated N comes back when a generated set is chosen again.

@@ -68,6 +68,19 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
                           "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images, "
                           "your own file (Sec. 6.2) or generated tall data of N rows."));
 
+    // The models a dataset like tall-glm lets the user choose, by their table's labels.
+    m_model = new QComboBox;
+    for (const std::string &name : core::glmFamilyNames()) {
+        const core::ModelEntry &entry = core::modelEntry(name);
+        QString label = QString::fromUtf8(entry.label.data(), static_cast<qsizetype>(entry.label.size()));
+        label[0] = label[0].toUpper();
+        m_model->addItem(label, QString::fromStdString(name));
+    }
+    m_model->setToolTip(tr("The regression model the tall data are drawn from and sampled with: probit (binary y), "
+                           "Poisson with the log link (counts), linear with Gaussian noise, or robust linear with "
+                           "Student-t noise (nu = 4). Methods whose bounds the model lacks (SMH's bounds on the Taylor "
+                           "remainders, Cornish et al. 2019 Sec. 3.2; TunaMH's Lipschitz constants, Zhang, Cooper & De "
+                           "Sa 2020 Sec. 4) are greyed out, with the reason in their tooltip."));
     m_classes = new ClassPairRow;
 
     m_choose = new QPushButton(tr("Choose files…"));
@@ -81,6 +94,7 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form = new QFormLayout(this);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->addRow(tr("Data&set"), m_kind);
+    m_form->addRow(tr("Model"), m_model);
     m_form->addRow(tr("C&lasses"), m_classes);
     m_split = new TestSplitRow;
     m_form->addRow(tr("Test split"), m_split);
@@ -90,6 +104,7 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form->addRow(m_status);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &DatasetBox::onModelActivated);
     connect(m_choose, &QPushButton::clicked, this, &DatasetBox::chooseFiles);
     // The rows of the logistic-regression spec: each edit is taken into the spec the box keeps.
     for (LogisticSpecRow *row : std::initializer_list<LogisticSpecRow *>{m_classes, m_split, m_table})
@@ -163,9 +178,15 @@ const core::ImageSource *DatasetBox::selectedSource() const
     return found == m_sources.end() ? nullptr : &*found;
 }
 
+const core::ModelEntry &DatasetBox::modelEntry() const
+{
+    return core::modelOf(core::datasetEntry(m_dataset), m_glm.name);
+}
+
 void DatasetBox::fillConfig(core::RunConfig &config) const
 {
     config.dataset = m_dataset;
+    config.glm = m_glm;
     config.logreg = m_spec;
     if (config.logreg.searchDirectories.empty())
         config.logreg.searchDirectories = core::dataSearchDirectories();
@@ -182,6 +203,8 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     m_loading = true;
     m_dataset = config.dataset;
     m_spec = config.logreg;
+    m_glm = config.glm;
+    m_model->setCurrentIndex(std::max(m_model->findData(QString::fromStdString(m_glm.name)), 0));
     const DataFileChoice files{QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
                                QString::fromStdString(m_spec.labels), QString::fromStdString(m_spec.data)};
     // A configuration that names no files (a generated set or an image source) leaves the
@@ -218,6 +241,16 @@ void DatasetBox::onKindActivated()
         }
     }
     announcePick();
+}
+
+void DatasetBox::onModelActivated()
+{
+    if (m_loading)
+        return;
+    m_glm.name = m_model->currentData().toString().toStdString();
+    updateWidgets();
+    emit userEdited();
+    emit settingsChanged();
 }
 
 void DatasetBox::announcePick()
@@ -442,6 +475,8 @@ void DatasetBox::updateWidgets()
     // Whole rows, so that their labels go too.
     const bool table = file && (!m_files.csv.isEmpty() || !m_files.data.isEmpty());
     m_form->setRowVisible(m_classes, logreg && !table);
+    const core::DatasetEntry *entry = core::findDataset(m_dataset);
+    m_form->setRowVisible(m_model, entry && core::modelIsChosen(*entry));
     m_form->setRowVisible(m_choose, file);
     m_form->setRowVisible(m_table, table);
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));

@@ -48,8 +48,11 @@ public:
     void setModel(const core::LogisticRegressionOptions &model) { m_spec.model = model; }
     /// Whether a user's table is standardised: a preset decides it with the model.
     void setStandardize(bool standardize);
-    /// "gmm", "worst-case" or "logreg".
+    /// "gmm", "worst-case", "logreg", "tall-logreg" or "tall-glm".
     std::string dataset() const { return m_dataset; }
+    /// The row of the model the selection samples (model_registry.h): the dataset's, or the one
+    /// the Model box chooses for tall-glm.
+    const core::ModelEntry &modelEntry() const;
     /// True for the generated data sets (mixture, worst case), whose size is N.
     bool isGenerated() const { return !readsFiles(); }
     /// What the presets tell apart: the dataset name, or "logreg-table" for a user's CSV file,
@@ -81,6 +84,7 @@ public:
     QString statusText() const;
 
     QComboBox *datasetCombo() const { return m_kind; }
+    QComboBox *modelCombo() const { return m_model; }
     QComboBox *firstClassCombo() const;
     QComboBox *secondClassCombo() const;
     QPushButton *chooseButton() const { return m_choose; }
@@ -111,12 +115,15 @@ private:
     int selectKey(const QString &key);
     const core::ImageSource *selectedSource() const;
     void onKindActivated();
+    void onModelActivated();
     void startCheck();
     void fillClasses();
     void updateWidgets();
 
     QFormLayout *m_form = nullptr;
     QComboBox *m_kind = nullptr;
+    QComboBox *m_model = nullptr;  // the model, for a dataset whose model is chosen (tall-glm)
+    core::GlmFamilySpec m_glm;     // as last given or chosen, shown or not
     ClassPairRow *m_classes = nullptr;
     TestSplitRow *m_split = nullptr;
     TableOptionsRow *m_table = nullptr;

@@ -5,10 +5,12 @@
 #include <stdexcept>
 
 #include "core/data/gaussian_mixture_data.h"
+#include "core/data/synthetic_glm_data.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/data/worst_case_data.h"
 #include "core/models/gaussian_mean_model.h"
 #include "core/models/gaussian_mixture_model.h"
+#include "core/models/glm/glm_model.h"
 #include "core/io/atomic_file.h"
 
 namespace core {
@@ -25,6 +27,12 @@ DataSettings dataSettings(const RunConfig &config)
         settings.dimension = config.dimension;
         settings.logreg.model = config.logreg.model;
         settings.logreg.testSize = config.logreg.testSize;
+    } else if (config.dataset == "tall-glm") {
+        settings.nData = config.nData;
+        settings.dataSeed = config.dataSeed;
+        settings.dimension = config.dimension;
+        settings.logreg.model.priorSd = config.logreg.model.priorSd;
+        settings.glm = config.glm;
     } else {
         settings.nData = config.nData;
         settings.dataSeed = config.dataSeed;
@@ -62,6 +70,28 @@ DatasetInstance makeTallLogistic(const RunConfig &config, const std::function<vo
     instance.model = model;
     instance.classifier = std::move(model);
     instance.testSet = std::move(test);
+    return instance;
+}
+
+// tall-glm: N rows from the chosen model (synthetic_glm_data.h), with a bias and the prior of
+// --prior-sd.
+DatasetInstance makeTallGlm(const RunConfig &config, const std::function<void(double)> &progress,
+                            std::stop_token stop)
+{
+    SyntheticGlmSpec spec;
+    spec.rows = config.nData;
+    spec.features = config.dimension - 1;
+    spec.family = config.glm;
+    spec.seed = config.dataSeed;
+    auto data = std::make_shared<const GlmData>(generateSyntheticGlm(spec, progress, stop));
+    const GlmOptions options{config.glm, config.logreg.model.priorSd, true};
+    DatasetInstance instance;
+    instance.name = config.dataset;
+    instance.bytes = data->bytes();
+    instance.description = data->description + "; prior "
+                           + (options.priorSd > 0.0 ? "N(0, " + formatRoundTrip(options.priorSd) + "^2 I)"
+                                                    : std::string("flat"));
+    instance.model = std::make_shared<const GlmModel>(std::move(data), options);
     return instance;
 }
 
@@ -105,6 +135,8 @@ DatasetInstance makeDatasetUntimed(const RunConfig &config, bool withPosterior,
     }
     if (config.dataset == "tall-logreg")
         return makeTallLogistic(config, progress, stop);
+    if (config.dataset == "tall-glm")
+        return makeTallGlm(config, progress, stop);
     if (config.dataset == "logreg") {
         LogisticDataset data = makeLogisticDataset(config.logreg, progress, stop);
         const std::size_t bytes = data.train->bytes() + (data.test ? data.test->bytes() : 0);
@@ -117,7 +149,7 @@ DatasetInstance makeDatasetUntimed(const RunConfig &config, bool withPosterior,
                                .scaling = std::move(data.scaling),
                                .bytes = bytes};
     }
-    throw std::invalid_argument("dataset must be gmm, worst-case, logreg or tall-logreg; got '" + config.dataset + "'");
+    throw std::invalid_argument("dataset must be " + datasetNames() + "; got '" + config.dataset + "'");
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "core/data/feature_scaling.h"
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/settings/run_config.h"
+#include "core/models/glm/glm_family.h"
 #include "core/models/logistic_regression_model.h"
 #include "core/models/model.h"
 
@@ -40,9 +41,10 @@ struct DataSettings {
     std::string dataset;
     std::int64_t nData = 0;     ///< generated data (gmm, worst-case, tall-logreg)
     std::uint64_t dataSeed = 0; ///< generated data (gmm, worst-case, tall-logreg)
-    int dimension = 0;          ///< tall-logreg
-    /// logreg; for tall-logreg only the model options and the test size.
+    int dimension = 0;          ///< tall-logreg, tall-glm
+    /// logreg; for tall-logreg only the model options and the test size; for tall-glm only the prior.
     LogisticDataSpec logreg;
+    GlmFamilySpec glm;          ///< tall-glm
 
     bool operator==(const DataSettings &) const = default;
 };

@@ -14,8 +14,8 @@ std::shared_ptr<const PreparedData> prepareData(const RunConfig &config, const s
     prepared->dataset = makeDataset(config, false, progress, stop);
     if (const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(prepared->dataset.model.get()))
         prepared->references = std::make_shared<PosteriorReferences>(mixture->data());
-    if (prepared->dataset.classifier)
-        prepared->laplaceFits = std::make_shared<LaplaceFits>(prepared->dataset.classifier);
+    if (prepared->dataset.model->capabilities().has(ModelCapability::LaplaceFit))
+        prepared->laplaceFits = std::make_shared<LaplaceFits>(prepared->dataset.model);
     return prepared;
 }
 

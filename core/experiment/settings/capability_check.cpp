@@ -6,22 +6,36 @@
 #include "core/experiment/settings/method_registry.h"
 #include "core/experiment/settings/prose.h"
 #include "core/experiment/settings/run_config.h"
+#include "core/models/glm/glm_family.h"
 #include "core/models/model.h"
 #include "core/models/model_registry.h"
 
 namespace core {
 namespace {
 
-// "which logreg and tall-logreg have" for the built-in datasets whose model offers `capability`.
+// "which logreg and tall-logreg have" for the built-in datasets whose model offers `capability`;
+// a dataset whose model --model chooses is named with the models that offer it
+// ("tall-glm (with --model probit or robust-linear)").
 std::string datasetsWith(ModelCapability capability)
 {
-    std::vector<std::string_view> names;
-    for (const DatasetEntry &entry : datasetTable())
-        if (modelOf(entry).capabilities.has(capability))
-            names.push_back(entry.name);
+    std::vector<std::string> names;
+    for (const DatasetEntry &entry : datasetTable()) {
+        if (!modelIsChosen(entry)) {
+            if (modelOf(entry).capabilities.has(capability))
+                names.emplace_back(entry.name);
+            continue;
+        }
+        std::vector<std::string_view> models;
+        for (const std::string &model : glmFamilyNames())
+            if (modelEntry(model).capabilities.has(capability))
+                models.push_back(model);
+        if (!models.empty())
+            names.push_back(std::string(entry.name) + " (with --model " + joinAsProse(models, "or") + ")");
+    }
     if (names.empty())
         return "which no built-in dataset's model has";
-    return "which " + joinAsProse(names, "and") + (names.size() == 1 ? " has" : " have");
+    return "which " + joinAsProse(std::vector<std::string_view>(names.begin(), names.end()), "and")
+           + (names.size() == 1 ? " has" : " have");
 }
 
 // "the methods it runs with are minibatch, austere-c, … and naive-barker": those whose needs `offered` meets.
@@ -95,8 +109,7 @@ std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config)
 
 void requireModelCapabilities(const RunConfig &config)
 {
-    const DatasetEntry &dataset = datasetEntry(config.dataset);
-    const ModelEntry &model = modelOf(dataset);
+    const ModelEntry &model = modelOf(config);
     for (const CapabilityNeed &need : capabilityNeeds(config))
         if (!model.capabilities.has(need.capability))
             refuse(need, "'" + config.dataset + "' (" + std::string(model.label) + ")",

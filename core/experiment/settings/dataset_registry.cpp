@@ -1,8 +1,10 @@
 #include "core/experiment/settings/dataset_registry.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/experiment/settings/prose.h"
+#include "core/models/glm/glm_family.h"
 
 namespace core {
 
@@ -24,6 +26,12 @@ const std::vector<DatasetEntry> &datasetTable()
          "--dimension sets d",
          "N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at θ* = (1, …, 1); prior "
          "N(0, s²I) with s = %1."},
+        {"tall-glm", "tall GLM", "tall-glm (synthetic, --model, --n-data x --dimension)", "", true, false, 0, true, false,
+         "Regression: synthetic tall data",
+         "N rows of 19 standard normal covariates and a bias, responses drawn from the chosen model at θ* = "
+         "(1/√19, …, 1/√19, ½); --model chooses probit, Poisson, linear or robust linear regression",
+         "N rows generated from the data seed: N(0, 1) covariates and a bias, responses drawn from the model at θ*; "
+         "prior N(0, s²I) with s = %1."},
     };
     return table;
 }
@@ -53,9 +61,21 @@ std::string datasetNames(std::string_view conjunction, bool (*which)(const Datas
     return joinAsProse(names, conjunction);
 }
 
-const ModelEntry &modelOf(const DatasetEntry &dataset)
+bool modelIsChosen(const DatasetEntry &dataset)
 {
-    return modelEntry(dataset.model);
+    return dataset.model.empty();
+}
+
+const ModelEntry &modelOf(const DatasetEntry &dataset, std::string_view chosen)
+{
+    if (!modelIsChosen(dataset))
+        return modelEntry(dataset.model);
+    const std::string name = chosen.empty() ? GlmFamilySpec{}.name : std::string(chosen);
+    const auto &names = glmFamilyNames();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+        throw std::invalid_argument("model must be " + joinAsProse(std::vector<std::string_view>(names.begin(), names.end()), "or") + " for "
+                                    + std::string(dataset.name) + "; got '" + name + "'");
+    return modelEntry(name);
 }
 
 const DatasetEntry &datasetEntry(std::string_view name)

@@ -12,11 +12,12 @@
 namespace core {
 
 struct DatasetEntry {
-    std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg"
+    std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg", "tall-glm"
     std::string_view label; ///< the app's short name: "Gaussian mixture"
     std::string_view help;  ///< the --dataset help's words for it: "gmm (the paper's mixture)"
     /// The model's row (core/models/model_registry.h): what the methods and proposals it can
     /// run with need, and whether it is a classifier, are asked of the model, not the dataset.
+    /// Empty where the --model setting chooses it (tall-glm).
     std::string_view model;
     /// Rows made from --n-data and --data-seed (every dataset but the files of logreg).
     bool generated;
@@ -48,7 +49,11 @@ const DatasetEntry &datasetEntry(std::string_view name);
 /// The names joined as prose: "gmm, worst-case, logreg or tall-logreg" (`conjunction` last), of
 /// every dataset, or of those `which` selects.
 std::string datasetNames(std::string_view conjunction = "or", bool (*which)(const DatasetEntry &) = nullptr);
-/// The row of the dataset's model.
-const ModelEntry &modelOf(const DatasetEntry &dataset);
+/// The row of the dataset's model; for a dataset whose model a setting chooses, the row of
+/// `chosen` (the default model, robust-linear, when empty). Throws std::invalid_argument naming
+/// the models a setting may choose when `chosen` is not one of them.
+const ModelEntry &modelOf(const DatasetEntry &dataset, std::string_view chosen = {});
+/// Whether the --model setting chooses the dataset's model.
+bool modelIsChosen(const DatasetEntry &dataset);
 
 } // namespace core

@@ -171,6 +171,11 @@ bool isLogisticDataset(const std::string &dataset)
     return entry && modelOf(*entry).classifier;
 }
 
+const ModelEntry &modelOf(const RunConfig &config)
+{
+    return modelOf(datasetEntry(config.dataset), config.glm.name);
+}
+
 void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given)
 {
     const auto set = [&](std::string_view flag) { return given && given(flag); };
@@ -185,7 +190,7 @@ void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::strin
             config.step = 0.05;
         return;
     }
-    if (config.dataset == "tall-logreg") {
+    if (datasetEntry(config.dataset).dimensionSetting) { // the tall synthetic data
         if (!set("temperature"))
             config.temperature = 1.0;
         if (!set("prior-sd"))
@@ -248,6 +253,8 @@ void validateExactMinibatch(const RunConfig &config)
 void validate(const RunConfig &config)
 {
     const DatasetEntry &data = datasetEntry(config.dataset);
+    if (modelIsChosen(data))
+        makeGlmFamily(config.glm); // the model's name, ν and scale, before any data are made
     if (data.dimensionSetting
         && (config.dimension < (config.logreg.model.bias ? 2 : 1) || config.dimension > 10'000))
         throw std::invalid_argument("dimension must be in [" + std::string(config.logreg.model.bias ? "2" : "1")

@@ -19,6 +19,7 @@
 #include "core/experiment/inputs/logistic_dataset.h"
 #include "core/experiment/settings/dataset_registry.h"
 #include "core/experiment/settings/method_registry.h"
+#include "core/models/glm/glm_family.h"
 #include "core/models/logistic_laplace.h"
 #include "core/proposals/adaptive_random_walk_proposal.h"
 #include "core/proposals/langevin_proposal.h"
@@ -133,9 +134,13 @@ struct RunConfig {
     /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;
-    /// tall-logreg: the model's dimension d, the bias weight included (d − 1 generated feature
-    /// columns with the bias, d without), in [1, 10000] (Cornish et al. 2019 use 10 and 20 in their experiments).
+    /// tall-logreg, tall-glm: the model's dimension d, the bias weight included (d − 1 generated
+    /// feature columns with the bias, d without), in [1, 10000] (Cornish et al. 2019 use 10 and 20
+    /// in their experiments).
     int dimension = 20;
+    /// tall-glm: the generalised linear model and its noise (glm_family.h); its prior is
+    /// logreg.model.priorSd's and it always has a bias.
+    GlmFamilySpec glm;
     /// Test accuracy is evaluated every traceStride samples.
     std::int64_t traceStride = 10;
     MinibatchSettings minibatch;
@@ -167,6 +172,9 @@ const std::vector<std::string> &allDatasets();
 /// True for the datasets sampled with the logistic-regression model ("logreg": images or a
 /// user's file; "tall-logreg": generated, synthetic_logistic_data.h).
 bool isLogisticDataset(const std::string &dataset);
+/// The row of the model `config` samples (model_registry.h): its dataset's, or for a dataset
+/// whose model a setting chooses (tall-glm), the chosen one.
+const ModelEntry &modelOf(const RunConfig &config);
 
 /// "minibatch", or "minibatch+taylor2" with control variates: a method as tables and the CLI's
 /// --methods lists name it.

@@ -174,6 +174,18 @@ SettingSpec logisticModel(SettingSpec spec)
     return spec;
 }
 
+SettingSpec regressionModel(SettingSpec spec)
+{
+    spec.scope = SettingScope::RegressionModel;
+    return spec;
+}
+
+SettingSpec chosenModel(SettingSpec spec)
+{
+    spec.scope = SettingScope::ChosenModel;
+    return spec;
+}
+
 std::vector<SettingSpec> makeTable()
 {
     std::vector<SettingSpec> table;
@@ -328,7 +340,7 @@ std::vector<SettingSpec> makeTable()
     nData.scope = SettingScope::GeneratedData;
     table.push_back(nData);
     SettingSpec dimension = integer("dimension", "dimension",
-                                    "tall-logreg: the model's weights d, the bias included, in [2, 10000] [20]",
+                                    "tall-logreg, tall-glm: the model's weights d, the bias included, in [2, 10000] [20]",
                                     [](auto &c) -> auto & { return c.dimension; });
     dimension.scope = SettingScope::TallLogreg;
     table.push_back(dimension);
@@ -389,13 +401,13 @@ std::vector<SettingSpec> makeTable()
     table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
     table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
-    table.push_back(logisticModel(real("prior_sd", "prior-sd", "logreg, tall-logreg: Gaussian prior sd [tall-logreg 1; logreg: paper 0 (flat), recommended 1]",
+    table.push_back(regressionModel(real("prior_sd", "prior-sd", "logreg, tall-logreg, tall-glm: Gaussian prior sd [tall data 1; logreg: paper 0 (flat), recommended 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
-    table.push_back(logisticModel(real("tuna_chi", "tuna-chi",
+    table.push_back(regressionModel(real("tuna_chi", "tuna-chi",
                                        "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
                                        "batch chi C^2 M^2 + C M) [1e-05]",
                                        [](auto &c) -> auto & { return c.tunaChi; })));
-    table.push_back(logisticModel(real("flymc_qdb", "flymc-qdb",
+    table.push_back(regressionModel(real("flymc_qdb", "flymc-qdb",
                                        "flymc: probability in (0, 1] that a dark point is proposed bright in each "
                                        "z-update (about qdb N likelihoods an iteration) [0.001]",
                                        [](auto &c) -> auto & { return c.flymcDarkToBright; })));
@@ -403,6 +415,19 @@ std::vector<SettingSpec> makeTable()
                                           [](auto &c) -> auto & { return c.logreg.model.bias; }));
     bias.offFlag = "no-bias";
     table.push_back(bias);
+    table.push_back(chosenModel(checkedText(
+        "model", "model", "tall-glm: the model, " + joinAsProse(std::vector<std::string_view>(glmFamilyNames().begin(), glmFamilyNames().end()), "or")
+                              + " [robust-linear]",
+        [](auto &c) -> auto & { return c.glm.name; }, [](const std::string &value) {
+            GlmFamilySpec spec;
+            spec.name = value;
+            makeGlmFamily(spec);
+        })));
+    table.push_back(chosenModel(real("nu", "nu", "tall-glm --model robust-linear: the Student-t's degrees of freedom > 0 [4]",
+                                     [](auto &c) -> auto & { return c.glm.nu; })));
+    table.push_back(chosenModel(real("noise_scale", "noise-scale",
+                                     "tall-glm: the noise's sd (linear) or the Student-t's scale (robust-linear), > 0 [1]",
+                                     [](auto &c) -> auto & { return c.glm.noiseScale; })));
     return table;
 }
 
@@ -424,6 +449,8 @@ bool appliesTo(const SettingSpec &spec, const std::string &dataset)
     case SettingScope::LogisticModel: return isLogisticDataset(dataset);
     case SettingScope::GeneratedData: return !readsFiles;
     case SettingScope::TallLogreg: return entry && entry->dimensionSetting;
+    case SettingScope::RegressionModel: return isLogisticDataset(dataset) || (entry && modelIsChosen(*entry));
+    case SettingScope::ChosenModel: return entry && modelIsChosen(*entry);
     }
     return true;
 }

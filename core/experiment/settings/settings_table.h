@@ -24,8 +24,11 @@ enum class SettingType { Text, Integer, Seed, Real, Flag };
 /// Which runs a setting belongs to: headers list a setting only for its runs. Logreg: the
 /// image and file data of "logreg"; LogisticModel: the logistic model's options and test
 /// split, for "logreg" and "tall-logreg" alike; GeneratedData: every dataset made from a seed
-/// (all but "logreg"); TallLogreg: "tall-logreg" alone.
-enum class SettingScope { Every, Logreg, LogisticModel, GeneratedData, TallLogreg };
+/// (all but "logreg"); TallLogreg: the tall synthetic data ("tall-logreg", "tall-glm"), whose
+/// dimension a setting chooses; RegressionModel: the prior and the exact methods' settings, for
+/// "logreg", "tall-logreg" and "tall-glm"; ChosenModel: the model and its noise, for the dataset
+/// whose model --model chooses ("tall-glm").
+enum class SettingScope { Every, Logreg, LogisticModel, GeneratedData, TallLogreg, RegressionModel, ChosenModel };
 
 struct SettingSpec {
     std::string key;      ///< snake_case: headers, summaries

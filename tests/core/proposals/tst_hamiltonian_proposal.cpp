@@ -182,12 +182,13 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
     config.leapfrogSteps = 0;
     BOOST_CHECK_THROW(validate(config), std::invalid_argument);
     config.leapfrogSteps = 8;
-    try { // the mixture: the Laplace approximation is logistic regression's only
+    try { // the mixture: the Laplace approximation is the regression models' only
         validate(config);
         BOOST_FAIL("no exception");
     } catch (const std::invalid_argument &error) {
         BOOST_TEST(std::string(error.what()).find("proposal laplace-hmc needs a Laplace fit (it is built around the posterior's "
-                                                "Laplace approximation), which logreg and tall-logreg have") == 0,
+                                                "Laplace approximation), which logreg, tall-logreg and tall-glm (with "
+                                                "--model probit, poisson, linear or robust-linear) have") == 0,
                    error.what());
     }
     config.dataset = "logreg";

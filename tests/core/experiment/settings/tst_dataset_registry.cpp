@@ -9,6 +9,7 @@
 #include "core/experiment/inputs/datasets.h"
 #include "core/experiment/settings/dataset_registry.h"
 #include "core/experiment/settings/run_config.h"
+#include "core/models/glm/glm_family.h"
 #include "tests/support/validation_probe.h"
 #include "core/experiment/settings/settings_table.h"
 
@@ -80,25 +81,30 @@ BOOST_AUTO_TEST_CASE(validationAndSettingScopesFollowTheTraits)
 }
 
 // The generated datasets' models have the dimension the row states, and the mixture (the row
-// with a known posterior) comes with its binned posterior.
+// with a known posterior) comes with its binned posterior; a dataset whose model --model
+// chooses makes each model it may choose.
 BOOST_AUTO_TEST_CASE(generatedDataHaveTheStatedDimensionAndPosterior)
 {
     for (const DatasetEntry &entry : datasetTable()) {
         if (!entry.generated)
             continue;
-        BOOST_TEST_INFO(entry.name);
-        RunConfig config = smallRun(entry);
-        applyDatasetDefaults(config, false, false);
-        const DatasetInstance data = makeDataset(config, true);
-        BOOST_TEST_REQUIRE(data.model != nullptr);
-        if (entry.fixedDimension > 0)
-            BOOST_TEST(data.model->dimension() == entry.fixedDimension);
-        if (entry.dimensionSetting)
-            BOOST_TEST(data.model->dimension() == config.dimension);
-        BOOST_TEST((data.gmmPosterior != nullptr) == entry.exactPosteriorMap);
-        BOOST_TEST((data.classifier != nullptr) == modelOf(entry).classifier);
-        // The model made is the row's, with the row's capabilities.
-        BOOST_TEST(data.model->name() == std::string(entry.model));
-        BOOST_TEST((data.model->capabilities() == modelOf(entry).capabilities));
+        const std::vector<std::string> models = modelIsChosen(entry) ? glmFamilyNames() : std::vector<std::string>{""};
+        for (const std::string &chosen : models) {
+            BOOST_TEST_INFO(entry.name << " " << chosen);
+            RunConfig config = smallRun(entry);
+            config.glm.name = chosen.empty() ? config.glm.name : chosen;
+            applyDatasetDefaults(config, false, false);
+            const DatasetInstance data = makeDataset(config, true);
+            BOOST_TEST_REQUIRE(data.model != nullptr);
+            if (entry.fixedDimension > 0)
+                BOOST_TEST(data.model->dimension() == entry.fixedDimension);
+            if (entry.dimensionSetting)
+                BOOST_TEST(data.model->dimension() == config.dimension);
+            BOOST_TEST((data.gmmPosterior != nullptr) == entry.exactPosteriorMap);
+            BOOST_TEST((data.classifier != nullptr) == modelOf(config).classifier);
+            // The model made is the row's, with the row's capabilities.
+            BOOST_TEST(data.model->name() == std::string(modelOf(config).name));
+            BOOST_TEST((data.model->capabilities() == modelOf(config).capabilities));
+        }
     }
 }
