@@ -28,6 +28,8 @@
 #include "ui/files/run_export.h"
 #include "tests/support/small_runs.h"
 
+#include <QStandardItemModel>
+
 namespace {
 
 constexpr int kRunTimeoutMs = 120'000 * testruns::kWaitScale;
@@ -57,6 +59,7 @@ private slots:
     void worstCaseRunsWithoutMixtureCharts();
     void choosingADatasetSetsItsDefaults();
     void recommendedPresetPicksWhatMixes();
+    void chosenModelGreysOutWhatItCannotRun();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -382,6 +385,71 @@ void tst_Datasets::recommendedPresetPicksWhatMixes()
     kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
     QCOMPARE(panel->config().nData, core::RunConfig{}.nData);
     QCOMPARE(panel->dataSizeBox()->value(), 1'000'000);
+}
+
+
+// The tall regression data: the Model box appears, the config carries the model, and the
+// method box greys out what the model cannot run, its tooltip saying why (the reasons of the
+// model table); a run of the chosen model finishes and its samples are of its dimension.
+void tst_Datasets::chosenModelGreysOutWhatItCannotRun()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.setAutoRun(false);
+    window.show();
+    ui::ControlPanel *panel = window.controls();
+    QComboBox *kind = panel->datasetBox()->datasetCombo();
+    QComboBox *model = panel->datasetBox()->modelCombo();
+    QVERIFY(!model->isVisible());
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-glm")));
+    QCOMPARE(panel->config().dataset, std::string("tall-glm"));
+    QTRY_VERIFY(model->isVisible());
+    QCOMPARE(panel->config().glm.name, std::string("robust-linear"));
+    const auto *methods = qobject_cast<QStandardItemModel *>(panel->methodBox()->model());
+    QVERIFY(methods);
+    const auto item = [&](const char *method) {
+        return methods->item(panel->methodBox()->findData(QString::fromLatin1(method)));
+    };
+    QVERIFY(item("smh")->isEnabled());
+    QVERIFY(item("tunamh")->isEnabled());
+    QVERIFY(!item("flymc")->isEnabled());
+    QVERIFY2(item("flymc")->toolTip().contains(QStringLiteral("Not for robust linear regression")),
+             qPrintable(item("flymc")->toolTip()));
+
+    model->setCurrentIndex(model->findData(QStringLiteral("poisson")));
+    QCOMPARE(panel->config().glm.name, std::string("poisson"));
+    QVERIFY(item("minibatch")->isEnabled());
+    QVERIFY(!item("smh")->isEnabled());
+    QVERIFY(!item("tunamh")->isEnabled());
+    QVERIFY2(item("smh")->toolTip().contains(QStringLiteral("exp(x'theta)")), qPrintable(item("smh")->toolTip()));
+
+    model->setCurrentIndex(model->findData(QStringLiteral("probit")));
+    QVERIFY(item("smh")->isEnabled());
+    QVERIFY(!item("tunamh")->isEnabled());
+    QVERIFY2(item("tunamh")->toolTip().contains(QStringLiteral("inverse Mills ratio")), qPrintable(item("tunamh")->toolTip()));
+
+    // A logistic dataset again: everything runs, and the Model box goes.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
+    QTRY_VERIFY(!model->isVisible());
+    for (const char *method : {"smh", "tunamh", "flymc"})
+        QVERIFY(item(method)->isEnabled());
+
+    // A short run of the Poisson model from the panel's own settings.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-glm")));
+    model->setCurrentIndex(model->findData(QStringLiteral("poisson")));
+    core::RunConfig config = panel->config();
+    QCOMPARE(config.glm.name, std::string("poisson"));
+    config.nData = 5000;
+    config.samples = 600;
+    config.burnIn = 100;
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    const ui::RunOutcome outcome = *window.lastOutcome();
+    QCOMPARE(outcome.dimension, config.dimension);
+    QCOMPARE(QString::fromStdString(outcome.model->name()), QStringLiteral("poisson"));
 }
 
 MHX_GUI_TEST_MAIN(tst_Datasets)

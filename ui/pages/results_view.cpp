@@ -155,8 +155,10 @@ void ResultsView::beginRun(const RunRequest &request)
             posteriorTitles.append(tr("Posterior samples over the true tempered log-posterior (%1)").arg(label));
         else if (m_dimension == 1)
             posteriorTitles.append(tr("Posterior samples of θ (%1)").arg(label));
-        else
+        else if (core::modelOf(request.config).classifier)
             posteriorTitles.append(tr("Posterior samples of the two most discriminative weights (%1)").arg(label));
+        else
+            posteriorTitles.append(tr("Posterior samples of the first two coefficients (%1)").arg(label));
     }
     for (int channel = 0; channel < request.channelCount(); ++channel) {
         const int method = request.methodIndexOf(channel), chain = request.chainIndexOf(channel);

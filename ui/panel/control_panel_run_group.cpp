@@ -128,11 +128,11 @@ QWidget *ControlPanel::buildRunGroup()
     m_proposal->addItem(tr("adaptive random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::Adaptive)));
     m_proposal->addItem(tr("adaptive Langevin"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::AdaptiveLangevin)));
-    m_proposal->addItem(tr("Laplace Langevin (logistic)"),
+    m_proposal->addItem(tr("Laplace Langevin (regression)"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceLangevin)));
-    m_proposal->addItem(tr("Laplace HMC (logistic)"),
+    m_proposal->addItem(tr("Laplace HMC (regression)"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceHamiltonian)));
-    m_proposal->addItem(tr("Laplace Crank–Nicolson (logistic)"),
+    m_proposal->addItem(tr("Laplace Crank–Nicolson (regression)"),
                         QString::fromStdString(core::proposalName(core::ProposalKind::LaplaceCrankNicolson)));
     m_proposal->setToolTip(withSettingHelp(
         tr("How candidates are drawn: a Gaussian random walk of the step's size, or a Langevin step that also moves "
@@ -348,6 +348,23 @@ void ControlPanel::updateMethodAvailability()
         if (QStandardItem *item = items->item(index)) {
             item->setEnabled(missing.empty());
             item->setToolTip(wrappedToolTip(tip));
+        }
+    }
+    // The proposals built around the Laplace fit, or moving along the gradient, likewise.
+    auto *proposals = qobject_cast<QStandardItemModel *>(m_proposal->model());
+    for (int index = 0; proposals && index < m_proposal->count(); ++index) {
+        const core::ProposalKind kind = core::parseProposal(m_proposal->itemData(index).toString().toStdString());
+        const bool lacksFit = core::usesLaplaceFit(kind) && !model.capabilities.has(core::ModelCapability::LaplaceFit);
+        const bool lacksGradient = core::usesGradient(kind) && !model.capabilities.has(core::ModelCapability::Gradient);
+        const std::string_view reason =
+            model.whyItLacks(lacksFit ? core::ModelCapability::LaplaceFit : core::ModelCapability::Gradient);
+        if (QStandardItem *item = proposals->item(index)) {
+            item->setEnabled(!lacksFit && !lacksGradient);
+            item->setToolTip(item->isEnabled()
+                                 ? QString()
+                                 : wrappedToolTip(tr("Not for %1: %2.")
+                                                      .arg(QString::fromUtf8(model.label.data(), static_cast<qsizetype>(model.label.size())),
+                                                           QString::fromUtf8(reason.data(), static_cast<qsizetype>(reason.size())))));
         }
     }
 }

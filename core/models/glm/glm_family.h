@@ -59,6 +59,10 @@ public:
     virtual std::string describe() const = 0;
     /// out[k] = ℓ(y[k], z[k]) for k < n, normalising constants included.
     virtual void logLikelihood(const double *y, const double *z, double *out, int n) const = 0;
+    /// out[k] = ℓ(y[k], to[k]) − ℓ(y[k], from[k]): the hot loop of every test. The default takes
+    /// the difference of logLikelihood(); the families override it with Eigen's vectorised exp
+    /// and log, leaving out what cancels (log y!, normalising constants).
+    virtual void logLikelihoodRatio(const double *y, const double *from, const double *to, double *out, int n) const;
     /// first[k] = ∂ℓ/∂z and second[k] = ∂²ℓ/∂z² at (y[k], z[k]).
     virtual void derivatives(const double *y, const double *z, double *first, double *second, int n) const = 0;
     /// sup over every response and every z of |∂^k ℓ/∂z^k| for k = 1, 2 or 3; std::nullopt

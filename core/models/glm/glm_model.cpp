@@ -120,7 +120,7 @@ void ratios(const GlmModel &model, const Vector &from, const Vector &to, std::si
     const GlmFamily &family = model.family();
     forEachChunk(count, rowOf, [&](std::size_t start, int n, auto row) {
         std::array<std::array<double, kChunk>, 2> z;
-        std::array<double, kChunk> y, before, after;
+        std::array<double, kChunk> y;
         for (int k = 0; k < n; ++k) {
             if (k + 1 < n)
                 prefetchRow(data.features.data() + static_cast<Eigen::Index>(row(k + 1)) * d, d);
@@ -128,10 +128,7 @@ void ratios(const GlmModel &model, const Vector &from, const Vector &to, std::si
             rowMargins<2>(data, d, bias, {&from, &to}, r, k, z);
             y[static_cast<std::size_t>(k)] = data.response[static_cast<std::size_t>(r)];
         }
-        family.logLikelihood(y.data(), z[0].data(), before.data(), n);
-        family.logLikelihood(y.data(), z[1].data(), after.data(), n);
-        for (int k = 0; k < n; ++k)
-            out[start + static_cast<std::size_t>(k)] = after[static_cast<std::size_t>(k)] - before[static_cast<std::size_t>(k)];
+        family.logLikelihoodRatio(y.data(), z[0].data(), z[1].data(), out.data() + start, n);
     });
 }
 
@@ -153,7 +150,7 @@ void residuals(const GlmModel &model, const Vector &from, const Vector &to, cons
     const bool bias = model.options().bias;
     forEachChunk(count, rowOf, [&](std::size_t start, int n, auto row) {
         std::array<std::array<double, kChunk>, 3> z;
-        std::array<double, kChunk> y, before, after, slope, curvature;
+        std::array<double, kChunk> y, ratio, slope, curvature;
         for (int k = 0; k < n; ++k) {
             if (k + 1 < n)
                 prefetchRow(data.features.data() + static_cast<Eigen::Index>(row(k + 1)) * d, d);
@@ -161,15 +158,14 @@ void residuals(const GlmModel &model, const Vector &from, const Vector &to, cons
             rowMargins<3>(data, d, bias, {&from, &to, &anchor}, r, k, z);
             y[static_cast<std::size_t>(k)] = data.response[static_cast<std::size_t>(r)];
         }
-        family.logLikelihood(y.data(), z[0].data(), before.data(), n);
-        family.logLikelihood(y.data(), z[1].data(), after.data(), n);
+        family.logLikelihoodRatio(y.data(), z[0].data(), z[1].data(), ratio.data(), n);
         family.derivatives(y.data(), z[2].data(), slope.data(), curvature.data(), n);
         for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k) {
             const double step = z[1][k] - z[0][k];
             double proxy = slope[k] * step;
             if (order == 2)
                 proxy += 0.5 * curvature[k] * step * (z[1][k] + z[0][k] - 2.0 * z[2][k]);
-            out[start + k] = (after[k] - before[k]) - proxy;
+            out[start + k] = ratio[k] - proxy;
         }
     });
 }

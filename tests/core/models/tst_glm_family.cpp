@@ -106,6 +106,26 @@ BOOST_DATA_TEST_CASE(derivativesMatchFiniteDifferences, data::make(kFamilies), n
     }
 }
 
+// The ratio kernel (vectorised, constants cancelled) against the difference of log-likelihoods.
+BOOST_DATA_TEST_CASE(ratiosAreDifferencesOfLogLikelihoods, data::make(kFamilies), name)
+{
+    const auto family = makeGlmFamily(specOf(name, 3.0, 1.7));
+    Rng rng(5);
+    const std::vector<double> responses = responsesOf(family->response());
+    std::vector<double> y(300), from(300), to(300), ratio(300);
+    for (std::size_t k = 0; k < y.size(); ++k) {
+        y[k] = responses[rng.uniformIndex(responses.size())];
+        from[k] = 3.0 * rng.normal();
+        to[k] = from[k] + (k % 3 == 0 ? 1e-6 : 0.5) * rng.normal();
+    }
+    family->logLikelihoodRatio(y.data(), from.data(), to.data(), ratio.data(), static_cast<int>(y.size()));
+    for (std::size_t k = 0; k < y.size(); ++k) {
+        const double difference = logLikelihood(*family, y[k], to[k]) - logLikelihood(*family, y[k], from[k]);
+        const double scale = std::max({1.0, std::abs(logLikelihood(*family, y[k], to[k]))});
+        BOOST_TEST(std::abs(ratio[k] - difference) <= 1e-13 * scale, name << " k = " << k << ": " << ratio[k] << " vs " << difference);
+    }
+}
+
 // Student-t at several ν and scales, probit, linear: every bound stated is the supremum; Poisson
 // states none, and its derivatives do grow past any constant.
 BOOST_DATA_TEST_CASE(boundsAreTheSuprema,
