@@ -19,6 +19,7 @@ constexpr std::array kCapabilityTexts = {
     CapabilityText{ModelCapability::CollapsibleLowerBound, "collapsible-lower-bound",
                    "collapsible lower bounds on each point's likelihood"},
     CapabilityText{ModelCapability::LaplaceFit, "laplace-fit", "a Laplace fit"},
+    CapabilityText{ModelCapability::ResidualRange, "residual-range", "a bound on the residuals' range for each move"},
 };
 
 // The table is indexed by the enum: its rows must stay in the enum's order.

@@ -31,6 +31,11 @@ enum class ModelCapability : std::uint8_t {
     CollapsibleLowerBound,
     /// A Laplace approximation of the tempered posterior: the laplace-* proposals.
     LaplaceFit,
+    /// A bound on max_i |r_i(θ, θ')| for each move from the Taylor remainder, without a pass over
+    /// the data: MHSubLhd's range with control variates (Bardenet, Doucet & Holmes 2017, the
+    /// improved confidence sampler). A uniform remainder bound (TaylorRemainderBound) gives one;
+    /// a model whose derivatives grow with θ may still bound them near the anchor (Poisson).
+    ResidualRange,
 };
 
 /// A set of capabilities, small enough to copy and to hold in constant tables.

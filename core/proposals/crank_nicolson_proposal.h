@@ -57,6 +57,11 @@ public:
     // step() is s; learned() (ScaleAdaptiveProposal) reports s and the reference's variances diag(Σ).
 
     const Vector &mean() const { return m_mean; }
+    /// The mean μ: at scale 1 every move is an independent draw from N(μ, Σ), and from a point
+    /// far in a heavy-tailed posterior's tail, where the posterior is many times that density,
+    /// every one would be rejected (θ = 0 on robust linear regression's tall data: acceptance
+    /// 0.000 in a whole burn-in).
+    const Vector *preferredStart() const override { return &m_mean; }
     const Eigen::MatrixXd &factor() const { return *m_factor; }
     /// ½‖L⁻¹(θ − μ)‖²: minus log N(θ; μ, Σ) up to its constant.
     double referenceEnergy(const Vector &theta) const;

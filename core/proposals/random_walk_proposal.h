@@ -34,6 +34,10 @@ public:
     /// Puts a minibatch sampler the proposal draws gradient rows with back in its initial order
     /// (MinibatchSampler::restart), at a chain's checkpoint. Nothing for proposals without one.
     virtual void restartSampling() const {}
+    /// Where a chain should start when nothing else sets its start: null for most proposals
+    /// (the model's initial θ). A proposal centred on a fit (Crank–Nicolson around the Laplace
+    /// mode) names the fit's centre.
+    virtual const Vector *preferredStart() const { return nullptr; }
 };
 
 class RandomWalkProposal final : public Proposal {

@@ -117,13 +117,10 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
             settings.initialTheta = inputs.posteriorMode;
         test.useAnchor(inputs.posteriorMode, config.temperature); // found once for the request, not again per chain
     }
-    // A proposal built around the Laplace fit starts at its mode: Crank–Nicolson moves at scale 1
-    // are independent draws from the fit, and from a point far in a heavy-tailed posterior's tail
-    // (θ = 0 on robust linear regression's tall data) every one is rejected, since there the
-    // posterior is many times the fit's density; the burn-in then only shrinks the scale.
-    if (settings.initialTheta.size() == 0 && usesLaplaceFit(config.proposal) && inputs.laplace
-        && inputs.laplace->approximation.mode.size() == dataset.model->dimension())
-        settings.initialTheta = inputs.laplace->approximation.mode;
+    // A proposal centred on a fit starts there (CrankNicolsonProposal::preferredStart).
+    if (settings.initialTheta.size() == 0)
+        if (const Vector *start = proposal->preferredStart(); start && start->size() == dataset.model->dimension())
+            settings.initialTheta = *start;
     settings.firstIteration = inputs.firstIteration;
     settings.maxSeconds = inputs.maxSeconds;
     settings.pacedFrom = inputs.pacedFrom;

@@ -94,7 +94,7 @@ std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config)
         // Taylor remainder (Bardenet, Doucet & Holmes 2017, improved confidence sampler), never
         // from a pass over the data.
         if (config.method == TestMethod::SubLhd)
-            needs.push_back({ModelCapability::TaylorRemainderBound, flag + " with " + std::string(row.name),
+            needs.push_back({ModelCapability::ResidualRange, flag + " with " + std::string(row.name),
                              "its concentration bound takes the residuals' range from it",
                              "use --control-variates none, or control variates with minibatch or austere-c"});
     }

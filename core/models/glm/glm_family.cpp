@@ -28,6 +28,11 @@ void GlmFamily::logLikelihoodRatio(const double *y, const double *from, const do
     }
 }
 
+std::optional<double> GlmFamily::derivativeBoundBelow(int k, double) const
+{
+    return derivativeBound(k);
+}
+
 namespace {
 
 using ConstArray = Eigen::Map<const Eigen::ArrayXd>;
@@ -109,6 +114,13 @@ public:
         }
     }
     std::optional<double> derivativeBound(int) const override { return std::nullopt; }
+    // Every derivative of order ≥ 2 is −e^z; the first, y − e^z, grows with y.
+    std::optional<double> derivativeBoundBelow(int k, double zMax) const override
+    {
+        if (k < 2)
+            return std::nullopt;
+        return std::exp(zMax);
+    }
     double sampleResponse(double z, Rng &rng) const override
     {
         boost::random::poisson_distribution<std::int64_t, double> counts(std::exp(z));

@@ -68,6 +68,10 @@ public:
     /// sup over every response and every z of |∂^k ℓ/∂z^k| for k = 1, 2 or 3; std::nullopt
     /// where it is unbounded.
     virtual std::optional<double> derivativeBound(int k) const = 0;
+    /// sup over every response and every z ≤ zMax of |∂^k ℓ/∂z^k|: where no global bound exists
+    /// there may be one below a margin (Poisson: e^{zMax} for k ≥ 2), which bounds the Taylor
+    /// remainders of a move near the anchor. The default is derivativeBound(k).
+    virtual std::optional<double> derivativeBoundBelow(int k, double zMax) const;
     /// A response drawn from the model at linear predictor z (the synthetic data).
     virtual double sampleResponse(double z, Rng &rng) const = 0;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/models/feature_rows.h"
@@ -222,6 +223,19 @@ void GlmModel::margins(const Vector &theta, DataIndex first, std::span<double> o
             rowMargins<1>(*m_data, m_features, m_options.bias, {&theta}, row(k), k, z);
         std::copy_n(z[0].begin(), n, out.begin() + static_cast<std::ptrdiff_t>(start));
     });
+}
+
+double GlmModel::largestMargin(const Vector &theta) const
+{
+    double largest = -std::numeric_limits<double>::infinity();
+    forEachChunk(static_cast<std::size_t>(dataSize()), contiguous(0), [&](std::size_t, int n, auto row) {
+        std::array<std::array<double, kChunk>, 1> z;
+        for (int k = 0; k < n; ++k)
+            rowMargins<1>(*m_data, m_features, m_options.bias, {&theta}, row(k), k, z);
+        for (int k = 0; k < n; ++k)
+            largest = std::max(largest, z[0][static_cast<std::size_t>(k)]);
+    });
+    return largest;
 }
 
 double GlmModel::logLikelihoodSum(const Vector &theta) const

@@ -12,7 +12,9 @@
 ///
 /// The capabilities follow from the family's derivative bounds (glm_family.h): a Taylor-remainder
 /// bound where sup|ℓ''| and sup|ℓ'''| exist (Cornish et al., "Scalable Metropolis–Hastings",
-/// ICML 2019, Sec. 3.2), per-point Lipschitz constants sup|ℓ'|·‖x̃_i‖₂ where sup|ℓ'| exists
+/// ICML 2019, Sec. 3.2), a range of each move's residuals where they are bounded at least below
+/// a margin (every family here: Poisson's e^z near the anchor, glm_taylor_proxies.cpp),
+/// per-point Lipschitz constants sup|ℓ'|·‖x̃_i‖₂ where sup|ℓ'| exists
 /// (Zhang, Cooper & De Sa, "Asymptotically Optimal Exact Minibatch Metropolis–Hastings", NeurIPS
 /// 2020, Sec. 4); gradients, Taylor proxies and a Laplace fit always. None has the collapsible
 /// lower bound FlyMC needs.
@@ -97,6 +99,8 @@ public:
     /// max_j |x̃_ij| of every row (the bias's 1 included): with sup|ℓ^{(k+1)}| the per-point
     /// derivative bound of SMH. One pass.
     std::vector<double> rowMaxAbsFeatures() const;
+    /// max_i x̃_iᵀθ over every row. One pass.
+    double largestMargin(const Vector &theta) const;
     /// max_ij |x̃_ij| over every row.
     double maxAbsFeature() const { return m_maxAbsFeature; }
 

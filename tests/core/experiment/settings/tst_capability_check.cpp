@@ -165,9 +165,9 @@ BOOST_AUTO_TEST_CASE(controlVariatesAndProposalsNeedTheirCapabilities)
         sublhd.method = TestMethod::SubLhd;
         const std::string sublhdRefusal = refusal(sublhd);
         BOOST_TEST(sublhdRefusal.empty()
-                   == (offered.has(ModelCapability::TaylorProxies) && offered.has(ModelCapability::TaylorRemainderBound)));
-        if (offered.has(ModelCapability::TaylorProxies) && !offered.has(ModelCapability::TaylorRemainderBound))
-            BOOST_TEST(sublhdRefusal.find("control-variates taylor1 with sublhd needs a bound on the Taylor remainders") == 0,
+                   == (offered.has(ModelCapability::TaylorProxies) && offered.has(ModelCapability::ResidualRange)));
+        if (offered.has(ModelCapability::TaylorProxies) && !offered.has(ModelCapability::ResidualRange))
+            BOOST_TEST(sublhdRefusal.find("control-variates taylor1 with sublhd needs a bound on the residuals' range for each move") == 0,
                        sublhdRefusal);
 
         RunConfig laplace = proxies;

@@ -76,7 +76,7 @@ BOOST_AUTO_TEST_CASE(validationAndSettingScopesFollowTheTraits)
         sublhd.method = TestMethod::SubLhd;
         BOOST_TEST(validates(sublhd)
                    == (model.capabilities.has(ModelCapability::TaylorProxies)
-                       && model.capabilities.has(ModelCapability::TaylorRemainderBound)));
+                       && model.capabilities.has(ModelCapability::ResidualRange)));
     }
 }
 
