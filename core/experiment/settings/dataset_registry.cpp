@@ -72,9 +72,11 @@ const ModelEntry &modelOf(const DatasetEntry &dataset, std::string_view chosen)
         return modelEntry(dataset.model);
     const std::string name = chosen.empty() ? GlmFamilySpec{}.name : std::string(chosen);
     const auto &names = glmFamilyNames();
-    if (std::find(names.begin(), names.end(), name) == names.end())
-        throw std::invalid_argument("model must be " + joinAsProse(std::vector<std::string_view>(names.begin(), names.end()), "or") + " for "
-                                    + std::string(dataset.name) + "; got '" + name + "'");
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        const std::vector<std::string_view> choices(names.begin(), names.end());
+        throw std::invalid_argument("model must be " + joinAsProse(choices, "or") + " for " + std::string(dataset.name)
+                                    + "; got '" + name + "'");
+    }
     return modelEntry(name);
 }
 

@@ -76,8 +76,8 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         if (!userTable && !set("grad-batch") && config.proposal == ProposalKind::LaplaceHamiltonian)
             config.gradBatch = 0;
     } else if (datasetEntry(config.dataset).dimensionSetting) {
-        // Tall data (tall-logreg, tall-glm): the minibatch's variance grows with N unless Taylor control variates
-        // remove the part the proxies explain (Bardenet, Doucet & Holmes 2017); around the same
+        // Tall data (tall-logreg, tall-glm): the minibatch's variance grows with N unless Taylor
+        // control variates remove the part the proxies explain (Bardenet, Doucet & Holmes 2017); around the same
         // mode, Crank–Nicolson moves draw nearly independent proposals from the Laplace
         // approximation (measured at N = 10⁶, d = 20: bulk ESS ≈ 5,700 of 20,000 samples,
         // 100 points read per iteration).

@@ -415,9 +415,9 @@ std::vector<SettingSpec> makeTable()
                                           [](auto &c) -> auto & { return c.logreg.model.bias; }));
     bias.offFlag = "no-bias";
     table.push_back(bias);
+    const std::vector<std::string_view> models(glmFamilyNames().begin(), glmFamilyNames().end());
     table.push_back(chosenModel(checkedText(
-        "model", "model", "tall-glm: the model, " + joinAsProse(std::vector<std::string_view>(glmFamilyNames().begin(), glmFamilyNames().end()), "or")
-                              + " [robust-linear]",
+        "model", "model", "tall-glm: the model, " + joinAsProse(models, "or") + " [robust-linear]",
         [](auto &c) -> auto & { return c.glm.name; }, [](const std::string &value) {
             GlmFamilySpec spec;
             spec.name = value;
