@@ -416,8 +416,17 @@ void tst_Datasets::chosenModelGreysOutWhatItCannotRun()
     QVERIFY2(item("flymc")->toolTip().contains(QStringLiteral("Not for robust linear regression")),
              qPrintable(item("flymc")->toolTip()));
 
+    // The Student-t's ν and scale are shown for it and reach the config.
+    QTRY_VERIFY(panel->datasetBox()->nuBox()->isVisible());
+    panel->datasetBox()->nuBox()->setValue(2.5);
+    panel->datasetBox()->noiseScaleBox()->setValue(0.5);
+    QCOMPARE(panel->config().glm.nu, 2.5);
+    QCOMPARE(panel->config().glm.noiseScale, 0.5);
+
     model->setCurrentIndex(model->findData(QStringLiteral("poisson")));
     QCOMPARE(panel->config().glm.name, std::string("poisson"));
+    QTRY_VERIFY(!panel->datasetBox()->nuBox()->isVisible());
+    QVERIFY(!panel->datasetBox()->noiseScaleBox()->isVisible());
     QVERIFY(item("minibatch")->isEnabled());
     QVERIFY(!item("smh")->isEnabled());
     QVERIFY(!item("tunamh")->isEnabled());

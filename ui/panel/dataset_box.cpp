@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -81,6 +82,19 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
                            "Student-t noise (nu = 4). Methods whose bounds the model lacks (SMH's bounds on the Taylor "
                            "remainders, Cornish et al. 2019 Sec. 3.2; TunaMH's Lipschitz constants, Zhang, Cooper & De "
                            "Sa 2020 Sec. 4) are greyed out, with the reason in their tooltip."));
+    // The noise of the linear models: ν and the scale set the bounds SMH and TunaMH draw by
+    // (docs/models.md), so they are the model's, not the run's.
+    m_nu = new QDoubleSpinBox;
+    m_nu->setRange(0.1, 1000.0);
+    m_nu->setDecimals(2);
+    m_nu->setToolTip(tr("Robust linear regression: the Student-t noise's degrees of freedom ν (4 by default; smaller "
+                        "is heavier-tailed). The bounds SMH draws its points by (Cornish et al. 2019 Sec. 3.2) and "
+                        "TunaMH's Lipschitz constants depend on it."));
+    m_noiseScale = new QDoubleSpinBox;
+    m_noiseScale->setRange(0.001, 1000.0);
+    m_noiseScale->setDecimals(3);
+    m_noiseScale->setToolTip(tr("Linear regression: the Gaussian noise's sd; robust linear regression: the Student-t's "
+                                "scale. The derivative bounds of SMH (Cornish et al. 2019 Sec. 3.2) scale with it."));
     m_classes = new ClassPairRow;
 
     m_choose = new QPushButton(tr("Choose files…"));
@@ -95,6 +109,8 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->addRow(tr("Data&set"), m_kind);
     m_form->addRow(tr("Model"), m_model);
+    m_form->addRow(tr("ν (Student-t)"), m_nu);
+    m_form->addRow(tr("Noise scale"), m_noiseScale);
     m_form->addRow(tr("C&lasses"), m_classes);
     m_split = new TestSplitRow;
     m_form->addRow(tr("Test split"), m_split);
@@ -105,6 +121,15 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
     connect(m_model, &QComboBox::currentIndexChanged, this, &DatasetBox::onModelActivated);
+    for (QDoubleSpinBox *box : {m_nu, m_noiseScale})
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
+            if (m_loading)
+                return;
+            m_glm.nu = m_nu->value();
+            m_glm.noiseScale = m_noiseScale->value();
+            emit userEdited();
+            emit settingsChanged();
+        });
     connect(m_choose, &QPushButton::clicked, this, &DatasetBox::chooseFiles);
     // The rows of the logistic-regression spec: each edit is taken into the spec the box keeps.
     for (LogisticSpecRow *row : std::initializer_list<LogisticSpecRow *>{m_classes, m_split, m_table})
@@ -205,6 +230,8 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     m_spec = config.logreg;
     m_glm = config.glm;
     m_model->setCurrentIndex(std::max(m_model->findData(QString::fromStdString(m_glm.name)), 0));
+    m_nu->setValue(m_glm.nu);
+    m_noiseScale->setValue(m_glm.noiseScale);
     const DataFileChoice files{QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
                                QString::fromStdString(m_spec.labels), QString::fromStdString(m_spec.data)};
     // A configuration that names no files (a generated set or an image source) leaves the
@@ -476,7 +503,10 @@ void DatasetBox::updateWidgets()
     const bool table = file && (!m_files.csv.isEmpty() || !m_files.data.isEmpty());
     m_form->setRowVisible(m_classes, logreg && !table);
     const core::DatasetEntry *entry = core::findDataset(m_dataset);
-    m_form->setRowVisible(m_model, entry && core::modelIsChosen(*entry));
+    const bool chosen = entry && core::modelIsChosen(*entry);
+    m_form->setRowVisible(m_model, chosen);
+    m_form->setRowVisible(m_nu, chosen && m_glm.name == "robust-linear");
+    m_form->setRowVisible(m_noiseScale, chosen && (m_glm.name == "robust-linear" || m_glm.name == "linear"));
     m_form->setRowVisible(m_choose, file);
     m_form->setRowVisible(m_table, table);
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));

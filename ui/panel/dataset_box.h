@@ -21,6 +21,7 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QPushButton;
@@ -85,6 +86,8 @@ public:
 
     QComboBox *datasetCombo() const { return m_kind; }
     QComboBox *modelCombo() const { return m_model; }
+    QDoubleSpinBox *nuBox() const { return m_nu; }
+    QDoubleSpinBox *noiseScaleBox() const { return m_noiseScale; }
     QComboBox *firstClassCombo() const;
     QComboBox *secondClassCombo() const;
     QPushButton *chooseButton() const { return m_choose; }
@@ -123,6 +126,8 @@ private:
     QFormLayout *m_form = nullptr;
     QComboBox *m_kind = nullptr;
     QComboBox *m_model = nullptr;  // the model, for a dataset whose model is chosen (tall-glm)
+    QDoubleSpinBox *m_nu = nullptr;         // the Student-t's degrees of freedom (robust linear)
+    QDoubleSpinBox *m_noiseScale = nullptr; // the noise's sd or scale (linear, robust linear)
     core::GlmFamilySpec m_glm;     // as last given or chosen, shown or not
     ClassPairRow *m_classes = nullptr;
     TestSplitRow *m_split = nullptr;
