@@ -19,6 +19,7 @@
 
 #include "core/data/delimited_text.h"
 #include "core/install/install_layout.h"
+#include "ui/panel/checked_spin_box.h"
 #include "ui/panel/data_selection_text.h"
 #include "ui/panel/class_pair_row.h"
 #include "ui/panel/table_options_row.h"
@@ -84,13 +85,14 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
                            "Sa 2020 Sec. 4) are greyed out, with the reason in their tooltip."));
     // The noise of the linear models: ν and the scale set the bounds SMH and TunaMH draw by
     // (docs/models.md), so they are the model's, not the run's.
-    m_nu = new QDoubleSpinBox;
+    // Boxes that keep refused text as typed (checked_spin_box.h), as every numeric box of the panel.
+    m_nu = new CheckedDoubleSpinBox;
     m_nu->setRange(0.1, 1000.0);
     m_nu->setDecimals(2);
     m_nu->setToolTip(tr("Robust linear regression: the Student-t noise's degrees of freedom ν (4 by default; smaller "
                         "is heavier-tailed). The bounds SMH draws its points by (Cornish et al. 2019 Sec. 3.2) and "
                         "TunaMH's Lipschitz constants depend on it."));
-    m_noiseScale = new QDoubleSpinBox;
+    m_noiseScale = new CheckedDoubleSpinBox;
     m_noiseScale->setRange(0.001, 1000.0);
     m_noiseScale->setDecimals(3);
     m_noiseScale->setToolTip(tr("Linear regression: the Gaussian noise's sd; robust linear regression: the Student-t's "
