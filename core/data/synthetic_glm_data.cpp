@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <unistd.h>
 
 #include "core/correction/cancelled.h"
 #include "core/data/synthetic_logistic_data.h"
@@ -30,13 +29,9 @@ GlmData generateSyntheticGlm(const SyntheticGlmSpec &spec, const std::function<v
         throw std::invalid_argument("tall-glm needs 1 to 10000 covariates (dimension minus the bias); got "
                                     + std::to_string(spec.features));
     const auto family = makeGlmFamily(spec.family); // checks the family's parameters
-    const double needed = static_cast<double>(spec.rows) * (static_cast<double>(spec.features) * sizeof(float) + sizeof(double));
-    const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    if (memory > 0.0 && needed > memory)
-        throw std::length_error("tall-glm: " + std::to_string(spec.rows) + " rows x " + std::to_string(spec.features)
-                                + " covariates need " + std::to_string(static_cast<long long>(needed / 1e9))
-                                + " GB, more than this machine's " + std::to_string(static_cast<long long>(memory / 1e9))
-                                + " GB of memory: use a smaller --n-data or --dimension");
+    requireFitsInMemory("tall-glm", spec.rows, spec.features, "covariates",
+                        static_cast<double>(spec.rows)
+                            * (static_cast<double>(spec.features) * sizeof(float) + sizeof(double)));
 
     GlmData data;
     data.features.resize(static_cast<Eigen::Index>(spec.rows), spec.features);

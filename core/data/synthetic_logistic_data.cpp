@@ -59,6 +59,17 @@ void generateBlock(ClassificationData &data, const SyntheticLogisticSpec &spec, 
 
 } // namespace
 
+void requireFitsInMemory(const std::string &dataset, std::int64_t rows, int columns, const std::string &columnWord,
+                         double bytes)
+{
+    const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (memory > 0.0 && bytes > memory)
+        throw std::length_error(dataset + ": " + std::to_string(rows) + " rows x " + std::to_string(columns) + " "
+                                + columnWord + " need " + std::to_string(static_cast<long long>(bytes / 1e9))
+                                + " GB, more than this machine's " + std::to_string(static_cast<long long>(memory / 1e9))
+                                + " GB of memory: use a smaller --n-data or --dimension");
+}
+
 std::size_t syntheticLogisticBytes(std::int64_t rows, int features)
 {
     return static_cast<std::size_t>(rows) * (static_cast<std::size_t>(features) * sizeof(float) + 1);
@@ -72,15 +83,8 @@ ClassificationData generateSyntheticLogistic(const SyntheticLogisticSpec &spec,
     if (spec.features < 1 || spec.features > 10'000)
         throw std::invalid_argument("tall-logreg needs 1 to 10000 feature columns (dimension minus the bias); got "
                                     + std::to_string(spec.features));
-    // Checked before allocating: an allocation larger than the machine's memory would either
-    // fail deep inside Eigen or, with overcommit, succeed and swap the machine to a halt.
-    const double needed = static_cast<double>(syntheticLogisticBytes(spec.rows, spec.features));
-    const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    if (memory > 0.0 && needed > memory)
-        throw std::length_error("tall-logreg: " + std::to_string(spec.rows) + " rows x " + std::to_string(spec.features)
-                                + " features need " + std::to_string(static_cast<long long>(needed / 1e9))
-                                + " GB, more than this machine's " + std::to_string(static_cast<long long>(memory / 1e9))
-                                + " GB of memory: use a smaller --n-data or --dimension");
+    requireFitsInMemory("tall-logreg", spec.rows, spec.features, "features",
+                        static_cast<double>(syntheticLogisticBytes(spec.rows, spec.features)));
 
     ClassificationData data;
     data.features.resize(static_cast<Eigen::Index>(spec.rows), spec.features);

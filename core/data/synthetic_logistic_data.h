@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <stop_token>
+#include <string>
 
 #include "core/data/classification_data.h"
 
@@ -54,5 +55,12 @@ std::int64_t syntheticLogisticBlock(const SyntheticLogisticSpec &spec, std::int6
 
 /// Bytes the features and labels of `rows` × `features` take (float features, byte labels).
 std::size_t syntheticLogisticBytes(std::int64_t rows, int features);
+
+/// Checked before a tall dataset allocates its rows: an allocation larger than the machine's
+/// memory would either fail deep inside Eigen or, with overcommit, succeed and swap the machine
+/// to a halt. Throws std::length_error naming the dataset ("tall-logreg: 10 rows x 19 features
+/// need …") when `bytes` exceed the machine's physical memory.
+void requireFitsInMemory(const std::string &dataset, std::int64_t rows, int columns, const std::string &columnWord,
+                         double bytes);
 
 } // namespace core
