@@ -9,6 +9,8 @@
 #   share/man/man1/mh-explorer.1.gz, mh-explorer-cli.1.gz
 #   share/mh-explorer/data/                    the bundled digits (resources/data)
 #   share/doc/mh-explorer/copyright, changelog.gz
+#   include/minibatch-mh-explorer/mhx_model_plugin.h   the model plugin interface
+#   <libdir>/cmake/MinibatchMHExplorer/         find_package(MinibatchMHExplorer) for plugins
 include(GNUInstallDirs)
 
 # AppStream component id, also the desktop file's name and the GUI's desktop file name:
@@ -50,6 +52,25 @@ install(DIRECTORY resources/data/ DESTINATION ${MHX_INSTALL_DATADIR})
 install(FILES resources/packaging/copyright ${PROJECT_BINARY_DIR}/packaging/changelog.gz
         DESTINATION ${MHX_INSTALL_DOCDIR})
 
+# The model plugin interface for projects outside this tree (examples/cloglog-plugin): the C
+# header and a CMake package, so that find_package(MinibatchMHExplorer) finds them.
+include(CMakePackageConfigHelpers)
+set(MHX_PLUGIN_INCLUDE_DIR "${CMAKE_INSTALL_INCLUDEDIR}/minibatch-mh-explorer")
+set(MHX_CMAKE_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/MinibatchMHExplorer")
+file(STRINGS ${PROJECT_SOURCE_DIR}/core/models/plugin/mhx_model_plugin.h mhx_version_line
+     REGEX "^#define MHX_MODEL_PLUGIN_VERSION [0-9]+$")
+string(REGEX REPLACE ".* ([0-9]+)$" "\\1" MHX_MODEL_PLUGIN_VERSION "${mhx_version_line}")
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/MinibatchMHExplorerConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/packaging/MinibatchMHExplorerConfig.cmake
+  INSTALL_DESTINATION ${MHX_CMAKE_PACKAGE_DIR}
+  PATH_VARS MHX_PLUGIN_INCLUDE_DIR CMAKE_INSTALL_BINDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/packaging/MinibatchMHExplorerConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES core/models/plugin/mhx_model_plugin.h DESTINATION ${MHX_PLUGIN_INCLUDE_DIR})
+install(FILES ${PROJECT_BINARY_DIR}/packaging/MinibatchMHExplorerConfig.cmake
+              ${PROJECT_BINARY_DIR}/packaging/MinibatchMHExplorerConfigVersion.cmake
+        DESTINATION ${MHX_CMAKE_PACKAGE_DIR})
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME mh-explorer)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -78,3 +99,4 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "dataset-fashion-mnist")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
+

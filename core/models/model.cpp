@@ -30,6 +30,12 @@ CapabilitySet Model::capabilities() const
     return hasGradient() ? CapabilitySet{ModelCapability::Gradient} : CapabilitySet{};
 }
 
+std::string Model::whyItLacks(ModelCapability capability) const
+{
+    const ModelEntry *entry = findModel(name());
+    return entry ? std::string(entry->whyItLacks(capability)) : std::string();
+}
+
 namespace {
 
 // Visits l_i over the whole dataset in chunks of 4096, which stay in L1/L2 between the

@@ -93,6 +93,9 @@ public:
     /// models return their row of core/models/model_registry.h; the default offers the
     /// gradient when hasGradient() says so, and nothing else.
     virtual CapabilitySet capabilities() const;
+    /// Why the model lacks `capability`, for refusals: the reason in its row of
+    /// model_registry.h by default (empty where it has none).
+    virtual std::string whyItLacks(ModelCapability capability) const;
     /// The per-point Taylor proxies of order 1 or 2 around `anchor` (control_variates.h), with
     /// their sums from one pass over the data, when capabilities() has TaylorProxies; null
     /// otherwise (the default). Called through makeTaylorProxies, which checks the arguments.

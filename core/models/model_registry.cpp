@@ -102,9 +102,9 @@ void requireCapability(const Model &model, ModelCapability capability, const std
     message += "; the model '";
     message += model.name();
     message += "' has none";
-    if (const ModelEntry *entry = findModel(model.name())) {
+    if (const std::string why = model.whyItLacks(capability); !why.empty()) {
         message += ": ";
-        message += entry->whyItLacks(capability);
+        message += why;
     }
     throw std::invalid_argument(message);
 }

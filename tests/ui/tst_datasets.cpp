@@ -60,6 +60,7 @@ private slots:
     void choosingADatasetSetsItsDefaults();
     void recommendedPresetPicksWhatMixes();
     void chosenModelGreysOutWhatItCannotRun();
+    void aPluginLoadedInTheModelBoxRunsWithWhatItDeclares();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -459,6 +460,74 @@ void tst_Datasets::chosenModelGreysOutWhatItCannotRun()
     const ui::RunOutcome outcome = *window.lastOutcome();
     QCOMPARE(outcome.dimension, config.dimension);
     QCOMPARE(QString::fromStdString(outcome.model->name()), QStringLiteral("poisson"));
+}
+
+// "Load a model..." with the example plugin (examples/cloglog-plugin, built by the suite): the
+// box lists it by its name, the methods it declares no bounds for are greyed out naming the
+// function, the session keeps its file, and a run samples it. A broken plugin leaves the choice
+// as it was and says why.
+void tst_Datasets::aPluginLoadedInTheModelBoxRunsWithWhatItDeclares()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.setAutoRun(false);
+    window.show();
+    ui::ControlPanel *panel = window.controls();
+    panel->datasetBox()->setInteractive(false);
+    QComboBox *kind = panel->datasetBox()->datasetCombo();
+    ui::ModelPicker *model = panel->datasetBox()->modelCombo();
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-glm")));
+    model->setCurrentIndex(model->findData(QStringLiteral("probit")));
+
+    QSignalSpy checked(panel->datasetBox(), &ui::DatasetBox::checked);
+    const QString broken = QStringLiteral(MHX_TEST_PLUGIN_DIR "/test_broken_plugin_no_gradient.so");
+    QVERIFY(!model->loadPlugin(broken));
+    QCOMPARE(checked.count(), 1);
+    QVERIFY2(checked.at(0).at(1).toString().contains(QStringLiteral("does not export mhx_model_gradient")),
+             qPrintable(checked.at(0).at(1).toString()));
+    QCOMPARE(model->currentText(), QStringLiteral("Probit regression"));
+    QCOMPARE(panel->config().glm.name, std::string("probit"));
+    QVERIFY(panel->config().glm.plugin.empty());
+
+    const QString plugin = QStringLiteral(MHX_TEST_PLUGIN_DIR "/test_cloglog_plugin.so");
+    QVERIFY(model->loadPlugin(plugin));
+    QCOMPARE(model->currentText(), QStringLiteral("cloglog (plugin)"));
+    QCOMPARE(QString::fromStdString(panel->config().glm.plugin), plugin);
+    QVERIFY(!panel->datasetBox()->nuBox()->isVisible());
+    const auto *methods = qobject_cast<QStandardItemModel *>(panel->methodBox()->model());
+    const auto item = [&](const char *method) {
+        return methods->item(panel->methodBox()->findData(QString::fromLatin1(method)));
+    };
+    QVERIFY(item("minibatch")->isEnabled());
+    QVERIFY(!item("smh")->isEnabled());
+    QVERIFY2(item("smh")->toolTip().contains(QStringLiteral("Not for the model plugin 'cloglog'")),
+             qPrintable(item("smh")->toolTip()));
+    QVERIFY2(item("tunamh")->toolTip().contains(QStringLiteral("mhx_model_derivative_bound(1)")),
+             qPrintable(item("tunamh")->toolTip()));
+
+    // Another model and back: the plugin stays listed.
+    model->setCurrentIndex(model->findData(QStringLiteral("poisson")));
+    QVERIFY(panel->config().glm.plugin.empty());
+    QVERIFY(item("minibatch")->isEnabled());
+    model->setCurrentIndex(model->findText(QStringLiteral("cloglog (plugin)")));
+    QCOMPARE(QString::fromStdString(panel->config().glm.plugin), plugin);
+
+    core::RunConfig config = panel->config();
+    config.nData = 5000;
+    config.samples = 600;
+    config.burnIn = 100;
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    const ui::RunOutcome outcome = *window.lastOutcome();
+    QCOMPARE(QString::fromStdString(outcome.model->name()), QStringLiteral("cloglog"));
+
+    // A configuration (a session) naming the plugin shows it again.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
+    panel->datasetBox()->applyConfig(config);
+    QCOMPARE(model->currentText(), QStringLiteral("cloglog (plugin)"));
 }
 
 MHX_GUI_TEST_MAIN(tst_Datasets)

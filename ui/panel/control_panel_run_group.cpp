@@ -329,8 +329,9 @@ void ControlPanel::updateSharpness()
 void ControlPanel::updateMethodAvailability()
 {
     // A method whose needs the model lacks is greyed out, its tooltip saying what is missing and
-    // why (the same table the run's refusal reads: capability_check.h).
-    const core::ModelEntry &model = m_dataset->modelEntry();
+    // why (what the run's refusal reads: capability_check.h).
+    const core::ModelOffer &model = m_dataset->modelOffer();
+    const QString label = QString::fromStdString(model.label);
     auto *items = qobject_cast<QStandardItemModel *>(m_method->model());
     if (!items)
         return;
@@ -340,11 +341,10 @@ void ControlPanel::updateMethodAvailability()
         QString tip = methodDescription(method);
         for (core::ModelCapability capability : missing.members())
             tip += tr("\n\nNot for %1: it needs %2, and %1 has none: %3.")
-                       .arg(QString::fromUtf8(model.label.data(), static_cast<qsizetype>(model.label.size())),
+                       .arg(label,
                             QString::fromUtf8(core::capabilityName(capability).data(),
                                               static_cast<qsizetype>(core::capabilityName(capability).size())),
-                            QString::fromUtf8(model.whyItLacks(capability).data(),
-                                              static_cast<qsizetype>(model.whyItLacks(capability).size())));
+                            QString::fromStdString(model.whyItLacks(capability)));
         if (QStandardItem *item = items->item(index)) {
             item->setEnabled(missing.empty());
             item->setToolTip(wrappedToolTip(tip));
@@ -356,15 +356,13 @@ void ControlPanel::updateMethodAvailability()
         const core::ProposalKind kind = core::parseProposal(m_proposal->itemData(index).toString().toStdString());
         const bool lacksFit = core::usesLaplaceFit(kind) && !model.capabilities.has(core::ModelCapability::LaplaceFit);
         const bool lacksGradient = core::usesGradient(kind) && !model.capabilities.has(core::ModelCapability::Gradient);
-        const std::string_view reason =
+        const std::string reason =
             model.whyItLacks(lacksFit ? core::ModelCapability::LaplaceFit : core::ModelCapability::Gradient);
         if (QStandardItem *item = proposals->item(index)) {
             item->setEnabled(!lacksFit && !lacksGradient);
             item->setToolTip(item->isEnabled()
                                  ? QString()
-                                 : wrappedToolTip(tr("Not for %1: %2.")
-                                                      .arg(QString::fromUtf8(model.label.data(), static_cast<qsizetype>(model.label.size())),
-                                                           QString::fromUtf8(reason.data(), static_cast<qsizetype>(reason.size())))));
+                                 : wrappedToolTip(tr("Not for %1: %2.").arg(label, QString::fromStdString(reason))));
         }
     }
 }

@@ -21,6 +21,7 @@
 #include "core/install/install_layout.h"
 #include "ui/panel/checked_spin_box.h"
 #include "ui/panel/data_selection_text.h"
+#include "ui/panel/model_picker.h"
 #include "ui/panel/class_pair_row.h"
 #include "ui/panel/table_options_row.h"
 #include "ui/panel/test_split_row.h"
@@ -70,19 +71,8 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
                           "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images, "
                           "your own file (Sec. 6.2) or generated tall data of N rows."));
 
-    // The models a dataset like tall-glm lets the user choose, by their table's labels.
-    m_model = new QComboBox;
-    for (const std::string &name : core::glmFamilyNames()) {
-        const core::ModelEntry &entry = core::modelEntry(name);
-        QString label = QString::fromUtf8(entry.label.data(), static_cast<qsizetype>(entry.label.size()));
-        label[0] = label[0].toUpper();
-        m_model->addItem(label, QString::fromStdString(name));
-    }
-    m_model->setToolTip(tr("The regression model the tall data are drawn from and sampled with: probit (binary y), "
-                           "Poisson with the log link (counts), linear with Gaussian noise, or robust linear with "
-                           "Student-t noise (nu = 4). Methods whose bounds the model lacks (SMH's bounds on the Taylor "
-                           "remainders, Cornish et al. 2019 Sec. 3.2; TunaMH's Lipschitz constants, Zhang, Cooper & De "
-                           "Sa 2020 Sec. 4) are greyed out, with the reason in their tooltip."));
+    // The models a dataset like tall-glm lets the user choose, and plugins of the user's own.
+    m_model = new ModelPicker;
     // The noise of the linear models: ν and the scale set the bounds SMH and TunaMH draw by
     // (docs/models.md), so they are the model's, not the run's.
     // Boxes that keep refused text as typed (checked_spin_box.h), as every numeric box of the panel.
@@ -122,7 +112,8 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_form->addRow(m_status);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &DatasetBox::onKindActivated);
-    connect(m_model, &QComboBox::currentIndexChanged, this, &DatasetBox::onModelActivated);
+    connect(m_model, &ModelPicker::picked, this, &DatasetBox::onModelActivated);
+    connect(m_model, &ModelPicker::pluginRefused, this, [this](const QString &message) { emit checked(false, message); });
     for (QDoubleSpinBox *box : {m_nu, m_noiseScale})
         connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
             if (m_loading)
@@ -205,9 +196,26 @@ const core::ImageSource *DatasetBox::selectedSource() const
     return found == m_sources.end() ? nullptr : &*found;
 }
 
-const core::ModelEntry &DatasetBox::modelEntry() const
+void DatasetBox::setInteractive(bool interactive)
 {
-    return core::modelOf(core::datasetEntry(m_dataset), m_glm.name);
+    m_interactive = interactive;
+    m_model->setInteractive(interactive);
+}
+
+void DatasetBox::refreshModelOffer()
+{
+    core::RunConfig config;
+    config.dataset = m_dataset;
+    config.glm = m_glm;
+    try {
+        m_offer = core::modelOffer(config);
+    } catch (const std::invalid_argument &error) {
+        // A plugin that cannot be loaded offers nothing; the run says why.
+        m_offer = core::ModelOffer{};
+        m_offer.subject = m_offer.label = "the model plugin " + m_glm.plugin;
+        for (core::ModelCapability capability : core::allCapabilities())
+            m_offer.lacks.emplace_back(capability, error.what());
+    }
 }
 
 void DatasetBox::fillConfig(core::RunConfig &config) const
@@ -231,7 +239,7 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     m_dataset = config.dataset;
     m_spec = config.logreg;
     m_glm = config.glm;
-    m_model->setCurrentIndex(std::max(m_model->findData(QString::fromStdString(m_glm.name)), 0));
+    m_model->setSpec(m_glm);
     m_nu->setValue(m_glm.nu);
     m_noiseScale->setValue(m_glm.noiseScale);
     const DataFileChoice files{QString::fromStdString(m_spec.csv), QString::fromStdString(m_spec.images),
@@ -276,7 +284,8 @@ void DatasetBox::onModelActivated()
 {
     if (m_loading)
         return;
-    m_glm.name = m_model->currentData().toString().toStdString();
+    m_glm.name = m_model->spec().name;
+    m_glm.plugin = m_model->spec().plugin;
     updateWidgets();
     emit userEdited();
     emit settingsChanged();
@@ -507,8 +516,11 @@ void DatasetBox::updateWidgets()
     const core::DatasetEntry *entry = core::findDataset(m_dataset);
     const bool chosen = entry && core::modelIsChosen(*entry);
     m_form->setRowVisible(m_model, chosen);
-    m_form->setRowVisible(m_nu, chosen && m_glm.name == "robust-linear");
-    m_form->setRowVisible(m_noiseScale, chosen && (m_glm.name == "robust-linear" || m_glm.name == "linear"));
+    // A plugin's model has no noise parameters of the program's.
+    const bool builtIn = chosen && m_glm.plugin.empty();
+    m_form->setRowVisible(m_nu, builtIn && m_glm.name == "robust-linear");
+    m_form->setRowVisible(m_noiseScale, builtIn && (m_glm.name == "robust-linear" || m_glm.name == "linear"));
+    refreshModelOffer();
     m_form->setRowVisible(m_choose, file);
     m_form->setRowVisible(m_table, table);
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));

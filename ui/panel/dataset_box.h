@@ -14,9 +14,11 @@
 
 #include <QGroupBox>
 
+#include "core/experiment/settings/capability_check.h"
 #include "core/experiment/settings/run_config.h"
 #include "ui/files/data_files.h"
 #include "ui/panel/data_selection_text.h"
+#include "ui/panel/model_picker.h"
 #include "ui/run/latest_job.h"
 
 QT_BEGIN_NAMESPACE
@@ -51,9 +53,9 @@ public:
     void setStandardize(bool standardize);
     /// "gmm", "worst-case", "logreg", "tall-logreg" or "tall-glm".
     std::string dataset() const { return m_dataset; }
-    /// The row of the model the selection samples (model_registry.h): the dataset's, or the one
-    /// the Model box chooses for tall-glm.
-    const core::ModelEntry &modelEntry() const;
+    /// What the model the selection samples offers (capability_check.h): the dataset's model,
+    /// or the one the Model box chooses for tall-glm (a plugin's declarations included).
+    const core::ModelOffer &modelOffer() const { return m_offer; }
     /// True for the generated data sets (mixture, worst case), whose size is N.
     bool isGenerated() const { return !readsFiles(); }
     /// What the presets tell apart: the dataset name, or "logreg-table" for a user's CSV file,
@@ -67,7 +69,7 @@ public:
     /// Whether a check of the selection is still running.
     bool isChecking() const { return m_checksRunning > 0; }
     /// File dialogs open only when interactive (tests and scripted runs turn it off).
-    void setInteractive(bool interactive) { m_interactive = interactive; }
+    void setInteractive(bool interactive);
     /// Why a run cannot start with this selection ("Your file" without a complete file
     /// choice); empty when it can. Malformed contents are found by the check and by the run.
     QString runProblem() const;
@@ -85,7 +87,7 @@ public:
     QString statusText() const;
 
     QComboBox *datasetCombo() const { return m_kind; }
-    QComboBox *modelCombo() const { return m_model; }
+    ModelPicker *modelCombo() const { return m_model; }
     QDoubleSpinBox *nuBox() const { return m_nu; }
     QDoubleSpinBox *noiseScaleBox() const { return m_noiseScale; }
     QComboBox *firstClassCombo() const;
@@ -122,13 +124,15 @@ private:
     void startCheck();
     void fillClasses();
     void updateWidgets();
+    void refreshModelOffer();
 
     QFormLayout *m_form = nullptr;
     QComboBox *m_kind = nullptr;
-    QComboBox *m_model = nullptr;  // the model, for a dataset whose model is chosen (tall-glm)
+    ModelPicker *m_model = nullptr; // the model, for a dataset whose model is chosen (tall-glm)
     QDoubleSpinBox *m_nu = nullptr;         // the Student-t's degrees of freedom (robust linear)
     QDoubleSpinBox *m_noiseScale = nullptr; // the noise's sd or scale (linear, robust linear)
     core::GlmFamilySpec m_glm;     // as last given or chosen, shown or not
+    core::ModelOffer m_offer;      // what the model of m_dataset and m_glm offers
     ClassPairRow *m_classes = nullptr;
     TestSplitRow *m_split = nullptr;
     TableOptionsRow *m_table = nullptr;

@@ -9,6 +9,7 @@
 #include "core/models/glm/glm_family.h"
 #include "core/models/model.h"
 #include "core/models/model_registry.h"
+#include "core/models/plugin/plugin_family.h"
 
 namespace core {
 namespace {
@@ -107,14 +108,44 @@ std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config)
     return needs;
 }
 
+std::string ModelOffer::whyItLacks(ModelCapability capability) const
+{
+    for (const auto &[lacking, reason] : lacks)
+        if (lacking == capability)
+            return reason;
+    return capabilities.has(capability) ? std::string() : std::string("it does not implement it");
+}
+
+ModelOffer modelOffer(const RunConfig &config)
+{
+    ModelOffer offer;
+    // A plugin is not in the model table: its family says what it offers and why it lacks the rest.
+    if (!config.glm.plugin.empty() && modelIsChosen(datasetEntry(config.dataset))) {
+        const auto family = makeGlmFamily(config.glm);
+        offer.subject = offer.label = "the model plugin '" + std::string(family->name()) + "'";
+        offer.capabilities = pluginCapabilities(*family);
+        for (ModelCapability capability : allCapabilities())
+            if (!offer.capabilities.has(capability))
+                offer.lacks.emplace_back(capability, family->whyItLacks(capability));
+        return offer;
+    }
+    const ModelEntry &model = modelOf(config);
+    offer.label = std::string(model.label);
+    offer.subject = "'" + config.dataset + "' (" + offer.label + ")";
+    offer.capabilities = model.capabilities;
+    for (ModelCapability capability : allCapabilities())
+        if (!model.capabilities.has(capability))
+            offer.lacks.emplace_back(capability, std::string(model.whyItLacks(capability)));
+    return offer;
+}
+
 void requireModelCapabilities(const RunConfig &config)
 {
-    const ModelEntry &model = modelOf(config);
+    const ModelOffer offer = modelOffer(config);
     for (const CapabilityNeed &need : capabilityNeeds(config))
-        if (!model.capabilities.has(need.capability))
-            refuse(need, "'" + config.dataset + "' (" + std::string(model.label) + ")",
-                   model.whyItLacks(need.capability),
-                   need.remedy.empty() ? methodsFor(model.capabilities) : need.remedy);
+        if (!offer.capabilities.has(need.capability))
+            refuse(need, offer.subject, offer.whyItLacks(need.capability),
+                   need.remedy.empty() ? methodsFor(offer.capabilities) : need.remedy);
 }
 
 void requireModelCapabilities(const RunConfig &config, const Model &model)

@@ -6,6 +6,7 @@
 /// (validate()), and against the model itself once it exists, which is what a model from a
 /// plugin, absent from the table, is checked by.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/models/model_capabilities.h"
@@ -27,6 +28,24 @@ struct CapabilityNeed {
     /// A method's own needs leave it empty: the refusal then names the methods the model can run.
     std::string remedy;
 };
+
+/// What the model of a run offers before its data are made: its row of the model table
+/// (model_registry.h), or what a model plugin declares (the plugin is loaded to ask). The front
+/// ends grey out and explain what it lacks from this.
+struct ModelOffer {
+    /// In refusals: "'tall-glm' (probit regression)", "the model plugin 'cloglog'".
+    std::string subject;
+    /// In tooltips: "probit regression", "the model plugin 'cloglog'".
+    std::string label;
+    CapabilitySet capabilities;
+    /// Why it lacks each capability it lacks.
+    std::vector<std::pair<ModelCapability, std::string>> lacks;
+
+    /// The reason it lacks `capability` (empty when it has it).
+    std::string whyItLacks(ModelCapability capability) const;
+};
+/// Throws std::invalid_argument for an unknown dataset or model, or a plugin that cannot be used.
+ModelOffer modelOffer(const RunConfig &config);
 
 /// Every capability `config` needs of its model, each with what needs it.
 std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config);

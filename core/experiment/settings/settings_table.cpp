@@ -423,6 +423,10 @@ std::vector<SettingSpec> makeTable()
             spec.name = value;
             makeGlmFamily(spec);
         })));
+    table.push_back(chosenModel(text("model_plugin", "model-plugin",
+                                     "tall-glm: a model of your own, a shared library built against mhx_model_plugin.h "
+                                     "(docs/models.md); replaces --model [none]",
+                                     [](auto &c) -> auto & { return c.glm.plugin; })));
     table.push_back(chosenModel(real("nu", "nu", "tall-glm --model robust-linear: the Student-t's degrees of freedom > 0 [4]",
                                      [](auto &c) -> auto & { return c.glm.nu; })));
     table.push_back(chosenModel(real("noise_scale", "noise-scale",

@@ -10,6 +10,7 @@
 #include <boost/random/student_t_distribution.hpp>
 
 #include "core/io/atomic_file.h"
+#include "core/models/plugin/plugin_family.h"
 #include "core/random/rng.h"
 #include "core/validation/range_checks.h"
 
@@ -280,6 +281,8 @@ const std::vector<std::string> &glmFamilyNames()
 
 std::unique_ptr<const GlmFamily> makeGlmFamily(const GlmFamilySpec &spec)
 {
+    if (!spec.plugin.empty())
+        return loadModelPlugin(spec.plugin);
     if (spec.name == "probit")
         return std::make_unique<ProbitFamily>();
     if (spec.name == "poisson")

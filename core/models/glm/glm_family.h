@@ -18,9 +18,12 @@
 /// The families evaluate whole chunks of points (one virtual call per chunk, never per point).
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/models/model_capabilities.h"
 
 namespace core {
 
@@ -38,6 +41,9 @@ enum class GlmResponse {
 struct GlmFamilySpec {
     /// "probit", "poisson", "linear" or "robust-linear" (glmFamilyNames()).
     std::string name = "robust-linear";
+    /// A model plugin's file (core/models/plugin/mhx_model_plugin.h); when set, the plugin is
+    /// the family and `name`, `nu` and `noiseScale` are not used.
+    std::string plugin;
     /// robust-linear: the Student-t's degrees of freedom ν > 0.
     double nu = 4.0;
     /// linear: the Gaussian noise's sd; robust-linear: the Student-t's scale. > 0.
@@ -52,7 +58,7 @@ const std::vector<std::string> &glmFamilyNames();
 class GlmFamily {
 public:
     virtual ~GlmFamily() = default;
-    /// The model's name (Model::name(), its row of model_registry.h).
+    /// The model's name (Model::name(), its row of model_registry.h; a plugin's own).
     virtual std::string_view name() const = 0;
     virtual GlmResponse response() const = 0;
     /// One line for headers: "Student-t (nu = 4, scale 1) robust linear regression".
@@ -74,10 +80,19 @@ public:
     virtual std::optional<double> derivativeBoundBelow(int k, double zMax) const;
     /// A response drawn from the model at linear predictor z (the synthetic data).
     virtual double sampleResponse(double z, Rng &rng) const = 0;
+    /// Whether derivatives() fills `second`: every built-in family does; a plugin may leave ℓ''
+    /// out, and its model then lacks what needs it (plugin_family.h).
+    virtual bool hasSecondDerivative() const { return true; }
+    /// Writes where chains and the Laplace fit start (theta.size(): the model's dimension) and
+    /// returns true, or returns false to start at 0 (the default).
+    virtual bool initialPoint(std::span<double>) const { return false; }
+    /// For a family outside the model table (a plugin): why its model lacks `capability`.
+    virtual std::string whyItLacks(ModelCapability) const { return {}; }
 };
 
-/// The family of `spec`. Throws std::invalid_argument naming the setting for an unknown
-/// family, ν ≤ 0 or a scale ≤ 0 (each also not finite).
+/// The family of `spec`: the plugin's where spec.plugin is set (loadModelPlugin). Throws
+/// std::invalid_argument naming the setting for an unknown family, ν ≤ 0 or a scale ≤ 0 (each
+/// also not finite), and for a plugin that cannot be used (naming its file).
 std::unique_ptr<const GlmFamily> makeGlmFamily(const GlmFamilySpec &spec);
 
 /// Whether `y` is a response the family takes; where it is not, says why ("a count must be a

@@ -8,6 +8,7 @@
 
 #include "core/models/feature_rows.h"
 #include "core/models/model_registry.h"
+#include "core/models/plugin/plugin_family.h"
 
 namespace core {
 namespace {
@@ -22,8 +23,15 @@ using feature_rows::prefetchRow;
 } // namespace
 
 GlmModel::GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options)
-    : m_data(std::move(data)), m_options(std::move(options)), m_family(makeGlmFamily(m_options.family))
+    : GlmModel(std::move(data), options, makeGlmFamily(options.family))
 {
+}
+
+GlmModel::GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options, std::unique_ptr<const GlmFamily> family)
+    : m_data(std::move(data)), m_options(std::move(options)), m_family(std::move(family))
+{
+    if (!m_family)
+        throw std::invalid_argument("a GLM needs a family");
     if (!m_data)
         throw std::invalid_argument("a GLM needs data");
     if (!(m_options.priorSd >= 0.0) || !std::isfinite(m_options.priorSd))
@@ -53,7 +61,23 @@ GlmModel::GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options)
 
 CapabilitySet GlmModel::capabilities() const
 {
-    return modelEntry(name()).capabilities;
+    if (const ModelEntry *entry = findModel(name()))
+        return entry->capabilities;
+    return pluginCapabilities(*m_family);
+}
+
+std::string GlmModel::whyItLacks(ModelCapability capability) const
+{
+    if (findModel(name()))
+        return Model::whyItLacks(capability);
+    return m_family->whyItLacks(capability);
+}
+
+Vector GlmModel::initialTheta() const
+{
+    Vector theta = Vector::Zero(dimension());
+    m_family->initialPoint(std::span<double>(theta.data(), static_cast<std::size_t>(theta.size())));
+    return theta;
 }
 
 double GlmModel::logPrior(const Vector &theta) const

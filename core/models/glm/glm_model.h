@@ -56,6 +56,9 @@ public:
     /// Throws std::invalid_argument for bad options (makeGlmFamily), no rows, a feature that is
     /// not finite, or a response the family does not take (naming the row, 1-based).
     GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options);
+    /// The same with a family of the caller's own in place of options.family's (a C++ model
+    /// outside the model table: its capabilities are those its bounds give, as a plugin's).
+    GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options, std::unique_ptr<const GlmFamily> family);
 
     std::string name() const override { return std::string(m_family->name()); }
     int dimension() const override { return m_features + (m_options.bias ? 1 : 0); }
@@ -67,9 +70,12 @@ public:
     void logLikelihoodRatiosRange(const Vector &from, const Vector &to, DataIndex first,
                                   std::span<double> out) const override;
     double logLikelihoodSum(const Vector &theta) const override;
-    Vector initialTheta() const override { return Vector::Zero(dimension()); }
+    /// 0, or the family's initial point (a plugin's mhx_model_initial_point).
+    Vector initialTheta() const override;
     bool hasGradient() const override { return true; }
+    /// The family's row of model_registry.h, or for a plugin what it declares (plugin_family.h).
     CapabilitySet capabilities() const override;
+    std::string whyItLacks(ModelCapability capability) const override;
     std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const override;
     /// The posterior mode (posterior_mode.h) and the negative Hessian there; where that is not
     /// positive definite (Student-t noise is not log-concave), its negative eigenvalues are
