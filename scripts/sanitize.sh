@@ -5,11 +5,14 @@
 #
 # `core` builds and runs only the core library's suites and the CLI's (tests/core, tests/app,
 # the GUI's own --help and --sweep tests aside), since an instrumented GUI and its suites take
-# longer than CI's budget on two cores. `core-ci`, the subset CI runs, leaves out four more:
+# longer than CI's budget on two cores. `core-ci`, the subset CI runs, leaves out six more:
 # the run service's, sweep's and input cache's suites, which generate and scan the mixture's
 # 10^6 points many times (346 of the 814 suite-seconds the core subset took instrumented), and
 # the interrupted-run suite, which waits, row after row, for full-data MH draws on those points
-# (1,048 of the 2,033 suite-seconds of CI's instrumented stage, most of it alone at the end).
+# (1,048 of the 2,033 suite-seconds of CI's instrumented stage, most of it alone at the end),
+# and the regression models' long stationary chains (tst_glm_exact_chains,
+# tst_glm_chains_against_mh: a minute of single-threaded chains released, several instrumented),
+# whose memory paths the models' own suites (tst_glm_model, tst_model_plugin) cover.
 # Their release builds run in every CI stage. Run `core` before a change to those files.
 #
 # address: AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer, into build-asan/;
@@ -42,7 +45,8 @@ if [ -z "$regex" ] && [ "$mode" = thread ]; then
 fi
 if [ "$regex" = core ] || [ "$regex" = core-ci ]; then
   left_out=(-e tst_program_info -e tst_gui_sweep)
-  [ "$regex" = core-ci ] && left_out+=(-e tst_run_service -e tst_sweep -e tst_run_input_cache -e tst_cli_interrupted)
+  [ "$regex" = core-ci ] && left_out+=(-e tst_run_service -e tst_sweep -e tst_run_input_cache -e tst_cli_interrupted
+                                       -e tst_glm_chains_against_mh -e tst_glm_exact_chains)
   mapfile -t suites < <(find tests/core tests/app -name 'tst_*.cpp' -exec basename {} .cpp \; \
                           | grep -vx "${left_out[@]}" | sort)
   targets=(--target mh-explorer-cli "${suites[@]}")

@@ -25,18 +25,21 @@ public:
             logDensity[k] = model.logPrior(theta) + model.logLikelihoodSum(theta) / temperature;
             peak = std::max(peak, logDensity[k]);
         }
-        double mean = 0.0;
+        double mean = 0.0, square = 0.0;
         for (std::size_t k = 1; k < m_grid.size(); ++k) {
             const double a = std::exp(logDensity[k - 1] - peak), b = std::exp(logDensity[k] - peak);
             const double width = m_grid[k] - m_grid[k - 1];
             m_mass += 0.5 * (a + b) * width;
             mean += 0.5 * (a * m_grid[k - 1] + b * m_grid[k]) * width;
+            square += 0.5 * (a * m_grid[k - 1] * m_grid[k - 1] + b * m_grid[k] * m_grid[k]) * width;
             m_cdf[k] = m_mass;
         }
         m_mean = mean / m_mass;
+        m_variance = square / m_mass - m_mean * m_mean;
     }
 
     double mean() const { return m_mean; }
+    double variance() const { return m_variance; }
 
     double cdf(double x) const
     {
@@ -52,7 +55,7 @@ public:
 
 private:
     std::vector<double> m_grid, m_cdf;
-    double m_mass = 0.0, m_mean = 0.0;
+    double m_mass = 0.0, m_mean = 0.0, m_variance = 0.0;
 };
 
 } // namespace teststats

@@ -1,11 +1,14 @@
-// The exact minibatch kernels on the generalised linear models: each chain the model's bounds
+// The minibatch kernels on the generalised linear models: each exact chain the model's bounds
 // allow (SMH-1 and SMH-2 where the Taylor remainder is bounded: probit, linear and robust linear
-// regression; TunaMH where the log-likelihood is Lipschitz: robust linear regression) has the
-// exact posterior as its stationary distribution, at T = 1 and at T = 4. The model has one
-// coefficient (no bias) on 3,000 synthetic rows of its own family, so the posterior is integrated
-// on a grid (grid_posterior.h) and compared by a KS test (p > 1e-4 over about 2,000 thinned draws,
-// which sees a shift of about 0.09 sd) and by its mean (within 3.9 sd/√2000). Poisson regression
-// has neither bound: both kernels refuse it by name.
+// regression; TunaMH where the log-likelihood is Lipschitz: robust linear regression), and the
+// minibatch test with second-order control variates on every model (approximate only by its
+// correction distribution's error, about 1e-7), has the exact posterior as its stationary
+// distribution, at T = 1 and at T = 4. The model has one coefficient (no bias) on 3,000
+// synthetic rows of its own family, so the posterior is integrated on a grid
+// (grid_posterior.h) and compared over 3,000 thinned draws by a KS test (p > 1e-4, which sees a
+// shift of about 0.1 sd), by the mean (within 3.9 sd/√3000 = 0.07 sd) and by the variance (a
+// two-sided χ² test at α = 1e-4, whose bounds lie 5 % from the true sd). Poisson regression has
+// neither bound: both exact kernels refuse it by name.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
@@ -18,6 +21,8 @@
 #include <vector>
 
 #include "core/acceptance/exact_minibatch_tests.h"
+#include "core/acceptance/minibatch_barker_test.h"
+#include "core/correction/correction_distribution.h"
 #include "core/chain/chain_runner.h"
 #include "core/data/synthetic_glm_data.h"
 #include "core/models/control_variates.h"
@@ -47,7 +52,7 @@ struct Kernel {
     std::string name;
     int order; ///< Taylor order of the control variates; 0: none
     std::function<std::unique_ptr<AcceptanceTest>()> make;
-    /// Iterations between kept draws, so that about 2,000 nearly independent draws remain:
+    /// Iterations between kept draws, so that the kept draws are nearly independent:
     /// TunaMH accepts less often than SMH, and its draws at a stride of 30 were still
     /// correlated enough to make the KS test's p fall to 0.0025 on an exact chain.
     int thinning = 30;
@@ -63,6 +68,12 @@ std::vector<Kernel> kernelsFor(const Model &model)
     // χ = 0.02, as for logistic regression (tst_exact_minibatch): a few hundred draws an iteration.
     if (model.capabilities().has(ModelCapability::PointLipschitz))
         kernels.push_back({"TunaMH", 0, [] { return std::make_unique<TunaTest>(0.02); }, 90});
+    static const auto correction = [] {
+        CorrectionParams params;
+        params.grid = 2000;
+        return std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    }();
+    kernels.push_back({"minibatch+taylor2", 2, [] { return std::make_unique<MinibatchBarkerTest>(correction, MinibatchSettings{}); }});
     return kernels;
 }
 
@@ -81,7 +92,8 @@ BOOST_DATA_TEST_CASE(exactKernelsHaveTheExactPosterior,
                                          temperature);
     std::uint64_t seed = 40 + static_cast<std::uint64_t>(temperature);
     const auto kernels = kernelsFor(*model);
-    BOOST_TEST(kernels.size() == (family == "poisson" ? 0u : family == "robust-linear" ? 3u : 2u));
+    BOOST_TEST(kernels.size() == (family == "poisson" ? 1u : family == "robust-linear" ? 4u : 3u));
+    constexpr int kDraws = 3000;
     for (const Kernel &kernel : kernels) {
         std::shared_ptr<const Model> chainModel = model;
         if (kernel.order > 0)
@@ -89,7 +101,7 @@ BOOST_DATA_TEST_CASE(exactKernelsHaveTheExactPosterior,
         const auto test = kernel.make();
         const RandomWalkProposal proposal(1.5 * laplaceSd);
         ChainSettings settings;
-        settings.samples = 1000 + 2000 * kernel.thinning;
+        settings.samples = 1000 + kDraws * kernel.thinning;
         settings.seed = ++seed;
         settings.temperature = temperature;
         settings.initialTheta = anchor;
@@ -99,15 +111,24 @@ BOOST_DATA_TEST_CASE(exactKernelsHaveTheExactPosterior,
             thinned.push_back(chain.samples(t, 0));
         const double d = teststats::ksStatistic(thinned, [&](double x) { return exact.cdf(x); });
         const double p = teststats::ksPValue(d, thinned.size());
-        const double mean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / static_cast<double>(thinned.size());
+        const auto n = static_cast<double>(thinned.size());
+        const double mean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / n;
+        double squares = 0.0;
+        for (double x : thinned)
+            squares += (x - mean) * (x - mean);
+        // (n − 1) s²/σ² is χ² with n − 1 degrees of freedom for independent draws.
+        const double varianceStatistic = squares / exact.variance();
         const double points =
             std::accumulate(chain.batchSize.begin(), chain.batchSize.end(), 0.0) / static_cast<double>(chain.completed);
         BOOST_TEST_MESSAGE(family << " " << kernel.name << " at T " << temperature << ": KS D = " << d << ", p = " << p
-                                  << "; mean " << mean << " vs " << exact.mean() << "; points per iteration " << points);
+                                  << "; mean " << mean << " vs " << exact.mean() << "; sd ratio "
+                                  << std::sqrt(varianceStatistic / (n - 1.0)) << "; points per iteration " << points);
         BOOST_TEST_INFO(family << " " << kernel.name << " at T " << temperature << ": KS D = " << d << ", p = " << p
                                << "; mean " << mean << " vs " << exact.mean());
         BOOST_TEST(p > 1e-4);
-        BOOST_TEST(std::abs(mean - exact.mean()) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
+        BOOST_TEST(std::abs(mean - exact.mean()) < teststats::zCritical(1e-4) * std::sqrt(exact.variance() / n));
+        BOOST_TEST(varianceStatistic > teststats::chiSquaredLower(n - 1.0, 0.5e-4));
+        BOOST_TEST(varianceStatistic < teststats::chiSquaredUpper(n - 1.0, 0.5e-4));
         BOOST_TEST(chain.boundViolations == 0);
         // Linear regression's second-order proxies are exact: SMH-2 reads no point at all.
         if (family == "linear" && kernel.name == "SMH-2")
