@@ -123,7 +123,7 @@ ModelOffer modelOffer(const RunConfig &config)
     if (!config.glm.plugin.empty() && modelIsChosen(datasetEntry(config.dataset))) {
         const auto family = makeGlmFamily(config.glm);
         offer.subject = offer.label = "the model plugin '" + std::string(family->name()) + "'";
-        offer.capabilities = pluginCapabilities(*family);
+        offer.capabilities = declaredCapabilities(*family);
         for (ModelCapability capability : allCapabilities())
             if (!offer.capabilities.has(capability))
                 offer.lacks.emplace_back(capability, family->whyItLacks(capability));

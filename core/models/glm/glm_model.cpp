@@ -25,6 +25,7 @@ using feature_rows::prefetchRow;
 GlmModel::GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options)
     : GlmModel(std::move(data), options, makeGlmFamily(options.family))
 {
+    m_inModelTable = m_options.family.plugin.empty();
 }
 
 GlmModel::GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options, std::unique_ptr<const GlmFamily> family)
@@ -61,16 +62,12 @@ GlmModel::GlmModel(std::shared_ptr<const GlmData> data, GlmOptions options, std:
 
 CapabilitySet GlmModel::capabilities() const
 {
-    if (const ModelEntry *entry = findModel(name()))
-        return entry->capabilities;
-    return pluginCapabilities(*m_family);
+    return m_inModelTable ? modelEntry(name()).capabilities : declaredCapabilities(*m_family);
 }
 
 std::string GlmModel::whyItLacks(ModelCapability capability) const
 {
-    if (findModel(name()))
-        return Model::whyItLacks(capability);
-    return m_family->whyItLacks(capability);
+    return m_inModelTable ? Model::whyItLacks(capability) : m_family->whyItLacks(capability);
 }
 
 Vector GlmModel::initialTheta() const

@@ -123,6 +123,9 @@ private:
     int m_features = 0;
     double m_maxAbsFeature = 0.0; ///< max_ij |x̃_ij|
     double m_maxRowNorm = 0.0;    ///< max_i ‖x̃_i‖₂
+    /// A built-in family, whose row of model_registry.h gives the capabilities; false for a
+    /// plugin's or the caller's own family, whose declarations give them.
+    bool m_inModelTable = false;
 };
 
 } // namespace core

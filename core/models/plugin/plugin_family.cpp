@@ -277,7 +277,7 @@ std::unique_ptr<const GlmFamily> loadModelPlugin(const std::string &path)
     return std::make_unique<PluginFamily>(std::move(handle), path);
 }
 
-CapabilitySet pluginCapabilities(const GlmFamily &family)
+CapabilitySet declaredCapabilities(const GlmFamily &family)
 {
     using enum ModelCapability;
     CapabilitySet set{Gradient};

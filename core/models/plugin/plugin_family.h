@@ -4,7 +4,7 @@
 /// data, the prior, the Taylor control variates, the Laplace fit and each method's bounds from
 /// the plugin's ℓ(y, z) and its derivatives.
 ///
-/// The model offers exactly what the plugin declares (pluginCapabilities): the gradient always,
+/// The model offers exactly what the plugin declares (declaredCapabilities): the gradient always,
 /// the control variates and the Laplace fit with mhx_model_hessian, TunaMH's Lipschitz constants
 /// with a bound on |ℓ'|, SMH's remainder bounds with bounds on |ℓ''| and |ℓ'''|. FlyMC is never
 /// offered: the interface has no collapsible lower bound.
@@ -25,8 +25,9 @@ namespace core {
 /// and the function; the run stops with that message.
 std::unique_ptr<const GlmFamily> loadModelPlugin(const std::string &path);
 
-/// The capabilities a plugin's family declares (see the file comment); for the built-in
-/// families, their rows of model_registry.h hold them instead.
-CapabilitySet pluginCapabilities(const GlmFamily &family);
+/// The capabilities a family outside the model table declares through its derivatives and
+/// bounds (see the file comment): a plugin's, or a C++ family of the caller's own. The built-in
+/// families' rows of model_registry.h hold theirs instead.
+CapabilitySet declaredCapabilities(const GlmFamily &family);
 
 } // namespace core

@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(theExampleOffersWhatItDeclares)
     for (int k = 1; k <= 3; ++k)
         BOOST_TEST(!family->derivativeBound(k).has_value());
     using enum ModelCapability;
-    BOOST_TEST((pluginCapabilities(*family) == CapabilitySet{Gradient, TaylorProxies, LaplaceFit}));
+    BOOST_TEST((declaredCapabilities(*family) == CapabilitySet{Gradient, TaylorProxies, LaplaceFit}));
     BOOST_TEST(family->whyItLacks(PointLipschitz).find("declares no bound on |dl/dz| (mhx_model_derivative_bound(1))")
                != std::string::npos);
     BOOST_TEST(family->whyItLacks(TaylorRemainderBound).find("mhx_model_derivative_bound(2)") != std::string::npos);
@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(theExampleOffersWhatItDeclares)
     const auto model = std::make_shared<const GlmModel>(
         std::make_shared<const GlmData>(generateSyntheticGlm(exampleData(200))), GlmOptions{exampleData(0).family, 1.0, true});
     BOOST_TEST(model->name() == "cloglog");
-    BOOST_TEST((model->capabilities() == pluginCapabilities(*family)));
+    BOOST_TEST((model->capabilities() == declaredCapabilities(*family)));
     BOOST_TEST(model->initialTheta()[4] == std::log(std::log(2.0)));
     BOOST_CHECK_THROW(model->lipschitzWeights(), std::invalid_argument);
 }
