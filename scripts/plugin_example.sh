@@ -8,14 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/app/mh-explorer-cli ] || { echo "build/ has no mh-explorer-cli: run bash scripts/test.sh first" >&2; exit 2; }
 source scripts/install_packages.sh
-install_missing_packages cmake gcc
+install_missing_packages cmake gcc ninja-build
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 prefix="$scratch/prefix"
 cmake --install build --prefix "$prefix" > "$scratch/install.log" || { cat "$scratch/install.log"; exit 1; }
 ls "$prefix/include/minibatch-mh-explorer/mhx_model_plugin.h" "$prefix"/lib*/cmake/MinibatchMHExplorer/MinibatchMHExplorerConfig.cmake
 cp -r examples/cloglog-plugin "$scratch/cloglog-plugin"
-cmake -S "$scratch/cloglog-plugin" -B "$scratch/cloglog-plugin/build" -DCMAKE_PREFIX_PATH="$prefix"
+cmake -S "$scratch/cloglog-plugin" -B "$scratch/cloglog-plugin/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
 cmake --build "$scratch/cloglog-plugin/build"
 plugin="$scratch/cloglog-plugin/build/cloglog_model.so"
 export MHX_CACHE_DIR="$scratch/cache"
