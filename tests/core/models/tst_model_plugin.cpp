@@ -230,15 +230,19 @@ BOOST_AUTO_TEST_CASE(aRunAsksThePluginOnlyForWhatItDeclares)
     applyDatasetDefaults(config, false, false);
     config.preset = Preset::Recommended;
     applyPreset(config, {config.method}, nullptr);
-    config.samples = 2000;
-    config.burnIn = 200;
+    // d = 5 and 6,000 draws: a least ESS of 990 to 1,710 over seeds 1 to 6 and split R-hat at
+    // most 1.008, so the check holds whatever the compiler's rounding (2,000 draws at d = 20
+    // gave R-hat 1.012 with GCC 12 and 1.020 with GCC 14).
+    config.dimension = 5;
+    config.samples = 6000;
+    config.burnIn = 500;
     validate(config);
     const RunOutcome outcome = runRequest(RunRequest::single(config));
     const ChainReport &chain = outcome.chains.front();
     BOOST_TEST_MESSAGE("cloglog plugin, minibatch: acceptance " << chain.summary.acceptanceRate << ", split R-hat "
                                                                 << chain.splitRhat << ", bulk ESS min " << chain.essBulkMin);
     BOOST_TEST(chain.splitRhat <= 1.02);
-    BOOST_TEST(chain.essBulkMin >= 200.0);
+    BOOST_TEST(chain.essBulkMin >= 600.0);
 
     for (TestMethod method : {TestMethod::Scalable, TestMethod::Tuna}) {
         RunConfig refused = config;
