@@ -48,6 +48,20 @@ core::RunConfig bundledDigits(core::TestMethod method, std::int64_t samples)
     return config;
 }
 
+// A short run (5,000 rows, 600 draws) of the panel's regression settings in the window, waited
+// for; the calling test fails when it does (check QTest::currentTestFailed()).
+void runShortRegression(ui::MainWindow &window, core::RunConfig config)
+{
+    config.nData = 5000;
+    config.samples = 600;
+    config.burnIn = 100;
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
+    QVERIFY(window.startRun(config));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+}
+
 } // namespace
 
 class tst_Datasets : public QObject {
@@ -447,16 +461,11 @@ void tst_Datasets::chosenModelGreysOutWhatItCannotRun()
     // A short run of the Poisson model from the panel's own settings.
     kind->setCurrentIndex(kind->findData(QStringLiteral("tall-glm")));
     model->setCurrentIndex(model->findData(QStringLiteral("poisson")));
-    core::RunConfig config = panel->config();
+    const core::RunConfig config = panel->config();
     QCOMPARE(config.glm.name, std::string("poisson"));
-    config.nData = 5000;
-    config.samples = 600;
-    config.burnIn = 100;
-    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
-    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
-    QVERIFY(window.startRun(config));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    runShortRegression(window, config);
+    if (QTest::currentTestFailed())
+        return;
     const ui::RunOutcome outcome = *window.lastOutcome();
     QCOMPARE(outcome.dimension, config.dimension);
     QCOMPARE(QString::fromStdString(outcome.model->name()), QStringLiteral("poisson"));
@@ -512,15 +521,10 @@ void tst_Datasets::aPluginLoadedInTheModelBoxRunsWithWhatItDeclares()
     model->setCurrentIndex(model->findText(QStringLiteral("cloglog (plugin)")));
     QCOMPARE(QString::fromStdString(panel->config().glm.plugin), plugin);
 
-    core::RunConfig config = panel->config();
-    config.nData = 5000;
-    config.samples = 600;
-    config.burnIn = 100;
-    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
-    QSignalSpy failed(&window, &ui::MainWindow::runFailed);
-    QVERIFY(window.startRun(config));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, kRunTimeoutMs);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    const core::RunConfig config = panel->config();
+    runShortRegression(window, config);
+    if (QTest::currentTestFailed())
+        return;
     const ui::RunOutcome outcome = *window.lastOutcome();
     QCOMPARE(QString::fromStdString(outcome.model->name()), QStringLiteral("cloglog"));
 
