@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every CI stage, in order, on whatever machine runs it (.ci/run runs it inside a brand-new
 # Debian 12 when it can): the README's test command on the release build, the README's run
-# command, the example model plugin built against the installed package, the build without Qt (-DMHX_BUILD_GUI=OFF) and its core suites, the address, leak and undefined-behaviour sanitizer stage on the core and CLI
+# command, the example model plugin built against the installed package, the build without Qt (-DMHX_BUILD_GUI=OFF) and its CLI suites, the address, leak and undefined-behaviour sanitizer stage on the core and CLI
 # suites (the whole suite runs clean too, but its instrumented GUI build does not fit CI's
 # time on two cores: `bash scripts/sanitize.sh address`), one named mutant that the core suites
 # must kill (scripts/mutants.sh runs the whole list), and a short smoke run of every fuzz target.
@@ -28,7 +28,7 @@ bash scripts/run.sh
 stage "a model plugin built outside the tree against the installed package (bash scripts/plugin_example.sh)"
 bash scripts/plugin_example.sh
 
-stage "the build without Qt: core, CLI and core suites (bash scripts/build_core_only.sh)"
+stage "the build without Qt: core, CLI and the CLI's suites (bash scripts/build_core_only.sh)"
 bash scripts/build_core_only.sh
 
 stage "a named mutant the suites must kill: SMH without the 1/T on its residuals (bash scripts/mutants.sh --only smh-residual-no-1/T)"
