@@ -1,6 +1,6 @@
 // `mh-explorer-cli dataset`: export generated data so it can be checked elsewhere, or read back
-// as a user's file (--data): the mixture as CSV, tall logistic data as a NumPy .npy array written
-// as a stream (sizes beyond memory included) or as CSV. With --data, a user's CSV or LIBSVM file
+// as a user's file (--data): the mixture as CSV, tall logistic and tall GLM data as a NumPy .npy
+// array written as a stream (sizes beyond memory included) or as CSV. With --data, a user's CSV or LIBSVM file
 // converted, as a stream, into the .npy array a run reads in place (core/data/npy_conversion.h).
 #include <chrono>
 #include <cstdio>
@@ -14,6 +14,7 @@
 #include "core/data/npy_conversion.h"
 #include "core/experiment/inputs/logistic_dataset.h"
 #include "core/data/npy_array.h"
+#include "core/data/synthetic_glm_data.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/io/atomic_file.h"
 
@@ -39,8 +40,41 @@ int writeMixture(const Arguments &args, std::uint64_t seed, const std::string &o
     return 0;
 }
 
-// tall-logreg's rows, block by block, to a temporary file renamed into place at the end: the
-// rows never all sit in memory, and an interrupted or failed export leaves no partial file.
+// Writes `bytes` (an estimate) to `outPath` through `write(out, temporary)` into a temporary
+// file renamed into place at the end: the rows never all sit in memory, and an interrupted or
+// failed export leaves no partial file. Refuses before writing when the disk lacks the room.
+template <typename Write>
+void streamToFile(const std::string &outPath, std::uint64_t bytes, Write &&write)
+{
+    std::error_code error;
+    const auto space = std::filesystem::space(std::filesystem::absolute(outPath).parent_path(), error);
+    if (!error && space.available < bytes + (std::uint64_t{1} << 30))
+        throw UsageError("--out " + outPath + ": about " + std::to_string(bytes >> 20) + " MiB to write, but only "
+                         + std::to_string(space.available >> 20) + " MiB are free there (1 GiB is kept spare)");
+    const std::string temporary = outPath + ".part";
+    try {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error(temporary + ": cannot write");
+        write(out, temporary);
+        out.close();
+        if (!out)
+            throw std::runtime_error(temporary + ": write failed on close");
+        std::filesystem::rename(temporary, outPath);
+    } catch (...) {
+        std::filesystem::remove(temporary, error);
+        throw;
+    }
+}
+
+void stopIfInterrupted()
+{
+    pollInterrupt();
+    if (interruptToken().stop_requested())
+        throw std::runtime_error("interrupted");
+}
+
+// tall-logreg's rows, block by block (streamToFile).
 int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::string &outPath)
 {
     core::SyntheticLogisticSpec spec;
@@ -55,18 +89,8 @@ int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::stri
     const bool npy = std::filesystem::path(outPath).extension() == ".npy";
     const std::uint64_t columns = static_cast<std::uint64_t>(spec.features) + 1; // the label last
     const std::uint64_t bytes = static_cast<std::uint64_t>(spec.rows) * columns * (npy ? 4 : 12);
-    std::error_code error;
-    const auto space = std::filesystem::space(std::filesystem::absolute(outPath).parent_path(), error);
-    if (!error && space.available < bytes + (std::uint64_t{1} << 30))
-        throw UsageError("--out " + outPath + ": about " + std::to_string(bytes >> 20) + " MiB to write, but only "
-                         + std::to_string(space.available >> 20) + " MiB are free there (1 GiB is kept spare)");
-
-    const std::string temporary = outPath + ".part";
     const auto started = std::chrono::steady_clock::now();
-    try {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error(temporary + ": cannot write");
+    streamToFile(outPath, bytes, [&](std::ofstream &out, const std::string &temporary) {
         if (npy) {
             out << core::npyHeaderBytes("<f4", {spec.rows, static_cast<std::int64_t>(columns)});
         } else {
@@ -79,9 +103,7 @@ int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::stri
         std::vector<float> rows(static_cast<std::size_t>(core::kSyntheticBlockRows) * columns);
         const std::int64_t blocks = (spec.rows + core::kSyntheticBlockRows - 1) / core::kSyntheticBlockRows;
         for (std::int64_t block = 0; block < blocks; ++block) {
-            pollInterrupt();
-            if (interruptToken().stop_requested())
-                throw std::runtime_error("interrupted");
+            stopIfInterrupted();
             const std::int64_t count = core::syntheticLogisticBlock(spec, block, features.data(), labels.data());
             for (std::int64_t r = 0; r < count; ++r) {
                 const auto row = static_cast<std::size_t>(r);
@@ -101,19 +123,80 @@ int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::stri
             if (!out)
                 throw std::runtime_error(temporary + ": write failed (disk full?)");
         }
-        out.close();
-        if (!out)
-            throw std::runtime_error(temporary + ": write failed on close");
-        std::filesystem::rename(temporary, outPath);
-    } catch (...) {
-        std::filesystem::remove(temporary, error);
-        throw;
-    }
+    });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("wrote %lld rows of %d features and the label (last column) to %s: %.3g MB in %.1f s; read it with "
                 "run --dataset logreg --data %s --label-column -1\n",
                 static_cast<long long>(spec.rows), spec.features, outPath.c_str(),
                 static_cast<double>(std::filesystem::file_size(outPath)) / 1e6, seconds, outPath.c_str());
+    return 0;
+}
+
+// tall-glm's rows (syntheticGlmBlock), block by block (streamToFile): an .npy array of doubles,
+// the covariates then the response (doubles keep every response as the run draws it, and a
+// float covariate exactly), or CSV. `run --dataset glm --data FILE --response-column -1
+// --no-standardize` reads it back as the rows of `run --dataset tall-glm` with the same seed.
+int writeTallGlm(const Arguments &args, std::uint64_t seed, const std::string &outPath)
+{
+    core::RunConfig chosen; // the model's settings, read and checked by the settings table
+    for (const char *key : {"model", "model_plugin", "nu", "noise_scale"})
+        readSetting(args, *core::findSettingByKey(key), chosen);
+    core::SyntheticGlmSpec spec;
+    spec.seed = seed;
+    spec.family = chosen.glm;
+    spec.rows = args.integer("n-data", 1'000'000);
+    const std::int64_t dimension = args.integer("dimension", 20);
+    if (spec.rows < 2 || spec.rows > 100'000'000)
+        throw UsageError("--n-data must be in [2, 100000000] for tall-glm; got " + std::to_string(spec.rows));
+    if (dimension < 2 || dimension > 10'000)
+        throw UsageError("--dimension must be in [2, 10000] (the bias counted); got " + std::to_string(dimension));
+    spec.features = static_cast<int>(dimension - 1);
+    const std::unique_ptr<const core::GlmFamily> family = core::makeGlmFamily(spec.family);
+    const bool npy = std::filesystem::path(outPath).extension() == ".npy";
+    const std::uint64_t columns = static_cast<std::uint64_t>(spec.features) + 1; // the response last
+    const auto started = std::chrono::steady_clock::now();
+    streamToFile(outPath, static_cast<std::uint64_t>(spec.rows) * columns * (npy ? 8 : 14),
+                 [&](std::ofstream &out, const std::string &temporary) {
+        if (npy) {
+            out << core::npyHeaderBytes("<f8", {spec.rows, static_cast<std::int64_t>(columns)});
+        } else {
+            for (int j = 0; j < spec.features; ++j)
+                out << 'x' << (j + 1) << ',';
+            out << "response\n";
+        }
+        const auto blockRows = static_cast<std::size_t>(core::kSyntheticBlockRows);
+        std::vector<float> features(blockRows * static_cast<std::size_t>(spec.features));
+        std::vector<double> responses(blockRows);
+        std::vector<double> rows(blockRows * columns);
+        const std::int64_t blocks = (spec.rows + core::kSyntheticBlockRows - 1) / core::kSyntheticBlockRows;
+        for (std::int64_t block = 0; block < blocks; ++block) {
+            stopIfInterrupted();
+            const std::int64_t count = core::syntheticGlmBlock(spec, *family, block, features.data(), responses.data());
+            for (std::int64_t r = 0; r < count; ++r) {
+                const auto row = static_cast<std::size_t>(r);
+                const float *x = features.data() + row * static_cast<std::size_t>(spec.features);
+                if (npy) {
+                    std::copy(x, x + spec.features, rows.data() + row * columns);
+                    rows[row * columns + columns - 1] = responses[row];
+                } else {
+                    for (int j = 0; j < spec.features; ++j)
+                        out << core::formatRoundTrip(x[j]) << ',';
+                    out << core::formatRoundTrip(responses[row]) << '\n';
+                }
+            }
+            if (npy)
+                out.write(reinterpret_cast<const char *>(rows.data()),
+                          static_cast<std::streamsize>(static_cast<std::size_t>(count) * columns * sizeof(double)));
+            if (!out)
+                throw std::runtime_error(temporary + ": write failed (disk full?)");
+        }
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("%s\nwrote %lld rows of %d covariates and the response (last column) to %s: %.3g MB in %.1f s; read "
+                "it with run --dataset glm --data %s --model %s --response-column -1 --no-standardize\n",
+                core::syntheticGlmDescription(spec, *family).c_str(), static_cast<long long>(spec.rows), spec.features,
+                outPath.c_str(), static_cast<double>(std::filesystem::file_size(outPath)) / 1e6, seconds,
+                outPath.c_str(), spec.family.plugin.empty() ? spec.family.name.c_str() : "... --model-plugin PLUGIN");
     return 0;
 }
 
@@ -148,10 +231,10 @@ int convertUserData(const Arguments &args, const std::string &outPath)
 int datasetCommand(int argc, char **argv)
 {
     const Arguments args(argc, argv, 2, {"dataset", "seed", "data-seed", "n-data", "dimension", "out", "data", "format",
-                                         "label-column", "delimiter"},
+                                         "label-column", "delimiter", "model", "model-plugin", "nu", "noise-scale"},
                          {"drop-missing"});
     if (!args.has("out"))
-        throw UsageError("--out is required (gmm: a CSV path; tall-logreg: a .npy or .csv path; --data: a .npy path)");
+        throw UsageError("--out is required (gmm: a CSV path; tall-logreg, tall-glm: a .npy or .csv path; --data: a .npy path)");
     if (args.has("data")) {
         const std::string outPath = args.text("out", "");
         requireWritable("out", outPath);
@@ -172,7 +255,11 @@ int datasetCommand(int argc, char **argv)
         throw UsageError("--dataset must be " + names + "; got '" + dataset + "'");
     }
     if (!entry->dimensionSetting && args.has("dimension"))
-        throw UsageError("--dimension is for --dataset tall-logreg");
+        throw UsageError("--dimension is for --dataset tall-logreg or tall-glm");
+    if (!core::modelIsChosen(*entry))
+        for (const char *modelOnly : {"model", "model-plugin", "nu", "noise-scale"})
+            if (args.has(modelOnly))
+                throw UsageError(std::string("--") + modelOnly + " is for --dataset tall-glm");
     core::RunConfig seeded; // the table's seed reader: whole, unsigned, named errors
     readSetting(args, *core::findSettingByKey("seed"), seeded);
     readSetting(args, *core::findSettingByKey("data_seed"), seeded);
@@ -180,7 +267,10 @@ int datasetCommand(int argc, char **argv)
     requireWritable("out", outPath);
     // The mixture's seed is --seed (what a run's header records for its data); tall-logreg's rows are those of
     // run --dataset tall-logreg --data-seed S.
-    return dataset == "gmm" ? writeMixture(args, seeded.seed, outPath) : writeTallLogistic(args, seeded.dataSeed, outPath);
+    if (dataset == "gmm")
+        return writeMixture(args, seeded.seed, outPath);
+    return core::modelIsChosen(*entry) ? writeTallGlm(args, seeded.dataSeed, outPath)
+                                       : writeTallLogistic(args, seeded.dataSeed, outPath);
 }
 
 } // namespace cli

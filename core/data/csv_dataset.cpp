@@ -8,12 +8,15 @@
 #include <istream>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
 
 #include "core/data/byte_source.h"
 #include "core/data/delimited_text.h"
+#include "core/data/regression_data.h"
+#include "core/data/response_column.h"
 
 namespace core {
 namespace {
@@ -51,6 +54,40 @@ public:
     CsvReader(const std::string &path, const CsvReadOptions &options, CsvRowBlockSink sink = {})
         : m_path(path), m_options(options), m_sink(std::move(sink))
     {
+    }
+    /// A regression's table: the chosen column is a numeric response, each value checked by
+    /// `response`'s rule on its own line, instead of a label with two values.
+    CsvReader(const std::string &path, const CsvReadOptions &options, ResponseColumn &response)
+        : m_path(path), m_options(options), m_response(&response), m_role("response")
+    {
+    }
+
+    GlmData readRegression(std::istream &in, std::vector<CsvColumnSummary> *summaries)
+    {
+        readLines(in);
+        if (summaries)
+            *summaries = columnSummaries();
+        requireRows();
+        const std::size_t column = responseColumn();
+        requireNumericFeatures(column);
+        GlmData data;
+        const auto d = static_cast<Eigen::Index>(m_fieldCount - 1);
+        data.features.resize(m_rows, d);
+        for (Eigen::Index r = 0; r < m_rows; ++r) {
+            const double *cells = m_cells.data() + static_cast<std::size_t>(r) * m_fieldCount;
+            Eigen::Index j = 0;
+            for (std::size_t k = 0; k < m_fieldCount; ++k)
+                if (k != column)
+                    data.features(r, j++) = static_cast<float>(cells[k]);
+        }
+        data.response = m_response->take();
+        for (std::size_t k = 0; k < m_names.size(); ++k)
+            if (k != column)
+                data.featureNames.push_back(m_names[k]);
+        data.description = std::filesystem::path(m_path).filename().string() + ": " + std::to_string(m_rows)
+                           + " rows, " + std::to_string(m_fieldCount - 1) + " features, response "
+                           + columnLabel(column) + tableNotes();
+        return data;
     }
 
     ClassificationData read(std::istream &in, std::vector<CsvColumnSummary> *summaries)
@@ -94,22 +131,11 @@ public:
     // exactly two values and every other column numbers only.
     CsvLabelCoding labelCoding() const
     {
-        if (m_rows == 0)
-            failFile(m_dropped > 0 ? "no data rows: every one of the " + std::to_string(m_dropped)
-                                         + " rows has a missing value"
-                                   : std::string("no data rows"));
+        requireRows();
         CsvLabelCoding coding;
         coding.column = labelColumn();
         checkLabelColumn(coding.column);
-        for (std::size_t k = 0; k < m_fieldCount; ++k)
-            if (k != coding.column && m_columns[k].firstTextLine != 0)
-                fail(m_columns[k].firstTextLine,
-                     columnLabel(k) + ": non-numeric field " + inQuotes(m_columns[k].firstText)
-                         + (m_columns[k].distinct.size() == 2 && m_options.labelColumn.empty()
-                                    && std::none_of(m_columns[k].distinct.begin(), m_columns[k].distinct.end(),
-                                                    [](const DistinctValue &v) { return v.number.has_value(); })
-                                ? " (if this column is the label, say so with --label-column " + std::to_string(k + 1) + ")"
-                                : std::string()));
+        requireNumericFeatures(coding.column);
         const std::vector<DistinctValue> &values = m_columns[coding.column].distinct;
         coding.secondNumber = values[1].number;
         const bool bothNumbers = values[0].number && values[1].number;
@@ -125,16 +151,53 @@ public:
         coding.description = std::filesystem::path(m_path).filename().string() + ": " + std::to_string(m_rows)
                              + " rows, " + std::to_string(m_fieldCount - 1) + " features, label "
                              + columnLabel(coding.column) + "; label 0 = " + inQuotes(coding.zero) + ", label 1 = "
-                             + inQuotes(coding.one);
-        if (m_delimiter != ',')
-            coding.description += "; fields separated by " + delimiterName(m_delimiter);
-        if (m_dropped > 0)
-            coding.description += "; " + std::to_string(m_dropped) + " rows with a missing value dropped (the first on line "
-                                  + std::to_string(m_firstDroppedLine) + ")";
+                             + inQuotes(coding.one) + tableNotes();
         return coding;
     }
 
 private:
+    void requireRows() const
+    {
+        if (m_rows == 0)
+            failFile(m_dropped > 0 ? "no data rows: every one of the " + std::to_string(m_dropped)
+                                         + " rows has a missing value"
+                                   : std::string("no data rows"));
+    }
+
+    // Every column but the label's (or the response's) holds numbers only.
+    void requireNumericFeatures(std::size_t label) const
+    {
+        for (std::size_t k = 0; k < m_fieldCount; ++k)
+            if (k != label && m_columns[k].firstTextLine != 0)
+                fail(m_columns[k].firstTextLine,
+                     columnLabel(k) + ": non-numeric field " + inQuotes(m_columns[k].firstText)
+                         + (!m_response && m_columns[k].distinct.size() == 2 && m_options.labelColumn.empty()
+                                    && std::none_of(m_columns[k].distinct.begin(), m_columns[k].distinct.end(),
+                                                    [](const DistinctValue &v) { return v.number.has_value(); })
+                                ? " (if this column is the label, say so with --label-column " + std::to_string(k + 1) + ")"
+                                : std::string()));
+    }
+
+    // "; fields separated by tab; 3 rows with a missing value dropped (the first on line 9)".
+    std::string tableNotes() const
+    {
+        std::string notes;
+        if (m_delimiter != ',')
+            notes += "; fields separated by " + delimiterName(m_delimiter);
+        if (m_dropped > 0)
+            notes += "; " + std::to_string(m_dropped) + " rows with a missing value dropped (the first on line "
+                     + std::to_string(m_firstDroppedLine) + ")";
+        return notes;
+    }
+
+    // The response's column, found (and checked to exist) once the header is known.
+    std::size_t responseColumn() const
+    {
+        if (!m_responseIndex)
+            m_responseIndex = labelColumn();
+        return *m_responseIndex;
+    }
+
     [[noreturn]] void fail(long line, const std::string &what) const
     {
         throw std::runtime_error(m_path + ": line " + std::to_string(line) + ": " + what);
@@ -218,6 +281,13 @@ private:
             if (status == NumberStatus::Ok && std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))
                 fail(line, columnLabel(k) + ": value " + inQuotes(field) + " exceeds the single-precision range used for features");
             const bool text = status == NumberStatus::NotANumber;
+            if (m_response && k == responseColumn()) {
+                if (text)
+                    fail(line, columnLabel(k) + ": the response " + inQuotes(field)
+                                   + " is not a number; a regression's response column holds numbers (--response-column "
+                                     "names another)");
+                m_response->addLazily(value, [&] { return "line " + std::to_string(line) + ", " + columnLabel(k); });
+            }
             if (text && column.firstTextLine == 0) {
                 column.firstTextLine = line;
                 column.firstText = field;
@@ -270,21 +340,25 @@ private:
         const std::string &wanted = m_options.labelColumn;
         const auto count = static_cast<long long>(m_fieldCount);
         if (wanted.empty()) {
-            for (std::size_t k = 0; k < m_names.size(); ++k)
-                if (equalsIgnoreCase(m_names[k], "label"))
-                    return k;
+            static constexpr std::string_view kResponseNames[] = {"response", "y"};
+            static constexpr std::string_view kLabelNames[] = {"label"};
+            for (const std::string_view name : m_response ? std::span<const std::string_view>(kResponseNames)
+                                                          : std::span<const std::string_view>(kLabelNames))
+                for (std::size_t k = 0; k < m_names.size(); ++k)
+                    if (equalsIgnoreCase(m_names[k], name))
+                        return k;
             return 0;
         }
         long long number = 0;
         const auto [end, error] = std::from_chars(wanted.data(), wanted.data() + wanted.size(), number);
         if (error == std::errc() && end == wanted.data() + wanted.size()) {
             if (number == 0 || number > count || number < -count)
-                failFile("label column " + wanted + " does not exist: the file has " + std::to_string(count)
+                failFile(m_role + " column " + wanted + " does not exist: the file has " + std::to_string(count)
                          + " columns, numbered 1 to " + std::to_string(count) + " (or -1 for the last)");
             return static_cast<std::size_t>(number > 0 ? number - 1 : count + number);
         }
         if (m_names.empty())
-            failFile("label column " + inQuotes(wanted) + ": the file has no header row to find it in; give the "
+            failFile(m_role + " column " + inQuotes(wanted) + ": the file has no header row to find it in; give the "
                      "column's number instead (1 = first, -1 = last)");
         for (std::size_t k = 0; k < m_names.size(); ++k)
             if (m_names[k] == wanted)
@@ -293,7 +367,7 @@ private:
         for (std::size_t k = 0; k < m_names.size(); ++k)
             if (equalsIgnoreCase(m_names[k], wanted)) {
                 if (found)
-                    failFile("label column " + inQuotes(wanted) + " matches " + inQuotes(m_names[*found]) + " and "
+                    failFile(m_role + " column " + inQuotes(wanted) + " matches " + inQuotes(m_names[*found]) + " and "
                              + inQuotes(m_names[k]) + " up to case; give the exact name");
                 found = k;
             }
@@ -340,6 +414,9 @@ private:
 
     std::string m_path;
     CsvReadOptions m_options;
+    ResponseColumn *m_response = nullptr; // set for a regression's table
+    std::string m_role = "label";         // what the chosen column is, in messages
+    mutable std::optional<std::size_t> m_responseIndex;
     char m_delimiter = 0;
     std::vector<std::string> m_fields;
     std::vector<std::string> m_pending; // the first line, until the second tells if it is a header
@@ -404,6 +481,12 @@ ClassificationData parseCsvDataset(std::istream &in, const std::string &name, co
                                    std::vector<CsvColumnSummary> *columns)
 {
     return CsvReader(name, options).read(in, columns);
+}
+
+GlmData parseCsvRegression(std::istream &in, const std::string &name, const CsvReadOptions &options,
+                           ResponseColumn &response, std::vector<CsvColumnSummary> *columns)
+{
+    return CsvReader(name, options, response).readRegression(in, columns);
 }
 
 } // namespace core

@@ -30,6 +30,9 @@
 
 namespace core {
 
+struct GlmData;
+class ResponseColumn;
+
 struct CsvReadOptions {
     /// A header name (exact, else the one name equal up to case) or a column number (1 = first,
     /// −1 = last); empty: the column named "label", else the first.
@@ -88,5 +91,14 @@ ClassificationData readCsvDataset(const std::string &path, const CsvReadOptions 
 /// place of the path in error messages and the description. Same errors as readCsvDataset().
 ClassificationData parseCsvDataset(std::istream &in, const std::string &name, const CsvReadOptions &options = {},
                                    std::vector<CsvColumnSummary> *columns = nullptr);
+
+/// A regression's table (regression_file.h): the same format and checks, but the chosen column
+/// (CsvReadOptions::labelColumn; empty: the column named "response" or "y", any case, else the
+/// first) is a numeric response, each value passed to `response` with its line ("line 12"),
+/// which refuses what the model cannot take; a text value in it is refused with its line.
+/// Every other column is a feature, and the header's names become GlmData::featureNames.
+/// `columns`, when given, receives every column's summary once the whole file is read.
+GlmData parseCsvRegression(std::istream &in, const std::string &name, const CsvReadOptions &options,
+                           ResponseColumn &response, std::vector<CsvColumnSummary> *columns = nullptr);
 
 } // namespace core

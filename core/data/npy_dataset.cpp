@@ -12,6 +12,8 @@
 #include "core/data/idx_reader.h"
 #include "core/data/full_pass_notice.h"
 #include "core/data/npy_array.h"
+#include "core/data/regression_data.h"
+#include "core/data/response_column.h"
 #include "core/io/mapped_file.h"
 
 namespace core {
@@ -30,16 +32,26 @@ std::string shapeText(const NpyHeader &header)
     return text + (header.shape.size() == 1 ? ",)" : ")");
 }
 
+// What the column beside the features holds, in messages: a classifier's label or a
+// regression's response (regression_file.h), and the option that names its column.
+struct ColumnRole {
+    const char *noun;
+    const char *columnFlag;
+};
+constexpr ColumnRole kLabel{"label", "--label-column"};
+constexpr ColumnRole kResponse{"response", "--response-column"};
+
 // The label column's 0-based index among `columns`.
-std::size_t labelColumnIndex(const std::string &text, std::int64_t columns, const std::string &path)
+std::size_t labelColumnIndex(const std::string &text, std::int64_t columns, const std::string &path,
+                             const ColumnRole &role)
 {
     long long number = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
     if (error != std::errc() || end != text.data() + text.size())
-        fail(path, "an .npy array has no column names: give the label column's number (1 = first, -1 = last), not '"
-                       + text + "'");
+        fail(path, std::string("an .npy array has no column names: give the ") + role.noun
+                       + " column's number (1 = first, -1 = last), not '" + text + "'");
     if (number == 0 || number > columns || number < -columns)
-        fail(path, "label column " + text + " does not exist: the array has " + std::to_string(columns)
+        fail(path, role.noun + (" column " + text) + " does not exist: the array has " + std::to_string(columns)
                        + " columns, numbered 1 to " + std::to_string(columns) + " (or -1 for the last)");
     return static_cast<std::size_t>(number > 0 ? number - 1 : columns + number);
 }
@@ -56,7 +68,7 @@ struct ArrayLayout {
 };
 
 ArrayLayout arrayLayout(const NpyHeader &header, const std::string &features, const std::string &labels,
-                        const std::string &labelColumn)
+                        const std::string &labelColumn, const ColumnRole &role = kLabel)
 {
     if (header.shape.size() != 2)
         fail(features, "the features array has shape " + shapeText(header) + "; it must be 2-D, (rows, features)");
@@ -65,11 +77,12 @@ ArrayLayout arrayLayout(const NpyHeader &header, const std::string &features, co
     layout.columns = header.shape[1];
     if (labels.empty()) {
         if (labelColumn.empty())
-            fail(features, "the array holds no labels: give them as a file (--labels y.npy) or name the label's "
-                           "column in this array (--label-column -1 for the last)");
-        layout.labelIndex = labelColumnIndex(labelColumn, layout.columns, features);
+            fail(features, std::string("the array holds no ") + role.noun + "s: give them as a file (--labels y.npy) or name the "
+                               + role.noun + "'s column in this array (" + role.columnFlag + " -1 for the last)");
+        layout.labelIndex = labelColumnIndex(labelColumn, layout.columns, features, role);
     } else if (!labelColumn.empty()) {
-        fail(features, "the labels come from " + labels + ", so --label-column has nothing to choose; give one of them");
+        fail(features, std::string("the ") + role.noun + "s come from " + labels + ", so " + role.columnFlag
+                           + " has nothing to choose; give one of them");
     }
     layout.features = layout.columns - (layout.labelIndex ? 1 : 0);
     if (layout.rows < 1 || layout.features < 1)
@@ -77,8 +90,10 @@ ArrayLayout arrayLayout(const NpyHeader &header, const std::string &features, co
     return layout;
 }
 
-// The labels of `rows` rows from a label file, .npy or IDX, into `coder`.
-void readLabelFile(const std::string &labels, std::int64_t rows, BinaryLabelCoder &coder)
+// The labels of `rows` rows from a label file, .npy or IDX, into `coder` (a BinaryLabelCoder,
+// or a regression's ResponseColumn).
+template <typename Labels>
+void readLabelFile(const std::string &labels, std::int64_t rows, Labels &coder, const ColumnRole &role = kLabel)
 {
     ByteSource probe(labels);
     std::uint8_t magic[6] = {};
@@ -89,9 +104,10 @@ void readLabelFile(const std::string &labels, std::int64_t rows, BinaryLabelCode
         const NpyHeader labelHeader = readNpyHeader(labelFile, labels);
         const bool column = labelHeader.shape.size() == 1 || (labelHeader.shape.size() == 2 && labelHeader.shape[1] == 1);
         if (!column)
-            fail(labels, "the label array has shape " + shapeText(labelHeader) + "; it must be (rows,) or (rows, 1)");
+            fail(labels, std::string("the ") + role.noun + " array has shape " + shapeText(labelHeader)
+                             + "; it must be (rows,) or (rows, 1)");
         if (labelHeader.shape[0] != rows)
-            fail(labels, "the label array has " + std::to_string(labelHeader.shape[0]) + " rows, the features "
+            fail(labels, std::string("the ") + role.noun + " array has " + std::to_string(labelHeader.shape[0]) + " rows, the features "
                              + std::to_string(rows));
         std::vector<double> values;
         // In blocks: a label array of 10^8 rows is not held as doubles at once.
@@ -116,12 +132,15 @@ void readLabelFile(const std::string &labels, std::int64_t rows, BinaryLabelCode
 
 namespace {
 
-// The features array from `source`, its label column included when `labels` is empty.
+// The features array from `source`, its label column included when `labels` is empty (into a
+// BinaryLabelCoder, or a regression's ResponseColumn).
+template <typename Labels>
 ClassificationData readFeatures(ByteSource &source, const std::string &features, const std::string &labels,
-                                const std::string &labelColumn, BinaryLabelCoder &coder, std::optional<std::size_t> &labelIndex)
+                                const std::string &labelColumn, Labels &coder, std::optional<std::size_t> &labelIndex,
+                                const ColumnRole &role = kLabel)
 {
     const NpyHeader header = readNpyHeader(source, features);
-    const ArrayLayout layout = arrayLayout(header, features, labels, labelColumn);
+    const ArrayLayout layout = arrayLayout(header, features, labels, labelColumn, role);
     const std::int64_t rows = layout.rows, columns = layout.columns, d = layout.features;
     labelIndex = layout.labelIndex;
     const auto bytes = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(d) * sizeof(float);
@@ -241,6 +260,23 @@ ClassificationData mapNpyDataset(const std::string &features, const std::string 
         readLabelFile(labels, rows, coder);
         finishLabels(data, coder, ", labels from " + std::filesystem::path(labels).filename().string());
     }
+    return data;
+}
+
+GlmData readNpyRegression(const std::string &features, const std::string &responses,
+                          const std::string &responseColumn, ResponseColumn &response)
+{
+    ByteSource source(features);
+    std::optional<std::size_t> responseIndex;
+    ClassificationData rows = readFeatures(source, features, responses, responseColumn, response, responseIndex, kResponse);
+    if (!responses.empty())
+        readLabelFile(responses, rows.size(), response, kResponse);
+    GlmData data;
+    data.features = std::move(rows.features);
+    data.response = response.take();
+    data.description = rows.description
+                       + (responseIndex ? ", response column " + std::to_string(*responseIndex + 1)
+                                        : ", responses from " + std::filesystem::path(responses).filename().string());
     return data;
 }
 

@@ -13,6 +13,9 @@
 
 namespace core {
 
+struct GlmData;
+class ResponseColumn;
+
 /// The most bytes the features of an array file may take in memory as floats; checked from the
 /// header, before anything is allocated.
 inline constexpr std::size_t kNpyMaxFeatureBytes = std::size_t{16} << 30;
@@ -46,5 +49,12 @@ ClassificationData mapNpyDataset(const std::string &features, const std::string 
 
 ClassificationData parseNpyDataset(std::span<const std::uint8_t> bytes, const std::string &name,
                                    const std::string &labelColumn);
+
+/// A regression's rows (regression_file.h): the features array with its response column
+/// (`responseColumn`, a number) or a response file `responses` (.npy of shape (N,) or (N, 1),
+/// or IDX labels), each response passed to `response` with its row or element. The errors of
+/// readNpyDataset(), with "response" for "label".
+GlmData readNpyRegression(const std::string &features, const std::string &responses,
+                          const std::string &responseColumn, ResponseColumn &response);
 
 } // namespace core

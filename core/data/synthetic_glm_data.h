@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <stop_token>
+#include <string>
 
 #include "core/models/glm/glm_model.h"
 
@@ -35,5 +36,16 @@ Vector syntheticGlmTruth(int features);
 /// when the rows would take more than the machine's physical memory.
 GlmData generateSyntheticGlm(const SyntheticGlmSpec &spec, const std::function<void(double)> &progress = {},
                              std::stop_token stop = {});
+
+/// Block `block` of the rows (rows block·kSyntheticBlockRows … up to spec.rows) into `features`
+/// (row-major, spec.features a row) and `responses`, from `family` (makeGlmFamily(spec.family)):
+/// the same rows, bit for bit, as generateSyntheticGlm() makes, without holding the others, for
+/// writing them as a stream (`mh-explorer-cli dataset --dataset tall-glm`). Returns the rows
+/// written (0 past the end). The spec is not checked here.
+std::int64_t syntheticGlmBlock(const SyntheticGlmSpec &spec, const GlmFamily &family, std::int64_t block,
+                               float *features, double *responses);
+
+/// The data's one-line description ("synthetic Poisson regression …: N = …, seed 1").
+std::string syntheticGlmDescription(const SyntheticGlmSpec &spec, const GlmFamily &family);
 
 } // namespace core

@@ -295,6 +295,54 @@ private slots:
         QCOMPARE(delimiter.exitCode, 2);
         QVERIFY2(delimiter.err.contains(QLatin1String("delimiter must be")), qPrintable(delimiter.err));
     }
+
+    // A regression on a file (--dataset glm): tall-glm's rows written by `dataset --out` and read
+    // back with --response-column give tall-glm's chain draw for draw, so the file path samples
+    // what the tall-glm chain tests check; the model's options belong to it, and a count the
+    // model cannot take stops the run with its line and writes nothing.
+    void aRegressionOnTheExportedTallRowsIsTheTallGlmChain()
+    {
+        QTemporaryDir dir;
+        const QString rows = dir.filePath(QStringLiteral("poisson.npy"));
+        const Result exported = runCli({"dataset", "--dataset", "tall-glm", "--model", "poisson", "--n-data", "3000",
+                                        "--dimension", "4", "--data-seed", "9", "--out", rows});
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+        QVERIFY2(exported.out.contains(QLatin1String("--response-column -1 --no-standardize")), qPrintable(exported.out));
+        const QStringList common = {"--model", "poisson", "--seed", "4", "--samples", "1500", "--step", "0.05"};
+        const QString tall = dir.filePath(QStringLiteral("tall.csv")), file = dir.filePath(QStringLiteral("file.csv"));
+        const Result a = runCli(QStringList{"run", "--dataset", "tall-glm", "--n-data", "3000", "--dimension", "4",
+                                            "--data-seed", "9", "--out", tall}
+                                + common);
+        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+        const Result b = runCli(QStringList{"run", "--dataset", "glm", "--data", rows, "--response-column", "-1",
+                                            "--no-standardize", "--out", file}
+                                + common);
+        QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+        const QStringList draws = drawsOf(tall);
+        QVERIFY(draws.size() > 1000); // the draws after the burn-in
+        QCOMPARE(drawsOf(file), draws);
+        QCOMPARE(headerOf(file).value(QStringLiteral("response_column")), QStringLiteral("-1"));
+        QCOMPARE(headerOf(file).value(QStringLiteral("model")), QStringLiteral("poisson"));
+
+        const QString counts = dir.filePath(QStringLiteral("counts.csv")), out = dir.filePath(QStringLiteral("s.csv"));
+        QFile csv(counts);
+        QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Text));
+        csv.write("age,visits\n31,2\n\n47,-1\n52,0\n");
+        csv.close();
+        const Result negative = runCli({"run", "--dataset", "glm", "--data", counts, "--model", "poisson",
+                                        "--response-column", "visits", "--samples", "50", "--out", out});
+        QCOMPARE(negative.exitCode, 1);
+        QVERIFY2(negative.err.contains(QLatin1String("counts.csv: line 4, column 2 ('visits'): the response -1 cannot "
+                                                     "be modelled by poisson: a count must be a non-negative integer")),
+                 qPrintable(negative.err));
+        QVERIFY(!QFile::exists(out));
+        const Result classes = runCli({"run", "--dataset", "glm", "--data", counts, "--classes", "1,7"});
+        QCOMPARE(classes.exitCode, 2);
+        QVERIFY2(classes.err.contains(QLatin1String("--classes is for --dataset logreg")), qPrintable(classes.err));
+        const Result noFile = runCli({"run", "--dataset", "glm", "--model", "linear", "--samples", "10"});
+        QCOMPARE(noFile.exitCode, 2);
+        QVERIFY2(noFile.err.contains(QLatin1String("give it with --data FILE")), qPrintable(noFile.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliUserTables)

@@ -7,6 +7,7 @@
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -21,6 +22,7 @@
 #include "ui/charts/accuracy_chart.h"
 #include "ui/panel/control_panel.h"
 #include "ui/panel/dataset_box.h"
+#include "ui/panel/table_options_row.h"
 #include "ui/main_window.h"
 #include "ui/charts/posterior_chart.h"
 #include "ui/pages/results_view.h"
@@ -75,6 +77,7 @@ private slots:
     void recommendedPresetPicksWhatMixes();
     void chosenModelGreysOutWhatItCannotRun();
     void aPluginLoadedInTheModelBoxRunsWithWhatItDeclares();
+    void aRegressionOnTheUsersFileReadsItsResponseColumn();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -532,6 +535,83 @@ void tst_Datasets::aPluginLoadedInTheModelBoxRunsWithWhatItDeclares()
     kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
     panel->datasetBox()->applyConfig(config);
     QCOMPARE(model->currentText(), QStringLiteral("cloglog (plugin)"));
+}
+
+// "Regression: your file": the Model box appears, the table row chooses the response (a column
+// of numbers, not a label with two values), the file check reads the responses with the model's
+// rule, so a count the Poisson model cannot take is named by its line and no run starts, and a
+// good file runs with the chosen model and the response column the session keeps.
+void tst_Datasets::aRegressionOnTheUsersFileReadsItsResponseColumn()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("visits.csv"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+    file.write("age,visits,dose\n");
+    for (int i = 0; i < 400; ++i)
+        file.write(QStringLiteral("%1,%2,%3\n").arg(20 + i % 50).arg(i % 7 == 3 ? -1 : i % 4).arg(0.1 * (i % 9)).toUtf8());
+    file.close();
+
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.setAutoRun(false);
+    window.show();
+    ui::ControlPanel *panel = window.controls();
+    ui::DatasetBox *box = panel->datasetBox();
+    box->setInteractive(false);
+    QComboBox *kind = box->datasetCombo();
+    kind->setCurrentIndex(kind->findData(QStringLiteral("regression-file")));
+    QCOMPARE(box->dataset(), std::string("glm"));
+    QVERIFY(box->modelCombo()->isVisible());
+    QVERIFY2(box->runProblem().contains(QStringLiteral("Choose your data file first")), qPrintable(box->runProblem()));
+    box->modelCombo()->setCurrentIndex(box->modelCombo()->findData(QStringLiteral("poisson")));
+
+    QSignalSpy checked(box, &ui::DatasetBox::checked);
+    ui::DataFileChoice choice;
+    choice.csv = path;
+    box->selectFiles(choice);
+    QCOMPARE(box->dataset(), std::string("glm"));
+    QTRY_VERIFY_WITH_TIMEOUT(!box->isChecking() && !checked.isEmpty(), kRunTimeoutMs);
+    // The first column is the response by default here (no column is named response or y): ages
+    // are counts, so the check passes; the response column is then chosen by name.
+    QComboBox *column = box->tableOptionsRow()->labelColumnCombo();
+    QVERIFY(box->tableOptionsRow()->isVisible());
+    const int visits = column->findData(QStringLiteral("visits"));
+    QVERIFY(visits > 0);
+    checked.clear();
+    column->setCurrentIndex(visits);
+    QTRY_VERIFY_WITH_TIMEOUT(!box->isChecking() && !checked.isEmpty(), kRunTimeoutMs);
+    // Row 4 (i = 3) holds −1 on line 5 of the file (the header is line 1).
+    QVERIFY2(box->runProblem().contains(QStringLiteral("line 5, column 2 ('visits'): the response -1 cannot be modelled "
+                                                       "by poisson")),
+             qPrintable(box->runProblem()));
+    QCOMPARE(panel->config().responseColumn, std::string("visits"));
+    QVERIFY(panel->config().logreg.labelColumn.empty()); // the classifier's label column is its own
+
+    // The linear model takes a negative response: the same file now runs.
+    checked.clear();
+    box->modelCombo()->setCurrentIndex(box->modelCombo()->findData(QStringLiteral("linear")));
+    QTRY_VERIFY_WITH_TIMEOUT(!box->isChecking() && !checked.isEmpty(), kRunTimeoutMs);
+    QVERIFY2(box->runProblem().isEmpty(), qPrintable(box->runProblem()));
+    QVERIFY2(box->statusText().contains(QStringLiteral("400 rows, 2 features, response column 2 ('visits')")),
+             qPrintable(box->statusText()));
+    core::RunConfig config = panel->config();
+    QCOMPARE(config.dataset, std::string("glm"));
+    QCOMPARE(QString::fromStdString(config.logreg.data), path);
+    QVERIFY(config.logreg.standardize);
+    runShortRegression(window, config);
+    if (QTest::currentTestFailed())
+        return;
+    const ui::RunOutcome outcome = *window.lastOutcome();
+    QCOMPARE(QString::fromStdString(outcome.model->name()), QStringLiteral("linear"));
+    QCOMPARE(outcome.dimension, 3); // age, dose and the bias
+
+    // A configuration (a session) of the regression shows its file, model and response again.
+    kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
+    box->applyConfig(config);
+    QCOMPARE(kind->currentData().toString(), QStringLiteral("regression-file"));
+    QCOMPARE(column->currentData().toString(), QStringLiteral("visits"));
+    QCOMPARE(box->modelCombo()->currentData().toString(), QStringLiteral("linear"));
 }
 
 MHX_GUI_TEST_MAIN(tst_Datasets)

@@ -11,6 +11,7 @@
 #include "core/data/csv_dataset.h"
 #include "core/data/data_file.h"
 #include "core/data/idx_reader.h"
+#include "core/experiment/inputs/datasets.h"
 
 namespace ui {
 namespace {
@@ -270,6 +271,21 @@ DataProbe probeFiles(const DataFileChoice &choice, const core::CsvReadOptions &t
                                     .arg(fileName(choice.images.isEmpty() ? choice.labels : choice.images));
             return probe;
         }
+        probe.ok = true;
+    } catch (const std::exception &error) {
+        probe.error = QString::fromStdString(error.what());
+    }
+    return probe;
+}
+
+DataProbe probeRegressionFile(const core::RunConfig &config)
+{
+    DataProbe probe;
+    try {
+        const core::GlmData rows = core::readFileGlmRows(config, &probe.csvColumns);
+        probe.rows = static_cast<qint64>(rows.response.size());
+        probe.features = static_cast<int>(rows.features.cols());
+        probe.regression = QString::fromStdString(rows.description);
         probe.ok = true;
     } catch (const std::exception &error) {
         probe.error = QString::fromStdString(error.what());

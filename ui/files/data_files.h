@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include "core/data/csv_dataset.h"
+#include "core/experiment/settings/run_config.h"
 #include "core/data/image_sources.h"
 
 namespace ui {
@@ -61,6 +62,9 @@ struct DataProbe {
     /// cannot be the label (the error says why).
     std::vector<core::CsvColumnSummary> csvColumns;
     bool hasTestFiles = false;     ///< the source has its own test files
+    /// A regression's file: the reader's line on it ("counts.csv: 2000 rows, 3 features,
+    /// response column 4 ('visits')"); empty for a classifier's data.
+    QString regression;
 };
 
 /// Reads a source's training label file (and notes its test files). Never throws.
@@ -68,5 +72,8 @@ DataProbe probeSource(const core::ImageSource &source);
 /// Loads a user's files completely, as a run would. Never throws.
 /// A CSV is read with `table`'s label column, delimiter and missing-value rule.
 DataProbe probeFiles(const DataFileChoice &choice, const core::CsvReadOptions &table = {});
+/// Loads a user's file as a regression's rows, as a run of `config` (dataset "glm": the file,
+/// its reading settings, the response column and the model) would. Never throws.
+DataProbe probeRegressionFile(const core::RunConfig &config);
 
 } // namespace ui

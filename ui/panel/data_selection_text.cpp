@@ -14,6 +14,8 @@ qint64 selectionTrainingRows(const DataSelection &s)
     if (const core::DatasetEntry *entry = core::findDataset(s.dataset); !entry || entry->generated || !s.probe.ok)
         return 0;
     qint64 rows = s.probe.rows;
+    if (!s.probe.regression.isEmpty())
+        return rows; // a regression holds out no test rows
     if (!s.probe.labelCounts.isEmpty())
         rows = s.probe.labelCounts.value(s.spec.classes.first) + s.probe.labelCounts.value(s.spec.classes.second);
     if (s.probe.hasTestFiles)
@@ -40,6 +42,8 @@ QString selectionStatus(const DataSelection &s)
         return QObject::tr("Cannot use this data: %1").arg(s.probe.error);
     if (const QString problem = selectionProblem(s); !problem.isEmpty())
         return QObject::tr("Cannot use this data: %1").arg(problem);
+    if (!s.probe.regression.isEmpty())
+        return QObject::tr("%1; every row trains the model.").arg(s.probe.regression);
     if (!s.probe.csvClassNames.isEmpty())
         return QObject::tr("%1: %L2 rows, %L3 features, labels %4 (0) and %5 (1); %L6 training rows after the test split.")
             .arg(s.files.displayName())
@@ -65,6 +69,11 @@ QString selectionProblem(const DataSelection &s)
     // Without files the core would fall back to an image source: say so instead.
     const core::DatasetEntry *entry = core::findDataset(s.dataset);
     const bool readsFiles = entry && !entry->generated;
+    if (readsFiles && core::modelIsChosen(*entry))
+        return s.files.csv.isEmpty() && s.files.data.isEmpty()
+                   ? QObject::tr("Choose your data file first: a CSV, LIBSVM or NumPy file with a numeric response "
+                                 "(Choose files…, or drop it on the window).")
+                   : QString();
     if (readsFiles && s.userFile && !s.files.isComplete())
         return s.files.isEmpty() ? QObject::tr("Choose a data file first (Choose files…, or drop it on the window).")
                                  : probeFiles(s.files).error;

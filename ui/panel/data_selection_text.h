@@ -13,7 +13,7 @@ namespace ui {
 
 /// A view of what the box holds; it refers to the box's members and lives no longer than a call.
 struct DataSelection {
-    const std::string &dataset;         ///< "gmm", "worst-case" or "logreg"
+    const std::string &dataset;         ///< "gmm", "worst-case", "logreg", "glm", …
     bool userFile;                      ///< "Your file" rather than an image source
     const DataFileChoice &files;        ///< the user's files (kept while another dataset is shown)
     const DataProbe &probe;             ///< the latest finished check of the selection

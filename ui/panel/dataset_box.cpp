@@ -30,6 +30,8 @@ namespace ui {
 namespace {
 
 const QString kFileKey = QStringLiteral("file");
+// A regression on the user's file (dataset "glm"): the same files, a numeric response, a model.
+const QString kRegressionFileKey = QStringLiteral("regression-file");
 const QString kSourcePrefix = QStringLiteral("source:");
 
 QString sourceLabel(const core::ImageSource &source)
@@ -67,6 +69,11 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
         m_kind->setItemData(m_kind->count() - 1, QString::fromStdString(source.title), Qt::ToolTipRole);
     }
     m_kind->addItem(tr("Logistic: your file…"), kFileKey);
+    m_kind->addItem(tr("Regression: your file…"), kRegressionFileKey);
+    m_kind->setItemData(m_kind->count() - 1,
+                        tr("A CSV, LIBSVM or NumPy file with a numeric response: probit, Poisson, linear or robust "
+                           "linear regression, or a model of your own (Load a model…), on your rows."),
+                        Qt::ToolTipRole);
     m_kind->setToolTip(tr("The data and model to sample: the Welling–Teh Gaussian mixture (Seita et al. Sec. 6.1), "
                           "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images, "
                           "your own file (Sec. 6.2) or generated tall data of N rows."));
@@ -127,7 +134,12 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     // The rows of the logistic-regression spec: each edit is taken into the spec the box keeps.
     for (LogisticSpecRow *row : std::initializer_list<LogisticSpecRow *>{m_classes, m_split, m_table})
         connect(row, &LogisticSpecRow::edited, this, [this, row] {
+            const std::string labelColumn = m_spec.labelColumn;
             row->fill(m_spec);
+            if (row == m_table && isRegressionFile()) { // the row's column is the response's
+                m_responseColumn = m_spec.labelColumn;
+                m_spec.labelColumn = labelColumn;
+            }
             if (row == m_table)
                 startCheck(); // another label column or missing-value rule: the file is read again
             updateWidgets();
@@ -162,6 +174,8 @@ QString DatasetBox::keyFor(const core::RunConfig &config) const
 {
     if (const core::DatasetEntry *entry = core::findDataset(config.dataset); !entry || entry->generated)
         return QString::fromStdString(config.dataset);
+    else if (core::modelIsChosen(*entry))
+        return kRegressionFileKey;
     const core::LogisticDataSpec &spec = config.logreg;
     if (!spec.csv.empty() || !spec.data.empty() || !spec.images.empty() || !spec.labels.empty())
         return kFileKey;
@@ -202,6 +216,32 @@ void DatasetBox::setInteractive(bool interactive)
     m_model->setInteractive(interactive);
 }
 
+bool DatasetBox::userFileShown() const
+{
+    const QString key = currentKey();
+    return key == kFileKey || key == kRegressionFileKey;
+}
+
+bool DatasetBox::isRegressionFile() const
+{
+    return currentKey() == kRegressionFileKey;
+}
+
+core::LogisticDataSpec DatasetBox::tableSpec() const
+{
+    core::LogisticDataSpec spec = m_spec;
+    if (isRegressionFile())
+        spec.labelColumn = m_responseColumn;
+    return spec;
+}
+
+core::RunConfig DatasetBox::regressionCheckConfig() const
+{
+    core::RunConfig config;
+    fillConfig(config);
+    return config;
+}
+
 void DatasetBox::refreshModelOffer()
 {
     core::RunConfig config;
@@ -225,6 +265,16 @@ void DatasetBox::fillConfig(core::RunConfig &config) const
     config.logreg = m_spec;
     if (config.logreg.searchDirectories.empty())
         config.logreg.searchDirectories = core::dataSearchDirectories();
+    config.responseColumn = m_responseColumn;
+    if (isRegressionFile()) {
+        // A regression reads one table (regression_file.h): a CSV chosen as such is its --data,
+        // and an .npy array's responses may come from a second array (--labels).
+        config.logreg.data = (m_files.data.isEmpty() ? m_files.csv : m_files.data).toStdString();
+        config.logreg.csv.clear();
+        config.logreg.images.clear();
+        config.logreg.labels = m_files.labels.toStdString();
+        return;
+    }
     const bool sourceShown = readsFiles() && currentKey() != kFileKey;
     // The core reads files before sources, so a shown source must not carry remembered files.
     config.logreg.csv = sourceShown ? std::string() : m_files.csv.toStdString();
@@ -239,6 +289,7 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
     m_dataset = config.dataset;
     m_spec = config.logreg;
     m_glm = config.glm;
+    m_responseColumn = config.responseColumn;
     m_model->setSpec(m_glm);
     m_nu->setValue(m_glm.nu);
     m_noiseScale->setValue(m_glm.noiseScale);
@@ -250,7 +301,8 @@ void DatasetBox::applyConfig(const core::RunConfig &config)
         m_files = files;
     selectKey(keyFor(config));
     m_split->apply(m_spec);
-    m_table->apply(m_spec);
+    m_table->setRegression(isRegressionFile());
+    m_table->apply(tableSpec());
     fillClasses();
     m_loading = false;
     startCheck();
@@ -268,6 +320,10 @@ void DatasetBox::onKindActivated()
         // (ControlPanel).
         if (entry->dimensionSetting)
             m_spec.model.bias = true;
+    } else if (key == kRegressionFileKey) {
+        m_dataset = "glm";
+        if (m_files.csv.isEmpty() && m_files.data.isEmpty() && m_interactive)
+            QTimer::singleShot(0, this, &DatasetBox::chooseFiles);
     } else {
         m_dataset = std::string(core::fileDataset().name);
         if (key.startsWith(kSourcePrefix)) {
@@ -286,6 +342,7 @@ void DatasetBox::onModelActivated()
         return;
     m_glm.name = m_model->spec().name;
     m_glm.plugin = m_model->spec().plugin;
+    startCheck(); // a regression's file is checked against the model's responses
     updateWidgets();
     emit userEdited();
     emit settingsChanged();
@@ -306,9 +363,11 @@ void DatasetBox::announcePick()
 void DatasetBox::selectFiles(const DataFileChoice &choice)
 {
     m_files = choice;
-    m_dataset = std::string(core::fileDataset().name);
+    // Files chosen while a regression is shown are the regression's; otherwise a classifier's.
+    const bool regression = isRegressionFile();
+    m_dataset = regression ? std::string("glm") : std::string(core::fileDataset().name);
     m_loading = true;
-    selectKey(kFileKey);
+    selectKey(regression ? kRegressionFileKey : kFileKey);
     m_loading = false;
     announcePick();
 }
@@ -317,7 +376,10 @@ void DatasetBox::chooseFiles()
 {
     const QString start = m_files.csv.isEmpty() ? QFileInfo(m_files.images).absolutePath() : QFileInfo(m_files.csv).absolutePath();
     const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Choose a CSV file, or an IDX image file and its label file"), m_files.isEmpty() ? QString() : start,
+        this,
+        isRegressionFile() ? tr("Choose a CSV, LIBSVM or NumPy file with a numeric response (and an .npy response array)")
+                           : tr("Choose a CSV file, or an IDX image file and its label file"),
+        m_files.isEmpty() ? QString() : start,
         tr("Data files (*.csv *.tsv *.npy *.svm *.libsvm *.gz *.idx *ubyte);;All files (*)"));
     if (paths.isEmpty())
         return;
@@ -353,17 +415,29 @@ void DatasetBox::startCheck()
     } catch (const std::invalid_argument &) {
         // A session's unreadable delimiter is the run's error to report; the check detects it.
     }
+    if (isRegressionFile()) {
+        table.labelColumn = m_responseColumn;
+    }
     const QString key = currentKey() + QLatin1Char('|') + m_files.csv + QLatin1Char('|') + m_files.images
                         + QLatin1Char('|') + m_files.labels + QLatin1Char('|') + m_files.data + QLatin1Char('|')
                         + QString::fromStdString(table.labelColumn) + QLatin1Char('|') + QChar(table.delimiter)
-                        + (table.dropMissing ? QStringLiteral("|drop") : QString());
+                        + (table.dropMissing ? QStringLiteral("|drop") : QString())
+                        + (isRegressionFile() ? QLatin1Char('|') + QString::fromStdString(m_glm.name) + QLatin1Char('|')
+                                                    + QString::fromStdString(m_glm.plugin)
+                                              : QString());
     if (key == m_probeKey)
         return; // checked already, or being checked
     m_probeKey = key;
     m_probe = DataProbe{};
     const LatestJob::Ticket ticket = m_checks.begin();
     std::function<DataProbe()> job;
-    if (currentKey() == kFileKey) {
+    if (isRegressionFile()) {
+        if (m_files.csv.isEmpty() && m_files.data.isEmpty()) {
+            m_probe.error = tr("No file chosen yet.");
+            return;
+        }
+        job = [config = regressionCheckConfig()] { return probeRegressionFile(config); };
+    } else if (currentKey() == kFileKey) {
         if (!m_files.isComplete()) {
             m_probe.error = m_files.isEmpty() ? tr("No file chosen yet.")
                                               : probeFiles(m_files).error; // says which partner is missing
@@ -438,7 +512,7 @@ void DatasetBox::fillClasses()
 void DatasetBox::setStandardize(bool standardize)
 {
     m_spec.standardize = standardize;
-    m_table->apply(m_spec);
+    m_table->apply(tableSpec());
 }
 
 std::string DatasetBox::defaultsKind() const
@@ -482,7 +556,7 @@ QString DatasetBox::failedCheck() const
 
 bool DatasetBox::failedOnContents() const
 {
-    if (failedCheck().isEmpty() || currentKey() != kFileKey || m_files.isEmpty())
+    if (failedCheck().isEmpty() || !userFileShown() || m_files.isEmpty())
         return false;
     // Every chosen file is there: what failed is what they hold, not where they are (a file
     // on a drive not mounted now loads again once it is).
@@ -497,6 +571,7 @@ void DatasetBox::fillLastGoodData(core::RunConfig &config) const
     if (m_lastGood) {
         config.dataset = m_lastGood->dataset;
         config.logreg = m_lastGood->logreg;
+        config.responseColumn = m_lastGood->responseColumn;
         return;
     }
     config.logreg.source = "auto";
@@ -508,13 +583,13 @@ void DatasetBox::fillLastGoodData(core::RunConfig &config) const
 
 void DatasetBox::updateWidgets()
 {
-    const QString key = currentKey();
-    const bool logreg = readsFiles(), file = key == kFileKey;
+    const bool file = userFileShown(), regression = isRegressionFile();
+    const core::DatasetEntry *entry = core::findDataset(m_dataset);
+    const bool chosen = entry && core::modelIsChosen(*entry);
+    const bool logreg = readsFiles() && !chosen;
     // Whole rows, so that their labels go too.
     const bool table = file && (!m_files.csv.isEmpty() || !m_files.data.isEmpty());
     m_form->setRowVisible(m_classes, logreg && !table);
-    const core::DatasetEntry *entry = core::findDataset(m_dataset);
-    const bool chosen = entry && core::modelIsChosen(*entry);
     m_form->setRowVisible(m_model, chosen);
     // A plugin's model has no noise parameters of the program's.
     const bool builtIn = chosen && m_glm.plugin.empty();
@@ -522,11 +597,19 @@ void DatasetBox::updateWidgets()
     m_form->setRowVisible(m_noiseScale, builtIn && (m_glm.name == "robust-linear" || m_glm.name == "linear"));
     refreshModelOffer();
     m_form->setRowVisible(m_choose, file);
+    if (m_table->isRegression() != regression) { // the other column of the two is shown
+        m_table->setRegression(regression);
+        m_table->apply(tableSpec());
+    }
     m_form->setRowVisible(m_table, table);
     m_form->setRowVisible(m_split, logreg && !(m_probe.ok && m_probe.hasTestFiles));
-    const int fileIndex = m_kind->findData(kFileKey);
-    m_kind->setItemText(fileIndex, m_files.isEmpty() ? tr("Logistic: your file…")
-                                                     : tr("Your file: %1").arg(m_files.displayName()));
+    // The chosen files are named in the entry that shows them.
+    m_kind->setItemText(m_kind->findData(kFileKey), m_files.isEmpty() || regression
+                                                        ? tr("Logistic: your file…")
+                                                        : tr("Your file: %1").arg(m_files.displayName()));
+    m_kind->setItemText(m_kind->findData(kRegressionFileKey),
+                        m_files.isEmpty() || !regression ? tr("Regression: your file…")
+                                                         : tr("Regression on %1").arg(m_files.displayName()));
     m_status->setText(statusText());
 }
 

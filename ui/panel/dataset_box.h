@@ -51,7 +51,7 @@ public:
     void setModel(const core::LogisticRegressionOptions &model) { m_spec.model = model; }
     /// Whether a user's table is standardised: a preset decides it with the model.
     void setStandardize(bool standardize);
-    /// "gmm", "worst-case", "logreg", "tall-logreg" or "tall-glm".
+    /// "gmm", "worst-case", "logreg", "tall-logreg", "tall-glm" or "glm".
     std::string dataset() const { return m_dataset; }
     /// What the model the selection samples offers (capability_check.h): the dataset's model,
     /// or the one the Model box chooses for tall-glm (a plugin's declarations included).
@@ -113,6 +113,14 @@ signals:
 
 private:
     QString currentKey() const;
+    /// "Logistic: your file" or "Regression: your file" is shown.
+    bool userFileShown() const;
+    /// "Regression: your file" is shown (dataset "glm").
+    bool isRegressionFile() const;
+    /// The spec the table row shows: a regression's response column in place of the label's.
+    core::LogisticDataSpec tableSpec() const;
+    /// The settings a regression's file check reads the file with.
+    core::RunConfig regressionCheckConfig() const;
     DataSelection selection() const;
     /// After the user picked a dataset or files: classes, background check, widgets, signals.
     void announcePick();
@@ -132,6 +140,7 @@ private:
     QDoubleSpinBox *m_nu = nullptr;         // the Student-t's degrees of freedom (robust linear)
     QDoubleSpinBox *m_noiseScale = nullptr; // the noise's sd or scale (linear, robust linear)
     core::GlmFamilySpec m_glm;     // as last given or chosen, shown or not
+    std::string m_responseColumn;  // a regression's response column, kept beside the label's
     core::ModelOffer m_offer;      // what the model of m_dataset and m_glm offers
     ClassPairRow *m_classes = nullptr;
     TestSplitRow *m_split = nullptr;

@@ -21,10 +21,11 @@ QString valuesText(const core::CsvColumnSummary &column)
                                     : values.join(QStringLiteral(", "));
 }
 
-// The choice that leaves the label to the reader's rule (csv_dataset.h).
-QString automaticText()
+// The choice that leaves the label (or a regression's response) to the reader's rule (csv_dataset.h).
+QString automaticText(bool regression)
 {
-    return QObject::tr("Automatic: 'label', else the first");
+    return regression ? QObject::tr("Automatic: 'response' or 'y', else the first")
+                      : QObject::tr("Automatic: 'label', else the first");
 }
 
 } // namespace
@@ -64,7 +65,8 @@ TableOptionsRow::TableOptionsRow(QWidget *parent) : LogisticSpecRow(parent)
 
     auto *layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("Label column")), 0, 0);
+    m_labelCaption = new QLabel(tr("Label column"));
+    layout->addWidget(m_labelCaption, 0, 0);
     layout->addWidget(m_label, 0, 1);
     layout->addWidget(new QLabel(tr("Fields separated by")), 1, 0);
     layout->addWidget(m_delimiter, 1, 1);
@@ -103,8 +105,9 @@ void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &colu
 {
     const QString shown = m_label->currentData().toString();
     m_applying = true;
+    m_columns = columns;
     m_label->clear();
-    m_label->addItem(automaticText(), QString());
+    m_label->addItem(automaticText(m_regression), QString());
     auto *model = qobject_cast<QStandardItemModel *>(m_label->model());
     for (std::size_t k = 0; k < columns.size(); ++k) {
         const core::CsvColumnSummary &column = columns[k];
@@ -112,9 +115,12 @@ void TableOptionsRow::setColumns(const std::vector<core::CsvColumnSummary> &colu
         const bool named = column.name != "column " + std::to_string(k + 1);
         const QString value = named ? QString::fromStdString(column.name) : QString::number(k + 1);
         m_label->addItem(tr("%1 (%2)").arg(QString::fromStdString(column.name), valuesText(column)), value);
-        if (!column.binary()) {
+        if (m_regression ? !column.numeric : !column.binary()) {
             model->item(m_label->count() - 1)->setEnabled(false);
-            m_label->setItemData(m_label->count() - 1, tr("Not a label: it has more than two values."), Qt::ToolTipRole);
+            m_label->setItemData(m_label->count() - 1,
+                                 m_regression ? tr("Not a response: it holds text.")
+                                              : tr("Not a label: it has more than two values."),
+                                 Qt::ToolTipRole);
         }
     }
     showLabelColumn(shown);
@@ -136,12 +142,35 @@ void TableOptionsRow::showLabelColumn(const QString &labelColumn)
 {
     int index = m_label->findData(labelColumn);
     if (index < 0) {
-        m_label->addItem(labelColumn.isEmpty() ? automaticText()
+        m_label->addItem(labelColumn.isEmpty() ? automaticText(m_regression)
                                                : tr("%1 (not checked yet)").arg(labelColumn),
                          labelColumn);
         index = m_label->count() - 1;
     }
     m_label->setCurrentIndex(index);
+}
+
+void TableOptionsRow::setRegression(bool regression)
+{
+    if (regression == m_regression)
+        return;
+    m_regression = regression;
+    m_labelCaption->setText(regression ? tr("Response column") : tr("Label column"));
+    m_label->setToolTip(withSettingHelp(
+        regression ? tr("The column that holds each row's response y: a count for Poisson regression, 0 or 1 for "
+                        "probit, any number for the linear models. Every other column is a feature.")
+                   : tr("The column that holds each row's class, the y of logistic regression (Seita et al. Sec. 6.2). "
+                        "Only columns with exactly two values can be the label; every other column is a feature."),
+        regression ? "response_column" : "label_column"));
+    // The same columns, judged by the other rule (numbers or two values).
+    const QString shown = m_label->currentData().toString();
+    setColumns(std::vector<core::CsvColumnSummary>(m_columns));
+    if (m_columns.empty()) {
+        m_applying = true;
+        m_label->clear();
+        showLabelColumn(shown);
+        m_applying = false;
+    }
 }
 
 } // namespace ui

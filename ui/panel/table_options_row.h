@@ -11,6 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
+class QLabel;
 QT_END_NAMESPACE
 
 namespace ui {
@@ -26,6 +27,10 @@ public:
     /// The columns the file check found: each becomes a choice, enabled when it has exactly two
     /// values. Keeps the shown choice when the new columns still hold it.
     void setColumns(const std::vector<core::CsvColumnSummary> &columns);
+    /// A regression's table: the chosen column is the numeric response (any column of numbers
+    /// can be), not a label with two values. The caller keeps the two columns apart.
+    void setRegression(bool regression);
+    bool isRegression() const { return m_regression; }
 
     QComboBox *labelColumnCombo() const { return m_label; }
     QCheckBox *standardizeBox() const { return m_standardize; }
@@ -39,6 +44,9 @@ private:
     /// adding it when absent.
     void showDelimiter(const QString &delimiter);
 
+    bool m_regression = false;
+    std::vector<core::CsvColumnSummary> m_columns; // as the last file check found them
+    QLabel *m_labelCaption = nullptr;
     QComboBox *m_label = nullptr;
     QCheckBox *m_standardize = nullptr;
     QCheckBox *m_dropMissing = nullptr;

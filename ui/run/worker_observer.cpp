@@ -22,9 +22,14 @@ void WorkerObserver::stageStarted(core::RunStage stage, const std::string &messa
     switch (stage) {
     case core::RunStage::Data:
         emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
-        emitQueued(m_worker, &SamplerWorker::statusMessage, core::findDataset(config.dataset) && !core::findDataset(config.dataset)->generated
-                                        ? SamplerWorker::tr("Loading the logistic-regression data…")
-                                        : SamplerWorker::tr("Generating %L1 data points…").arg(config.nData));
+    {
+        const core::DatasetEntry *data = core::findDataset(config.dataset);
+        emitQueued(m_worker, &SamplerWorker::statusMessage,
+                   data && !data->generated
+                       ? (core::modelIsChosen(*data) ? SamplerWorker::tr("Loading %1…").arg(QString::fromStdString(config.logreg.data))
+                                                     : SamplerWorker::tr("Loading the logistic-regression data…"))
+                       : SamplerWorker::tr("Generating %L1 data points…").arg(config.nData));
+    }
         return;
     case core::RunStage::Correction:
         emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Preparing the correction distribution (σ = %1, λ = %2)…")

@@ -10,6 +10,8 @@
 #include "core/data/feature_scaling.h"
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/settings/run_config.h"
+#include "core/data/csv_dataset.h"
+#include "core/data/regression_data.h"
 #include "core/models/glm/glm_family.h"
 #include "core/models/logistic_regression_model.h"
 #include "core/models/model.h"
@@ -44,13 +46,22 @@ struct DataSettings {
     int dimension = 0;          ///< tall-logreg, tall-glm
     /// logreg; for tall-logreg only the model options and the test size; for tall-glm only the prior.
     LogisticDataSpec logreg;
-    GlmFamilySpec glm;          ///< tall-glm
+    GlmFamilySpec glm;          ///< tall-glm, glm
+    std::string responseColumn; ///< glm
 
     bool operator==(const DataSettings &) const = default;
 };
 
 /// The DataSettings of `config`.
 DataSettings dataSettings(const RunConfig &config);
+
+/// glm: the rows of the user's file (config.logreg.data, read as its format, delimiter and
+/// missing-value settings say) with the response of config.responseColumn, each checked by
+/// the model config.glm chooses (regression_file.h); not standardised. `columns` receives a
+/// CSV's columns. What makeDataset() reads for "glm", and what the app's data box checks.
+/// Throws std::invalid_argument without a file or for bad settings, std::runtime_error naming
+/// the file for what it holds.
+GlmData readFileGlmRows(const RunConfig &config, std::vector<CsvColumnSummary> *columns = nullptr);
 
 /// Generates or loads the data of `config.dataset` and builds its model. withPosterior also
 /// builds the gmm reference posterior at `config.temperature` (~1 s). Throws

@@ -380,7 +380,8 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         const DatasetEntry &data = datasetEntry(config.dataset);
         observer.stageStarted(RunStage::Data,
                               !data.generated
-                                  ? "Loading the logistic-regression data"
+                                  ? (modelIsChosen(data) ? "Loading " + config.logreg.data
+                                                         : std::string("Loading the logistic-regression data"))
                                   : "Generating " + std::to_string(config.nData) + " " + config.dataset + " points"
                                         + (data.dimensionSetting ? " of dimension " + std::to_string(config.dimension)
                                                                  : std::string())

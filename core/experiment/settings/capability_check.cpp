@@ -15,24 +15,24 @@ namespace core {
 namespace {
 
 // "which logreg and tall-logreg have" for the built-in datasets whose model offers `capability`;
-// a dataset whose model --model chooses is named with the models that offer it
-// ("tall-glm (with --model probit or robust-linear)").
+// the datasets whose model --model chooses are named together, with the models that offer it
+// ("tall-glm or glm (with --model probit or robust-linear)").
 std::string datasetsWith(ModelCapability capability)
 {
     std::vector<std::string> names;
+    std::vector<std::string_view> chosenBy;
     for (const DatasetEntry &entry : datasetTable()) {
-        if (!modelIsChosen(entry)) {
-            if (modelOf(entry).capabilities.has(capability))
-                names.emplace_back(entry.name);
-            continue;
-        }
-        std::vector<std::string_view> models;
-        for (const std::string &model : glmFamilyNames())
-            if (modelEntry(model).capabilities.has(capability))
-                models.push_back(model);
-        if (!models.empty())
-            names.push_back(std::string(entry.name) + " (with --model " + joinAsProse(models, "or") + ")");
+        if (modelIsChosen(entry))
+            chosenBy.push_back(entry.name);
+        else if (modelOf(entry).capabilities.has(capability))
+            names.emplace_back(entry.name);
     }
+    std::vector<std::string_view> models;
+    for (const std::string &model : glmFamilyNames())
+        if (modelEntry(model).capabilities.has(capability))
+            models.push_back(model);
+    if (!models.empty() && !chosenBy.empty())
+        names.push_back(joinAsProse(chosenBy, "or") + " (with --model " + joinAsProse(models, "or") + ")");
     if (names.empty())
         return "which no built-in dataset's model has";
     return "which " + joinAsProse(std::vector<std::string_view>(names.begin(), names.end()), "and")

@@ -26,12 +26,14 @@ const std::vector<DatasetEntry> &datasetTable()
          "--dimension sets d",
          "N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at θ* = (1, …, 1); prior "
          "N(0, s²I) with s = %1."},
-        {"tall-glm", "tall GLM", "tall-glm (synthetic, --model, --n-data x --dimension)", "", true, false, 0, true, false,
+        {"tall-glm", "tall GLM", "tall-glm (synthetic, --model, --n-data x --dimension)", "", true, false, 0, true, true,
          "Regression: synthetic tall data",
          "N rows of 19 standard normal covariates and a bias, responses drawn from the chosen model at θ* = "
          "(1/√19, …, 1/√19, ½); --model chooses probit, Poisson, linear or robust linear regression",
          "N rows generated from the data seed: N(0, 1) covariates and a bias, responses drawn from the model at θ*; "
          "prior N(0, s²I) with s = %1."},
+        {"glm", "regression on a file", "glm (your file: --data, --model, --response-column)", "", false, false, 0, false,
+         false, "", "", ""},
     };
     return table;
 }
@@ -47,7 +49,7 @@ const DatasetEntry *findDataset(std::string_view name)
 const DatasetEntry &fileDataset()
 {
     for (const DatasetEntry &entry : datasetTable())
-        if (!entry.generated)
+        if (!entry.generated && !modelIsChosen(entry))
             return entry;
     throw std::logic_error("the dataset table has no dataset read from files");
 }

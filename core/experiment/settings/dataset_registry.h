@@ -12,12 +12,12 @@
 namespace core {
 
 struct DatasetEntry {
-    std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg", "tall-glm"
+    std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg", "tall-glm", "glm"
     std::string_view label; ///< the app's short name: "Gaussian mixture"
     std::string_view help;  ///< the --dataset help's words for it: "gmm (the paper's mixture)"
     /// The model's row (core/models/model_registry.h): what the methods and proposals it can
     /// run with need, and whether it is a classifier, are asked of the model, not the dataset.
-    /// Empty where the --model setting chooses it (tall-glm).
+    /// Empty where the --model setting chooses it (tall-glm, glm).
     std::string_view model;
     /// Rows made from --n-data and --data-seed (every dataset but the files of logreg).
     bool generated;
@@ -37,7 +37,8 @@ struct DatasetEntry {
     /// The data box's line on a generated dataset (%1: the logistic prior's sd, where it has one).
     std::string_view boxDescription;
 };
-/// The dataset whose rows come from files (images or a user's table): "logreg".
+/// The classifier's dataset whose rows come from files (images or a user's table): "logreg".
+/// (A regression on a user's file, "glm", reads files too; its model is chosen.)
 const DatasetEntry &fileDataset();
 
 /// Every dataset, in the order the help and the app list them.

@@ -75,8 +75,9 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         // 400 for Fashion-MNIST's 12,000 rows, where 100 left the chain not converged).
         if (!userTable && !set("grad-batch") && config.proposal == ProposalKind::LaplaceHamiltonian)
             config.gradBatch = 0;
-    } else if (datasetEntry(config.dataset).dimensionSetting) {
-        // Tall data (tall-logreg, tall-glm): the minibatch's variance grows with N unless Taylor
+    } else if (datasetEntry(config.dataset).dimensionSetting || config.dataset == "glm") {
+        // Tall data (tall-logreg, tall-glm, and a user's file for a regression, which may be as
+        // tall): the minibatch's variance grows with N unless Taylor
         // control variates remove the part the proxies explain (Bardenet, Doucet & Holmes 2017); around the same
         // mode, Crank–Nicolson moves draw nearly independent proposals from the Laplace
         // approximation (measured at N = 10⁶, d = 20: bulk ESS ≈ 5,700 of 20,000 samples,

@@ -190,6 +190,19 @@ void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::strin
             config.step = 0.05;
         return;
     }
+    if (config.dataset == "glm") {
+        // A regression on a user's table: the Bayesian posterior (T = 1) of standardised features
+        // under a N(0, I) prior, as for a user's table with logistic regression.
+        if (!set("standardize") && !set("no-standardize"))
+            config.logreg.standardize = true;
+        if (!set("temperature"))
+            config.temperature = 1.0;
+        if (!set("prior-sd"))
+            config.logreg.model.priorSd = 1.0;
+        if (!set("step"))
+            config.step = 0.05;
+        return;
+    }
     if (datasetEntry(config.dataset).dimensionSetting) { // the tall synthetic data
         if (!set("temperature"))
             config.temperature = 1.0;
@@ -255,6 +268,10 @@ void validate(const RunConfig &config)
     const DatasetEntry &data = datasetEntry(config.dataset);
     if (modelIsChosen(data))
         makeGlmFamily(config.glm); // the model's name, ν and scale, before any data are made
+    if (modelIsChosen(data) && !data.generated && config.logreg.data.empty())
+        throw std::invalid_argument("dataset " + std::string(data.name) + " is a regression on your file: give it with "
+                                    "--data FILE (CSV, LIBSVM or .npy) and its numeric response's column with "
+                                    "--response-column");
     if (data.dimensionSetting
         && (config.dimension < (config.logreg.model.bias ? 2 : 1) || config.dimension > 10'000))
         throw std::invalid_argument("dimension must be in [" + std::string(config.logreg.model.bias ? "2" : "1")

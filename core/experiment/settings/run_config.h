@@ -138,9 +138,14 @@ struct RunConfig {
     /// feature columns with the bias, d without), in [1, 10000] (Cornish et al. 2019 use 10 and 20
     /// in their experiments).
     int dimension = 20;
-    /// tall-glm: the generalised linear model and its noise (glm_family.h); its prior is
+    /// tall-glm, glm: the generalised linear model and its noise (glm_family.h); its prior is
     /// logreg.model.priorSd's and it always has a bias.
     GlmFamilySpec glm;
+    /// glm: the response's column in the user's file (regression_file.h): a CSV header name or a
+    /// number (1 = first, −1 = last); empty: the CSV's column named "response" or "y", else the first.
+    /// The file itself and how it is read are logreg's fields (data, format, labels, delimiter,
+    /// dropMissing, standardize).
+    std::string responseColumn;
     /// Test accuracy is evaluated every traceStride samples.
     std::int64_t traceStride = 10;
     MinibatchSettings minibatch;

@@ -168,6 +168,12 @@ SettingSpec logregOnly(SettingSpec spec)
     return spec;
 }
 
+SettingSpec fileData(SettingSpec spec)
+{
+    spec.scope = SettingScope::FileData;
+    return spec;
+}
+
 SettingSpec logisticModel(SettingSpec spec)
 {
     spec.scope = SettingScope::LogisticModel;
@@ -348,28 +354,36 @@ std::vector<SettingSpec> makeTable()
                                     [](auto &c) -> auto & { return c.logreg.source; })));
     table.push_back(logregOnly(text("images", "images", "logreg: IDX image file (with --labels)",
                                     [](auto &c) -> auto & { return c.logreg.images; })));
-    table.push_back(logregOnly(text("labels", "labels", "logreg: label file, IDX (with --images, or IDX --data) or .npy (with .npy --data)",
+    table.push_back(fileData(text("labels", "labels", "logreg: label file, IDX (with --images, or IDX --data) or .npy (with .npy --data); glm: the response file of an .npy --data",
                                     [](auto &c) -> auto & { return c.logreg.labels; })));
     table.push_back(logregOnly(text("csv", "csv", "logreg: CSV of label + features",
                                     [](auto &c) -> auto & { return c.logreg.csv; })));
-    table.push_back(logregOnly(text("data", "data",
+    table.push_back(fileData(text("data", "data",
                                     "logreg: your data file, CSV, LIBSVM/svmlight, NumPy .npy (with --labels, or "
-                                    "--label-column) or IDX images (with --labels), gzipped or not",
+                                    "--label-column) or IDX images (with --labels), gzipped or not; glm: a CSV, "
+                                    "LIBSVM or .npy file with a numeric response",
                                     [](auto &c) -> auto & { return c.logreg.data; })));
-    table.push_back(logregOnly(checkedText("format", "format", "logreg --data: csv, libsvm, npy or idx [auto: from the file's content]",
+    table.push_back(fileData(checkedText("format", "format", "logreg, glm --data: csv, libsvm, npy or idx [auto: from the file's content]",
                                            [](auto &c) -> auto & { return c.logreg.format; },
                                            [](const std::string &value) { parseDataFormat(value); })));
     table.push_back(logregOnly(text("label_column", "label-column",
                                     "logreg --csv or --data: the label's column, a header name or a number (1 = first, -1 = "
                                     "last) [the column named label, else the first]",
                                     [](auto &c) -> auto & { return c.logreg.labelColumn; })));
-    table.push_back(logregOnly(checkedText("delimiter", "delimiter",
-                                           "logreg CSV: the field separator, auto (, ; or tab, from the first line), "
+    SettingSpec responseColumn = text("response_column", "response-column",
+                                      "glm: the response's column of a CSV (a header name or a number, 1 = first, -1 = "
+                                      "last) or an .npy array (a number) [CSV: the column named response or y, else the "
+                                      "first]",
+                                      [](auto &c) -> auto & { return c.responseColumn; });
+    responseColumn.scope = SettingScope::FileRegression;
+    table.push_back(responseColumn);
+    table.push_back(fileData(checkedText("delimiter", "delimiter",
+                                           "logreg, glm CSV: the field separator, auto (, ; or tab, from the first line), "
                                            "tab or one character [auto]",
                                            [](auto &c) -> auto & { return c.logreg.delimiter; },
                                            [](const std::string &value) { parseDelimiter(value); })));
-    table.push_back(logregOnly(flag("drop_missing", "drop-missing",
-                                    "logreg CSV: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
+    table.push_back(fileData(flag("drop_missing", "drop-missing",
+                                    "logreg, glm CSV: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
                                     "count them, instead of stopping at the first",
                                     true, [](auto &c) -> auto & { return c.logreg.dropMissing; })));
     table.push_back(logregOnly(checkedText("memory_map", "memory-map",
@@ -378,9 +392,9 @@ std::vector<SettingSpec> makeTable()
                                            "more), on or off [auto]",
                                            [](auto &c) -> auto & { return c.logreg.memoryMap; },
                                            [](const std::string &value) { parseMemoryMap(value); })));
-    SettingSpec standardize = logregOnly(flag(
+    SettingSpec standardize = fileData(flag(
         "standardize", "standardize",
-        "logreg: centre and scale each feature by the training rows' mean and sd (--no-standardize: as read) [on for "
+        "logreg, glm: centre and scale each feature by the training rows' mean and sd (--no-standardize: as read) [on for "
         "a table (--csv, or --data that is not IDX), off for images]",
         true, [](auto &c) -> auto & { return c.logreg.standardize; }));
     standardize.offFlag = "no-standardize";
@@ -401,7 +415,7 @@ std::vector<SettingSpec> makeTable()
     table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
     table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
-    table.push_back(regressionModel(real("prior_sd", "prior-sd", "logreg, tall-logreg, tall-glm: Gaussian prior sd [tall data 1; logreg: paper 0 (flat), recommended 1]",
+    table.push_back(regressionModel(real("prior_sd", "prior-sd", "logreg, tall-logreg, tall-glm, glm: Gaussian prior sd [tall data 1; logreg: paper 0 (flat), recommended 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
     table.push_back(regressionModel(real("tuna_chi", "tuna-chi",
                                        "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
@@ -417,20 +431,20 @@ std::vector<SettingSpec> makeTable()
     table.push_back(bias);
     const std::vector<std::string_view> models(glmFamilyNames().begin(), glmFamilyNames().end());
     table.push_back(chosenModel(checkedText(
-        "model", "model", "tall-glm: the model, " + joinAsProse(models, "or") + " [robust-linear]",
+        "model", "model", "tall-glm, glm: the model, " + joinAsProse(models, "or") + " [robust-linear]",
         [](auto &c) -> auto & { return c.glm.name; }, [](const std::string &value) {
             GlmFamilySpec spec;
             spec.name = value;
             makeGlmFamily(spec);
         })));
     table.push_back(chosenModel(text("model_plugin", "model-plugin",
-                                     "tall-glm: a model of your own, a shared library built against mhx_model_plugin.h "
+                                     "tall-glm, glm: a model of your own, a shared library built against mhx_model_plugin.h "
                                      "(docs/models.md); replaces --model [none]",
                                      [](auto &c) -> auto & { return c.glm.plugin; })));
-    table.push_back(chosenModel(real("nu", "nu", "tall-glm --model robust-linear: the Student-t's degrees of freedom > 0 [4]",
+    table.push_back(chosenModel(real("nu", "nu", "tall-glm, glm --model robust-linear: the Student-t's degrees of freedom > 0 [4]",
                                      [](auto &c) -> auto & { return c.glm.nu; })));
     table.push_back(chosenModel(real("noise_scale", "noise-scale",
-                                     "tall-glm: the noise's sd (linear) or the Student-t's scale (robust-linear), > 0 [1]",
+                                     "tall-glm, glm: the noise's sd (linear) or the Student-t's scale (robust-linear), > 0 [1]",
                                      [](auto &c) -> auto & { return c.glm.noiseScale; })));
     return table;
 }
@@ -449,7 +463,9 @@ bool appliesTo(const SettingSpec &spec, const std::string &dataset)
     const bool readsFiles = entry && !entry->generated;
     switch (spec.scope) {
     case SettingScope::Every: return true;
-    case SettingScope::Logreg: return readsFiles;
+    case SettingScope::Logreg: return readsFiles && !modelIsChosen(*entry);
+    case SettingScope::FileData: return readsFiles;
+    case SettingScope::FileRegression: return readsFiles && modelIsChosen(*entry);
     case SettingScope::LogisticModel: return isLogisticDataset(dataset);
     case SettingScope::GeneratedData: return !readsFiles;
     case SettingScope::TallLogreg: return entry && entry->dimensionSetting;

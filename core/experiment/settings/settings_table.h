@@ -22,13 +22,24 @@ using SettingValue = std::variant<std::string, double, std::int64_t, std::uint64
 enum class SettingType { Text, Integer, Seed, Real, Flag };
 
 /// Which runs a setting belongs to: headers list a setting only for its runs. Logreg: the
-/// image and file data of "logreg"; LogisticModel: the logistic model's options and test
+/// image and file data of "logreg"; FileData: how a user's file is read, for "logreg" and "glm"
+/// alike; FileRegression: the response of a regression on a file ("glm"); LogisticModel: the logistic model's options and test
 /// split, for "logreg" and "tall-logreg" alike; GeneratedData: every dataset made from a seed
 /// (all but "logreg"); TallLogreg: the tall synthetic data ("tall-logreg", "tall-glm"), whose
 /// dimension a setting chooses; RegressionModel: the prior and the exact methods' settings, for
-/// "logreg", "tall-logreg" and "tall-glm"; ChosenModel: the model and its noise, for the dataset
-/// whose model --model chooses ("tall-glm").
-enum class SettingScope { Every, Logreg, LogisticModel, GeneratedData, TallLogreg, RegressionModel, ChosenModel };
+/// "logreg", "tall-logreg", "tall-glm" and "glm"; ChosenModel: the model and its noise, for the
+/// datasets whose model --model chooses ("tall-glm", "glm").
+enum class SettingScope {
+    Every,
+    Logreg,
+    FileData,
+    FileRegression,
+    LogisticModel,
+    GeneratedData,
+    TallLogreg,
+    RegressionModel,
+    ChosenModel
+};
 
 struct SettingSpec {
     std::string key;      ///< snake_case: headers, summaries

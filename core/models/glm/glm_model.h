@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/data/classification_data.h"
+#include "core/data/regression_data.h"
 #include "core/models/glm/glm_family.h"
 #include "core/models/model.h"
 
@@ -38,17 +39,6 @@ struct GlmOptions {
     bool bias = true;
 
     bool operator==(const GlmOptions &) const = default;
-};
-
-/// A GLM's rows: features and one response per row.
-struct GlmData {
-    FeatureMatrix features;        ///< N × d, without the bias column
-    std::vector<double> response;  ///< N responses
-    std::string description;       ///< one line for headers and summaries
-    std::size_t bytes() const
-    {
-        return static_cast<std::size_t>(features.size()) * sizeof(float) + response.size() * sizeof(double);
-    }
 };
 
 class GlmModel final : public Model {

@@ -187,8 +187,8 @@ BOOST_AUTO_TEST_CASE(rejectsBadSettings)
         BOOST_FAIL("no exception");
     } catch (const std::invalid_argument &error) {
         BOOST_TEST(std::string(error.what()).find("proposal laplace-hmc needs a Laplace fit (it is built around the posterior's "
-                                                "Laplace approximation), which logreg, tall-logreg and tall-glm (with "
-                                                "--model probit, poisson, linear or robust-linear) have") == 0,
+                                                "Laplace approximation), which logreg, tall-logreg and tall-glm or glm "
+                                                "(with --model probit, poisson, linear or robust-linear) have") == 0,
                    error.what());
     }
     config.dataset = "logreg";

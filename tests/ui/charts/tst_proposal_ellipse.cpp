@@ -328,7 +328,7 @@ private slots:
         config.proposal = core::ProposalKind::LaplaceHamiltonian;
         config.burnIn = 200;
         QVERIFY(!window.startRun(config));
-        QVERIFY2(window.lastError().contains(QStringLiteral("needs a Laplace fit (it is built around the posterior's Laplace approximation), which logreg, tall-logreg and tall-glm (with --model probit, poisson, linear or robust-linear) have")), qPrintable(window.lastError()));
+        QVERIFY2(window.lastError().contains(QStringLiteral("needs a Laplace fit (it is built around the posterior's Laplace approximation), which logreg, tall-logreg and tall-glm or glm (with --model probit, poisson, linear or robust-linear) have")), qPrintable(window.lastError()));
         QVERIFY(!window.isRunning());
     }
 

@@ -32,6 +32,8 @@ RunConfig configFor(const DatasetEntry &dataset, const MethodEntry &method)
     config.dimension = 3;
     if (method.method == TestMethod::AustereNonConservative)
         config.austereErrorBound = 0.01;
+    if (!dataset.generated && modelIsChosen(dataset))
+        config.logreg.data = "rows.csv"; // a regression on a file needs one; validation does not read it
     return config;
 }
 
@@ -149,10 +151,7 @@ BOOST_AUTO_TEST_CASE(controlVariatesAndProposalsNeedTheirCapabilities)
     for (const DatasetEntry &dataset : datasetTable()) {
         BOOST_TEST_INFO(dataset.name);
         const CapabilitySet offered = modelOf(dataset).capabilities;
-        RunConfig proxies;
-        proxies.dataset = std::string(dataset.name);
-        proxies.nData = 1000;
-        proxies.dimension = 3;
+        RunConfig proxies = configFor(dataset, methodRow(TestMethod::Minibatch));
         proxies.controlVariates = ControlVariates::Taylor1;
         const std::string proxiesRefusal = refusal(proxies);
         BOOST_TEST(proxiesRefusal.empty() == offered.has(ModelCapability::TaylorProxies));

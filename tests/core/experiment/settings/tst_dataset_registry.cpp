@@ -25,6 +25,8 @@ RunConfig smallRun(const DatasetEntry &entry)
     config.dataset = std::string(entry.name);
     config.nData = 2000;
     config.dimension = 3;
+    if (!entry.generated && modelIsChosen(entry))
+        config.logreg.data = "rows.csv"; // a regression on a file needs one; validation does not read it
     return config;
 }
 
@@ -56,12 +58,17 @@ BOOST_AUTO_TEST_CASE(validationAndSettingScopesFollowTheTraits)
 {
     const SettingSpec &dimension = *findSettingByKey("dimension");
     const SettingSpec &source = *findSettingByKey("source");
+    const SettingSpec &data = *findSettingByKey("data");
+    const SettingSpec &response = *findSettingByKey("response_column");
     for (const DatasetEntry &entry : datasetTable()) {
         BOOST_TEST_INFO(entry.name);
         const ModelEntry &model = modelOf(entry);
         BOOST_TEST(isLogisticDataset(std::string(entry.name)) == model.classifier);
         BOOST_TEST(appliesTo(dimension, std::string(entry.name)) == entry.dimensionSetting);
-        BOOST_TEST(appliesTo(source, std::string(entry.name)) == !entry.generated);
+        // The image sources are the classifier's; a file and its response column are a regression's too.
+        BOOST_TEST(appliesTo(source, std::string(entry.name)) == (!entry.generated && !modelIsChosen(entry)));
+        BOOST_TEST(appliesTo(data, std::string(entry.name)) == !entry.generated);
+        BOOST_TEST(appliesTo(response, std::string(entry.name)) == (!entry.generated && modelIsChosen(entry)));
 
         RunConfig laplace = smallRun(entry);
         laplace.proposal = ProposalKind::LaplaceCrankNicolson;
