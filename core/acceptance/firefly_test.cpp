@@ -155,8 +155,13 @@ std::int64_t FireflyTest::brightenDarkPoints(const Vector &theta, Rng &rng)
     const auto n = static_cast<std::int64_t>(dataSize());
     std::int64_t evaluated = 0;
     // Each index is proposed independently with probability q: the gap to the next one is
-    // geometric, ⌊log U / log(1 − q)⌋.
-    for (std::int64_t i = q >= 1.0 ? 0 : static_cast<std::int64_t>(std::log(rng.uniformOpen01()) / logStay); i < n;) {
+    // geometric, ⌊log U / log(1 − q)⌋. It is compared with the indices left before it is made an
+    // integer: for a tiny q it can exceed 2⁶³, which no cast may be given.
+    const auto gap = [&] { return q >= 1.0 ? 0.0 : std::floor(std::log(rng.uniformOpen01()) / logStay); };
+    const double first = gap();
+    if (first >= static_cast<double>(n))
+        return 0;
+    for (std::int64_t i = static_cast<std::int64_t>(first); i < n;) {
         const auto index = static_cast<DataIndex>(i);
         if (!isBright(index)) {
             const double logWeight = logBrightWeight(index, theta);
@@ -166,10 +171,10 @@ std::int64_t FireflyTest::brightenDarkPoints(const Vector &theta, Rng &rng)
                 m_brightened[static_cast<std::size_t>(i)] = m_sweep;
             }
         }
-        const double gap = q >= 1.0 ? 0.0 : std::floor(std::log(rng.uniformOpen01()) / logStay);
-        if (gap >= static_cast<double>(n - i))
+        const double next = gap();
+        if (next >= static_cast<double>(n - i))
             break;
-        i += 1 + static_cast<std::int64_t>(gap);
+        i += 1 + static_cast<std::int64_t>(next);
     }
     return evaluated;
 }
