@@ -212,8 +212,8 @@ LogisticRegressionModel::LogisticRegressionModel(std::shared_ptr<const Classific
                                     + std::to_string(m_options.priorSd));
     m_features = m_data->featureCount();
     if (!m_data->mapped) {
+        m_pixelBytes = pixelBytesOf(m_data->features); // first: the bounds read the rows as the kernels do
         dataBounds(); // quick in memory; rows read in place wait until a bound is asked for
-        m_pixelBytes = pixelBytesOf(m_data->features);
     }
 }
 
@@ -227,16 +227,43 @@ std::shared_ptr<const void> LogisticRegressionModel::announceFullPass(const std:
 template <typename Visit>
 void LogisticRegressionModel::forEachRow(const std::string &what, Visit visit) const
 {
+    // Each row as the likelihood's kernels read it: pixel bytes k as k·(1/255) in double, where
+    // the kernels take the 1/255 out of their sums (feature_rows.h), so that a bound or a sum
+    // made here holds for exactly the values the residuals and ratios are made of; the float
+    // k/255 differs from it in the eighth digit.
     const auto notice = announceFullPass(what);
+    Eigen::ArrayXd x(m_features);
+    if (const std::uint8_t *bytes = pixelBytes()) {
+        for (DataIndex i = 0; i < m_data->size(); ++i) {
+            const std::uint8_t *row = bytes + static_cast<std::size_t>(i) * static_cast<std::size_t>(m_features);
+            for (Eigen::Index j = 0; j < m_features; ++j)
+                x[j] = static_cast<double>(row[j]) * kFeatureScale<std::uint8_t>;
+            visit(i, x);
+        }
+        return;
+    }
     withFloatRows(*m_data, [&](const auto &rows) {
         for (DataIndex i = 0; i < m_data->size(); ++i) {
-            const Eigen::Map<const Eigen::ArrayXf> x(rows.read(i), m_features);
+            const Eigen::Map<const Eigen::ArrayXf> stored(rows.read(i), m_features);
             if constexpr (std::decay_t<decltype(rows)>::kChecked)
-                if (!x.allFinite())
+                if (!stored.allFinite())
                     rows.checkFinite(i);
+            x = stored.cast<double>();
             visit(i, x);
         }
     });
+}
+
+Eigen::VectorXd LogisticRegressionModel::rowAsRead(DataIndex i) const
+{
+    if (const std::uint8_t *bytes = pixelBytes()) {
+        const std::uint8_t *row = bytes + static_cast<std::size_t>(i) * static_cast<std::size_t>(m_features);
+        Eigen::VectorXd x(m_features);
+        for (Eigen::Index j = 0; j < m_features; ++j)
+            x[j] = static_cast<double>(row[j]) * kFeatureScale<std::uint8_t>;
+        return x;
+    }
+    return m_data->row(i);
 }
 
 const LogisticRegressionModel::DataBounds &LogisticRegressionModel::dataBounds() const
@@ -244,9 +271,9 @@ const LogisticRegressionModel::DataBounds &LogisticRegressionModel::dataBounds()
     std::call_once(m_boundsOnce, [this] {
         double maxSquaredNorm = 0.0, maxAbs = 0.0;
         forEachRow("the largest row norm and feature (the bounds of MHSubLhd, SMH and the control variates)",
-                   [&](DataIndex, const Eigen::Map<const Eigen::ArrayXf> &x) {
-                       maxSquaredNorm = std::max(maxSquaredNorm, x.cast<double>().square().sum());
-                       maxAbs = std::max(maxAbs, static_cast<double>(x.abs().maxCoeff()));
+                   [&](DataIndex, const Eigen::ArrayXd &x) {
+                       maxSquaredNorm = std::max(maxSquaredNorm, x.square().sum());
+                       maxAbs = std::max(maxAbs, x.size() ? x.abs().maxCoeff() : 0.0);
                    });
         m_bounds.maxRowNorm = std::sqrt(maxSquaredNorm);
         m_bounds.maxAbsFeature = std::max(maxAbs, m_options.bias ? 1.0 : 0.0);
@@ -258,8 +285,8 @@ std::vector<double> LogisticRegressionModel::rowMaxAbsFeatures() const
 {
     std::vector<double> out(static_cast<std::size_t>(m_data->size()));
     const double bias = m_options.bias ? 1.0 : 0.0;
-    forEachRow("SMH's per-point bounds", [&](DataIndex i, const Eigen::Map<const Eigen::ArrayXf> &x) {
-        out[static_cast<std::size_t>(i)] = std::max(static_cast<double>(x.abs().maxCoeff()), bias);
+    forEachRow("SMH's per-point bounds", [&](DataIndex i, const Eigen::ArrayXd &x) {
+        out[static_cast<std::size_t>(i)] = std::max(x.size() ? x.abs().maxCoeff() : 0.0, bias);
     });
     return out;
 }
@@ -268,8 +295,8 @@ std::optional<std::vector<double>> LogisticRegressionModel::pointLipschitzConsta
 {
     std::vector<double> out(static_cast<std::size_t>(m_data->size()));
     const double bias = m_options.bias ? 1.0 : 0.0;
-    forEachRow("TunaMH's per-point Lipschitz constants", [&](DataIndex i, const Eigen::Map<const Eigen::ArrayXf> &x) {
-        out[static_cast<std::size_t>(i)] = std::sqrt(x.cast<double>().square().sum() + bias);
+    forEachRow("TunaMH's per-point Lipschitz constants", [&](DataIndex i, const Eigen::ArrayXd &x) {
+        out[static_cast<std::size_t>(i)] = std::sqrt(x.square().sum() + bias);
     });
     return out;
 }
@@ -368,7 +395,7 @@ LogisticRegressionModel::TaylorSums LogisticRegressionModel::taylorSums(const Ve
     forEachBlock(*m_data, pixelBytes(), marginsOf(anchor, m_options.bias),
                  [&, row = DataIndex{0}](double *z, const double *sign, DataIndex count) mutable {
                      for (DataIndex k = 0; k < count; ++k) {
-                         block.row(k).head(m_features) = m_data->row(row + k).transpose();
+                         block.row(k).head(m_features) = rowAsRead(row + k).transpose();
                          if (m_options.bias)
                              block(k, m_features) = 1.0;
                          const double e = std::exp(-std::abs(z[k]));

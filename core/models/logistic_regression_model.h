@@ -141,9 +141,12 @@ public:
 
 private:
     void checkCompatible(const Vector &theta, const ClassificationData &data) const;
-    /// visit(i, row i as floats) for every training row, announced as a pass for `what`.
+    /// visit(i, row i as the kernels read it, in double) for every training row, announced as a
+    /// pass for `what`.
     template <typename Visit>
     void forEachRow(const std::string &what, Visit visit) const;
+    /// Row i's features as the likelihood's kernels read them (forEachRow), widened to double.
+    Eigen::VectorXd rowAsRead(DataIndex i) const;
 
     struct DataBounds {
         double maxRowNorm = 0.0;    ///< R = max_i ‖x_i‖₂, for the ratio bound

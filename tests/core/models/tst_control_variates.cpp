@@ -124,6 +124,84 @@ BOOST_AUTO_TEST_CASE(residualsAndProxySumAreTheExactRatioSum)
     }
 }
 
+// Image rows are read by the likelihood's kernels as pixel bytes k times 1/255 in double, where
+// the stored float k/255 differs in the eighth digit. The control variates' sums and the per-point
+// bounds read the rows the same way, so the proxies' exact part plus the residuals is the exact
+// ratio sum to rounding, and a bound is a bound on exactly the values the residuals are made of.
+// The gradient sum made from the float features instead is off by a measurable amount, which the
+// identity's tolerance resolves (reported; asserted to be over 10 times the tolerance).
+BOOST_AUTO_TEST_CASE(onPixelRowsTheSumsAndBoundsReadTheValuesTheResidualsRead)
+{
+    const int n = 3000, d = 50;
+    auto data = std::make_shared<ClassificationData>();
+    data->features.resize(n, d);
+    Rng pixels(41);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < d; ++j)
+            data->features(i, j) = static_cast<float>(static_cast<int>(pixels.uniform01() * 256.0) % 256) / 255.0F;
+        data->labels.push_back(pixels.uniform01() < 0.5 ? 0 : 1);
+    }
+    LogisticRegressionOptions options;
+    options.bias = true;
+    options.priorSd = 1.0;
+    const auto model = std::make_shared<const LogisticRegressionModel>(data, options);
+    // The bytes the model finds in the features (pixelBytesOf): k = 255 x.
+    std::vector<std::uint8_t> pixelBytes(static_cast<std::size_t>(n) * d);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < d; ++j)
+            pixelBytes[static_cast<std::size_t>(i * d + j)] = static_cast<std::uint8_t>(std::lround(data->features(i, j) * 255.0F));
+    const std::uint8_t *bytes = pixelBytes.data();
+    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+    Rng rng(42);
+    double largestError = 0.0, largestExact = 1.0;
+    for (int order : {1, 2}) {
+        const auto proxies = makeTaylorProxies(*model, anchor, order);
+        const ControlVariateModel cv(model, proxies);
+        for (int trial = 0; trial < 4; ++trial) {
+            const Vector from = perturbed(anchor, 0.05, rng), to = perturbed(anchor, 0.05, rng);
+            const double exact = fullSum(*model, from, to);
+            const double split = cv.exactLogLikelihoodRatioPart(from, to) + fullSum(cv, from, to);
+            largestError = std::max(largestError, std::abs(split - exact));
+            largestExact = std::max(largestExact, std::abs(exact));
+            BOOST_TEST(std::abs(split - exact) <= 1e-11 * std::max(1.0, std::abs(exact)));
+        }
+        // The bounds: of the bytes' values, exactly.
+        const std::vector<double> norms = *model->pointLipschitzConstants();
+        const std::vector<double> margin = proxies->pointMarginBounds();
+        for (int i = 0; i < n; i += 97) {
+            double squares = 1.0; // the bias
+            for (int j = 0; j < d; ++j) {
+                const double x = static_cast<double>(bytes[i * d + j]) * (1.0 / 255.0);
+                squares += x * x;
+            }
+            BOOST_TEST(std::abs(norms[static_cast<std::size_t>(i)] - std::sqrt(squares)) <= 1e-15 * std::sqrt(squares));
+            BOOST_TEST(margin[static_cast<std::size_t>(i)] > 0.0);
+        }
+    }
+    // The gradient sum at the anchor from the bytes (as the model makes it) and from the floats.
+    Vector fromBytes = Vector::Zero(d + 1), fromFloats = Vector::Zero(d + 1);
+    for (int i = 0; i < n; ++i) {
+        Vector x(d + 1), xf(d + 1);
+        for (int j = 0; j < d; ++j) {
+            x[j] = static_cast<double>(bytes[i * d + j]) * (1.0 / 255.0);
+            xf[j] = static_cast<double>(data->features(i, j));
+        }
+        x[d] = xf[d] = 1.0;
+        const double s = data->labels[static_cast<std::size_t>(i)] != 0 ? 1.0 : -1.0;
+        const double slope = s / (1.0 + std::exp(s * x.dot(anchor)));
+        fromBytes += slope * x;
+        fromFloats += slope * xf;
+    }
+    const auto proxies = makeTaylorProxies(*model, anchor, 1);
+    BOOST_TEST((proxies->gradientSum() - fromBytes).norm() <= 1e-9 * std::max(1.0, fromBytes.norm()));
+    Rng moves(43);
+    const Vector from = perturbed(anchor, 0.05, moves), to = perturbed(anchor, 0.05, moves);
+    const double floatError = std::abs((fromFloats - fromBytes).dot(to - from));
+    BOOST_TEST_MESSAGE("pixel rows: largest |split - exact| " << largestError << " with the bytes' sums; the floats' "
+                                                              << "gradient sum alone would add " << floatError);
+    BOOST_TEST(floatError > 10.0 * 1e-11 * largestExact);
+}
+
 BOOST_AUTO_TEST_CASE(sumsAreTheLogLikelihoodsGradientAndHessian)
 {
     const auto logistic = tallLogistic(3000, 3, 8);
