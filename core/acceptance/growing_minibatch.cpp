@@ -29,9 +29,11 @@ MinibatchEstimate GrowingMinibatch::grow(const TestProblem &problem, const Minib
     while (true) {
         m_batch.extend(want, rng);
         const DataIndex b = m_batch.size();
-        double variance = m_batch.sampleVariance() / static_cast<double>(b);
-        if (settings.finitePopulationCorrection)
-            variance *= m_batch.finitePopulationFactor();
+        // Without replacement: (1 − b/N)·s²/b, the unbiased estimate of the mean's variance
+        // (minibatch_accumulator.h); with replacement s²/b.
+        const double variance = settings.finitePopulationCorrection
+                                    ? varianceOfMeanWithoutReplacement(m_batch.sampleVariance(), b, m_batch.populationSize())
+                                    : m_batch.sampleVariance() / static_cast<double>(b);
         estimate.size = b;
         estimate.looks = m_batch.looks();
         estimate.variance = variance;

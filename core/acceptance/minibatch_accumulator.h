@@ -12,6 +12,14 @@
 
 namespace core {
 
+/// (1 − b/N)·s²/b: the unbiased estimate of the variance of the mean of b rows drawn without
+/// replacement from N, from their unbiased sample variance s² (Cochran, "Sampling Techniques",
+/// 3rd ed., Sec. 2.5, Theorem 2.4). The minibatch test's variance (growing_minibatch.h).
+inline double varianceOfMeanWithoutReplacement(double sampleVariance, DataIndex b, DataIndex N)
+{
+    return (1.0 - static_cast<double>(b) / static_cast<double>(N)) * sampleVariance / static_cast<double>(b);
+}
+
 class MinibatchAccumulator {
 public:
     /// Starts a new test on `problem`: rows are drawn afresh, without replacement unless
@@ -38,9 +46,11 @@ public:
     double sumSquares() const { return m_moments.sumSquares; }
     /// Unbiased sample variance of the Λ_i (0 for fewer than two rows).
     double sampleVariance() const { return m_size > 1 ? m_moments.sumSquares / static_cast<double>(m_size - 1) : 0.0; }
-    /// (N − b) / (N − 1): the finite-population factor of the variance of a mean of b rows
-    /// drawn without replacement (Korattikara et al., "Sequential Tests", Eq. 12, squared).
+    /// (N − b) / (N − 1): the finite-population factor of Korattikara et al.'s standard error
+    /// ("Austerity in MCMC Land", Eq. 12, squared), which AustereMH keeps as published. With the
+    /// unbiased sample variance s² it overestimates the variance of the mean by N/(N − 1).
     double finitePopulationFactor() const;
+
     /// Λ_i of the batch, in draw order.
     std::span<const double> values() const { return {m_lambda.data(), static_cast<std::size_t>(m_size)}; }
     /// N / T: the factor from l_i to Λ_i.

@@ -10,10 +10,12 @@
 
 #include <memory>
 #include <set>
+#include <vector>
 
 #include <boost/math/distributions/normal.hpp>
 
 #include "core/acceptance/minibatch_barker_test.h"
+#include "core/acceptance/minibatch_accumulator.h"
 #include "core/acceptance/minibatch_sampler.h"
 #include "core/chain/chain_runner.h"
 #include "core/correction/correction_distribution.h"
@@ -129,5 +131,47 @@ BOOST_DATA_TEST_CASE(stationaryVarianceIsExact, data::make(std::vector<FactorRow
     const boost::math::normal posterior(mean, sd);
     const double d = teststats::ksStatistic(thinned, [&](double v) { return boost::math::cdf(posterior, v); });
     BOOST_TEST(teststats::ksPValue(d, thinned.size()) > alpha, "KS D = " << d);
+}
+
+// The variance of a mean of b rows drawn without replacement, pinned by enumeration: over every
+// one of the C(N, b) subsets of a small population, the mean of (1 − b/N)·s²/b equals the exact
+// variance of the subset mean to rounding (the estimator is unbiased), while Korattikara et al.'s
+// (N − b)/(N − 1)·s²/b, which AustereMH keeps as published, is N/(N − 1) times larger (at N = 7,
+// +17 %). A minibatch test with the second factor tests a variance too large at small N.
+BOOST_AUTO_TEST_CASE(theVarianceOfAMeanWithoutReplacementIsUnbiasedByEnumeration)
+{
+    const std::vector<double> population = {0.3, -1.2, 2.5, 0.0, 4.1, -0.7, 1.9};
+    const auto N = static_cast<DataIndex>(population.size());
+    double mu = 0.0;
+    for (double x : population)
+        mu += x / static_cast<double>(N);
+    for (DataIndex b = 2; b < N; ++b) {
+        double exactVariance = 0.0, estimate = 0.0, korattikara = 0.0;
+        int subsets = 0;
+        for (unsigned mask = 0; mask < (1u << N); ++mask) {
+            if (static_cast<DataIndex>(__builtin_popcount(mask)) != b)
+                continue;
+            double mean = 0.0;
+            for (DataIndex i = 0; i < N; ++i)
+                if (mask >> i & 1u)
+                    mean += population[static_cast<std::size_t>(i)] / static_cast<double>(b);
+            double squares = 0.0;
+            for (DataIndex i = 0; i < N; ++i)
+                if (mask >> i & 1u)
+                    squares += (population[static_cast<std::size_t>(i)] - mean) * (population[static_cast<std::size_t>(i)] - mean);
+            const double s2 = squares / static_cast<double>(b - 1);
+            exactVariance += (mean - mu) * (mean - mu);
+            estimate += varianceOfMeanWithoutReplacement(s2, b, N);
+            korattikara += s2 / static_cast<double>(b) * static_cast<double>(N - b) / static_cast<double>(N - 1);
+            ++subsets;
+        }
+        exactVariance /= subsets;
+        estimate /= subsets;
+        korattikara /= subsets;
+        BOOST_TEST_INFO("b = " << b << ": exact " << exactVariance << ", (1 - b/N) s^2/b " << estimate
+                               << ", (N - b)/(N - 1) s^2/b " << korattikara);
+        BOOST_TEST(std::abs(estimate - exactVariance) <= 1e-12 * exactVariance);
+        BOOST_TEST(std::abs(korattikara / exactVariance - static_cast<double>(N) / static_cast<double>(N - 1)) <= 1e-12);
+    }
 }
 
