@@ -48,8 +48,8 @@ mutant smh-residual-no-1/T core/acceptance/exact_minibatch_tests.cpp \
   "const double u = std::max(0.0, -residual);"
 mutant smh-bound-no-1/T core/acceptance/exact_minibatch_tests.cpp \
   "tst_exact_minibatch/smhWithABoundTenPercentTooSmallIsCaught" \
-  "/ (factorial * problem.temperature);" \
-  "/ factorial;"
+  "const double denominator = (power == 2 ? 2.0 : 6.0) * temperature; // (k+1)! T" \
+  "const double denominator = (power == 2 ? 2.0 : 6.0); // (k+1)! T"
 mutant tuna-ratio-no-1/T core/acceptance/exact_minibatch_tests.cpp \
   "tst_exact_minibatch/tunaAcceptsWithItsExactProbabilityAtOtherTemperatures" \
   "double phi = 0.5 * (Mi - ratio / T);" \
@@ -74,8 +74,8 @@ mutant bound-from-first-1000-rows core/models/logistic_regression_model.cpp \
 # The finite-population factor removed from the minibatch test's variance and AustereMH's s.
 mutant minibatch-no-finite-population-factor core/acceptance/growing_minibatch.cpp \
   "tst_acceptance_probability/smallPopulation tst_acceptance_probability/minibatchAtOtherTemperatures tst_finite_population" \
-  "variance *= m_batch.finitePopulationFactor();" \
-  "variance *= 1.0;"
+  "? varianceOfMeanWithoutReplacement(m_batch.sampleVariance(), b, m_batch.populationSize())" \
+  "? m_batch.sampleVariance() / static_cast<double>(b)"
 mutant austere-no-finite-population-factor core/acceptance/sequential_tests.cpp \
   "tst_sequential_tests/acceptanceProbability tst_finite_population" \
   "std::sqrt(m_batch.sampleVariance() / n * m_batch.finitePopulationFactor());" \

@@ -23,14 +23,15 @@ void fallBackToMetropolis(const TestProblem &problem, Rng &rng, Decision &decisi
     decision.fullDataFallback = true;
 }
 
-// The table's pass is charged to the first decision that uses it (a chain waits for it there).
+// The table's pass is charged to the first decision that uses it (a chain waits for it there);
+// SMH's two tables are two passes.
 void chargeTablePass(const PointWeights &weights, const PointWeights *&seen, DataIndex n, Decision &decision)
 {
     if (seen == &weights)
         return;
     seen = &weights;
-    decision.fullScanPoints = n;
-    decision.fullScanSeconds = weights.buildSeconds;
+    decision.fullScanPoints += n;
+    decision.fullScanSeconds += weights.buildSeconds;
 }
 
 // Rounding in the residual kernel (float features, log-sum-exp) may put a ratio a few ulps past
@@ -39,6 +40,33 @@ constexpr double kBoundSlack = 1e-9;
 
 } // namespace
 
+SmhFactorBounds smhFactorBounds(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
+                                SmhBound bound)
+{
+    // φ_i = Ū_i · scale: the remainder bound of Sec. 3.2 at both ends of the move.
+    const int power = proxies.order() + 1;
+    const double denominator = (power == 2 ? 2.0 : 6.0) * temperature; // (k+1)! T
+    // Norms of expressions: reductions, no temporary vector.
+    SmhFactorBounds chosen{&proxies.derivativeBoundWeights(),
+                           (std::pow((from - proxies.anchor()).lpNorm<1>(), power)
+                            + std::pow((to - proxies.anchor()).lpNorm<1>(), power))
+                               / denominator,
+                           false};
+    if (bound == SmhBound::Auto && proxies.hasMarginBounds()) {
+        // The margin form φ_i = V_i (‖θ − θ̂‖₂^{k+1} + ‖θ' − θ̂‖₂^{k+1}) / ((k+1)! T) where its Λ is
+        // the smaller. Both scales are sums of the two ends' terms, so the choice is the same
+        // for (θ, θ') as for (θ', θ) (floating-point addition commutes): each move is decided by
+        // one valid factorisation, chosen symmetrically, and detailed balance holds.
+        const PointWeights &margin = proxies.marginBoundWeights();
+        const double marginScale =
+            (std::pow((from - proxies.anchor()).norm(), power) + std::pow((to - proxies.anchor()).norm(), power))
+            / denominator;
+        if (margin.total * marginScale < chosen.weights->total * chosen.scale)
+            chosen = {&margin, marginScale, true};
+    }
+    return chosen;
+}
+
 Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
 {
     const auto *cv = dynamic_cast<const ControlVariateModel *>(&problem.model);
@@ -46,18 +74,17 @@ Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
         throw std::invalid_argument("smh needs control variates (taylor1 or taylor2): its factors are the "
                                     "residuals of the Taylor proxies");
     const TaylorProxies &proxies = cv->proxies();
-    const PointWeights &bounds = proxies.derivativeBoundWeights();
+    const PointWeights &l1Bounds = proxies.derivativeBoundWeights();
     Decision decision;
     decision.looks = 1;
-    chargeTablePass(bounds, m_seenTable, cv->dataSize(), decision);
+    chargeTablePass(l1Bounds, m_seenTable, cv->dataSize(), decision);
 
-    // φ_i = Ū_i · scale: the remainder bound of Sec. 3.2 at both ends of the move.
-    const int power = proxies.order() + 1;
-    const double factorial = power == 2 ? 2.0 : 6.0;
-    // Norms of expressions: reductions, no temporary vector.
-    const double scale = (std::pow((problem.current - proxies.anchor()).lpNorm<1>(), power)
-                          + std::pow((problem.proposed - proxies.anchor()).lpNorm<1>(), power))
-                         / (factorial * problem.temperature);
+    if (m_bound == SmhBound::Auto && proxies.hasMarginBounds())
+        chargeTablePass(proxies.marginBoundWeights(), m_seenMarginTable, cv->dataSize(), decision);
+    const SmhFactorBounds chosen =
+        smhFactorBounds(proxies, problem.current, problem.proposed, problem.temperature, m_bound);
+    const PointWeights &bounds = *chosen.weights;
+    const double scale = chosen.scale;
     const double rate = bounds.total * scale;
     const double a0 = problem.exactPart();
     if (!(rate <= static_cast<double>(cv->dataSize()))) {

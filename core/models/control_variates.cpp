@@ -23,6 +23,18 @@ const PointWeights &TaylorProxies::derivativeBoundWeights() const
     });
 }
 
+std::vector<double> TaylorProxies::pointMarginBounds() const
+{
+    throw std::invalid_argument("these Taylor proxies' remainders are not functions of one margin");
+}
+
+const PointWeights &TaylorProxies::marginBoundWeights() const
+{
+    if (!hasMarginBounds())
+        throw std::invalid_argument("these Taylor proxies' remainders have no bound in the margin");
+    return m_marginWeights.get([this] { return pointMarginBounds(); });
+}
+
 double TaylorProxies::proxyRatioSum(const Vector &from, const Vector &to) const
 {
     // Once per iteration: plain loops over H's columns, so that nothing is allocated (Eigen's

@@ -60,6 +60,19 @@ public:
     /// (from any thread). Throws std::invalid_argument when the model has none.
     const PointWeights &derivativeBoundWeights() const;
 
+    /// Whether the model's log-likelihood of a point is a function ψ_i of its margin x̃_iᵀθ alone
+    /// (logistic regression, the GLMs) with sup|ψ^{(k+1)}| finite, so that a remainder is a
+    /// one-dimensional Taylor remainder in the margin: |R_i(θ)| ≤ sup|ψ^{(k+1)}| |x̃_iᵀ(θ − θ̂)|^{k+1}
+    /// / (k+1)! ≤ V_i ‖θ − θ̂‖₂^{k+1} / (k+1)! by Cauchy–Schwarz, V_i = sup|ψ^{(k+1)}| ‖x̃_i‖₂^{k+1}.
+    /// Where ‖x̃_i‖₂‖θ − θ̂‖₂ < max_j|x̃_ij|·‖θ − θ̂‖₁, as for dense covariates and isotropic moves,
+    /// this is the tighter of the two bounds (SMH's `auto` choice, exact_minibatch_tests.h).
+    virtual bool hasMarginBounds() const { return false; }
+    /// V_i for every point (one pass over the data). Only where hasMarginBounds().
+    virtual std::vector<double> pointMarginBounds() const;
+    /// The same as drawable weights, built once and shared as derivativeBoundWeights() is.
+    /// Throws std::invalid_argument where !hasMarginBounds().
+    const PointWeights &marginBoundWeights() const;
+
 protected:
     TaylorProxies(int order, Vector anchor, Vector gradient, Eigen::MatrixXd hessian);
 
@@ -69,6 +82,7 @@ private:
     Vector m_gradient;
     Eigen::MatrixXd m_hessian;
     LazyPointWeights m_boundWeights;
+    LazyPointWeights m_marginWeights;
 };
 
 /// The proxies of `model` of order 1 or 2 around `anchor`, with their sums from one pass over

@@ -47,6 +47,16 @@ public:
             x = scale * (order() == 1 ? x * x : x * x * x);
         return bounds;
     }
+    // psi(z) = log sigma(+-z) of the margin: the same sup |psi^(k+1)| as above, times ‖x̃_i‖₂^{k+1}.
+    bool hasMarginBounds() const override { return true; }
+    std::vector<double> pointMarginBounds() const override
+    {
+        std::vector<double> bounds = *m_model.pointLipschitzConstants(); // ‖x̃_i‖₂, the bias included
+        const double scale = order() == 1 ? 0.25 : 1.0 / (6.0 * std::sqrt(3.0));
+        for (double &x : bounds)
+            x = scale * (order() == 1 ? x * x : x * x * x);
+        return bounds;
+    }
 
 private:
     const LogisticRegressionModel &m_model;

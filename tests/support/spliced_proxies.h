@@ -37,6 +37,8 @@ public:
     {
         return m_source->pointDerivativeBounds();
     }
+    bool hasMarginBounds() const override { return m_source->hasMarginBounds(); }
+    std::vector<double> pointMarginBounds() const override { return m_source->pointMarginBounds(); }
 
 private:
     std::shared_ptr<const core::TaylorProxies> m_source;

@@ -42,9 +42,9 @@ std::unique_ptr<AcceptanceTest> makeSubLhd(const RunConfig &config, Correction, 
     return std::make_unique<SubLhdTest>(settings);
 }
 
-std::unique_ptr<AcceptanceTest> makeScalable(const RunConfig &, Correction, Designer)
+std::unique_ptr<AcceptanceTest> makeScalable(const RunConfig &config, Correction, Designer)
 {
-    return std::make_unique<ScalableMetropolisTest>();
+    return std::make_unique<ScalableMetropolisTest>(config.smhBound);
 }
 
 std::unique_ptr<AcceptanceTest> makeTuna(const RunConfig &config, Correction, Designer)

@@ -165,6 +165,19 @@ const std::vector<std::string> &allDatasets()
     return names;
 }
 
+std::string smhBoundName(SmhBound bound)
+{
+    return bound == SmhBound::L1 ? "l1" : "auto";
+}
+
+SmhBound parseSmhBound(const std::string &text)
+{
+    for (SmhBound bound : {SmhBound::Auto, SmhBound::L1})
+        if (text == smhBoundName(bound))
+            return bound;
+    throw std::invalid_argument("smh-bound must be auto or l1; got '" + text + "'");
+}
+
 bool isLogisticDataset(const std::string &dataset)
 {
     const DatasetEntry *entry = findDataset(dataset);

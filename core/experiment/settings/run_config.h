@@ -14,6 +14,7 @@
 #include "core/acceptance/acceptance_test.h"
 #include "core/acceptance/growing_minibatch.h"
 #include "core/acceptance/austere_designer.h"
+#include "core/acceptance/exact_minibatch_tests.h"
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "core/experiment/inputs/logistic_dataset.h"
@@ -131,6 +132,9 @@ struct RunConfig {
     double tunaChi = 1e-5;
     /// FlyMC's q_db ∈ (0, 1]: the probability that a dark point is proposed bright (firefly_test.h).
     double flymcDarkToBright = 1e-3;
+    /// SMH's remainder bound: per move the smaller of the ℓ₁ and the margin forms, or the ℓ₁ form
+    /// alone (exact_minibatch_tests.h).
+    SmhBound smhBound = SmhBound::Auto;
     /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;
@@ -171,6 +175,11 @@ struct RunConfig {
         return params;
     }
 };
+
+/// "auto" or "l1".
+std::string smhBoundName(SmhBound bound);
+/// The inverse of smhBoundName(); throws std::invalid_argument naming the accepted values.
+SmhBound parseSmhBound(const std::string &text);
 
 /// Every dataset name, in the dataset table's order (dataset_registry.h).
 const std::vector<std::string> &allDatasets();

@@ -421,6 +421,12 @@ std::vector<SettingSpec> makeTable()
                                        "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
                                        "batch chi C^2 M^2 + C M) [1e-05]",
                                        [](auto &c) -> auto & { return c.tunaChi; })));
+    table.push_back(regressionModel(named(
+        "smh_bound", "smh-bound",
+        "smh: the remainder bound its points are drawn by, auto (per move the smaller of Cornish et al.'s l1 form and "
+        "the margin form |x_i|_2^(k+1) |theta - theta_hat|_2^(k+1), for models of one margin) or l1 [auto]",
+        [](const RunConfig &c) { return smhBoundName(c.smhBound); },
+        [](RunConfig &c, const std::string &value) { c.smhBound = parseSmhBound(value); })));
     table.push_back(regressionModel(real("flymc_qdb", "flymc-qdb",
                                        "flymc: probability in (0, 1] that a dark point is proposed bright in each "
                                        "z-update (about qdb N likelihoods an iteration) [0.001]",

@@ -344,15 +344,23 @@ std::optional<double> GlmModel::logLikelihoodRatioBound(const Vector &from, cons
     return *slope * m_maxRowNorm * (to - from).norm();
 }
 
+std::vector<double> GlmModel::rowNorms() const
+{
+    std::vector<double> norms(static_cast<std::size_t>(dataSize()));
+    const double bias = m_options.bias ? 1.0 : 0.0;
+    for (std::size_t i = 0; i < norms.size(); ++i)
+        norms[i] = std::sqrt(m_data->features.row(static_cast<Eigen::Index>(i)).cast<double>().squaredNorm() + bias);
+    return norms;
+}
+
 std::optional<std::vector<double>> GlmModel::pointLipschitzConstants() const
 {
     const auto slope = m_family->derivativeBound(1);
     if (!slope)
         return std::nullopt;
-    std::vector<double> constants(static_cast<std::size_t>(dataSize()));
-    const double bias = m_options.bias ? 1.0 : 0.0;
-    for (std::size_t i = 0; i < constants.size(); ++i)
-        constants[i] = *slope * std::sqrt(m_data->features.row(static_cast<Eigen::Index>(i)).cast<double>().squaredNorm() + bias);
+    std::vector<double> constants = rowNorms();
+    for (double &c : constants)
+        c *= *slope;
     return constants;
 }
 

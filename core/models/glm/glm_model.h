@@ -95,6 +95,8 @@ public:
     /// max_j |x̃_ij| of every row (the bias's 1 included): with sup|ℓ^{(k+1)}| the per-point
     /// derivative bound of SMH. One pass.
     std::vector<double> rowMaxAbsFeatures() const;
+    /// ‖x̃_i‖₂ of every row, the bias included (TunaMH's constants, SMH's margin bounds).
+    std::vector<double> rowNorms() const;
     /// max_i x̃_iᵀθ over every row. One pass.
     double largestMargin(const Vector &theta) const;
     /// max_ij |x̃_ij| over every row.

@@ -62,6 +62,16 @@ public:
             x = *m_remainderDerivative * std::pow(x, power);
         return bounds;
     }
+    // ℓ_i depends on θ through the margin x̃_iᵀθ alone: V_i = sup|ℓ^{(k+1)}| ‖x̃_i‖₂^{k+1}.
+    bool hasMarginBounds() const override { return m_remainderDerivative.has_value(); }
+    std::vector<double> pointMarginBounds() const override
+    {
+        std::vector<double> bounds = m_model.rowNorms();
+        const int power = order() + 1;
+        for (double &x : bounds)
+            x = *m_remainderDerivative * std::pow(x, power);
+        return bounds;
+    }
 
 private:
     const GlmModel &m_model;

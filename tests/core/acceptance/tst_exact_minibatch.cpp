@@ -21,7 +21,9 @@
 #include "core/acceptance/exact_minibatch_tests.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/chain/chain_runner.h"
+#include "core/data/synthetic_glm_data.h"
 #include "core/data/synthetic_logistic_data.h"
+#include "core/models/glm/glm_model.h"
 #include "core/experiment/settings/run_config.h"
 #include "core/models/control_variates.h"
 #include "core/models/logistic_regression_model.h"
@@ -134,25 +136,37 @@ double tunaProbability(const Model &model, const TestProblem &problem, double ch
     return sum(0, problem.exactPart());
 }
 
-// A Taylor proxy whose per-point bounds are cut by `factor` (10 % too small at 0.9): the broken
-// variant of the bounds SMH thins by. Residuals and sums are the correct ones.
+// A Taylor proxy whose per-point bounds of one form (the ℓ₁ form, or the margin form) are cut by
+// `factor` (10 % too small at 0.9): the broken variants of the bounds SMH thins by. Residuals and
+// sums are the correct ones.
 class ScaledBoundProxies final : public testdata::SplicedProxies {
 public:
-    ScaledBoundProxies(const std::shared_ptr<const TaylorProxies> &source, double factor)
-        : SplicedProxies(*source, source), m_source(source), m_factor(factor)
+    enum class Form { L1, Margin };
+    ScaledBoundProxies(const std::shared_ptr<const TaylorProxies> &source, double factor, Form form = Form::L1)
+        : SplicedProxies(*source, source), m_source(source), m_factor(factor), m_form(form)
     {
     }
     std::optional<std::vector<double>> pointDerivativeBounds() const override
     {
         auto bounds = m_source->pointDerivativeBounds();
-        for (double &b : *bounds)
-            b *= m_factor;
+        if (m_form == Form::L1)
+            for (double &b : *bounds)
+                b *= m_factor;
+        return bounds;
+    }
+    std::vector<double> pointMarginBounds() const override
+    {
+        auto bounds = m_source->pointMarginBounds();
+        if (m_form == Form::Margin)
+            for (double &b : bounds)
+                b *= m_factor;
         return bounds;
     }
 
 private:
     std::shared_ptr<const TaylorProxies> m_source;
     double m_factor;
+    Form m_form;
 };
 
 // A model whose per-point Lipschitz constants are cut by `factor`: TunaMH's broken bound.
@@ -566,6 +580,143 @@ BOOST_AUTO_TEST_CASE(smhWithABoundTenPercentTooSmallIsCaught)
             std::ostringstream name;
             name << "SMH-" << order << " at T " << temperature << " with a bound 10 % too small";
             checkBrokenIsCaught(name.str().c_str(), c);
+        }
+    }
+}
+
+// N identical rows x = (1, ½), y = 1, no bias: a move along x makes the margin form of the
+// bound exact up to the remainder (Cauchy–Schwarz holds with equality), and the ℓ₁ form is
+// (max_j|x_j| ‖x‖₁ / ‖x‖₂²)^{k+1} = 1.2^{k+1} times larger, so SMH's auto choice takes the
+// margin form on every such move.
+std::shared_ptr<const LogisticRegressionModel> identicalTwoFeatureRows(int n)
+{
+    auto data = std::make_shared<ClassificationData>();
+    data->features.resize(n, 2);
+    for (int i = 0; i < n; ++i) {
+        data->features(i, 0) = 1.0F;
+        data->features(i, 1) = 0.5F;
+        data->labels.push_back(1);
+    }
+    LogisticRegressionOptions options;
+    options.priorSd = 0.0;
+    return std::make_shared<const LogisticRegressionModel>(data, options);
+}
+
+// The margin form where it is nearly reached, as smhWithABoundTenPercentTooSmallIsCaught does for
+// the ℓ₁ form: rows x = (1, ½), from θ = θ̂ along x by h, with x·θ̂ = 0 (SMH-1, where |ℓ''| = ¼ is
+// largest) or −1.52 (SMH-2, across the largest |ℓ'''| = 1/(6√3) at −1.317), and n = 1000·T rows so
+// that Σ_i φ_i = 1. The auto kernel takes the margin form there (its Λ is 1.2^{k+1} times
+// smaller), accepts with SMH's factorised probability and breaks no bound; the same kernel with
+// margin bounds 10 % too small breaks them and accepts with a visibly different frequency.
+BOOST_AUTO_TEST_CASE(smhWithAMarginBoundTenPercentTooSmallIsCaught)
+{
+    Rng rng(32);
+    for (double temperature : {0.5, 1.0, 20.0}) {
+        for (int order : {1, 2}) {
+            const int n = static_cast<int>(1000 * temperature);
+            const auto model = identicalTwoFeatureRows(n);
+            Vector direction(2);
+            direction << 1.0, 0.5;
+            const double norm = direction.norm();
+            direction /= norm;
+            const double anchorMargin = order == 1 ? 0.0 : -1.52;
+            const double bound = order == 1 ? 0.25 : 1.0 / (6.0 * std::sqrt(3.0));
+            // Σ_i φ_i = n · bound · ‖x‖₂^{k+1} h^{k+1} / ((k+1)! T) = 1.
+            const double h = std::pow((order == 1 ? 2.0 : 6.0) * temperature / (n * bound * std::pow(norm, order + 1)),
+                                      1.0 / (order + 1));
+            const Vector anchor = direction * (anchorMargin / norm), from = anchor, to = anchor + h * direction;
+            const auto proxies = makeTaylorProxies(*model, anchor, order);
+            BOOST_REQUIRE(proxies->hasMarginBounds());
+            const SmhFactorBounds chosen = smhFactorBounds(*proxies, from, to, temperature, SmhBound::Auto);
+            BOOST_TEST(chosen.margin);
+            BOOST_TEST(std::abs(chosen.weights->total * chosen.scale - 1.0) < 1e-6);
+            const ControlVariateModel correct(model, proxies);
+            const ControlVariateModel broken(
+                model, std::make_shared<const ScaledBoundProxies>(proxies, 0.9, ScaledBoundProxies::Form::Margin));
+            const TestProblem good{correct, from, to, temperature, 0.0};
+            const TestProblem bad{broken, from, to, temperature, 0.0};
+            const std::vector<double> residuals = allRatios(correct, from, to);
+            const double sumU = -std::accumulate(residuals.begin(), residuals.end(), 0.0) / temperature;
+            BOOST_TEST_MESSAGE("SMH-" << order << " T " << temperature << ", margin form: the residuals reach " << sumU
+                                      << " of the bounds' 1");
+            BOOST_REQUIRE(sumU > 0.95); // the margin bound is nearly reached
+            ScalableMetropolisTest goodTest, badTest;
+            const Frequency g = acceptanceFrequency(goodTest, good, rng);
+            const Frequency b = acceptanceFrequency(badTest, bad, rng);
+            BOOST_TEST(g.violations == 0);
+            BOOST_TEST(b.violations > 0);
+            BOOST_TEST(g.meanPoints < 1.05);
+            BrokenCheck c;
+            c.good = g.rate;
+            c.bad = b.rate;
+            c.goodExact = smhProbability(correct, good);
+            c.badExact = smhProbability(broken, bad);
+            c.badViolations = b.violations;
+            std::ostringstream name;
+            name << "SMH-" << order << " at T " << temperature << " with a margin bound 10 % too small";
+            checkBrokenIsCaught(name.str().c_str(), c);
+        }
+    }
+}
+
+// The margin bound |r_i(θ̂, θ)| ≤ V_i ‖θ − θ̂‖₂^{k+1} / (k+1)! holds for every row of a tall logistic
+// regression (d = 6 with the bias) and of each GLM with bounded derivatives, at random θ from
+// near the anchor to far from it; the largest ratio is reported. SMH's choice between the two
+// forms is a function of the unordered pair: (θ, θ') and (θ', θ) get the same table and the same
+// scale, bit for bit, so each move's acceptance is one valid factorisation's and detailed
+// balance holds; on these dense Gaussian covariates the margin form is taken on most moves.
+BOOST_AUTO_TEST_CASE(smhMarginBoundHoldsForEveryRowAndItsChoiceIsSymmetric)
+{
+    std::vector<std::shared_ptr<const Model>> models;
+    models.push_back(syntheticLogistic(3000, 5, true, 21));
+    for (const char *family : {"probit", "linear", "robust-linear"}) {
+        SyntheticGlmSpec spec;
+        spec.rows = 3000;
+        spec.features = 5;
+        spec.family.name = family;
+        spec.seed = 22;
+        models.push_back(std::make_shared<const GlmModel>(std::make_shared<const GlmData>(generateSyntheticGlm(spec)),
+                                                          GlmOptions{spec.family, 1.0, true}));
+    }
+    Rng rng(23);
+    for (const auto &model : models) {
+        const Vector anchor = findPosteriorMode(*model, 1.0).mode;
+        for (int order : {1, 2}) {
+            const auto proxies = model->taylorProxies(anchor, order);
+            BOOST_REQUIRE(proxies->hasMarginBounds());
+            const std::vector<double> V = proxies->pointMarginBounds();
+            const double factorial = order == 1 ? 2.0 : 6.0;
+            double largest = 0.0;
+            int marginChosen = 0, moves = 0;
+            std::vector<double> r(static_cast<std::size_t>(model->dataSize()));
+            for (double radius : {0.01, 0.1, 0.5, 2.0}) {
+                for (int k = 0; k < 5; ++k) {
+                    Vector theta = anchor, other = anchor;
+                    for (Eigen::Index j = 0; j < anchor.size(); ++j) {
+                        theta[j] += radius * rng.normal();
+                        other[j] += radius * rng.normal();
+                    }
+                    proxies->residualsRange(anchor, theta, 0, r);
+                    const double reach = std::pow((theta - anchor).norm(), order + 1) / factorial;
+                    for (std::size_t i = 0; i < r.size(); ++i) {
+                        BOOST_TEST_INFO(model->name() << " order " << order << " row " << i);
+                        BOOST_TEST(std::abs(r[i]) <= V[i] * reach * (1.0 + 1e-9) + 1e-12);
+                        if (V[i] * reach > 0.0)
+                            largest = std::max(largest, std::abs(r[i]) / (V[i] * reach));
+                    }
+                    const SmhFactorBounds forth = smhFactorBounds(*proxies, theta, other, 1.0, SmhBound::Auto);
+                    const SmhFactorBounds back = smhFactorBounds(*proxies, other, theta, 1.0, SmhBound::Auto);
+                    BOOST_TEST(forth.weights == back.weights);
+                    BOOST_TEST(forth.scale == back.scale); // bit for bit
+                    marginChosen += forth.margin;
+                    ++moves;
+                }
+            }
+            BOOST_TEST_MESSAGE(model->name() << ", order " << order << ": largest |r_i| / bound " << largest
+                                             << "; margin form on " << marginChosen << " of " << moves << " moves");
+            // Linear regression's order-2 remainder is 0: both forms are 0 and the ℓ₁ form is kept.
+            if (std::accumulate(V.begin(), V.end(), 0.0) > 0.0)
+                BOOST_TEST(marginChosen * 2 > moves);
         }
     }
 }
