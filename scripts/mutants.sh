@@ -96,6 +96,26 @@ mutant rhat-without-split core/diagnostics/effective_sample_size.cpp \
   "tst_effective_sample_size tst_diagnostics_reference" \
   "const SortedDraws sorted = sortDraws(splitChains(chains));" \
   "const SortedDraws sorted = sortDraws(chains);"
+# The stochastic-gradient methods' likelihood gradient not divided by T (the suites run at T = 20).
+mutant sg-gradient-no-1/T core/proposals/stochastic_gradient_dynamics.cpp \
+  "tst_stochastic_gradient_dynamics/sgldMatchesItsClosedFormBiasWithFullAndMinibatchGradients" \
+  "const double perRow = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(rows.size()));" \
+  "const double perRow = static_cast<double>(m_model.dataSize()) / static_cast<double>(rows.size());"
+# SGLD's drift without its 1/2: the Welling-Teh step is (epsilon/2) g.
+mutant sgld-drift-without-half core/proposals/stochastic_gradient_dynamics.cpp \
+  "tst_stochastic_gradient_dynamics/sgldMatchesItsClosedFormBiasWithFullAndMinibatchGradients" \
+  "to[k] = from[k] + 0.5 * epsilon * m_gradient[k] + noise * rng.normal();" \
+  "to[k] = from[k] + epsilon * m_gradient[k] + noise * rng.normal();"
+# SGHMC's injected noise 10 % too large in variance: 2.2 alpha epsilon for Chen et al.'s 2 alpha epsilon.
+mutant sghmc-noise-ten-percent-large core/proposals/stochastic_gradient_dynamics.cpp \
+  "tst_stochastic_gradient_dynamics/sghmcMatchesItsClosedFormStationaryVariance" \
+  "const double noise = std::sqrt(2.0 * alpha * epsilon);" \
+  "const double noise = std::sqrt(2.2 * alpha * epsilon);"
+# SGLD-CV without the anchor's gradients subtracted: the plain estimate plus G.
+mutant sgld-cv-anchor-not-subtracted core/proposals/stochastic_gradient_dynamics.cpp \
+  "tst_stochastic_gradient_dynamics/sgldWithControlVariatesHasNoGradientNoiseOnTheGaussianMean" \
+  "    m_rowSum -= m_anchorRowSum;" \
+  "    m_rowSum -= 0.0 * m_anchorRowSum;"
 
 only="" from_head=false scratch="$root/build-mutants"
 while [ $# -gt 0 ]; do

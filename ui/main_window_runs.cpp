@@ -411,6 +411,15 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
                       "error than its ESS says (Vehtari et al. 2021; the Diagnostics tab's R̂ says more).")
                        .arg(lines.join(QStringLiteral("; ")));
     }
+    // A method without an accept step is biased however well it mixed: said beside the figures.
+    QStringList approximations;
+    for (const ChainReport &chain : outcome.chains) {
+        const QString note = QString::fromStdString(core::approximationNote(outcome.chainConfig(chain)));
+        const QString line = QString::fromStdString(chain.methodLabel()) + QStringLiteral(": ") + note;
+        if (!note.isEmpty() && !approximations.contains(line))
+            approximations << line;
+    }
+    notices << approximations;
     if (described > 0 && 2 * allData > described)
         notices << tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller step, a "
                       "larger T or (for the minibatch test) a larger σ lets more tests stop early.")

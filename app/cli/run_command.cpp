@@ -28,6 +28,8 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
     const auto nData = static_cast<double>(outcome.dataSize);
     if (outcome.chains.size() > 1)
         std::printf("chain %d (seed %llu)\n", chain.chainIndex + 1, static_cast<unsigned long long>(chain.seed));
+    if (const std::string note = core::approximationNote(outcome.chainConfig(chain)); !note.empty())
+        std::printf("  no accept step       %s The minibatch sizes are its gradient rows.\n", note.c_str());
     std::printf("  acceptance rate      %.4f\n", summary.acceptanceRate);
     std::printf("  minibatch size       mean %.1f  sd %.1f  max %lld\n", summary.meanBatch, summary.sdBatch,
                 static_cast<long long>(summary.maxBatch));

@@ -76,6 +76,9 @@ public:
     /// tunes itself there (FlyMC's bounds) rather than finding it again per chain. Nothing for
     /// the others.
     virtual void useAnchor(const Vector &, double) {}
+    /// False for a method without an accept step (AcceptEveryMove): the chain then skips the
+    /// proposal's log ratio, which would cost gradients no one reads.
+    virtual bool readsProposalRatio() const { return true; }
 };
 
 } // namespace core

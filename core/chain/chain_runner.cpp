@@ -263,8 +263,9 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
         bool accepted = false;
         Decision decision;
         if (std::isfinite(candidateLogPrior)) { // outside the prior's support: reject, read nothing
+            const double proposalRatio = test.readsProposalRatio() ? step.logProposalRatio(current, candidate) : 0.0;
             const TestProblem problem{model, current, candidate, temperature,
-                                      candidateLogPrior - currentLogPrior + step.logProposalRatio(current, candidate)};
+                                      candidateLogPrior - currentLogPrior + proposalRatio};
             decision = test.decide(problem, rng);
             accepted = decision.accepted;
         }

@@ -124,6 +124,7 @@ void ControlPanel::connectEditSignals()
     for (QDoubleSpinBox *box : {m_temperature, m_step})
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_method, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_method, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ControlPanel::onPresetPicked);
     connect(m_controlVariates, &QComboBox::currentIndexChanged, this, edited);
     connect(m_proposal, &QComboBox::currentIndexChanged, this, edited);

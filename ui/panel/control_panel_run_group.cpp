@@ -378,15 +378,21 @@ void ControlPanel::updateModeWidgets()
     const bool generated = m_dataset->isGenerated();
     m_nDataSlider->setEnabled(generated);
     const core::ProposalKind proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
-    m_gradBatchSlider->setEnabled(core::usesGradient(proposal));
+    // SGLD and SGHMC move by their own dynamics (no proposal, no test): the proposal box does not
+    // apply, and the step and the gradient's batch are theirs.
+    const bool ownDynamics = !m_compare->isChecked() && m_method->currentIndex() >= 0
+                             && core::movesWithoutAcceptStep(core::parseMethod(m_method->currentData().toString().toStdString()));
+    m_proposal->setEnabled(!ownDynamics);
+    m_gradBatchSlider->setEnabled(core::usesGradient(proposal) || ownDynamics);
     m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
     // Rows a proposal does not use are hidden, not only greyed: the panel then fits a 1280×800
     // screen further down before it scrolls.
     m_runForm->setRowVisible(m_gradBatchSlider, m_gradBatchSlider->isEnabled());
     m_runForm->setRowVisible(m_leapfrogSlider, m_leapfrogSlider->isEnabled());
     // These two start from the Laplace approximation's own scale and learn it in the burn-in.
-    m_stepSlider->setEnabled(proposal != core::ProposalKind::LaplaceHamiltonian
-                             && proposal != core::ProposalKind::LaplaceCrankNicolson);
+    m_stepSlider->setEnabled(ownDynamics
+                             || (proposal != core::ProposalKind::LaplaceHamiltonian
+                                 && proposal != core::ProposalKind::LaplaceCrankNicolson));
     const bool loading = m_loading;
     m_loading = true; // the box shows a fact, not an edit
     if (!generated) {

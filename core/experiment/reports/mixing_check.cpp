@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <algorithm>
 
+#include "core/experiment/settings/method_registry.h"
+
 namespace core {
 
 MixingVerdict checkMixing(const ChainReport &chain)
@@ -57,10 +59,31 @@ std::string mixingAdvice(const RunConfig &config)
                "|x_i . (theta - theta')| it bounds), so its burn-in learned a small step: a larger --tuna-chi buys "
                "larger moves with a larger batch; smh, or minibatch with --control-variates taylor2, mixes on this "
                "data";
+    if (movesWithoutAcceptStep(config.method))
+        return "a larger --step moves further per iteration, at the price of a larger bias (nothing corrects it); "
+               "give more --samples and a longer --burn-in first";
     if (config.proposal == ProposalKind::RandomWalk)
         return "the random walk moves slowly on this posterior: --preset recommended picks a proposal that mixes "
                "on this dataset (or give more --samples)";
     return "give more --samples and a longer --burn-in, or another --proposal";
+}
+
+std::string approximationNote(const RunConfig &config)
+{
+    if (!movesWithoutAcceptStep(config.method))
+        return "";
+    char step[64];
+    std::snprintf(step, sizeof step, "h = %.4g, so epsilon = h^2 = %.4g", config.step, config.step * config.step);
+    std::string note = "approximate: no accept step keeps the chain on the posterior, so its draws are biased, and the "
+                       "bias grows with the step (";
+    note += step;
+    note += config.sgDecay > 0.0 ? ", then falling as (1 + t/t0)^-gamma)" : ")";
+    note += config.method == TestMethod::Sghmc ? "; the gradient's noise adds to the friction's (no estimate of it is subtracted)"
+                                               : "; the gradient's noise adds (epsilon/2)^2 Var(g) per move";
+    note += controlVariateOrder(config) > 0 ? ", which the control variates shrink near the mode" : "";
+    note += ". Run it beside an exact method (compare --methods " + methodName(config.method)
+            + ",smh,mh), or on data with a known posterior (gmm, worst-case), to see the bias.";
+    return note;
 }
 
 std::vector<std::string> unmixedMethods(const RunOutcome &outcome)

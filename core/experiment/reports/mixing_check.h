@@ -52,6 +52,12 @@ std::string mixingName(Mixing level);
 /// What to try for a chain of `config` that has not mixed, in the CLI's option names.
 std::string mixingAdvice(const RunConfig &config);
 
+/// For a method without an accept step (sgld, sghmc): that its chain is approximate, how its
+/// bias grows with the step, and what to compare it with, in the CLI's option names; empty for
+/// the methods with an accept step. Every front end shows it beside the figures, so that a
+/// mixed SGLD chain is not read as the posterior.
+std::string approximationNote(const RunConfig &config);
+
 /// One line per method whose chains break the rule, "tunamh: not mixed, split R-hat 2.1201 >
 /// 1.01; min bulk ESS 1 < 100 (chain 1)", from its worst chain; empty when every chain mixed.
 std::vector<std::string> unmixedMethods(const RunOutcome &outcome);

@@ -76,7 +76,16 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     AcceptanceTest &test = inputs.test ? *inputs.test : *built;
     const double burnInStep = config.burnInStep > 0.0 ? config.burnInStep : config.step;
     const bool learns = learnsDuringBurnIn(config.proposal);
-    LapProposal lap = lapProposal(config, *dataset.model, inputs, burnInStep);
+    const int order = controlVariateOrder(config);
+    const ControlVariateModel *withProxies = order > 0 ? inputs.controlVariates[static_cast<std::size_t>(order)].get() : nullptr;
+    if (order > 0 && !withProxies)
+        throw std::logic_error("control variates " + controlVariatesName(config.controlVariates)
+                               + " were asked for but not prepared (ChainInputs::controlVariates)");
+    const Model &testModel = withProxies ? static_cast<const Model &>(*withProxies) : *dataset.model;
+    // The stochastic-gradient moves take their control variates from the residual model's
+    // proxies (SGLD-CV); every other proposal reads the data's own model.
+    const Model &proposalModel = movesWithoutAcceptStep(config.method) ? testModel : *dataset.model;
+    LapProposal lap = lapProposal(config, proposalModel, inputs, burnInStep);
     Proposal *const proposal = lap.proposal;
     const double setupSeconds = lap.setupSeconds;
     auto *const adaptive = learns ? dynamic_cast<AdaptiveProposal *>(proposal) : nullptr;
@@ -84,7 +93,7 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
         adaptive->freeze(); // an earlier lap ended where the burn-in does
     const bool adapting = adaptive && config.burnIn > 0 && !adaptive->frozen();
     const auto burnInProposal =
-        config.burnIn > 0 && !learns ? makeProposal(config, *dataset.model, burnInStep) : nullptr;
+        config.burnIn > 0 && !learns ? makeProposal(config, proposalModel, burnInStep) : nullptr;
     ChainSettings settings{
         .samples = config.samples - inputs.resumeDraws, // a resumed chain: the burn-in and the draws left
         .seed = config.seed,
@@ -105,11 +114,6 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
         .relearnIterations = relearnLength(config.burnIn),
         .proposalTemperature = inputs.proposalTemperature,
     };
-    const int order = controlVariateOrder(config);
-    const ControlVariateModel *withProxies = order > 0 ? inputs.controlVariates[static_cast<std::size_t>(order)].get() : nullptr;
-    if (order > 0 && !withProxies)
-        throw std::logic_error("control variates " + controlVariatesName(config.controlVariates)
-                               + " were asked for but not prepared (ChainInputs::controlVariates)");
     if (withProxies && settings.initialTheta.size() == 0)
         settings.initialTheta = withProxies->proxies().anchor();
     if (!withProxies && isExactMinibatchMethod(config.method) && inputs.posteriorMode.size() > 0) {
@@ -126,7 +130,6 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     settings.pacedFrom = inputs.pacedFrom;
     settings.newKernel = inputs.newKernel;
     settings.yieldRequested = inputs.yieldRequested;
-    const Model &testModel = withProxies ? static_cast<const Model &>(*withProxies) : *dataset.model;
     ChainResult chain = runChain(testModel, *proposal, test, settings, inputs.stop, inputs.onProgress);
     if (setupSeconds > 1e-3) { // a fit, not the microseconds of allocating a proposal
         chain.setupSeconds = setupSeconds;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/acceptance/accept_every_move.h"
 #include "core/acceptance/austere_adaptive_test.h"
 #include "core/acceptance/exact_minibatch_tests.h"
 #include "core/acceptance/firefly_test.h"
@@ -57,6 +58,12 @@ std::unique_ptr<AcceptanceTest> makeFirefly(const RunConfig &config, Correction,
     return std::make_unique<FireflyTest>(FireflySettings{config.flymcDarkToBright});
 }
 
+std::unique_ptr<AcceptanceTest> makeNoAcceptStep(const RunConfig &config, Correction, Designer)
+{
+    return std::make_unique<AcceptEveryMove>(methodName(config.method), config.gradBatch,
+                                             !methodRow(config.method).carriesStateBetweenIterations);
+}
+
 std::unique_ptr<AcceptanceTest> makeBarker(const RunConfig &, Correction, Designer)
 {
     return std::make_unique<BarkerTest>();
@@ -74,7 +81,8 @@ std::unique_ptr<AcceptanceTest> makeNaiveBarker(const RunConfig &config, Correct
 
 // Columns: method, name, label, description, rule, exact, needsCorrection, readsSmallMinibatch,
 // needs, controlVariates, reportsBoundViolations,
-// carriesStateBetweenIterations, costsAPassPerIteration, make.
+// carriesStateBetweenIterations, costsAPassPerIteration, make[, move, maxControlVariateOrder,
+// carriedState].
 std::vector<MethodEntry> makeTable()
 {
     using enum AcceptRule;
@@ -106,7 +114,19 @@ std::vector<MethodEntry> makeTable()
         {TestMethod::Firefly, "flymc", "flymc (Firefly MC, exact)",
          "FlyMC, Firefly Monte Carlo (Maclaurin & Adams 2014, Sec. 3): exact; only the 'bright' points are read, "
          "their brightness resampled each iteration against Jaakkola–Jordan lower bounds. Logistic data only.",
-         Metropolis, true, false, false, {CollapsibleLowerBound}, Never, false, true, false, makeFirefly},
+         Metropolis, true, false, false, {CollapsibleLowerBound}, Never, false, true, false, makeFirefly,
+         MethodMove::ProposalAndTest, 2, "its bright points"},
+        {TestMethod::Sgld, "sgld", "sgld (stochastic-gradient Langevin, no accept step)",
+         "SGLD (Welling & Teh 2011, Sec. 3): Langevin moves with a minibatch gradient and no accept step; "
+         "approximate, its bias grows with the step. With --control-variates taylor1 it is SGLD-CV (Baker et al. "
+         "2019, Sec. 3).",
+         Metropolis, false, false, true, {Gradient}, Optional, false, false, false, makeNoAcceptStep,
+         MethodMove::GradientLangevin, 1},
+        {TestMethod::Sghmc, "sghmc", "sghmc (stochastic-gradient HMC, no accept step)",
+         "SGHMC (Chen, Fox & Guestrin 2014, Sec. 3.3, Eq. 15): momentum with friction --sghmc-friction, a "
+         "minibatch gradient and no accept step; approximate, its bias grows with the step.",
+         Metropolis, false, false, true, {Gradient}, Optional, false, true, false, makeNoAcceptStep,
+         MethodMove::GradientHamiltonian, 1, "its momentum"},
         {TestMethod::Barker, "barker", "barker (full data)",
          "The exact Barker test on all N points (Seita et al. Sec. 3).", Barker, true, false, false, {}, Never,
          false, false, false, makeBarker},
@@ -185,6 +205,11 @@ bool isExactMinibatchMethod(TestMethod method)
 bool needsCorrection(TestMethod method)
 {
     return methodRow(method).needsCorrection;
+}
+
+bool movesWithoutAcceptStep(TestMethod method)
+{
+    return methodRow(method).move != MethodMove::ProposalAndTest;
 }
 
 } // namespace core

@@ -28,8 +28,15 @@ enum class TestMethod {
     SubLhd,
     Scalable, ///< SMH (exact_minibatch_tests.h)
     Tuna,     ///< TunaMH (exact_minibatch_tests.h)
-    Firefly   ///< FlyMC (firefly_test.h)
+    Firefly,  ///< FlyMC (firefly_test.h)
+    Sgld,     ///< SGLD, no accept step (stochastic_gradient_dynamics.h)
+    Sghmc     ///< SGHMC, no accept step (stochastic_gradient_dynamics.h)
 };
+
+/// How a method moves: its test judges the run's proposal, or stochastic-gradient dynamics move
+/// without an accept step (core/proposals/stochastic_gradient_dynamics.h), and the run's
+/// --proposal does not apply.
+enum class MethodMove { ProposalAndTest, GradientLangevin, GradientHamiltonian };
 
 /// Which accept rule a test approximates or implements. A Barker-type test accepts at most half
 /// of a symmetric proposal's moves at stationarity, which bounds an adaptive proposal's target.
@@ -70,6 +77,11 @@ struct MethodEntry {
     std::unique_ptr<AcceptanceTest> (*make)(const RunConfig &config,
                                             std::shared_ptr<const CorrectionDistribution> correction,
                                             std::shared_ptr<const AustereDesigner> designer);
+    MethodMove move = MethodMove::ProposalAndTest;
+    /// The highest Taylor order its control variates take (SGLD-CV's gradient is first order).
+    int maxControlVariateOrder = 2;
+    /// What carriesStateBetweenIterations carries, named when --checkpoint-every is refused.
+    std::string_view carriedState = {};
 };
 
 /// Every method, in the order the app's method box and the CLI's help list them.
@@ -91,5 +103,8 @@ std::string methodNames(std::string_view conjunction = "or", bool (*which)(const
 bool isExactMinibatchMethod(TestMethod method);
 /// Whether the method samples X_corr and needs a correction table.
 bool needsCorrection(TestMethod method);
+/// Whether the method moves without an accept step (SGLD, SGHMC): approximate, with a bias that
+/// grows with the step, and every front end says so.
+bool movesWithoutAcceptStep(TestMethod method);
 
 } // namespace core

@@ -17,9 +17,12 @@ bool readsAMinibatch(TestMethod method)
     return methodRow(method).readsSmallMinibatch;
 }
 
-bool takesControlVariates(TestMethod method)
+// The recommended control variates are second order: a method whose variates are first order
+// (SGLD-CV) is run plain unless its variant is named ("sgld+taylor1").
+bool takesSecondOrderControlVariates(TestMethod method)
 {
-    return methodRow(method).controlVariates != ControlVariatePolicy::Never;
+    const MethodEntry &row = methodRow(method);
+    return row.controlVariates != ControlVariatePolicy::Never && row.maxControlVariateOrder >= 2;
 }
 
 void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
@@ -28,8 +31,13 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
     const bool allMinibatch = !methods.empty() && std::all_of(methods.begin(), methods.end(), readsAMinibatch);
     // The recommended proposals learn during a burn-in at the target temperature: an annealed
     // burn-in (the paper's schedule, given by the user) keeps the paper's random walk.
+    // The stochastic-gradient methods move by their own dynamics: a run of them alone keeps the
+    // plain proposal setting (no Laplace fit for a proposal no chain uses), and gets a burn-in for
+    // the walk from the start to the posterior, as the learning proposals do.
+    const bool allStochasticGradient =
+        !methods.empty() && std::all_of(methods.begin(), methods.end(), movesWithoutAcceptStep);
     const auto chooseProposal = [&](ProposalKind kind) {
-        if (!set("proposal") && !(config.annealFrom > 0.0))
+        if (!set("proposal") && !(config.annealFrom > 0.0) && !allStochasticGradient)
             config.proposal = kind;
     };
     if (config.dataset == "gmm") {
@@ -84,7 +92,7 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         // 100 points read per iteration).
         chooseProposal(ProposalKind::LaplaceCrankNicolson);
         if (!set("control-variates") && config.controlVariates == ControlVariates::Auto
-            && std::all_of(methods.begin(), methods.end(), takesControlVariates))
+            && std::all_of(methods.begin(), methods.end(), takesSecondOrderControlVariates))
             config.controlVariates = ControlVariates::Taylor2;
         if (!set("samples") && allMinibatch)
             config.samples = 20'000;
@@ -102,7 +110,8 @@ void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
         if (!set("samples") && allMinibatch)
             config.samples = 10'000;
     }
-    if (!set("burn-in") && config.burnIn == 0 && learnsDuringBurnIn(config.proposal) && config.annealFrom <= 0.0)
+    if (!set("burn-in") && config.burnIn == 0 && (learnsDuringBurnIn(config.proposal) || allStochasticGradient)
+        && config.annealFrom <= 0.0)
         config.burnIn = std::max<std::int64_t>(1, config.samples / (config.dataset == "logreg" ? 6 : 10));
 }
 

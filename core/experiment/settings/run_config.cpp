@@ -13,10 +13,12 @@
 #include "core/experiment/settings/capability_check.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/acceptance/minibatch_barker_test.h"
+#include "core/models/control_variates.h"
 #include "core/models/logistic_laplace.h"
 #include "core/models/model_registry.h"
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "core/proposals/hamiltonian_proposal.h"
+#include "core/proposals/stochastic_gradient_dynamics.h"
 #include "core/validation/range_checks.h"
 
 namespace core {
@@ -297,9 +299,19 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("checkpoint-every must be >= 0 (0: no checkpoints); got "
                                     + std::to_string(config.checkpointEvery));
     if (config.checkpointEvery > 0 && methodRow(config.method).carriesStateBetweenIterations)
-        throw std::invalid_argument(methodName(config.method)
-                                    + " carries its bright points from one iteration to the next, which a checkpoint "
+        throw std::invalid_argument(methodName(config.method) + " carries " + std::string(methodRow(config.method).carriedState)
+                                    + " from one iteration to the next, which a checkpoint "
                                       "does not record: leave out --checkpoint-every");
+    if (config.checkpointEvery > 0 && movesWithoutAcceptStep(config.method) && config.sgDecay > 0.0)
+        throw std::invalid_argument("sg-decay: a decreasing step schedule counts the moves from the chain's start, which "
+                                    "a checkpoint does not record: leave out --checkpoint-every or --sg-decay");
+    if (!(config.sghmcFriction > 0.0 && config.sghmcFriction <= 1.0))
+        throw std::invalid_argument("sghmc-friction must be in (0, 1] (the share of SGHMC's momentum lost per step); got "
+                                    + std::to_string(config.sghmcFriction));
+    if (!(config.sgDecay >= 0.0 && config.sgDecay <= 1.0))
+        throw std::invalid_argument("sg-decay must be in [0, 1] (the schedule's exponent; 0: a constant step); got "
+                                    + std::to_string(config.sgDecay));
+    requireFinitePositive("sg-decay-from", config.sgDecayFrom);
     if (!(config.annealFrom >= 0.0) || !std::isfinite(config.annealFrom))
         throw std::invalid_argument("anneal-from must be finite and >= 0 (0: the burn-in runs at --temperature); got "
                                     + std::to_string(config.annealFrom));
@@ -314,7 +326,7 @@ void validate(const RunConfig &config)
     requireFinitePositive("temperature", config.temperature);
     requireFinitePositive("step", config.step);
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
-    if (usesGradient(config.proposal)
+    if ((usesGradient(config.proposal) || movesWithoutAcceptStep(config.method))
         && (config.gradBatch < 0 || (data.generated && config.gradBatch > config.nData)))
         throw std::invalid_argument("grad-batch must be in [1, N"
                                     + (data.generated ? " = " + std::to_string(config.nData) : std::string())
@@ -326,6 +338,10 @@ void validate(const RunConfig &config)
             throw std::invalid_argument(cv + " is for the minibatch tests (" + methodNames("and", takesControlVariates)
                                         + "): the exact test " + methodName(config.method)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");
+        if (controlVariateOrder(config) > methodRow(config.method).maxControlVariateOrder)
+            throw std::invalid_argument(cv + ": " + methodName(config.method)
+                                        + "'s control variates are first order, a gradient around the mode (SGLD-CV, "
+                                          "Baker et al. 2019, Sec. 3): use --control-variates taylor1");
     }
     requireModelCapabilities(config);
     validateExactMinibatch(config);
@@ -414,15 +430,27 @@ bool usesLaplaceFit(ProposalKind kind)
 
 DataIndex gradBatchFor(const RunConfig &config, DataIndex dataSize)
 {
-    if (config.gradBatch > 0)
-        return config.gradBatch;
-    return std::min(dataSize, std::clamp<DataIndex>(dataSize / 30, 100, 400));
+    return gradientBatchSize(config.gradBatch, dataSize);
 }
 
 std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &model, double step, std::stop_token stop,
                                        const GaussianApproximation *laplace)
 {
     const DataIndex gradBatch = gradBatchFor(config, model.dataSize());
+    if (const MethodMove move = methodRow(config.method).move; move != MethodMove::ProposalAndTest) {
+        StochasticGradientSettings settings;
+        settings.dynamics =
+            move == MethodMove::GradientHamiltonian ? GradientDynamics::Hamiltonian : GradientDynamics::Langevin;
+        settings.gradBatch = gradBatch;
+        settings.friction = config.sghmcFriction;
+        settings.decay = config.sgDecay;
+        settings.decayFrom = config.sgDecayFrom;
+        // With control variates the chain's model is the residual model: its proxies give the
+        // mode and Σ ∇ℓ_i(θ̂) that SGLD-CV's gradient is built around.
+        const auto *residuals = dynamic_cast<const ControlVariateModel *>(&model);
+        return std::make_unique<StochasticGradientDynamics>(model, step, settings,
+                                                            residuals ? &residuals->proxies() : nullptr);
+    }
     AdaptationSettings adaptation;
     adaptation.targetAcceptance = config.adaptTarget;
     adaptation.burnInLength = config.burnIn;
@@ -451,7 +479,9 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
 
 std::int64_t proposalPointsPerIteration(const RunConfig &config, DataIndex dataSize)
 {
-    if (!usesGradient(config.proposal))
+    // The stochastic-gradient methods' rows are counted as their iterations' points
+    // (AcceptEveryMove), not as a proposal's.
+    if (!usesGradient(config.proposal) || movesWithoutAcceptStep(config.method))
         return 0;
     // With B = N the gradient at the chain's point is the one computed at the end of the last
     // proposal, kept (LangevinProposal, HamiltonianProposal); a fresh minibatch needs its own.

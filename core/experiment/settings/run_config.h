@@ -135,6 +135,12 @@ struct RunConfig {
     /// SMH's remainder bound: per move the smaller of the ℓ₁ and the margin forms, or the ℓ₁ form
     /// alone (exact_minibatch_tests.h).
     SmhBound smhBound = SmhBound::Auto;
+    /// The stochastic-gradient methods (sgld, sghmc; stochastic_gradient_dynamics.h): SGHMC's
+    /// friction α ∈ (0, 1] per step, and the step schedule ε_t = h² (1 + t / t₀)^(−γ) with
+    /// γ = sgDecay ∈ [0, 1] (0: constant) and t₀ = sgDecayFrom > 0 moves.
+    double sghmcFriction = 0.1;
+    double sgDecay = 0.0;
+    double sgDecayFrom = 1000.0;
     /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;

@@ -214,7 +214,13 @@ std::vector<SettingSpec> makeTable()
     table.push_back(named(
         "method", "method", methodNames("or") + " [minibatch]",
         [](const RunConfig &c) { return methodName(c.method); },
-        [](RunConfig &c, const std::string &value) { c.method = parseMethod(value); }));
+        [](RunConfig &c, const std::string &value) {
+            // "sgld+taylor1" names the method and its control variates at once, as --methods does.
+            const auto [method, controlVariates] = parseMethodVariant(value);
+            c.method = method;
+            if (controlVariates)
+                c.controlVariates = *controlVariates;
+        }));
     table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (" + methodNames("and", [](const MethodEntry &row) { return row.readsSmallMinibatch; }) + ")]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
@@ -228,11 +234,17 @@ std::vector<SettingSpec> makeTable()
     table.push_back(dataSeed);
     table.push_back(real("temperature", "temperature", "T > 0: divides every log-likelihood [1e4; worst-case and tall-logreg 1, logreg 100 (recommended for a --csv table: 1)]",
                          [](auto &c) -> auto & { return c.temperature; }));
-    table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin: its noise sd h) [0.15; worst-case and tall-logreg 1/sqrt(N), logreg 0.05]",
+    table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin, sgld: its noise sd h; sghmc: its time step h) [0.15; worst-case and tall-logreg 1/sqrt(N), logreg 0.05]",
                          [](auto &c) -> auto & { return c.step; }));
     SettingSpec meaning = named(
         "step_meaning", "", "",
         [](const RunConfig &c) {
+            if (c.method == TestMethod::Sgld)
+                return std::string("SGLD noise standard deviation h per coordinate: epsilon = h^2, drift epsilon/2 times "
+                                   "the minibatch gradient, no accept step");
+            if (c.method == TestMethod::Sghmc)
+                return std::string("SGHMC time step h: learning rate epsilon = h^2, momentum noise variance 2 alpha "
+                                   "epsilon, no accept step");
             switch (c.proposal) {
             case ProposalKind::Langevin:
                 return std::string("Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)");
@@ -431,6 +443,16 @@ std::vector<SettingSpec> makeTable()
                                        "flymc: probability in (0, 1] that a dark point is proposed bright in each "
                                        "z-update (about qdb N likelihoods an iteration) [0.001]",
                                        [](auto &c) -> auto & { return c.flymcDarkToBright; })));
+    table.push_back(real("sghmc_friction", "sghmc-friction",
+                         "sghmc: the friction alpha in (0, 1], the share of the momentum lost per step [0.1]",
+                         [](auto &c) -> auto & { return c.sghmcFriction; }));
+    table.push_back(real("sg_decay", "sg-decay",
+                         "sgld, sghmc: the step schedule's exponent gamma in [0, 1], h^2 (1 + t/t0)^(-gamma) at move t "
+                         "(Welling & Teh 2011); 0: a constant step [0]",
+                         [](auto &c) -> auto & { return c.sgDecay; }));
+    table.push_back(real("sg_decay_from", "sg-decay-from",
+                         "sgld, sghmc: t0 > 0, the moves over which a decreasing step falls by 2^gamma [1000]",
+                         [](auto &c) -> auto & { return c.sgDecayFrom; }));
     SettingSpec bias = logisticModel(flag("bias", "bias", "logreg: add a bias weight (--no-bias: none; always on for tall-logreg, whose --dimension counts it) [paper off; recommended on for --csv]", true,
                                           [](auto &c) -> auto & { return c.logreg.model.bias; }));
     bias.offFlag = "no-bias";

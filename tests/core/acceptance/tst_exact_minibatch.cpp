@@ -843,7 +843,7 @@ BOOST_AUTO_TEST_CASE(settingsOfTheExactMinibatchMethods)
     BOOST_TEST_INFO(noBound);
     BOOST_TEST(noBound == "method smh needs a bound on the Taylor remainders, which logreg, tall-logreg and tall-glm "
                           "or glm (with --model probit, linear or robust-linear) have; 'gmm' (the Gaussian mixture) has none: its derivatives grow without bound in theta; the methods it "
-                          "runs with are minibatch, austere-c, austere-nc, sublhd, barker, mh and naive-barker");
+                          "runs with are minibatch, austere-c, austere-nc, sublhd, sgld, sghmc, barker, mh and naive-barker");
 
     RunConfig tuna;
     tuna.dataset = "logreg";

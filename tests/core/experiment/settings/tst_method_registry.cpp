@@ -105,7 +105,11 @@ BOOST_AUTO_TEST_CASE(validationFollowsTheTraits)
         // Control variates: refused where the row says never, required where it says so.
         RunConfig withProxies = config;
         withProxies.controlVariates = ControlVariates::Taylor2;
-        BOOST_TEST(validates(withProxies) == (row.controlVariates != ControlVariatePolicy::Never));
+        BOOST_TEST(validates(withProxies)
+                   == (row.controlVariates != ControlVariatePolicy::Never && row.maxControlVariateOrder >= 2));
+        RunConfig firstOrder = config;
+        firstOrder.controlVariates = ControlVariates::Taylor1;
+        BOOST_TEST(validates(firstOrder) == (row.controlVariates != ControlVariatePolicy::Never));
         RunConfig without = config;
         without.controlVariates = ControlVariates::None;
         BOOST_TEST(validates(without) == (row.controlVariates != ControlVariatePolicy::Required));
