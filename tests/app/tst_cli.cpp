@@ -365,7 +365,7 @@ private slots:
         const QStringList lines = QString::fromUtf8(rows.readAll()).trimmed().split('\n');
         QCOMPARE(lines.first(), QStringLiteral("setting,value,method,trial,mean_batch,acceptance_rate,correction_linf,"
                                                "posterior_tv,ess_bulk_min,ess_per_second,data_points_per_ess,"
-                                               "test_accuracy,wall_seconds"));
+                                               "test_accuracy,wall_seconds,reference_shift,reference_sd_ratio"));
         QCOMPARE(lines.size(), 1 + 3 * 2 * 2); // header + points × methods × trials
         QVERIFY2(lines[1].startsWith("sigma,0.5,minibatch,0,"), qPrintable(lines[1]));
         const QJsonObject sweep = readJson(summary);

@@ -21,13 +21,18 @@
 namespace ui {
 namespace {
 
-double figureOf(const core::SweepRow &row, int figure, bool logreg)
+enum class FidelityMeasure { PosteriorTv, TestAccuracy, ReferenceShift };
+
+double figureOf(const core::SweepRow &row, int figure, FidelityMeasure fidelity)
 {
     switch (figure) {
     case TradeoffsGrid::MeanBatch: return row.meanBatch;
     case TradeoffsGrid::Acceptance: return row.acceptanceRate;
     case TradeoffsGrid::CorrectionError: return row.correctionLinf;
-    case TradeoffsGrid::Fidelity: return logreg ? row.testAccuracy : row.posteriorTv;
+    case TradeoffsGrid::Fidelity:
+        return fidelity == FidelityMeasure::ReferenceShift ? row.referenceShift
+               : fidelity == FidelityMeasure::TestAccuracy ? row.testAccuracy
+                                                            : row.posteriorTv;
     case TradeoffsGrid::EssPerSecond: return row.essPerSecond;
     case TradeoffsGrid::DataPerEss: return row.dataPointsPerEss;
     default: return std::nan("");
@@ -141,6 +146,8 @@ TradeoffsGrid::FigureText TradeoffsGrid::figureText(int figure) const
     case Acceptance: return {tr("Acceptance rate"), tr("share accepted")};
     case CorrectionError: return {tr("Correction L∞ CDF error"), tr("max CDF error")};
     case Fidelity:
+        if (m_fidelityIsShift)
+            return {tr("Mean shift from the full-data method"), tr("median |Δmean| / reference sd")};
         return m_logreg ? FigureText{tr("Test accuracy"), tr("share classified right")}
                         : FigureText{tr("Posterior TV"), tr("TV distance")};
     case EssPerSecond:
@@ -160,7 +167,9 @@ bool TradeoffsGrid::logY(int figure) const
 {
     // On a log-spaced axis (the scaling view, N from 10⁴ to 10⁷) the methods' ESS per second
     // spans four or five decades: on a linear axis every slow method lay on the floor.
-    return figure == MeanBatch || figure == CorrectionError || figure == DataPerEss || (figure == EssPerSecond && m_logX);
+    // A mean shift spans decades too: an SGHMC chain a hundred sds off beside an exact one at 0.01.
+    return figure == MeanBatch || figure == CorrectionError || figure == DataPerEss || (figure == EssPerSecond && m_logX)
+           || (figure == Fidelity && m_fidelityIsShift);
 }
 
 void TradeoffsGrid::reset(const QString &settingKey, double from, double to, bool logSpacing,
@@ -172,6 +181,9 @@ void TradeoffsGrid::reset(const QString &settingKey, double from, double to, boo
     m_logX = logSpacing && m_from > 0.0;
     m_methods = methods;
     m_logreg = logreg;
+    m_fidelityIsShift = logreg && std::any_of(methods.begin(), methods.end(), [](const std::string &label) {
+                            return label == "mh" || label == "barker";
+                        });
     m_pooledSpeed = false;
     m_staleNote.clear();
     for (int figure = 0; figure < FigureCount; ++figure)
@@ -253,7 +265,10 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
             // The trials' values at each setting value, in its order.
             std::map<double, std::vector<double>> trials;
             for (const core::SweepRow &row : rows) {
-                const double y = figureOf(row, figure, m_logreg);
+                const double y = figureOf(row, figure,
+                                          m_fidelityIsShift ? FidelityMeasure::ReferenceShift
+                                          : m_logreg        ? FidelityMeasure::TestAccuracy
+                                                            : FidelityMeasure::PosteriorTv);
                 if (row.methodLabel() == m_methods[m] && std::isfinite(y))
                     trials[row.value].push_back(y);
             }

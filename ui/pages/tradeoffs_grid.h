@@ -102,6 +102,10 @@ private:
     QString m_staleNote;
     bool m_logX = false;
     bool m_logreg = false;
+    /// Logistic regression with mh or barker among the methods: the fidelity chart shows each
+    /// method's mean shift from that full-data reference (SweepRow::referenceShift), the bias
+    /// an approximate method trades for speed, rather than test accuracy.
+    bool m_fidelityIsShift = false;
     bool m_pooledSpeed = false; // the speed figures come from pooled trials
     double m_from = 0.0, m_to = 1.0;
     double m_marker = 0.0;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/experiment/reports/mixing_check.h"
+#include "core/experiment/reports/reference_distance.h"
 #include "core/diagnostics/reference_agreement.h"
 #include "core/io/atomic_file.h"
 
@@ -77,48 +78,17 @@ std::string plusMinus(const Spread &s, const char *format)
     return buffer;
 }
 
-// One method's chains pooled: the mean of their means, and the sd of all their rows together
-// (each chain's final segment; chains of one compare have equal lengths).
-ComponentMoments pooledMoments(const RunOutcome &outcome, std::size_t methodIndex)
-{
-    ComponentMoments pooled;
-    std::vector<const ComponentMoments *> parts;
-    for (const ChainReport &chain : outcome.chains)
-        if (static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel)) == methodIndex && chain.moments.rows > 0)
-            parts.push_back(&chain.moments);
-    if (parts.empty())
-        return pooled;
-    const std::size_t components = parts.front()->mean.size();
-    pooled.mean.assign(components, 0.0);
-    pooled.sd.assign(components, 0.0);
-    for (std::size_t k = 0; k < components; ++k) {
-        double meanSum = 0.0, secondMoment = 0.0;
-        for (const ComponentMoments *part : parts) {
-            meanSum += part->mean[k];
-            secondMoment += part->sd[k] * part->sd[k] + part->mean[k] * part->mean[k];
-        }
-        const double count = static_cast<double>(parts.size());
-        pooled.mean[k] = meanSum / count;
-        pooled.sd[k] = std::sqrt(std::max(0.0, secondMoment / count - pooled.mean[k] * pooled.mean[k]));
-    }
-    for (const ComponentMoments *part : parts)
-        pooled.rows += part->rows;
-    return pooled;
-}
-
 // The posterior of every method against the first full-data exact test in the compare (mh or
 // barker), by the measure of `diagnose --reference` (reference_agreement.h): per θ component, the shift of the mean
 // in the reference's sds and the ratio of the sds; their median and extremes over components.
 std::string referenceDistanceMarkdown(const RunOutcome &outcome)
 {
     const auto &methods = outcome.request.methods;
-    std::size_t reference = methods.size();
-    for (std::size_t index = 0; index < methods.size() && reference == methods.size(); ++index)
-        if (methods[index] == TestMethod::Metropolis || methods[index] == TestMethod::Barker)
-            reference = index;
-    if (reference == methods.size())
+    const std::optional<std::size_t> referenceIndex = fullDataReferenceIndex(outcome);
+    if (!referenceIndex)
         return "\nNo full-data test (mh or barker) is among the methods, so there is no reference posterior to "
                "measure the others' distance from: add mh to --methods.\n";
+    const std::size_t reference = *referenceIndex;
     const ComponentMoments ref = pooledMoments(outcome, reference);
     if (ref.rows == 0)
         return "";
@@ -130,17 +100,10 @@ std::string referenceDistanceMarkdown(const RunOutcome &outcome)
             "Both reference and method carry Monte Carlo error (about 1/√ESS sd in a mean).\n\n"
             "| method | median abs(Δmean) / sd | max | median sd ratio | range |\n|---|---|---|---|---|\n";
     for (std::size_t index = 0; index < methods.size(); ++index) {
-        const ComponentMoments own = pooledMoments(outcome, index);
-        if (own.rows == 0 || own.mean.size() != ref.mean.size())
+        const std::optional<AgreementSummary> found = agreementWithReference(outcome, index, reference);
+        if (!found)
             continue;
-        std::vector<ParameterAgreement> agreements;
-        for (std::size_t k = 0; k < ref.mean.size(); ++k)
-            if (ref.sd[k] > 0.0)
-                agreements.push_back(compareWithReference(ParameterSummary{.mean = own.mean[k], .sd = own.sd[k]},
-                                                          ParameterSummary{.mean = ref.mean[k], .sd = ref.sd[k]}));
-        if (agreements.empty())
-            continue;
-        const AgreementSummary agreement = summarizeAgreement(agreements);
+        const AgreementSummary &agreement = *found;
         char line[240];
         std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f–%.3f |\n",
                       outcome.request.methodLabel(index).c_str(), agreement.medianAbsShift, agreement.maxAbsShift,

@@ -57,7 +57,8 @@ std::string sweepCsv(const SweepOutcome &outcome)
             << ',' << csvCell(row.meanBatch) << ',' << csvCell(row.acceptanceRate) << ',' << csvCell(row.correctionLinf)
             << ',' << csvCell(row.posteriorTv) << ',' << csvCell(row.essBulkMin) << ',' << csvCell(row.essPerSecond)
             << ',' << csvCell(row.dataPointsPerEss) << ',' << csvCell(row.testAccuracy) << ','
-            << csvCell(row.wallSeconds) << '\n';
+            << csvCell(row.wallSeconds) << ',' << csvCell(row.referenceShift) << ',' << csvCell(row.referenceSdRatio)
+            << '\n';
     return out.str();
 }
 
@@ -82,6 +83,8 @@ std::string sweepTableText(const SweepOutcome &outcome)
         {"points/ESS", [](const SweepRow &r) { return r.dataPointsPerEss; }, "%.3g", nullptr},
         {"test acc", [](const SweepRow &r) { return r.testAccuracy; }, "%.4f", nullptr},
         {"wall s", [](const SweepRow &r) { return r.wallSeconds; }, "%.2f", nullptr},
+        {"ref shift", [](const SweepRow &r) { return r.referenceShift; }, "%.3f", nullptr},
+        {"ref sd ratio", [](const SweepRow &r) { return r.referenceSdRatio; }, "%.3f", nullptr},
     };
     // Cells first, so that widths fit them; a figure no row has is noise in every line.
     std::vector<std::vector<std::string>> columns;
@@ -144,6 +147,8 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
         entry["posterior_tv"] = jsonNumber(row.posteriorTv);
         addEssSpeed(entry, row);
         entry["test_accuracy"] = jsonNumber(row.testAccuracy);
+        entry["reference_shift"] = jsonNumber(row.referenceShift);
+        entry["reference_sd_ratio"] = jsonNumber(row.referenceSdRatio);
         entry["wall_seconds"] = jsonNumber(row.wallSeconds);
         rows.push_back(std::move(entry));
     }

@@ -13,7 +13,7 @@ namespace core {
 /// The CSV header, exactly: one row per SweepRow.
 inline constexpr const char *kSweepCsvHeader =
     "setting,value,method,trial,mean_batch,acceptance_rate,correction_linf,posterior_tv,ess_bulk_min,"
-    "ess_per_second,data_points_per_ess,test_accuracy,wall_seconds";
+    "ess_per_second,data_points_per_ess,test_accuracy,wall_seconds,reference_shift,reference_sd_ratio";
 
 /// The rows as CSV under kSweepCsvHeader: numbers in round-trip form, an empty cell for a
 /// figure that does not apply (NaN), methods as the CLI spells them. No comment lines, so that

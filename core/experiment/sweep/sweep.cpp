@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/experiment/reports/reference_distance.h"
 #include "core/experiment/service/run_service.h"
 #include "core/io/atomic_file.h"
 
@@ -213,6 +214,7 @@ void validate(const SweepRequest &request)
 std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, const RunOutcome &outcome)
 {
     std::vector<SweepRow> rows;
+    const std::optional<std::size_t> reference = fullDataReferenceIndex(outcome);
     for (const ChainReport &chain : outcome.chains) {
         SweepRow row;
         row.setting = settingKey;
@@ -232,6 +234,12 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
         row.dataPointsPerEss = chain.dataPointsPerEss;
         row.testAccuracy = chain.testAccuracy;
         row.wallSeconds = chain.summary.wallSeconds;
+        if (reference)
+            if (const std::optional<AgreementSummary> agreement = agreementWithReference(
+                    outcome, static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel)), *reference)) {
+                row.referenceShift = agreement->medianAbsShift;
+                row.referenceSdRatio = agreement->medianSdRatio;
+            }
         rows.push_back(std::move(row));
     }
     return rows;

@@ -61,6 +61,12 @@ struct SweepRow {
     double essPerSecond = std::nan(""); ///< ChainReport::essPerSecond
     double dataPointsPerEss = std::nan(""); ///< ChainReport::dataPointsPerEss
     double testAccuracy = std::nan(""); ///< logistic regression only, at the last sample
+    /// Against the point's full-data reference (the first mh or barker among the methods, its
+    /// trials pooled; reference_distance.h): the median over θ components of |Δmean| in the
+    /// reference's sds, and of the sds' ratio, for this method's trials pooled. NaN without a
+    /// reference among the methods (and 0 and 1 for the reference itself).
+    double referenceShift = std::nan("");
+    double referenceSdRatio = std::nan("");
     double wallSeconds = 0.0;      ///< the chain's
 };
 

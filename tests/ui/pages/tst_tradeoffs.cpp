@@ -68,6 +68,7 @@ private slots:
     void sweepOfEarlierSettingsIsMarked();
     void scalingSweepDrawsALinePerEntry();
     void closingMidSweepJoins();
+    void logisticSweepWithAFullDataMethodShowsTheMeanShift();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -413,6 +414,39 @@ void tst_Tradeoffs::scalingSweepDrawsALinePerEntry()
     // The scaling view reads ESS per second over decades too: log–log.
     const auto *essAxis = grid->view(TradeoffsGrid::EssPerSecond)->chart()->axes(Qt::Vertical).value(0);
     QVERIFY(qobject_cast<const QLogValueAxis *>(essAxis));
+}
+
+// On logistic data with mh beside the others, the fidelity chart is each method's mean shift from
+// mh (the rows' referenceShift), on a log axis, under a title that says so; without mh it is the
+// test accuracy.
+void tst_Tradeoffs::logisticSweepWithAFullDataMethodShowsTheMeanShift()
+{
+    TradeoffsGrid grid;
+    std::vector<core::SweepRow> rows;
+    for (const double step : {0.001, 0.01})
+        for (const core::TestMethod method : {core::TestMethod::Sgld, core::TestMethod::Metropolis}) {
+            core::SweepRow row;
+            row.setting = "step";
+            row.value = step;
+            row.method = method;
+            row.testAccuracy = 0.8;
+            row.referenceShift = method == core::TestMethod::Metropolis ? 0.0 : 100.0 * step;
+            row.referenceSdRatio = 1.0;
+            rows.push_back(row);
+        }
+    grid.reset(QStringLiteral("step"), 0.001, 0.01, true, {"sgld", "mh"}, true);
+    grid.showRows(rows);
+    QCOMPARE(grid.figureTitle(TradeoffsGrid::Fidelity), QStringLiteral("Mean shift from the full-data method"));
+    QCOMPARE(grid.valueAt(TradeoffsGrid::Fidelity, 0, 0.01), 1.0);
+    QCOMPARE(grid.valueAt(TradeoffsGrid::Fidelity, 0, 0.001), 0.1);
+    QCOMPARE(grid.pointCount(TradeoffsGrid::Fidelity, 1), 0); // the reference itself, at 0, has no place on a log axis
+    const auto axes = grid.view(TradeoffsGrid::Fidelity)->chart()->axes(Qt::Vertical);
+    QVERIFY(!axes.isEmpty() && qobject_cast<const QLogValueAxis *>(axes.first()));
+
+    grid.reset(QStringLiteral("step"), 0.001, 0.01, true, {"sgld"}, true);
+    grid.showRows({rows[0], rows[2]});
+    QCOMPARE(grid.figureTitle(TradeoffsGrid::Fidelity), QStringLiteral("Test accuracy"));
+    QCOMPARE(grid.valueAt(TradeoffsGrid::Fidelity, 0, 0.01), 0.8);
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)

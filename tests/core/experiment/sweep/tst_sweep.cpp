@@ -274,6 +274,32 @@ BOOST_AUTO_TEST_CASE(largerSigmaGivesSmallerBatchesAndALargerCorrectionError)
     }
 }
 
+// SGLD's bias grows with its step where nothing corrects it (measured: TV 0.12 at h = 0.12, 0.59 at
+// h = 0.25; sd ratio 0.96, then 1.33; beyond h ≈ 0.3 it diverges on this mixture): against the exact posterior (TV) and
+// against the full-data reference run beside it at each point (the mean's shift and the sds'
+// ratio, trials pooled), which is itself at shift 0 and ratio 1.
+BOOST_AUTO_TEST_CASE(sgldsDistanceFromTheReferenceGrowsWithItsStep)
+{
+    SweepRequest request = mixtureSweep("step", 0.12, 0.25, 2);
+    request.base.config.samples = 20'000;
+    request.base.config.burnIn = 2'000;
+    request.base.methods = {TestMethod::Sgld, TestMethod::Barker};
+    request.threads = 2;
+    SweepObserver silent;
+    const SweepOutcome outcome = runSweep(request, silent);
+    BOOST_TEST_REQUIRE(outcome.rows.size() == std::size_t{4});
+    const SweepRow &small = outcome.rows[0], &large = outcome.rows[2];
+    BOOST_TEST_REQUIRE(small.method == TestMethod::Sgld);
+    for (const SweepRow *reference : {&outcome.rows[1], &outcome.rows[3]}) {
+        BOOST_TEST(reference->referenceShift == 0.0);
+        BOOST_TEST(reference->referenceSdRatio == 1.0);
+    }
+    BOOST_TEST(large.posteriorTv > small.posteriorTv + 0.1, small.posteriorTv << " then " << large.posteriorTv);
+    BOOST_TEST(large.referenceSdRatio > small.referenceSdRatio + 0.1,
+               small.referenceSdRatio << " then " << large.referenceSdRatio);
+    BOOST_TEST(std::abs(small.referenceSdRatio - 1.0) < 0.15, small.referenceSdRatio);
+}
+
 BOOST_AUTO_TEST_CASE(aStopEndsTheSweepAtOnce)
 {
     // Chains of 5·10⁶ iterations (minutes per point): only a stop ends them this soon.
@@ -349,9 +375,10 @@ BOOST_AUTO_TEST_CASE(csvHasTheDocumentedColumnsAndEmptyCellsForMissingFigures)
     outcome.rows = {minibatch, barker};
     const std::string csv = sweepCsv(outcome);
     BOOST_TEST(csv == "setting,value,method,trial,mean_batch,acceptance_rate,correction_linf,posterior_tv,"
-                      "ess_bulk_min,ess_per_second,data_points_per_ess,test_accuracy,wall_seconds\n"
-                      "sigma,0.5,minibatch,0,812.5,0.25,1e-07,0.125,40,80,60000,,0.5\n"
-                      "sigma,0.5,barker,1,812.5,0.25,,0.125,40,80,60000,,0.5\n");
+                      "ess_bulk_min,ess_per_second,data_points_per_ess,test_accuracy,wall_seconds,reference_shift,"
+                      "reference_sd_ratio\n"
+                      "sigma,0.5,minibatch,0,812.5,0.25,1e-07,0.125,40,80,60000,,0.5,,\n"
+                      "sigma,0.5,barker,1,812.5,0.25,,0.125,40,80,60000,,0.5,,\n");
     // The table leaves out the figure no row has (test accuracy) and keeps the others.
     const std::string table = sweepTableText(outcome);
     BOOST_TEST(table.find("test acc") == std::string::npos, table);
