@@ -116,6 +116,16 @@ mutant sgld-cv-anchor-not-subtracted core/proposals/stochastic_gradient_dynamics
   "tst_stochastic_gradient_dynamics/sgldWithControlVariatesHasNoGradientNoiseOnTheGaussianMean" \
   "    m_rowSum -= m_anchorRowSum;" \
   "    m_rowSum -= 0.0 * m_anchorRowSum;"
+# The Zig-Zag estimate's likelihood part not divided by T (the Gaussian suite runs at T = 20).
+mutant zigzag-estimate-no-1/T core/proposals/zig_zag_process.cpp \
+  "tst_zig_zag_process/theSkeletonHasTheGaussianPosteriorAndItsBoundHolds" \
+  "           - (n / temperature) * (m_rowGradient[coordinate] - m_anchorRowGradient[coordinate]);" \
+  "           - n * (m_rowGradient[coordinate] - m_anchorRowGradient[coordinate]);"
+# The Zig-Zag bound's growth along the path without its sqrt(d) (|v|_2): too small off the mode.
+mutant zigzag-bound-without-speed core/proposals/zig_zag_process.cpp \
+  "tst_zig_zag_process/onLogisticRegressionItAgreesWithFullDataMetropolis" \
+  "    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂" \
+  "    const double speed = 0.1 * std::sqrt(static_cast<double>(dim)); // ‖v‖₂"
 
 only="" from_head=false scratch="$root/build-mutants"
 while [ $# -gt 0 ]; do

@@ -268,6 +268,12 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                                       candidateLogPrior - currentLogPrior + proposalRatio};
             decision = test.decide(problem, rng);
             accepted = decision.accepted;
+            if (!test.readsProposalRatio()) { // a move without a test: its own reads and bounds count
+                const Proposal::MoveCost cost = step.lastMoveCost();
+                if (cost.pointsRead >= 0)
+                    decision.pointsUsed = cost.pointsRead;
+                decision.boundViolations += cost.boundViolations;
+            }
         }
         if (accepted) {
             current.swap(candidate);

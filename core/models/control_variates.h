@@ -125,6 +125,8 @@ public:
     {
         m_base->sumGradLogLikelihood(theta, rows, out);
     }
+    std::optional<Vector> pointGradientLipschitz() const override { return m_base->pointGradientLipschitz(); }
+    std::optional<double> priorGradientLipschitz() const override { return m_base->priorGradientLipschitz(); }
     /// The residuals' Taylor-remainder bound (never a pass over the data).
     std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override
     {

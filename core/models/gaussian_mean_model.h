@@ -4,6 +4,7 @@
 /// The tempered posterior is Gaussian in closed form, which makes this the reference model for
 /// testing that a chain's stationary distribution is right. With a flat prior and s² = 1 it is
 /// the worst-case example of Seita et al. ("Minibatch Acceptance Test", Sec. 2.1, Eq. 5).
+#include <cmath>
 #include <limits>
 
 #include "core/models/scalar_data_model.h"
@@ -31,6 +32,13 @@ public:
     void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override;
     /// |θ' − θ| / s² · max_i |x_i − (θ + θ')/2|, exact, from the data's stored extremes.
     std::optional<double> logLikelihoodRatioBound(const Vector &from, const Vector &to) const override;
+    /// 1/s²: ∂ℓ_j = (x_j − μ)/s² for every j.
+    std::optional<Vector> pointGradientLipschitz() const override { return Vector::Constant(1, 1.0 / m_noiseVariance); }
+    /// 1/v₀, 0 for the flat prior.
+    std::optional<double> priorGradientLipschitz() const override
+    {
+        return std::isfinite(m_priorVariance) ? 1.0 / m_priorVariance : 0.0;
+    }
 
     /// Mean and variance of the exact posterior when the log-likelihood is divided by T.
     double posteriorMean(double temperature) const;

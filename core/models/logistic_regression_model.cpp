@@ -301,6 +301,24 @@ std::optional<std::vector<double>> LogisticRegressionModel::pointLipschitzConsta
     return out;
 }
 
+std::optional<Vector> LogisticRegressionModel::pointGradientLipschitz() const
+{
+    Vector out = Vector::Zero(dimension());
+    const bool bias = m_options.bias;
+    forEachRow("the Zig-Zag sampler's gradient bounds", [&](DataIndex, const Eigen::ArrayXd &x) {
+        const double norm = std::sqrt(x.square().sum() + (bias ? 1.0 : 0.0));
+        out.head(m_features) = out.head(m_features).cwiseMax((x.abs() * norm).matrix());
+        if (bias)
+            out[m_features] = std::max(out[m_features], norm);
+    });
+    return out / 4.0;
+}
+
+std::optional<double> LogisticRegressionModel::priorGradientLipschitz() const
+{
+    return m_options.priorSd == 0.0 ? 0.0 : 1.0 / (m_options.priorSd * m_options.priorSd);
+}
+
 std::optional<double> LogisticRegressionModel::logLikelihoodRatioBound(const Vector &from, const Vector &to) const
 {
     const double weights = (to.head(m_features) - from.head(m_features)).norm();

@@ -117,6 +117,12 @@ public:
     /// log-likelihood is ‖x̃_i‖₂-Lipschitz in θ (log σ is 1-Lipschitz), the per-point bound
     /// of TunaMH (Zhang, Cooper & De Sa 2020, Sec. 4). One pass over the data.
     std::optional<std::vector<double>> pointLipschitzConstants() const override;
+    /// L_i = max_j |x̃_ji| ‖x̃_j‖₂ / 4: ∂_iℓ_j = x̃_ji (y_j − σ(x̃_jᵀθ)) and σ is ¼-Lipschitz, so
+    /// |∂_iℓ_j(θ) − ∂_iℓ_j(θ')| ≤ |x̃_ji| |x̃_jᵀ(θ − θ')| / 4 ≤ L_i ‖θ − θ'‖₂ (Bierkens, Fearnhead &
+    /// Roberts 2019, Sec. 4, with the Euclidean norm). One pass over the data, as the kernels read it.
+    std::optional<Vector> pointGradientLipschitz() const override;
+    /// 1/s² for the N(0, s² I) prior, 0 for the flat one.
+    std::optional<double> priorGradientLipschitz() const override;
     /// Announces passes over rows read in place from a file (full_pass_notice.h); nothing for
     /// data in memory.
     std::shared_ptr<const void> announceFullPass(const std::string &what, int passes = 1) const override;

@@ -129,6 +129,13 @@ public:
     /// (Zhang, Cooper & De Sa 2020, Sec. 4). One pass over the data; std::nullopt where no such
     /// global bound exists (a Gaussian's log-likelihood is not Lipschitz).
     virtual std::optional<std::vector<double>> pointLipschitzConstants() const { return std::nullopt; }
+    /// L with |∂_iℓ_j(θ) − ∂_iℓ_j(θ')| ≤ L_i ‖θ − θ'‖₂ for every point j, coordinate i and all θ, θ'
+    /// (untempered), where the model has it (ModelCapability::GradientLipschitz): the Zig-Zag
+    /// sampler's switching-rate bound (zig_zag_process.h). One pass over the data.
+    virtual std::optional<Vector> pointGradientLipschitz() const { return std::nullopt; }
+    /// P with |∂_i log p0(θ) − ∂_i log p0(θ')| ≤ P ‖θ − θ'‖₂ for every i: a N(m, s² I) prior's 1/s²,
+    /// 0 for a flat one. std::nullopt where the model has none.
+    virtual std::optional<double> priorGradientLipschitz() const { return std::nullopt; }
     /// The same as drawable weights, built on the first call and shared by every later one
     /// (from any thread). Throws std::invalid_argument naming the model when it has none.
     const PointWeights &lipschitzWeights() const;

@@ -20,6 +20,8 @@ constexpr std::array kCapabilityTexts = {
                    "collapsible lower bounds on each point's likelihood"},
     CapabilityText{ModelCapability::LaplaceFit, "laplace-fit", "a Laplace fit"},
     CapabilityText{ModelCapability::ResidualRange, "residual-range", "a bound on the residuals' range for each move"},
+    CapabilityText{ModelCapability::GradientLipschitz, "gradient-lipschitz", "per-coordinate Lipschitz constants of "
+                                                                            "each point's gradient"},
 };
 
 // The table is indexed by the enum: its rows must stay in the enum's order.

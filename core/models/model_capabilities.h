@@ -36,6 +36,11 @@ enum class ModelCapability : std::uint8_t {
     /// improved confidence sampler). A uniform remainder bound (TaylorRemainderBound) gives one;
     /// a model whose derivatives grow with θ may still bound them near the anchor (Poisson).
     ResidualRange,
+    /// Per coordinate i, L_i with |∂_iℓ_j(θ) − ∂_iℓ_j(θ')| ≤ L_i ‖θ − θ'‖₂ for every point j, and the
+    /// prior's gradient Lipschitz constant: the Zig-Zag sampler's bound on its switching rates with
+    /// control variates (Bierkens, Fearnhead & Roberts, "The Zig-Zag process and super-efficient
+    /// sampling for Bayesian analysis of big data", 2019, Sec. 4).
+    GradientLipschitz,
 };
 
 /// A set of capabilities, small enough to copy and to hold in constant tables.

@@ -7,6 +7,7 @@
 /// taken as a standard deviation is a different, smaller proposal. Pass step = √0.15 ≈ 0.387 to
 /// follow the text's covariance literally. The proposal is symmetric, so log q(θ|θ') − log q(θ'|θ)
 /// = 0.
+#include <cstdint>
 #include <memory>
 
 #include "core/models/model.h"
@@ -38,6 +39,15 @@ public:
     /// (the model's initial θ). A proposal centred on a fit (Crank–Nicolson around the Laplace
     /// mode) names the fit's centre.
     virtual const Vector *preferredStart() const { return nullptr; }
+    /// What the latest propose() call read, for a move that reads a number of points of its own
+    /// choosing (the Zig-Zag process: one per proposed switch) and has no test to count them:
+    /// pointsRead < 0 where the move does not say (the test's count stands).
+    struct MoveCost {
+        std::int64_t pointsRead = -1;
+        /// Proposed events whose rate broke the bound they were thinned against (must stay 0).
+        std::int64_t boundViolations = 0;
+    };
+    virtual MoveCost lastMoveCost() const { return {}; }
 };
 
 class RandomWalkProposal final : public Proposal {

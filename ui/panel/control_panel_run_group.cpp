@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -92,7 +93,7 @@ QWidget *ControlPanel::buildRunGroup()
     m_controlVariates = new QComboBox;
     m_controlVariates->setObjectName(QStringLiteral("controlVariates"));
     const std::pair<core::ControlVariates, QString> variants[] = {
-        {core::ControlVariates::Auto, tr("auto (none; taylor2 for smh)")},
+        {core::ControlVariates::Auto, tr("auto (none; taylor2 for smh, taylor1 for zigzag)")},
         {core::ControlVariates::None, tr("none")},
         {core::ControlVariates::Taylor1, tr("Taylor, first order")},
         {core::ControlVariates::Taylor2, tr("Taylor, second order")},
@@ -380,10 +381,14 @@ void ControlPanel::updateModeWidgets()
     const core::ProposalKind proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
     // SGLD and SGHMC move by their own dynamics (no proposal, no test): the proposal box does not
     // apply, and the step and the gradient's batch are theirs.
-    const bool ownDynamics = !m_compare->isChecked() && m_method->currentIndex() >= 0
-                             && core::movesWithoutAcceptStep(core::parseMethod(m_method->currentData().toString().toStdString()));
+    const std::optional<core::TestMethod> single =
+        !m_compare->isChecked() && m_method->currentIndex() >= 0
+            ? std::optional(core::parseMethod(m_method->currentData().toString().toStdString()))
+            : std::nullopt;
+    const bool ownDynamics = single && core::movesWithoutAcceptStep(*single);
     m_proposal->setEnabled(!ownDynamics);
-    m_gradBatchSlider->setEnabled(core::usesGradient(proposal) || ownDynamics);
+    // The Zig-Zag process reads one point per event, no gradient batch.
+    m_gradBatchSlider->setEnabled(core::usesGradient(proposal) || (single && core::isApproximateDynamics(*single)));
     m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
     // Rows a proposal does not use are hidden, not only greyed: the panel then fits a 1280×800
     // screen further down before it scrolls.

@@ -59,6 +59,9 @@ std::string mixingAdvice(const RunConfig &config)
                "|x_i . (theta - theta')| it bounds), so its burn-in learned a small step: a larger --tuna-chi buys "
                "larger moves with a larger batch; smh, or minibatch with --control-variates taylor2, mixes on this "
                "data";
+    if (config.method == TestMethod::ZigZag)
+        return "a larger --zigzag-spacing (or --step) reads the skeleton off less often, so its outputs are less "
+               "correlated; give more --samples";
     if (movesWithoutAcceptStep(config.method))
         return "a larger --step moves further per iteration, at the price of a larger bias (nothing corrects it); "
                "give more --samples and a longer --burn-in first";
@@ -70,7 +73,7 @@ std::string mixingAdvice(const RunConfig &config)
 
 std::string approximationNote(const RunConfig &config)
 {
-    if (!movesWithoutAcceptStep(config.method))
+    if (!isApproximateDynamics(config.method))
         return "";
     char step[64];
     std::snprintf(step, sizeof step, "h = %.4g, so epsilon = h^2 = %.4g", config.step, config.step * config.step);

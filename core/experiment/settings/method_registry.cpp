@@ -127,6 +127,11 @@ std::vector<MethodEntry> makeTable()
          "minibatch gradient and no accept step; approximate, its bias grows with the step.",
          Metropolis, false, false, true, {Gradient}, Optional, false, true, false, makeNoAcceptStep,
          MethodMove::GradientHamiltonian, 1, "its momentum"},
+        {TestMethod::ZigZag, "zigzag", "zigzag (Zig-Zag process, exact)",
+         "The Zig-Zag process with subsampling and control variates (Bierkens, Fearnhead & Roberts 2019, Sec. 3-4): "
+         "exact and continuous-time, one point read per proposed switch, read off every --zigzag-spacing.",
+         Metropolis, true, false, true, {Gradient, TaylorProxies, GradientLipschitz}, Required, true, true, false,
+         makeNoAcceptStep, MethodMove::ZigZag, 1, "its velocity"},
         {TestMethod::Barker, "barker", "barker (full data)",
          "The exact Barker test on all N points (Seita et al. Sec. 3).", Barker, true, false, false, {}, Never,
          false, false, false, makeBarker},
@@ -210,6 +215,11 @@ bool needsCorrection(TestMethod method)
 bool movesWithoutAcceptStep(TestMethod method)
 {
     return methodRow(method).move != MethodMove::ProposalAndTest;
+}
+
+bool isApproximateDynamics(TestMethod method)
+{
+    return movesWithoutAcceptStep(method) && !methodRow(method).exact;
 }
 
 } // namespace core

@@ -30,13 +30,14 @@ enum class TestMethod {
     Tuna,     ///< TunaMH (exact_minibatch_tests.h)
     Firefly,  ///< FlyMC (firefly_test.h)
     Sgld,     ///< SGLD, no accept step (stochastic_gradient_dynamics.h)
-    Sghmc     ///< SGHMC, no accept step (stochastic_gradient_dynamics.h)
+    Sghmc,    ///< SGHMC, no accept step (stochastic_gradient_dynamics.h)
+    ZigZag    ///< the Zig-Zag process with control variates (zig_zag_process.h)
 };
 
 /// How a method moves: its test judges the run's proposal, or stochastic-gradient dynamics move
 /// without an accept step (core/proposals/stochastic_gradient_dynamics.h), and the run's
 /// --proposal does not apply.
-enum class MethodMove { ProposalAndTest, GradientLangevin, GradientHamiltonian };
+enum class MethodMove { ProposalAndTest, GradientLangevin, GradientHamiltonian, ZigZag };
 
 /// Which accept rule a test approximates or implements. A Barker-type test accepts at most half
 /// of a symmetric proposal's moves at stationarity, which bounds an adaptive proposal's target.
@@ -103,8 +104,11 @@ std::string methodNames(std::string_view conjunction = "or", bool (*which)(const
 bool isExactMinibatchMethod(TestMethod method);
 /// Whether the method samples X_corr and needs a correction table.
 bool needsCorrection(TestMethod method);
-/// Whether the method moves without an accept step (SGLD, SGHMC): approximate, with a bias that
-/// grows with the step, and every front end says so.
+/// Whether the method moves without an accept step (SGLD, SGHMC, the Zig-Zag process): the run's
+/// --proposal does not apply.
 bool movesWithoutAcceptStep(TestMethod method);
+/// Whether it moves without an accept step and is approximate (SGLD, SGHMC), with a bias that
+/// grows with the step, which every front end says.
+bool isApproximateDynamics(TestMethod method);
 
 } // namespace core

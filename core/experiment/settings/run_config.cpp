@@ -19,6 +19,7 @@
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "core/proposals/hamiltonian_proposal.h"
 #include "core/proposals/stochastic_gradient_dynamics.h"
+#include "core/proposals/zig_zag_process.h"
 #include "core/validation/range_checks.h"
 
 namespace core {
@@ -115,8 +116,10 @@ ControlVariates resolvedControlVariates(const RunConfig &config)
 {
     if (config.controlVariates != ControlVariates::Auto)
         return config.controlVariates;
-    return methodRow(config.method).controlVariates == ControlVariatePolicy::Required ? ControlVariates::Taylor2
-                                                                                  : ControlVariates::None;
+    const MethodEntry &row = methodRow(config.method);
+    if (row.controlVariates != ControlVariatePolicy::Required)
+        return ControlVariates::None;
+    return row.maxControlVariateOrder >= 2 ? ControlVariates::Taylor2 : ControlVariates::Taylor1;
 }
 
 int controlVariateOrder(const RunConfig &config)
@@ -312,6 +315,9 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("sg-decay must be in [0, 1] (the schedule's exponent; 0: a constant step); got "
                                     + std::to_string(config.sgDecay));
     requireFinitePositive("sg-decay-from", config.sgDecayFrom);
+    if (!(config.zigzagSpacing >= 0.0) || !std::isfinite(config.zigzagSpacing))
+        throw std::invalid_argument("zigzag-spacing must be finite and >= 0 (0: the --step); got "
+                                    + std::to_string(config.zigzagSpacing));
     if (!(config.annealFrom >= 0.0) || !std::isfinite(config.annealFrom))
         throw std::invalid_argument("anneal-from must be finite and >= 0 (0: the burn-in runs at --temperature); got "
                                     + std::to_string(config.annealFrom));
@@ -340,8 +346,8 @@ void validate(const RunConfig &config)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");
         if (controlVariateOrder(config) > methodRow(config.method).maxControlVariateOrder)
             throw std::invalid_argument(cv + ": " + methodName(config.method)
-                                        + "'s control variates are first order, a gradient around the mode (SGLD-CV, "
-                                          "Baker et al. 2019, Sec. 3): use --control-variates taylor1");
+                                        + "'s control variates are first order, a gradient around the mode: use "
+                                          "--control-variates taylor1");
     }
     requireModelCapabilities(config);
     validateExactMinibatch(config);
@@ -437,6 +443,17 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
                                        const GaussianApproximation *laplace)
 {
     const DataIndex gradBatch = gradBatchFor(config, model.dataSize());
+    if (methodRow(config.method).move == MethodMove::ZigZag) {
+        // Its control variates are required: the chain's model is the residual model.
+        const auto *residuals = dynamic_cast<const ControlVariateModel *>(&model);
+        if (!residuals)
+            throw std::logic_error("the Zig-Zag process needs the control variates' model (ChainInputs::controlVariates)");
+        // Ten steps: on tall-logreg (step 1/√N, about half a posterior sd) about one effective draw
+        // per two or three outputs (measured at N = 10⁵, d = 10: bulk ESS 1,841 of 4,500 outputs;
+        // at one step, 487 of 4,500, for the same points per effective draw).
+        const double spacing = config.zigzagSpacing > 0.0 ? config.zigzagSpacing : 10.0 * step;
+        return std::make_unique<ZigZagProcess>(model, residuals->proxies(), spacing, 1.0, step);
+    }
     if (const MethodMove move = methodRow(config.method).move; move != MethodMove::ProposalAndTest) {
         StochasticGradientSettings settings;
         settings.dynamics =

@@ -141,6 +141,9 @@ struct RunConfig {
     double sghmcFriction = 0.1;
     double sgDecay = 0.0;
     double sgDecayFrom = 1000.0;
+    /// The Zig-Zag process (zig_zag_process.h): the time between the skeleton's outputs, > 0;
+    /// 0 reads it off every ten --step (a few posterior sds on tall data).
+    double zigzagSpacing = 0.0;
     /// The logistic-regression data (dataset "logreg"); for "tall-logreg" only its model
     /// options (prior, bias) and test split (testSize) are read.
     LogisticDataSpec logreg;

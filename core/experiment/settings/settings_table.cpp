@@ -242,6 +242,10 @@ std::vector<SettingSpec> makeTable()
             if (c.method == TestMethod::Sgld)
                 return std::string("SGLD noise standard deviation h per coordinate: epsilon = h^2, drift epsilon/2 times "
                                    "the minibatch gradient, no accept step");
+            if (c.method == TestMethod::ZigZag)
+                return std::string(c.zigzagSpacing > 0.0 ? "not used: the Zig-Zag skeleton is read off every zigzag_spacing"
+                                                         : "a tenth of the time between the Zig-Zag skeleton's "
+                                                           "outputs (speed 1 per coordinate)");
             if (c.method == TestMethod::Sghmc)
                 return std::string("SGHMC time step h: learning rate epsilon = h^2, momentum noise variance 2 alpha "
                                    "epsilon, no accept step");
@@ -294,7 +298,7 @@ std::vector<SettingSpec> makeTable()
     table.push_back(real("adapt_target", "adapt-target",
                          "adaptive, adaptive-langevin, laplace-langevin, laplace-cn, laplace-hmc: acceptance rate the burn-in tunes the proposal's scale toward, in (0, 0.5) for Barker-type tests, (0, 1) otherwise [0.3]",
                          [](auto &c) -> auto & { return c.adaptTarget; }));
-    table.push_back(integer("grad_batch", "grad-batch", "langevin and hmc proposals: rows of the gradient's minibatch, in [1, N], or 0: N/30 within 100..400 [100; recommended on logreg images: 0]",
+    table.push_back(integer("grad_batch", "grad-batch", "langevin and hmc proposals, sgld and sghmc: rows of the gradient's minibatch, in [1, N], or 0: N/30 within 100..400 [100; recommended on logreg images: 0]",
                             [](auto &c) -> auto & { return c.gradBatch; }));
     table.push_back(integer("leapfrog_steps", "leapfrog-steps", "laplace-hmc: mean leapfrog steps per trajectory (each draws 1 to 2K-1), in [1, 1000] [4]",
                             [](auto &c) -> auto & { return c.leapfrogSteps; }));
@@ -302,8 +306,14 @@ std::vector<SettingSpec> makeTable()
         "control_variates", "control-variates",
         "auto, none, taylor1 or taylor2: Taylor proxies around the posterior mode as control variates for "
             + methodNames("and", [](const MethodEntry &row) { return row.controlVariates != ControlVariatePolicy::Never; })
-            + "; the minibatch estimates only their residuals [auto: taylor2 for "
-            + methodNames("and", [](const MethodEntry &row) { return row.controlVariates == ControlVariatePolicy::Required; })
+            + "; the minibatch estimates only their residuals (sgld, sghmc and zigzag: first order only) [auto: taylor2 for "
+            + methodNames("and", [](const MethodEntry &row) {
+                  return row.controlVariates == ControlVariatePolicy::Required && row.maxControlVariateOrder >= 2;
+              })
+            + ", taylor1 for "
+            + methodNames("and", [](const MethodEntry &row) {
+                  return row.controlVariates == ControlVariatePolicy::Required && row.maxControlVariateOrder < 2;
+              })
             + ", none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
         [](RunConfig &c, const std::string &value) { c.controlVariates = parseControlVariates(value); }));
@@ -453,6 +463,9 @@ std::vector<SettingSpec> makeTable()
     table.push_back(real("sg_decay_from", "sg-decay-from",
                          "sgld, sghmc: t0 > 0, the moves over which a decreasing step falls by 2^gamma [1000]",
                          [](auto &c) -> auto & { return c.sgDecayFrom; }));
+    table.push_back(real("zigzag_spacing", "zigzag-spacing",
+                         "zigzag: the time between the Zig-Zag skeleton's outputs, > 0, or 0: ten times the --step [0]",
+                         [](auto &c) -> auto & { return c.zigzagSpacing; }));
     SettingSpec bias = logisticModel(flag("bias", "bias", "logreg: add a bias weight (--no-bias: none; always on for tall-logreg, whose --dimension counts it) [paper off; recommended on for --csv]", true,
                                           [](auto &c) -> auto & { return c.logreg.model.bias; }));
     bias.offFlag = "no-bias";

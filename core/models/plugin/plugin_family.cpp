@@ -175,6 +175,8 @@ public:
                    + " (mhx_model_derivative_bound(" + (!m_bounds[1] ? "2" : "3") + "))";
         case ModelCapability::CollapsibleLowerBound:
             return "the plugin interface has no collapsible lower bound of the likelihood";
+        case ModelCapability::GradientLipschitz:
+            return "the plugin interface has no Lipschitz constants of each point's gradient";
         }
         return {};
     }

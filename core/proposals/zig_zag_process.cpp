@@ -1,0 +1,137 @@
+#include "core/proposals/zig_zag_process.h"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/models/control_variates.h"
+#include "core/validation/range_checks.h"
+
+namespace core {
+namespace {
+
+// The first event time of a Poisson process of rate a + b s (a, b ≥ 0) for the unit-rate
+// exponential draw `e`: the root of a s + b s²/2 = e, in a form without cancellation.
+double firstEventTime(double a, double b, double e)
+{
+    if (b > 0.0)
+        return 2.0 * e / (a + std::sqrt(a * a + 2.0 * b * e));
+    return a > 0.0 ? e / a : std::numeric_limits<double>::infinity();
+}
+
+} // namespace
+
+ZigZagProcess::ZigZagProcess(const Model &model, const TaylorProxies &controlVariates, double spacing,
+                             double boundScale, double step)
+    : m_model(model), m_proxies(controlVariates), m_spacing(spacing), m_boundScale(boundScale),
+      m_step(step > 0.0 ? step : spacing)
+{
+    requireFinitePositive("zigzag-spacing", spacing);
+    requireFinitePositive("the Zig-Zag bound's scale", boundScale);
+    if (!model.hasGradient())
+        throw std::invalid_argument("the Zig-Zag process needs gradients, which the model '" + model.name()
+                                    + "' does not provide");
+    const std::optional<Vector> lipschitz = model.pointGradientLipschitz();
+    const std::optional<double> prior = model.priorGradientLipschitz();
+    if (!lipschitz || !prior)
+        throw std::invalid_argument("the Zig-Zag process needs the Lipschitz constants of each point's gradient, which "
+                                    "the model '" + model.name() + "' does not provide");
+    const int dim = model.dimension();
+    if (lipschitz->size() != dim || controlVariates.anchor().size() != dim)
+        throw std::invalid_argument("the Zig-Zag process: the gradient bounds or the anchor do not have the model's dimension");
+    m_lipschitz = *lipschitz;
+    m_priorLipschitz = *prior;
+    m_priorAtAnchor.resize(dim);
+    model.gradLogPrior(controlVariates.anchor(), m_priorAtAnchor);
+    m_anchorGradient.resize(dim);
+    m_slopes.resize(dim);
+    m_work.resize(dim);
+    m_rowGradient.resize(dim);
+    m_anchorRowGradient.resize(dim);
+    m_priorGradient.resize(dim);
+}
+
+Vector ZigZagProcess::rateSlopes(double temperature) const
+{
+    const double n = static_cast<double>(m_model.dataSize());
+    return m_boundScale * ((n / temperature) * m_lipschitz.array() + m_priorLipschitz).matrix();
+}
+
+double ZigZagProcess::coordinateEstimate(const Vector &theta, int coordinate, DataIndex point, double temperature) const
+{
+    // E_i^j(θ) = ∂_iU(θ̂) − [∂_i log p0(θ) − ∂_i log p0(θ̂)] − (N/T) [∂_iℓ_j(θ) − ∂_iℓ_j(θ̂)].
+    const std::array<DataIndex, 1> row{point};
+    m_model.sumGradLogLikelihood(theta, row, m_rowGradient);
+    m_model.sumGradLogLikelihood(m_proxies.anchor(), row, m_anchorRowGradient);
+    m_model.gradLogPrior(theta, m_priorGradient);
+    const double n = static_cast<double>(m_model.dataSize());
+    return m_anchorGradient[coordinate] - (m_priorGradient[coordinate] - m_priorAtAnchor[coordinate])
+           - (n / temperature) * (m_rowGradient[coordinate] - m_anchorRowGradient[coordinate]);
+}
+
+void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, Rng &rng) const
+{
+    const Eigen::Index dim = from.size();
+    if (m_velocity.size() != dim) {
+        m_velocity.resize(dim);
+        for (Eigen::Index i = 0; i < dim; ++i)
+            m_velocity[i] = rng.uniformIndex(2) == 0 ? -1.0 : 1.0;
+    }
+    if (temperature != m_gradientTemperature) {
+        // ∂U(θ̂) = −∇ log p0(θ̂) − G / T.
+        m_anchorGradient = -m_priorAtAnchor - m_proxies.gradientSum() / temperature;
+        m_slopes = rateSlopes(temperature);
+        m_gradientTemperature = temperature;
+    }
+    const Vector &anchor = m_proxies.anchor();
+    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂
+    const auto n = static_cast<std::uint64_t>(m_model.dataSize());
+    m_cost = {0, 0};
+    m_switches = 0;
+    m_work = from;
+    double remaining = m_spacing;
+    for (;;) {
+        const double distance = (m_work - anchor).norm();
+        double first = std::numeric_limits<double>::infinity(), firstA = 0.0, firstB = 0.0;
+        int coordinate = -1;
+        for (Eigen::Index i = 0; i < dim; ++i) {
+            const double a = std::max(0.0, m_velocity[i] * m_anchorGradient[i]) + m_slopes[i] * distance;
+            const double b = m_slopes[i] * speed;
+            const double s = firstEventTime(a, b, -std::log(rng.uniformOpen01()));
+            if (s < first) {
+                first = s;
+                firstA = a;
+                firstB = b;
+                coordinate = static_cast<int>(i);
+            }
+        }
+        if (!(first < remaining)) {
+            m_work += remaining * m_velocity;
+            break;
+        }
+        m_work += first * m_velocity;
+        remaining -= first;
+        const auto point = static_cast<DataIndex>(rng.uniformIndex(n));
+        ++m_cost.pointsRead;
+        const double rate = std::max(0.0, m_velocity[coordinate] * coordinateEstimate(m_work, coordinate, point, temperature));
+        const double bound = firstA + firstB * first;
+        if (rate > bound * (1.0 + 1e-9))
+            ++m_cost.boundViolations;
+        if (rng.uniform01() * bound < rate) {
+            m_velocity[coordinate] = -m_velocity[coordinate];
+            ++m_switches;
+        }
+    }
+    to = m_work;
+}
+
+std::unique_ptr<Proposal> ZigZagProcess::withStep(double step) const
+{
+    requireFinitePositive("step", step);
+    auto copy = std::make_unique<ZigZagProcess>(m_model, m_proxies, m_spacing * step / m_step, m_boundScale, step);
+    copy->m_velocity = m_velocity;
+    return copy;
+}
+
+} // namespace core
