@@ -25,6 +25,7 @@
 #include "core/models/control_variates.h"
 #include "core/proposals/stochastic_gradient_dynamics.h"
 #include "tests/support/gaussian_mean_posterior.h"
+#include "tests/support/gaussian_mean_proxies.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -67,20 +68,6 @@ double sghmcVariance(double epsilon, double friction, DataIndex batch)
     const Eigen::Vector4d vecSigma = (Eigen::Matrix4d::Identity() - kron).partialPivLu().solve(vecQ);
     return vecSigma[3]; // Σ(θ, θ)
 }
-
-// The proxies of the Gaussian mean around θ̂: first order, G = Σ (x_i − θ̂) / s².
-class GaussianMeanProxies final : public TaylorProxies {
-public:
-    explicit GaussianMeanProxies(double anchor)
-        : TaylorProxies(1, Vector::Constant(1, anchor),
-                        Vector::Constant(1, (GaussianMeanPosterior::x.array() - anchor).sum()), Eigen::MatrixXd::Zero(1, 1))
-    {
-    }
-    void residuals(const Vector &, const Vector &, std::span<const DataIndex>, std::span<double>) const override {}
-    void residualsRange(const Vector &, const Vector &, DataIndex, std::span<double>) const override {}
-    std::optional<double> residualBound(const Vector &, const Vector &) const override { return std::nullopt; }
-    std::optional<std::vector<double>> pointDerivativeBounds() const override { return std::nullopt; }
-};
 
 struct Draws {
     std::vector<double> thinned;

@@ -22,6 +22,7 @@
 #include "core/models/posterior_mode.h"
 #include "core/proposals/zig_zag_process.h"
 #include "tests/support/gaussian_mean_posterior.h"
+#include "tests/support/gaussian_mean_proxies.h"
 #include "tests/support/random_classification.h"
 #include "tests/support/statistics.h"
 
@@ -30,20 +31,6 @@ using namespace core;
 BOOST_TEST_GLOBAL_FIXTURE(GaussianMeanPosterior);
 
 namespace {
-
-// First-order proxies of the Gaussian mean around θ̂: G = Σ (x_i − θ̂) / s², s² = 1.
-class GaussianMeanProxies final : public TaylorProxies {
-public:
-    explicit GaussianMeanProxies(double anchor)
-        : TaylorProxies(1, Vector::Constant(1, anchor),
-                        Vector::Constant(1, (GaussianMeanPosterior::x.array() - anchor).sum()), Eigen::MatrixXd::Zero(1, 1))
-    {
-    }
-    void residuals(const Vector &, const Vector &, std::span<const DataIndex>, std::span<double>) const override {}
-    void residualsRange(const Vector &, const Vector &, DataIndex, std::span<double>) const override {}
-    std::optional<double> residualBound(const Vector &, const Vector &) const override { return std::nullopt; }
-    std::optional<std::vector<double>> pointDerivativeBounds() const override { return std::nullopt; }
-};
 
 struct Skeleton {
     ChainResult chain;
