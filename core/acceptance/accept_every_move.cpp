@@ -1,21 +1,17 @@
 #include "core/acceptance/accept_every_move.h"
 
-#include "core/proposals/stochastic_gradient_dynamics.h"
-
 namespace core {
 
-AcceptEveryMove::AcceptEveryMove(std::string name, DataIndex requestedBatch, bool restartable)
-    : m_name(std::move(name)), m_requestedBatch(requestedBatch), m_restartable(restartable)
+AcceptEveryMove::AcceptEveryMove(std::string name, bool restartable) : m_name(std::move(name)), m_restartable(restartable)
 {
 }
 
-Decision AcceptEveryMove::decide(const TestProblem &problem, Rng &)
+Decision AcceptEveryMove::decide(const TestProblem &, Rng &)
 {
     Decision decision;
     decision.accepted = true;
-    // The points this iteration read are the move's gradient rows: they stand where a test's
-    // minibatch stands in every figure (points per iteration, per effective sample).
-    decision.pointsUsed = gradientBatchSize(m_requestedBatch, problem.model.dataSize());
+    // Nothing is read here: the chain counts the move's own reads (readsProposalRatio() is false).
+    decision.pointsUsed = 0;
     return decision;
 }
 

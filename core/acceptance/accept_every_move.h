@@ -10,11 +10,11 @@ namespace core {
 
 class AcceptEveryMove final : public AcceptanceTest {
 public:
-    /// `name`: the method's CLI spelling. `requestedBatch`: the gradient minibatch the move read
-    /// (0: gradientBatchSize's automatic choice from N), reported as the iteration's points.
-    /// `restartable`: false where the move carries state between iterations (SGHMC's momentum),
-    /// so that a chain of it refuses checkpoints.
-    AcceptEveryMove(std::string name, DataIndex requestedBatch, bool restartable = true);
+    /// `name`: the method's CLI spelling. `restartable`: false where the move carries state
+    /// between iterations (SGHMC's momentum, Zig-Zag's velocity), so that a chain of it refuses
+    /// checkpoints. The points an iteration read are the move's own (Proposal::lastMoveCost: the
+    /// gradient minibatch, the Zig-Zag process's proposed switches); this test reads none.
+    explicit AcceptEveryMove(std::string name, bool restartable = true);
 
     std::string name() const override { return m_name; }
     Decision decide(const TestProblem &problem, Rng &rng) override;
@@ -23,7 +23,6 @@ public:
 
 private:
     std::string m_name;
-    DataIndex m_requestedBatch;
     bool m_restartable;
 };
 

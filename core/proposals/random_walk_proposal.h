@@ -40,7 +40,8 @@ public:
     /// mode) names the fit's centre.
     virtual const Vector *preferredStart() const { return nullptr; }
     /// What the latest propose() call read, for a move that reads a number of points of its own
-    /// choosing (the Zig-Zag process: one per proposed switch) and has no test to count them:
+    /// choosing (the Zig-Zag process: one per proposed switch; the stochastic-gradient moves:
+    /// their gradient minibatch) and has no test to count them:
     /// pointsRead < 0 where the move does not say (the test's count stands).
     struct MoveCost {
         std::int64_t pointsRead = -1;

@@ -83,6 +83,7 @@ void StochasticGradientDynamics::propose(const Vector &from, Vector &to, double 
         rows = m_sampler.drawMore(m_settings.gradBatch, rng);
     }
     gradientEstimate(from, temperature, rows, m_gradient);
+    m_lastBatch = static_cast<std::int64_t>(rows.size());
     const double epsilon = nextStepSize();
     ++m_moves;
     if (m_settings.dynamics == GradientDynamics::Langevin) {

@@ -75,6 +75,9 @@ public:
     double step() const override { return m_step; }
     std::unique_ptr<Proposal> withStep(double step) const override;
     void restartSampling() const override { m_sampler.restart(); }
+    /// The latest move read its gradient minibatch, B rows (with control variates, both
+    /// gradients come from those rows): the iteration's points in every figure.
+    MoveCost lastMoveCost() const override { return {m_lastBatch, 0}; }
 
     const StochasticGradientSettings &settings() const { return m_settings; }
     bool usesControlVariates() const { return m_proxies != nullptr; }
@@ -97,6 +100,7 @@ private:
     mutable Vector m_lastEnd;            // the θ' of the last move, where m_momentum belongs
     mutable bool m_haveMomentum = false;
     mutable std::int64_t m_moves = 0;
+    mutable std::int64_t m_lastBatch = -1; // rows the latest move read (-1: none yet)
 };
 
 } // namespace core

@@ -60,7 +60,9 @@ LapProposal lapProposal(const RunConfig &config, const Model &model, const Chain
         lap.proposal = lap.owned.get();
     }
     lap.setupSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (shared && usesLaplaceFit(config.proposal))
+    // The shared fit's seconds count where the proposal is built from it; the moves without an
+    // accept step build their own (the proposal box does not apply to them), so they read none.
+    if (shared && usesLaplaceFit(config.proposal) && !movesWithoutAcceptStep(config.method))
         lap.setupSeconds += shared->seconds;
     return lap;
 }

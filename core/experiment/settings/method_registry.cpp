@@ -60,7 +60,7 @@ std::unique_ptr<AcceptanceTest> makeFirefly(const RunConfig &config, Correction,
 
 std::unique_ptr<AcceptanceTest> makeNoAcceptStep(const RunConfig &config, Correction, Designer)
 {
-    return std::make_unique<AcceptEveryMove>(methodName(config.method), config.gradBatch,
+    return std::make_unique<AcceptEveryMove>(methodName(config.method),
                                              !methodRow(config.method).carriesStateBetweenIterations);
 }
 

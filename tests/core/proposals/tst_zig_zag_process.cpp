@@ -42,7 +42,7 @@ Skeleton gaussianSkeleton(double boundScale, std::uint64_t seed, int draws = 500
     const GaussianMeanProxies proxies(0.9 * GaussianMeanPosterior::posteriorMean());
     const double sd = GaussianMeanPosterior::posteriorSd();
     const ZigZagProcess process(*GaussianMeanPosterior::model, proxies, sd, boundScale);
-    AcceptEveryMove test("zigzag", 0, false);
+    AcceptEveryMove test("zigzag", false);
     ChainSettings settings;
     settings.samples = 1000 + static_cast<std::int64_t>(draws) * thinning;
     settings.seed = seed;
@@ -111,7 +111,7 @@ BOOST_AUTO_TEST_CASE(onLogisticRegressionItAgreesWithFullDataMetropolis)
     BOOST_TEST(refEss.minCoeff() > 2500.0);
 
     const ZigZagProcess process(*residualModel, *proxies, 2.0 * sd);
-    AcceptEveryMove test("zigzag", 0, false);
+    AcceptEveryMove test("zigzag", false);
     settings.samples = 2000 + 60'000;
     const ChainResult chain = runChain(*residualModel, process, test, settings);
     BOOST_TEST(chain.boundViolations == 0);
