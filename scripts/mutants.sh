@@ -126,6 +126,16 @@ mutant zigzag-bound-without-speed core/proposals/zig_zag_process.cpp \
   "tst_zig_zag_process/onLogisticRegressionItAgreesWithFullDataMetropolis" \
   "    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂" \
   "    const double speed = 0.1 * std::sqrt(static_cast<double>(dim)); // ‖v‖₂"
+# zigzag+none's estimate without its 1/T: the untempered posterior at T = 4.
+mutant zigzag-none-estimate-no-1/T core/proposals/zig_zag_process.cpp \
+  "tst_zig_zag_process/withoutControlVariatesItAgreesTooButReadsFarMore" \
+  "        return -m_priorGradient[coordinate] - (n / temperature) * m_rowGradient[coordinate];" \
+  "        return -m_priorGradient[coordinate] - n * m_rowGradient[coordinate];"
+# zigzag+none's global bound without its N: a single point's gradient bound, far too small.
+mutant zigzag-none-bound-without-N core/proposals/zig_zag_process.cpp \
+  "tst_zig_zag_process/withoutControlVariatesItAgreesTooButReadsFarMore" \
+  "        const double data = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize())" \
+  "        const double data = m_boundScale * m_pointGradientBound"
 
 only="" from_head=false scratch="$root/build-mutants"
 while [ $# -gt 0 ]; do

@@ -332,7 +332,7 @@ int runCommand(int argc, char **argv)
     for (const core::ControlVariateReport &cv : outcome.controlVariates)
         if (cv.order == 0)
             std::printf("  posterior mode       %d Newton steps%s%s, %lld passes over the data, %.3g s (not in the speeds "
-                        "below): tunamh and flymc chains start there\n",
+                        "below): the chains start there\n",
                         cv.newtonSteps, modeStart, cv.converged ? "" : " (not converged)", static_cast<long long>(cv.passes),
                         cv.seconds);
         else

@@ -1,5 +1,6 @@
 #include "core/proposals/zig_zag_process.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -22,7 +23,7 @@ double firstEventTime(double a, double b, double e)
 
 } // namespace
 
-ZigZagProcess::ZigZagProcess(const Model &model, const TaylorProxies &controlVariates, double spacing,
+ZigZagProcess::ZigZagProcess(const Model &model, const TaylorProxies *controlVariates, double spacing,
                              double boundScale, double step)
     : m_model(model), m_proxies(controlVariates), m_spacing(spacing), m_boundScale(boundScale),
       m_step(step > 0.0 ? step : spacing)
@@ -32,18 +33,28 @@ ZigZagProcess::ZigZagProcess(const Model &model, const TaylorProxies &controlVar
     if (!model.hasGradient())
         throw std::invalid_argument("the Zig-Zag process needs gradients, which the model '" + model.name()
                                     + "' does not provide");
-    const std::optional<Vector> lipschitz = model.pointGradientLipschitz();
-    const std::optional<double> prior = model.priorGradientLipschitz();
-    if (!lipschitz || !prior)
-        throw std::invalid_argument("the Zig-Zag process needs the Lipschitz constants of each point's gradient, which "
-                                    "the model '" + model.name() + "' does not provide");
     const int dim = model.dimension();
-    if (lipschitz->size() != dim || controlVariates.anchor().size() != dim)
-        throw std::invalid_argument("the Zig-Zag process: the gradient bounds or the anchor do not have the model's dimension");
-    m_lipschitz = *lipschitz;
+    const std::optional<double> prior = model.priorGradientLipschitz();
+    if (controlVariates) {
+        const std::optional<Vector> lipschitz = model.pointGradientLipschitz();
+        if (!lipschitz || !prior)
+            throw std::invalid_argument("the Zig-Zag process needs the Lipschitz constants of each point's gradient, "
+                                        "which the model '" + model.name() + "' does not provide");
+        if (lipschitz->size() != dim || controlVariates->anchor().size() != dim)
+            throw std::invalid_argument(
+                "the Zig-Zag process: the gradient bounds or the anchor do not have the model's dimension");
+        m_lipschitz = *lipschitz;
+        m_priorAtAnchor.resize(dim);
+        model.gradLogPrior(controlVariates->anchor(), m_priorAtAnchor);
+    } else {
+        const std::optional<std::vector<double>> constants = model.pointLipschitzConstants();
+        if (!constants || !prior)
+            throw std::invalid_argument("the Zig-Zag process without control variates needs each point's Lipschitz "
+                                        "constant and the prior's gradient bound, which the model '"
+                                        + model.name() + "' does not provide (use --control-variates taylor1)");
+        m_pointGradientBound = constants->empty() ? 0.0 : *std::max_element(constants->begin(), constants->end());
+    }
     m_priorLipschitz = *prior;
-    m_priorAtAnchor.resize(dim);
-    model.gradLogPrior(controlVariates.anchor(), m_priorAtAnchor);
     m_anchorGradient.resize(dim);
     m_slopes.resize(dim);
     m_work.resize(dim);
@@ -55,19 +66,56 @@ ZigZagProcess::ZigZagProcess(const Model &model, const TaylorProxies &controlVar
 Vector ZigZagProcess::rateSlopes(double temperature) const
 {
     const double n = static_cast<double>(m_model.dataSize());
+    if (!m_proxies)
+        return Vector::Zero(m_model.dimension());
     return m_boundScale * ((n / temperature) * m_lipschitz.array() + m_priorLipschitz).matrix();
 }
 
 double ZigZagProcess::coordinateEstimate(const Vector &theta, int coordinate, DataIndex point, double temperature) const
 {
-    // E_i^j(θ) = ∂_iU(θ̂) − [∂_i log p0(θ) − ∂_i log p0(θ̂)] − (N/T) [∂_iℓ_j(θ) − ∂_iℓ_j(θ̂)].
     const std::array<DataIndex, 1> row{point};
-    m_model.sumGradLogLikelihood(theta, row, m_rowGradient);
-    m_model.sumGradLogLikelihood(m_proxies.anchor(), row, m_anchorRowGradient);
-    m_model.gradLogPrior(theta, m_priorGradient);
     const double n = static_cast<double>(m_model.dataSize());
+    m_model.sumGradLogLikelihood(theta, row, m_rowGradient);
+    m_model.gradLogPrior(theta, m_priorGradient);
+    if (!m_proxies) // E_i^j(θ) = −∂_i log p0(θ) − (N/T) ∂_iℓ_j(θ)
+        return -m_priorGradient[coordinate] - (n / temperature) * m_rowGradient[coordinate];
+    // E_i^j(θ) = ∂_iU(θ̂) − [∂_i log p0(θ) − ∂_i log p0(θ̂)] − (N/T) [∂_iℓ_j(θ) − ∂_iℓ_j(θ̂)].
+    m_model.sumGradLogLikelihood(m_proxies->anchor(), row, m_anchorRowGradient);
     return m_anchorGradient[coordinate] - (m_priorGradient[coordinate] - m_priorAtAnchor[coordinate])
            - (n / temperature) * (m_rowGradient[coordinate] - m_anchorRowGradient[coordinate]);
+}
+
+ZigZagProcess::ProposedEvent ZigZagProcess::firstProposedEvent(Rng &rng) const
+{
+    const Eigen::Index dim = m_work.size();
+    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂
+    ProposedEvent event{std::numeric_limits<double>::infinity(), -1, 0.0};
+    double firstA = 0.0, firstB = 0.0;
+    // The affine bound a_i + b_i s of each coordinate's rate from m_work (the header's forms).
+    const auto consider = [&](Eigen::Index i, double a, double b) {
+        const double s = firstEventTime(a, b, -std::log(rng.uniformOpen01()));
+        if (s < event.time) {
+            event.time = s;
+            event.coordinate = static_cast<int>(i);
+            firstA = a;
+            firstB = b;
+        }
+    };
+    if (m_proxies) {
+        const double distance = (m_work - m_proxies->anchor()).norm();
+        for (Eigen::Index i = 0; i < dim; ++i)
+            consider(i, std::max(0.0, m_velocity[i] * m_anchorGradient[i]) + m_slopes[i] * distance,
+                     m_slopes[i] * speed);
+    } else {
+        m_model.gradLogPrior(m_work, m_priorGradient);
+        const double data = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize())
+                            / m_gradientTemperature;
+        const double growth = m_priorLipschitz * speed;
+        for (Eigen::Index i = 0; i < dim; ++i)
+            consider(i, std::max(0.0, -m_velocity[i] * m_priorGradient[i]) + data, growth);
+    }
+    event.bound = firstA + firstB * event.time;
+    return event;
 }
 
 void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, Rng &rng) const
@@ -80,46 +128,32 @@ void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, 
     }
     if (temperature != m_gradientTemperature) {
         // ∂U(θ̂) = −∇ log p0(θ̂) − G / T.
-        m_anchorGradient = -m_priorAtAnchor - m_proxies.gradientSum() / temperature;
+        if (m_proxies)
+            m_anchorGradient = -m_priorAtAnchor - m_proxies->gradientSum() / temperature;
         m_slopes = rateSlopes(temperature);
         m_gradientTemperature = temperature;
     }
-    const Vector &anchor = m_proxies.anchor();
-    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂
     const auto n = static_cast<std::uint64_t>(m_model.dataSize());
     m_cost = {0, 0};
     m_switches = 0;
     m_work = from;
     double remaining = m_spacing;
     for (;;) {
-        const double distance = (m_work - anchor).norm();
-        double first = std::numeric_limits<double>::infinity(), firstA = 0.0, firstB = 0.0;
-        int coordinate = -1;
-        for (Eigen::Index i = 0; i < dim; ++i) {
-            const double a = std::max(0.0, m_velocity[i] * m_anchorGradient[i]) + m_slopes[i] * distance;
-            const double b = m_slopes[i] * speed;
-            const double s = firstEventTime(a, b, -std::log(rng.uniformOpen01()));
-            if (s < first) {
-                first = s;
-                firstA = a;
-                firstB = b;
-                coordinate = static_cast<int>(i);
-            }
-        }
-        if (!(first < remaining)) {
+        const ProposedEvent event = firstProposedEvent(rng);
+        if (!(event.time < remaining)) {
             m_work += remaining * m_velocity;
             break;
         }
-        m_work += first * m_velocity;
-        remaining -= first;
+        m_work += event.time * m_velocity;
+        remaining -= event.time;
         const auto point = static_cast<DataIndex>(rng.uniformIndex(n));
         ++m_cost.pointsRead;
-        const double rate = std::max(0.0, m_velocity[coordinate] * coordinateEstimate(m_work, coordinate, point, temperature));
-        const double bound = firstA + firstB * first;
-        if (rate > bound * (1.0 + 1e-9))
+        const int i = event.coordinate;
+        const double rate = std::max(0.0, m_velocity[i] * coordinateEstimate(m_work, i, point, temperature));
+        if (rate > event.bound * (1.0 + 1e-9))
             ++m_cost.boundViolations;
-        if (rng.uniform01() * bound < rate) {
-            m_velocity[coordinate] = -m_velocity[coordinate];
+        if (rng.uniform01() * event.bound < rate) {
+            m_velocity[i] = -m_velocity[i];
             ++m_switches;
         }
     }

@@ -19,6 +19,16 @@
 /// every proposed event and at the end of every output interval: each dominates the true rate
 /// from the state it is computed at, which is all the thinning needs.
 ///
+/// Without control variates (`zigzag+none`, Zig-Zag with subsampling, Sec. 3.2), the estimate is
+/// the plain one, E_i^j(θ) = −∂_i log p0(θ) − (N/T) ∂_iℓ_j(θ), bounded globally: a model whose
+/// points have Lipschitz log-likelihoods, |ℓ_j(θ) − ℓ_j(θ')| ≤ c_j ‖θ − θ'‖₂ (TunaMH's constants),
+/// has |∂_iℓ_j| ≤ ‖∇ℓ_j‖₂ ≤ c_j, so with M = max_j c_j and the prior's P,
+///     (v_i E_i^j(θ + v s))⁺ ≤ a_i + b_i s,   a_i = (−v_i ∂_i log p0(θ))⁺ + (N/T) M,   b_i = P √d.
+/// M does not shrink near the mode, so each unit of time costs O(N) proposed events: the
+/// process is exact but not super-efficient, which is what the control variates buy (Sec. 4).
+/// (Bierkens et al.'s logistic bound, N max_j |x_ji| per coordinate, is tighter than c_j = ‖x̃_j‖₂
+/// by up to √d; the model does not offer it.)
+///
 /// The chain's draws are the skeleton read off every `spacing` units of time: propose() runs the
 /// process from `from` for that long and writes θ at the end. Each proposed event reads one point
 /// (its gradient at θ and at θ̂), counted in lastMoveCost(); an event whose rate exceeds its bound
@@ -36,14 +46,15 @@ class TaylorProxies;
 
 class ZigZagProcess final : public Proposal {
 public:
-    /// Keeps references to `model` and `controlVariates` (their anchor θ̂ and Σ_j ∇ℓ_j(θ̂)), which
-    /// must outlive it. Reads the model's gradient Lipschitz constants (one pass over the data).
-    /// `boundScale` multiplies every C_i (1: the derived bound; tests pass < 1 to break it).
-    /// Throws std::invalid_argument for a spacing that is not finite and > 0, a model without
-    /// gradients or their Lipschitz constants, or proxies of another dimension.
+    /// Keeps references to `model` and `controlVariates` (their anchor θ̂ and Σ_j ∇ℓ_j(θ̂); null:
+    /// subsampling without them), which must outlive it. Reads the model's gradient Lipschitz
+    /// constants, or without control variates its points' Lipschitz constants (one pass over the
+    /// data). `boundScale` multiplies every C_i, or M (1: the derived bound; tests pass < 1 to
+    /// break it). Throws std::invalid_argument for a spacing that is not finite and > 0, a model
+    /// without gradients or the constants its bound needs, or proxies of another dimension.
     /// `step`: the run's step the spacing was derived from (0: the spacing itself), what step()
     /// reports and a live step change scales.
-    ZigZagProcess(const Model &model, const TaylorProxies &controlVariates, double spacing, double boundScale = 1.0,
+    ZigZagProcess(const Model &model, const TaylorProxies *controlVariates, double spacing, double boundScale = 1.0,
                   double step = 0.0);
 
     void propose(const Vector &from, Vector &to, double temperature, Rng &rng) const override;
@@ -61,19 +72,31 @@ public:
     const Vector &velocity() const { return m_velocity; }
     /// Switches (accepted events) in the latest output interval.
     std::int64_t lastSwitches() const { return m_switches; }
-    /// C_i at temperature T.
+    /// C_i at temperature T (with control variates).
     Vector rateSlopes(double temperature) const;
+    bool usesControlVariates() const { return m_proxies != nullptr; }
+    /// M = max_j c_j, the bound on every |∂_iℓ_j| (without control variates; 0 with them).
+    double pointGradientBound() const { return m_pointGradientBound; }
 
 private:
     double coordinateEstimate(const Vector &theta, int coordinate, DataIndex point, double temperature) const;
+    /// The first proposed event from m_work along m_velocity: its time, coordinate and the
+    /// bound's value there; time is +inf where no bound is positive.
+    struct ProposedEvent {
+        double time;
+        int coordinate;
+        double bound;
+    };
+    ProposedEvent firstProposedEvent(Rng &rng) const;
 
     const Model &m_model;
-    const TaylorProxies &m_proxies;
+    const TaylorProxies *m_proxies;
     double m_spacing;
     double m_boundScale;
     double m_step;
     Vector m_lipschitz;      // L_i
     double m_priorLipschitz; // P
+    double m_pointGradientBound = 0.0; // M, without control variates
     Vector m_priorAtAnchor;  // ∇ log p0(θ̂)
     mutable Vector m_velocity;
     mutable Vector m_anchorGradient; // ∂U(θ̂) at m_gradientTemperature

@@ -47,7 +47,8 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
                 return row.controlVariates == core::ControlVariatePolicy::Optional;
             })))
             .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
-                return row.controlVariates == core::ControlVariatePolicy::Required;
+                return row.controlVariates == core::ControlVariatePolicy::Required
+                       || row.controlVariates == core::ControlVariatePolicy::ByDefault;
             })))
             .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
                 return row.controlVariates == core::ControlVariatePolicy::Never && !row.needs.empty();

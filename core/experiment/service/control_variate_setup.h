@@ -16,7 +16,7 @@ namespace core {
 /// By Taylor order (index 1 and 2; null where no channel uses it). The mode is found once, at
 /// the request's temperature, and shared by both orders; each order's sums take one pass.
 /// Appends a ControlVariateReport per order to outcome.controlVariates. The mode is also found,
-/// into `mode`, when a channel runs TunaMH or FlyMC without proxies: their chains start there and
+/// into `mode`, when a channel runs TunaMH, FlyMC or zigzag+none without proxies: their chains start there and
 /// FlyMC tunes its bounds there (a report of order 0). Newton starts from `start` when given
 /// (the Laplace fit's mode, the same posterior's: it then converges in its first step), else
 /// from the model's initial θ. Throws Cancelled when `stop` is requested, std::invalid_argument

@@ -129,8 +129,9 @@ std::vector<MethodEntry> makeTable()
          MethodMove::GradientHamiltonian, 1, "its momentum"},
         {TestMethod::ZigZag, "zigzag", "zigzag (Zig-Zag process, exact)",
          "The Zig-Zag process with subsampling and control variates (Bierkens, Fearnhead & Roberts 2019, Sec. 3-4): "
-         "exact and continuous-time, one point read per proposed switch, read off every --zigzag-spacing.",
-         Metropolis, true, false, true, {Gradient, TaylorProxies, GradientLipschitz}, Required, true, true, false,
+         "exact and continuous-time, one point read per proposed switch, read off every --zigzag-spacing. "
+         "zigzag+none subsamples against a global bound (Sec. 3.2): exact, but O(N) reads per unit of time.",
+         Metropolis, true, false, true, {Gradient, TaylorProxies, GradientLipschitz}, ByDefault, true, true, false,
          makeNoAcceptStep, MethodMove::ZigZag, 1, "its velocity"},
         {TestMethod::Barker, "barker", "barker (full data)",
          "The exact Barker test on all N points (Seita et al. Sec. 3).", Barker, true, false, false, {}, Never,

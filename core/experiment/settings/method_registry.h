@@ -31,7 +31,7 @@ enum class TestMethod {
     Firefly,  ///< FlyMC (firefly_test.h)
     Sgld,     ///< SGLD, no accept step (stochastic_gradient_dynamics.h)
     Sghmc,    ///< SGHMC, no accept step (stochastic_gradient_dynamics.h)
-    ZigZag    ///< the Zig-Zag process with control variates (zig_zag_process.h)
+    ZigZag    ///< the Zig-Zag process, with control variates by default (zig_zag_process.h)
 };
 
 /// How a method moves: its test judges the run's proposal, or stochastic-gradient dynamics move
@@ -46,8 +46,9 @@ enum class AcceptRule { Barker, Metropolis };
 /// Whether a method takes Taylor-proxy control variates (control_variates.h).
 enum class ControlVariatePolicy {
     Never,    ///< the full-data tests read every point; TunaMH and FlyMC bound each point's likelihood
-    Optional, ///< off by default; --control-variates taylor1|taylor2 turns them on
-    Required  ///< on by default and refused off (SMH: its factors are the residuals)
+    Optional,  ///< off by default; --control-variates taylor1|taylor2 turns them on
+    ByDefault, ///< on by default, --control-variates none allowed (the Zig-Zag process: subsampling)
+    Required   ///< on by default and refused off (SMH: its factors are the residuals)
 };
 
 struct MethodEntry {

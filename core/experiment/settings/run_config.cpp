@@ -91,7 +91,10 @@ std::string methodVariantName(const RunConfig &config)
 {
     const ControlVariates cv = resolvedControlVariates(config);
     std::string name = methodName(config.method);
-    if (cv != ControlVariates::None) {
+    // A method whose control variates are on by default names their absence (zigzag+none), so
+    // that its plain name always means the default.
+    const bool namesNone = methodRow(config.method).controlVariates == ControlVariatePolicy::ByDefault;
+    if (cv != ControlVariates::None || namesNone) {
         // Appended piece by piece: GCC 12 takes "+" + std::string for an overlapping memcpy (-Wrestrict).
         name += '+';
         name += controlVariatesName(cv);
@@ -117,7 +120,7 @@ ControlVariates resolvedControlVariates(const RunConfig &config)
     if (config.controlVariates != ControlVariates::Auto)
         return config.controlVariates;
     const MethodEntry &row = methodRow(config.method);
-    if (row.controlVariates != ControlVariatePolicy::Required)
+    if (row.controlVariates != ControlVariatePolicy::Required && row.controlVariates != ControlVariatePolicy::ByDefault)
         return ControlVariates::None;
     return row.maxControlVariateOrder >= 2 ? ControlVariates::Taylor2 : ControlVariates::Taylor1;
 }
@@ -444,15 +447,16 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
 {
     const DataIndex gradBatch = gradBatchFor(config, model.dataSize());
     if (methodRow(config.method).move == MethodMove::ZigZag) {
-        // Its control variates are required: the chain's model is the residual model.
+        // With control variates (the default) the chain's model is the residual model; zigzag+none
+        // subsamples the data's own model against a global bound.
         const auto *residuals = dynamic_cast<const ControlVariateModel *>(&model);
-        if (!residuals)
+        if (!residuals && controlVariateOrder(config) > 0)
             throw std::logic_error("the Zig-Zag process needs the control variates' model (ChainInputs::controlVariates)");
         // Ten steps: on tall-logreg (step 1/√N, about half a posterior sd) about one effective draw
         // per two or three outputs (measured at N = 10⁵, d = 10: bulk ESS 1,841 of 4,500 outputs;
         // at one step, 487 of 4,500, for the same points per effective draw).
         const double spacing = config.zigzagSpacing > 0.0 ? config.zigzagSpacing : 10.0 * step;
-        return std::make_unique<ZigZagProcess>(model, residuals->proxies(), spacing, 1.0, step);
+        return std::make_unique<ZigZagProcess>(model, residuals ? &residuals->proxies() : nullptr, spacing, 1.0, step);
     }
     if (const MethodMove move = methodRow(config.method).move; move != MethodMove::ProposalAndTest) {
         StochasticGradientSettings settings;

@@ -308,11 +308,13 @@ std::vector<SettingSpec> makeTable()
             + methodNames("and", [](const MethodEntry &row) { return row.controlVariates != ControlVariatePolicy::Never; })
             + "; the minibatch estimates only their residuals (sgld, sghmc and zigzag: first order only) [auto: taylor2 for "
             + methodNames("and", [](const MethodEntry &row) {
-                  return row.controlVariates == ControlVariatePolicy::Required && row.maxControlVariateOrder >= 2;
+                  return row.controlVariates != ControlVariatePolicy::Never
+                         && row.controlVariates != ControlVariatePolicy::Optional && row.maxControlVariateOrder >= 2;
               })
             + ", taylor1 for "
             + methodNames("and", [](const MethodEntry &row) {
-                  return row.controlVariates == ControlVariatePolicy::Required && row.maxControlVariateOrder < 2;
+                  return row.controlVariates != ControlVariatePolicy::Never
+                         && row.controlVariates != ControlVariatePolicy::Optional && row.maxControlVariateOrder < 2;
               })
             + ", none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },

@@ -102,7 +102,8 @@ BOOST_AUTO_TEST_CASE(validationFollowsTheTraits)
         RunConfig config = runnableConfig(row);
         BOOST_TEST(validates(config));
 
-        // Control variates: refused where the row says never, required where it says so.
+        // Control variates: refused where the row says never, required where it says so, on by
+        // default where it says required or by default.
         RunConfig withProxies = config;
         withProxies.controlVariates = ControlVariates::Taylor2;
         BOOST_TEST(validates(withProxies)
@@ -114,15 +115,19 @@ BOOST_AUTO_TEST_CASE(validationFollowsTheTraits)
         without.controlVariates = ControlVariates::None;
         BOOST_TEST(validates(without) == (row.controlVariates != ControlVariatePolicy::Required));
         BOOST_TEST((resolvedControlVariates(config) != ControlVariates::None)
-                   == (row.controlVariates == ControlVariatePolicy::Required));
+                   == (row.controlVariates == ControlVariatePolicy::Required
+                       || row.controlVariates == ControlVariatePolicy::ByDefault));
+        // Only a method whose default has them names their absence: "zigzag+none", but "mh".
+        BOOST_TEST((methodVariantName(without).find("+none") != std::string::npos)
+                   == (row.controlVariates == ControlVariatePolicy::ByDefault));
 
         // The mixture lacks every per-point bound: a method that needs one is refused.
         RunConfig mixture = config;
         mixture.dataset = "gmm";
         mixture.nData = 1000;
         mixture.controlVariates = ControlVariates::Auto;
-        if (row.controlVariates == ControlVariatePolicy::Required)
-            mixture.controlVariates = ControlVariates::Taylor2;
+        if (row.controlVariates == ControlVariatePolicy::Required || row.controlVariates == ControlVariatePolicy::ByDefault)
+            mixture.controlVariates = row.maxControlVariateOrder >= 2 ? ControlVariates::Taylor2 : ControlVariates::Taylor1;
         BOOST_TEST(validates(mixture) == row.needs.missingFrom(modelOf(datasetEntry("gmm")).capabilities).empty());
 
         // Checkpoints: refused for a test that carries state between iterations.
