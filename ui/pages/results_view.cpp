@@ -202,11 +202,20 @@ void ResultsView::beginRun(const RunRequest &request)
 void ResultsView::applySnapshot(const RunSnapshot &snapshot)
 {
     const int method = m_request.methodIndexOf(snapshot.channel);
-    if (PosteriorChart *chart = posteriorChart(method))
-        chart->appendSamples(snapshot.newSamples, snapshot.current, snapshot.proposal);
+    const qint64 burnIn = m_request.untilStopped ? 0 : m_request.channelConfig(snapshot.channel).burnIn;
+    // The cloud holds the draws after the burn-in, every sampleStride-th: the draws the samples
+    // file, the summaries and the posterior's TV describe. During the burn-in the chart shows the
+    // chain's current state and proposal only; the traces show the burn-in's path.
+    if (PosteriorChart *chart = posteriorChart(method)) {
+        const qint64 stride = std::max<qint64>(snapshot.sampleStride, 1);
+        const auto firstDrawAtOrAfter = [stride](qint64 t) { return (t + stride - 1) / stride; };
+        const qsizetype before = std::clamp<qint64>(firstDrawAtOrAfter(burnIn) - firstDrawAtOrAfter(snapshot.first), 0,
+                                                    snapshot.newSamples.size());
+        chart->appendSamples(before > 0 ? snapshot.newSamples.mid(before) : snapshot.newSamples, snapshot.current,
+                             snapshot.proposal);
+    }
     // The histogram counts the tests after the burn-in, the scope of the chain summaries, the
     // status strip and the Diagnostics table, so that its mean is theirs.
-    const qint64 burnIn = m_request.untilStopped ? 0 : m_request.channelConfig(snapshot.channel).burnIn;
     const qsizetype skip = std::clamp<qint64>(burnIn - snapshot.first, 0, snapshot.newBatchSizes.size());
     const QVector<qint64> kept = skip > 0 ? snapshot.newBatchSizes.mid(skip) : snapshot.newBatchSizes;
     m_histogram->appendBatchSizes(method, kept);
