@@ -119,11 +119,20 @@ BOOST_DATA_TEST_CASE(validateRejects, data::make(rejectRows()), row)
     BOOST_CHECK_THROW(CorrectionDistribution::solve(p), std::invalid_argument);
 }
 
+// The values just inside each limit validateRejects tests from outside: a validation that is
+// too strict (σ refused below sqrt(π²/3), λ = 0 refused, the grid's or range's end refused) fails.
 BOOST_AUTO_TEST_CASE(validateAccepts)
 {
-    validate(CorrectionParams{});
-    validate(makeParams(kMinCorrectionGrid, 1.8, 0.0, CorrectionSolver::Nnls, 0.5));
-    validate(makeParams(kMaxCorrectionGrid, 1e-3, 1e6));
+    BOOST_CHECK_NO_THROW(validate(CorrectionParams{}));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, std::nextafter(kLogisticSd, 0.0), 10.0)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, 1.81, 10.0)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, 1e-6, 10.0)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, 1.0, 0.0)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, 1.0, 1e12)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(kMinCorrectionGrid, 1.8, 0.0, CorrectionSolver::Nnls, 0.5)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(kMaxCorrectionGrid, 1e-3, 1e6)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, 1.0, 10.0, CorrectionSolver::Ridge, kMaxCorrectionRange)));
+    BOOST_CHECK_NO_THROW(validate(makeParams(4000, 1.0, 10.0, CorrectionSolver::Ridge, 1e-9)));
 }
 
 BOOST_DATA_TEST_CASE(massesAreADistribution, data::make(kTableNames), name)

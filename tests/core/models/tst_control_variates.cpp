@@ -22,6 +22,7 @@
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/acceptance/sequential_tests.h"
 #include "core/chain/chain_runner.h"
+#include "core/diagnostics/effective_sample_size.h"
 #include "core/correction/correction_distribution.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/models/control_variates.h"
@@ -492,7 +493,10 @@ BOOST_AUTO_TEST_CASE(austereWithControlVariatesHasThePredictedProbability)
 }
 
 // One weight, no bias, prior N(0, 1), N = 3000 rows: the posterior is integrated on a fine grid,
-// and the chains' thinned draws must follow it (KS) with the right mean.
+// and the chains' thinned draws must follow it (KS) with the right mean and variance. Resolution:
+// KS at p > 1e-4 and the mean within 3.9 sd/√n over n = 4,000 thinned draws; the variance by a χ²
+// test at α = 10⁻⁴ on their ESS (at least 2,500: within about ±10 %, an sd off by 5 % at the
+// test's edge, one off by 10 % rejected).
 BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
 {
     SyntheticLogisticSpec spec;
@@ -526,7 +530,7 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
         AcceptanceTest &test = variant == 2 ? static_cast<AcceptanceTest &>(austere) : minibatch;
         const RandomWalkProposal proposal(laplaceSd);
         ChainSettings settings;
-        settings.samples = 61000;
+        settings.samples = 121000;
         settings.seed = variant == 2 ? 10 : 7 + order;
         settings.temperature = 1.0;
         settings.initialTheta = anchor;
@@ -537,13 +541,18 @@ BOOST_AUTO_TEST_CASE(chainsWithControlVariatesHaveTheExactPosterior)
         const double d = teststats::ksStatistic(thinned, exactCdf);
         const double p = teststats::ksPValue(d, thinned.size());
         const double sampleMean = std::accumulate(thinned.begin(), thinned.end(), 0.0) / thinned.size();
+        const double ess = effectiveSampleSize(ChainDraws{thinned});
+        const teststats::VarianceCheck variance = teststats::varianceAgainst(thinned, exact.variance(), ess, 1e-4);
         std::ostringstream figures;
         figures << test.name() << ", order " << order << ": KS D = " << d << ", p = " << p << "; mean " << sampleMean
-                << " vs " << mean;
+                << " vs " << mean << "; variance ratio " << variance.ratio << " in [" << variance.lower << ", "
+                << variance.upper << "] (ESS " << ess << ")";
         BOOST_TEST_MESSAGE(figures.str()); // the figures, with --log_level=message
         BOOST_TEST_INFO(figures.str());
         BOOST_TEST(p > 1e-4);
         BOOST_TEST(std::abs(sampleMean - mean) < teststats::zCritical(1e-4) * laplaceSd / std::sqrt(thinned.size()));
+        BOOST_TEST(variance.consistent());
+        BOOST_TEST(ess > 2500.0);
     }
 }
 
