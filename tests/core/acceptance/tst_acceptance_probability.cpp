@@ -250,6 +250,28 @@ BOOST_AUTO_TEST_CASE(naiveShowsBias)
                "corrected " << correctedOutcome.rate << " vs Barker " << barker);
 }
 
+// The naive test at T = 0.5, 20 and 100 on the population above with l_i scaled by T, so that
+// Λ_i = (N/T) l_i is the T = 1 population: its rate is the same smeared Barker probability. A
+// naive test that scales by N instead of N/T sees Δ·T with an sd of √0.9·T: at T = 20 it accepts
+// almost surely (Δ = 50), at T = 0.5 Barker smeared at Δ/2. Resolution as naiveShowsBias: 4.9
+// binomial standard errors over 40,000 repetitions.
+BOOST_DATA_TEST_CASE(naiveAtOtherTemperatures, data::make({0.5, 20.0, 100.0}), temperature)
+{
+    const DataIndex n = 200000;
+    const double delta = 2.5, lambdaSd = std::sqrt(0.9 * 100.0);
+    const auto model = teststats::PopulationModel::make(n, delta * temperature / n, lambdaSd * temperature / n, 0, 41);
+    MinibatchSettings settings;
+    settings.initialBatch = 100;
+    settings.batchGrowth = 100;
+    NaiveMinibatchBarkerTest naive(1.8, settings);
+    const Outcome outcome = acceptanceRate(naive, model, temperature, 0.0, 53);
+    const double smeared = teststats::smearedBarkerProbability(delta, std::sqrt(0.9 * (n - 100.0) / (n - 1.0)));
+    BOOST_TEST(std::abs(outcome.rate - smeared) <= tolerance(smeared),
+               "naive at T = " << temperature << ": " << outcome.rate << " vs smeared " << smeared << " (mean batch "
+                               << outcome.meanPoints << ")");
+    BOOST_TEST(std::abs(outcome.meanPoints - 100.0) < 1e-6); // its batch never grows: Δ*'s variance is the one assumed
+}
+
 BOOST_AUTO_TEST_CASE(fallbackIsExactBarker)
 {
     // sd of Λ so large that even b = N − 1 rows leave s² ≥ 1: the test must reach N and
