@@ -186,6 +186,7 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             result.learning = adaptation->learned(); // allocates, but once per report at most
         else if (relearnEnd > result.completed)
             result.learning = relearner->learned();
+        mainProposal->takeRecentPath(result.recentPath);
         onProgress(result, reportedUpTo, result.completed);
         reportedUpTo = result.completed;
     };

@@ -156,6 +156,10 @@ struct ChainTotals {
     /// progress report, so that a live picture (the GUI's proposal ellipse) can follow the
     /// learning. Empty once the proposal is frozen, and without adaptation.
     std::optional<LearnedProposal> learning;
+    /// A move that follows a continuous path (Proposal::takeRecentPath, the Zig-Zag process):
+    /// the path since the previous progress report, its corners in order, so that a live picture
+    /// can draw the piecewise-linear path between the draws. Empty for other moves.
+    std::vector<Vector> recentPath;
 };
 
 /// Samples and per-iteration statistics of one chain. Row t of `samples` is θ after

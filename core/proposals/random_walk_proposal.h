@@ -9,6 +9,7 @@
 /// = 0.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/models/model.h"
 #include "core/random/rng.h"
@@ -49,6 +50,10 @@ public:
         std::int64_t boundViolations = 0;
     };
     virtual MoveCost lastMoveCost() const { return {}; }
+    /// A move that follows a continuous path (the Zig-Zag process): the path since the last
+    /// call, its corners in order (where the velocity switched), the latest output last, moved
+    /// into `out` (replacing its contents) and forgotten here. Other moves leave `out` empty.
+    virtual void takeRecentPath(std::vector<Vector> &out) const { out.clear(); }
 };
 
 class RandomWalkProposal final : public Proposal {

@@ -137,6 +137,8 @@ void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, 
     m_cost = {0, 0};
     m_switches = 0;
     m_work = from;
+    if (pathCorners() == m_pathStart || !std::equal(from.begin(), from.end(), m_path.end() - dim))
+        recordCorner(from); // the first output, or a path that went on elsewhere
     double remaining = m_spacing;
     for (;;) {
         const ProposedEvent event = firstProposedEvent(rng);
@@ -155,9 +157,38 @@ void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, 
         if (rng.uniform01() * event.bound < rate) {
             m_velocity[i] = -m_velocity[i];
             ++m_switches;
+            recordCorner(m_work);
         }
     }
+    recordCorner(m_work);
     to = m_work;
+}
+
+void ZigZagProcess::recordCorner(const Vector &corner) const
+{
+    const auto dim = static_cast<std::size_t>(corner.size());
+    // Past the cap the oldest corner is dropped; once as many are dropped as kept, the kept ones
+    // move down, so that the buffer stays within twice the cap.
+    if (pathCorners() - m_pathStart >= kPathCorners)
+        ++m_pathStart;
+    if (m_pathStart >= kPathCorners) {
+        m_path.erase(m_path.begin(), m_path.begin() + static_cast<std::ptrdiff_t>(m_pathStart * dim));
+        m_pathStart = 0;
+    }
+    m_path.insert(m_path.end(), corner.begin(), corner.end());
+}
+
+void ZigZagProcess::takeRecentPath(std::vector<Vector> &out) const
+{
+    const auto dim = static_cast<std::size_t>(m_work.size());
+    const std::size_t corners = dim > 0 ? pathCorners() : 0;
+    out.resize(corners - std::min(corners, m_pathStart));
+    for (std::size_t k = 0; k < out.size(); ++k)
+        out[k] = Eigen::Map<const Vector>(m_path.data() + (m_pathStart + k) * dim, static_cast<Eigen::Index>(dim));
+    // The next stretch starts where this one ended: its last corner stays, so the next path joins on.
+    if (!out.empty())
+        m_path.erase(m_path.begin(), m_path.end() - static_cast<std::ptrdiff_t>(dim));
+    m_pathStart = 0;
 }
 
 std::unique_ptr<Proposal> ZigZagProcess::withStep(double step) const

@@ -67,6 +67,10 @@ public:
     /// velocity goes on.
     std::unique_ptr<Proposal> withStep(double step) const override;
     MoveCost lastMoveCost() const override { return m_cost; }
+    /// The path since the last call: where it started, every switch, and each output's end,
+    /// at most kPathCorners corners (the oldest dropped first).
+    void takeRecentPath(std::vector<Vector> &out) const override;
+    static constexpr std::size_t kPathCorners = 4000;
 
     /// The velocity now (empty before the first output).
     const Vector &velocity() const { return m_velocity; }
@@ -107,6 +111,13 @@ private:
     mutable Vector m_anchorRowGradient;
     mutable Vector m_priorGradient;
     mutable MoveCost m_cost;
+    // The corners since the last takeRecentPath(), d numbers each, the oldest dropped past
+    // kPathCorners: those from corner m_pathStart on are kept. Flat, so that recording a corner
+    // allocates nothing once the buffer has grown.
+    mutable std::vector<double> m_path;
+    mutable std::size_t m_pathStart = 0;
+    std::size_t pathCorners() const { return m_path.size() / static_cast<std::size_t>(m_work.size()); }
+    void recordCorner(const Vector &corner) const;
     mutable std::int64_t m_switches = 0;
 };
 

@@ -55,6 +55,7 @@ PosteriorChart::PosteriorChart(QWidget *parent)
     m_colorAxis->setLineVisible(false);
     m_chart->addAxis(m_colorAxis, Qt::AlignRight);
 
+    m_path = std::make_unique<SamplePathLayer>(m_chart, m_axisX, m_axisY);
     m_current = markerSeries(tr("Current θ"), dotMarker(11, kCurrentColour, palette().color(QPalette::Base)));
     m_sampleMarker = dotMarker(5, sampleColour(), Qt::transparent);
     addSampleChunk();
@@ -115,10 +116,16 @@ QLineSeries *PosteriorChart::addSampleChunk()
             marker->setVisible(false);
     }
     m_sampleChunks.append(series);
+    raiseTopSeries();
+    return series;
+}
 
-    // Series added later paint on top, so re-adding the proposal and the current state keeps
-    // them visible.
-    QList<QLineSeries *> onTop = m_proposal.series();
+void PosteriorChart::raiseTopSeries()
+{
+    // Series added later paint on top, so re-adding the path, the proposal and the current state
+    // keeps them visible.
+    QList<QLineSeries *> onTop = m_path->series();
+    onTop.append(m_proposal.series());
     onTop.append(m_current);
     for (QLineSeries *top : onTop) {
         if (top->chart())
@@ -128,10 +135,23 @@ QLineSeries *PosteriorChart::addSampleChunk()
         top->attachAxis(m_axisY);
     }
     styleLegendMarkers(m_chart->legend(), m_current, kCurrentColour);
+    m_path->hideExtraLegendEntries();
     for (QLineSeries *arc : m_proposal.series())
         for (QLegendMarker *marker : m_chart->legend()->markers(arc))
             marker->setVisible(arc == m_proposal.series().front() && m_proposal.hasSpread());
-    return series;
+}
+
+void PosteriorChart::appendPath(int chain, const QVector<QPointF> &corners)
+{
+    // In the cloud's colour, told apart by being a line; over a black cloud, in blue.
+    const QColor cloud = sampleColour();
+    if (m_path->append(chain, corners, cloud.lightness() < 80 ? QColor(0x1f, 0x6f, 0xb4) : cloud))
+        raiseTopSeries();
+}
+
+QVector<QPointF> PosteriorChart::drawnPath(int chain) const
+{
+    return m_path->corners(chain);
 }
 
 void PosteriorChart::clear()
@@ -152,6 +172,7 @@ void PosteriorChart::clear()
         m_histogram->clear();
     m_current->clear();
     m_proposal.clear();
+    m_path->clear();
     setImage(PosteriorImage());
 }
 

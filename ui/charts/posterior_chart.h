@@ -23,6 +23,7 @@
 #include "ui/charts/posterior_heat_map.h"
 #include "ui/charts/posterior_layers.h"
 #include "ui/charts/proposal_ellipse.h"
+#include "ui/charts/sample_path.h"
 #include "ui/charts/sample_histogram.h"
 #include "ui/run/run_messages.h"
 
@@ -70,6 +71,11 @@ public:
     /// A run until stopped: show only the latest `points` samples (a moving window), with free
     /// axes following the window; 0 keeps every sample (the default).
     void setWindow(qsizetype points);
+    /// Draws the latest corners of `chain`'s continuous path (RunSnapshot::path: the Zig-Zag
+    /// process's) as a line over the cloud; empty corners change nothing.
+    void appendPath(int chain, const QVector<QPointF> &corners);
+    /// The corners of `chain`'s path drawn now (empty: none).
+    QVector<QPointF> drawnPath(int chain) const;
     /// Pushes queued samples to the series now, e.g. before a screenshot.
     void flush();
     /// The samples drawn now (queued ones flushed first), e.g. to pin them.
@@ -106,6 +112,8 @@ public:
 
 private:
     QLineSeries *addSampleChunk();
+    /// Re-adds the path, the proposal and the current state above every other series.
+    void raiseTopSeries();
     void flushWindow();
     /// The current state and its proposal ellipse, where the plot `window` shows them.
     void showLatest(const QRectF &window);
@@ -124,6 +132,7 @@ private:
     QList<QLineSeries *> m_sampleChunks; // the first carries the legend entry and colour axis
     QLineSeries *m_current = nullptr;
     ProposalEllipseSeries m_proposal;   // around the current state
+    std::unique_ptr<SamplePathLayer> m_path; // the Zig-Zag process's path, one line per chain
     QImage m_sampleMarker;
     qint64 m_expectedCount = 0;
     bool m_compact = false;

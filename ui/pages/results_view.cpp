@@ -213,6 +213,7 @@ void ResultsView::applySnapshot(const RunSnapshot &snapshot)
                                                     snapshot.newSamples.size());
         chart->appendSamples(before > 0 ? snapshot.newSamples.mid(before) : snapshot.newSamples, snapshot.current,
                              snapshot.proposal);
+        chart->appendPath(snapshot.channel, snapshot.path);
     }
     // The histogram counts the tests after the burn-in, the scope of the chain summaries, the
     // status strip and the Diagnostics table, so that its mean is theirs.

@@ -63,6 +63,10 @@ struct RunSnapshot {
     QPointF current;                 ///< θ after the latest iteration
     /// The proposal from `current` (empty for a one-dimensional θ or a Laplace proposal).
     std::optional<ProposalSpread> proposal;
+    /// The Zig-Zag process: its path since the previous snapshot (core::ChainResult::recentPath),
+    /// the corners projected on the plotted plane, straight lines between them. Empty for other
+    /// moves.
+    QVector<QPointF> path;
     qint64 first = 0;                ///< iteration of newBatchSizes[0]
     qint64 completed = 0;            ///< iterations done so far on this channel
     qint64 total = 0;                ///< iterations requested on this channel (0: until stopped)

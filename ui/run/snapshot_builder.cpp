@@ -163,7 +163,13 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
     }
     if (lastRow > 0) {
         shot.current = point(lastRow - 1);
-        shot.proposal = proposalSpread(m_proposal, result, lastRow, x, y);
+        if (!m_followsPath)
+            shot.proposal = proposalSpread(m_proposal, result, lastRow, x, y);
+    }
+    if (twoD && !result.recentPath.empty()) {
+        shot.path.reserve(static_cast<qsizetype>(result.recentPath.size()));
+        for (const core::Vector &corner : result.recentPath)
+            shot.path.append(QPointF(corner[x], twoD ? corner[y] : 0.0));
     }
     // A fixed-length run describes the iterations after the burn-in, as the summaries, the
     // Diagnostics table and the histogram do; during the burn-in, the burn-in's own.

@@ -60,6 +60,9 @@ public:
     void startClock();
     /// The proposal the chain draws with, for the spread each snapshot reports (RunSnapshot::proposal).
     void setProposal(core::ProposalKind kind) { m_proposal = kind; }
+    /// A move without a Gaussian proposal (the Zig-Zag process): no proposal ellipse is sent;
+    /// its path is (RunSnapshot::path).
+    void setFollowsPath(bool followsPath) { m_followsPath = followsPath; }
     /// The chain's burn-in: a fixed-length run's acceptance and mean batch count the iterations
     /// after it, as the chain's summary does (RunSnapshot::acceptanceRate).
     void setBurnIn(std::int64_t burnIn) { m_burnIn = burnIn; }
@@ -79,6 +82,7 @@ private:
     Classifier m_classifier;
     Components m_plotted;
     core::ProposalKind m_proposal = core::ProposalKind::RandomWalk;
+    bool m_followsPath = false;
     void countInWindow(std::int64_t t, std::uint8_t accepted, std::int64_t batch);
     double recentSpeed(std::int64_t last, double fallback);
 

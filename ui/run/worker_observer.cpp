@@ -4,6 +4,7 @@
 
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/inputs/datasets.h"
+#include "core/experiment/settings/method_registry.h"
 #include "core/models/gaussian_mixture_model.h"
 #include "ui/run/queued_hand_off.h"
 #include "ui/run/sampler_worker.h"
@@ -105,6 +106,8 @@ void WorkerObserver::chainStarted(int channel, const core::RunConfig &settings)
     // On the channel's thread, as every later take() of this builder.
     m_builders[static_cast<std::size_t>(channel)].startClock();
     m_builders[static_cast<std::size_t>(channel)].setProposal(settings.proposal);
+    m_builders[static_cast<std::size_t>(channel)].setFollowsPath(core::methodRow(settings.method).move
+                                                                 == core::MethodMove::ZigZag);
     if (!m_request.untilStopped)
         m_builders[static_cast<std::size_t>(channel)].setBurnIn(settings.burnIn);
     if (m_request.concurrency() == 1)

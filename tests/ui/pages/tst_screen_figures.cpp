@@ -71,6 +71,7 @@ class tst_ScreenFigures : public QObject {
 private slots:
     void initTestCase();
     void everyFigureOnScreenIsTheExportedRuns();
+    void theZigZagPathIsDrawnBetweenItsDraws();
 
 private:
     QTemporaryDir m_dir;
@@ -280,6 +281,61 @@ void tst_ScreenFigures::everyFigureOnScreenIsTheExportedRuns()
         QVERIFY2(std::includes(filed.begin(), filed.end(), drawn.begin(), drawn.end()),
                  "a point in the cloud is not a draw of the samples files");
     }
+}
+
+// The Zig-Zag process in the window: each chain's latest stretch of path drawn over the cloud,
+// every straight run at ±45° in the plotted plane (each coordinate moves at unit speed), ending at
+// the chain's last draw; no proposal ellipse (it has no Gaussian proposal); one legend entry.
+void tst_ScreenFigures::theZigZagPathIsDrawnBetweenItsDraws()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    core::RunConfig config;
+    config.dataset = "tall-logreg";
+    config.nData = 5000;
+    config.dimension = 3;
+    config.method = core::TestMethod::ZigZag;
+    config.step = 1.0 / std::sqrt(5000.0);
+    config.samples = 600;
+    config.seed = 23;
+    ui::RunRequest request = ui::RunRequest::single(config);
+    request.chains = 2;
+    request.parallel = true;
+    QVERIFY(window.startRequest(request));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, testruns::kRunTimeoutMs);
+    const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+    QCOMPARE(outcome.chains.size(), std::size_t{2});
+    ui::PosteriorChart *chart = window.results()->posteriorChart(0);
+    QVERIFY(chart);
+    chart->flush();
+    QVERIFY(chart->proposalEllipse().isEmpty());
+    for (int channel = 0; channel < 2; ++channel) {
+        const QVector<QPointF> path = chart->drawnPath(channel);
+        QVERIFY2(path.size() > 50, qPrintable(QString::number(path.size())));
+        QVERIFY(path.size() <= ui::SamplePathLayer::kCorners);
+        for (qsizetype k = 1; k < path.size(); ++k) {
+            const double dx = std::abs(path[k].x() - path[k - 1].x()), dy = std::abs(path[k].y() - path[k - 1].y());
+            QVERIFY2(std::abs(dx - dy) <= 1e-9 * (1.0 + dx), qPrintable(QStringLiteral("corner %1: %2 against %3").arg(k).arg(dx).arg(dy)));
+        }
+        // The last corner is the chain's last draw, in the plotted components.
+        const ui::ChainReport *report = nullptr;
+        for (const ui::ChainReport &r : outcome.chains)
+            if (r.channel == channel)
+                report = &r;
+        QVERIFY(report && report->result);
+        const auto last = report->result->completed - 1;
+        QCOMPARE(outcome.components.size(), std::size_t{2});
+        const auto x = static_cast<Eigen::Index>(outcome.components[0]), y = static_cast<Eigen::Index>(outcome.components[1]);
+        QCOMPARE(path.back(), QPointF(report->result->samples(last, x), report->result->samples(last, y)));
+    }
+    int pathEntries = 0;
+    for (QLegendMarker *marker : chart->chart()->legend()->markers())
+        pathEntries += marker->isVisible() && marker->label().startsWith(QStringLiteral("Zig-Zag path"));
+    QCOMPARE(pathEntries, 1);
 }
 
 MHX_GUI_TEST_MAIN(tst_ScreenFigures)
