@@ -69,8 +69,8 @@ mutant flymc-bounds-no-1/T core/acceptance/firefly_test.cpp \
 # MHSubLhd's range bound and the control variates' derivative bound from the first 1,000 rows.
 mutant bound-from-first-1000-rows core/models/logistic_regression_model.cpp \
   "tst_logistic_regression/dataBoundsCoverEveryRow" \
-  "[&](DataIndex, const Eigen::Map<const Eigen::ArrayXf> &x) {" \
-  "[&](DataIndex i, const Eigen::Map<const Eigen::ArrayXf> &x) { if (i >= 1000) return;"
+  "                   [&](DataIndex, const Eigen::ArrayXd &x) {" \
+  "                   [&](DataIndex i, const Eigen::ArrayXd &x) { if (i >= 1000) return;"
 # The finite-population factor removed from the minibatch test's variance and AustereMH's s.
 mutant minibatch-no-finite-population-factor core/acceptance/growing_minibatch.cpp \
   "tst_acceptance_probability/smallPopulation tst_acceptance_probability/minibatchAtOtherTemperatures tst_finite_population" \
