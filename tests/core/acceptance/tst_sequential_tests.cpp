@@ -1,7 +1,8 @@
 // The sequential baselines: AustereMH(c) and MHSubLhd match the exact Metropolis probability
 // within their design error, count their full-data passes, and on the worst-case dataset of
 // Lemma 1 read all N points with probability ≥ c ≈ 0.0085, where MHminibatch does not; MHSubLhd's
-// chains have the grid posterior's law (KS, mean, variance) at T = 1 and T = 20.
+// chains have the grid posterior's law (KS, mean, variance) at T = 1 and T = 20; AustereMH(nc)
+// accepts with the probability its chosen design predicts, at T = 1 and T = 20.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
@@ -14,7 +15,9 @@
 
 #include <boost/math/distributions/binomial.hpp>
 
+#include "core/acceptance/austere_adaptive_test.h"
 #include "core/acceptance/austere_design.h"
+#include "core/acceptance/austere_designer.h"
 #include "core/acceptance/sequential_tests.h"
 #include "core/chain/chain_runner.h"
 #include "core/data/worst_case_data.h"
@@ -329,4 +332,63 @@ BOOST_DATA_TEST_CASE(sublhdChainsHaveTheGridPosterior, data::make({1.0, 20.0}), 
     BOOST_TEST(variance.consistent());
     BOOST_TEST(ess > 2500.0);
     BOOST_TEST(points < 1000.0); // it stops before N on some tests
+}
+
+struct AdaptiveRow {
+    double delta;
+    double temperature;
+};
+std::ostream &operator<<(std::ostream &out, const AdaptiveRow &row)
+{
+    return out << "T=" << row.temperature << " delta=" << row.delta;
+}
+
+std::vector<AdaptiveRow> adaptiveRows()
+{
+    std::vector<AdaptiveRow> rows;
+    for (double temperature : {1.0, 20.0})
+        for (double delta : {-0.7, 0.5, 2.0})
+            rows.push_back({delta, temperature});
+    return rows;
+}
+
+// AustereMH(nc) (Seita et al. Sec. 6.2, appendix C.2.1) on a population of N = 1000 (sd Λ = 20,
+// l_i scaled by T so that Λ_i = (N/T) l_i is the same at T = 1 and 20): at every decision it takes
+// the full-data moments, picks the cheapest design of its grid whose |ΔP| for that proposal is
+// within the bound (0.005), and runs that design's sequential test. Its acceptance rate must be
+// Metropolis' plus the chosen design's error as the dynamic program predicts it, within 4.9
+// binomial standard errors over 20,000 repetitions (±0.017 at p = ½) plus 0.005 for the program's
+// grid (as AustereMH(c) above); that predicted error must be within the bound; every decision
+// counts one full pass (2·10⁷ point evaluations a row).
+BOOST_DATA_TEST_CASE(austereNonConservativeRunsTheDesignItChose, data::make(adaptiveRows()), row)
+{
+    const auto [delta, temperature] = row;
+    const DataIndex n = 1000;
+    const double lambdaSd = 20.0;
+    const double bound = 0.005;
+    const int repetitions = 20000;
+    // Two designs, one batch and two ε: the loose one where its error for the proposal is within
+    // the bound (Δ = 2 here), else the tight one (Δ = −0.7 and 0.5, where ε = 0.05 errs by 0.009).
+    // Each table runs 121 dynamic programs, so the grid is kept small.
+    static const auto designer = std::make_shared<const AustereDesigner>(
+        n, std::vector<std::int64_t>{200}, std::vector<double>{0.001, 0.05});
+    const auto model = teststats::PopulationModel::make(n, delta * temperature / n, lambdaSd * temperature / n, 0, 5);
+    // The design the kernel must choose: from the population's own moments in the Λ scale.
+    const auto [mean, sd] = model.logLikelihoodRatioMoments(Vector::Zero(1), Vector::Ones(1));
+    const double scale = static_cast<double>(n) / temperature;
+    const std::size_t chosen = designer->choose(ProposalMoments{mean * scale, sd * scale, 0.0}, bound);
+    const AustereDesignTable &table = designer->tables()[chosen];
+    const double exact = teststats::metropolisProbability(delta);
+    const double error = table.acceptanceError(mean * scale, sd * scale, 0.0);
+    BOOST_TEST(std::abs(error) <= bound, "the chosen design's predicted error " << error);
+    BOOST_TEST_MESSAGE("T " << temperature << " delta " << delta << ": design epsilon " << table.epsilon()
+                            << ", predicted error " << error);
+    AustereAdaptiveTest test(designer, bound);
+    const Outcome outcome = run(test, model, 23, repetitions, temperature);
+    BOOST_TEST(std::abs(outcome.rate - (exact + error)) <= tolerance(exact + error, 0.005, repetitions),
+               "AustereMH(nc) at T = " << temperature << ": " << outcome.rate << " vs predicted " << exact + error
+                                       << " (design m = " << table.batch() << ", epsilon " << table.epsilon()
+                                       << "; Metropolis " << exact << ")");
+    BOOST_TEST(testcheck::nearlyEqual(outcome.meanFullScan, static_cast<double>(n)));
+    BOOST_TEST(outcome.meanPoints < static_cast<double>(n));
 }
