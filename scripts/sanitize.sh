@@ -43,7 +43,7 @@ if [ -z "$regex" ] && [ "$mode" = thread ]; then
   mapfile -t targets < <(sed -E 's/^\^tst_\(//; s/\)\$$//' <<< "$threaded_suites" | tr '|' '\n' | sed 's/^/tst_/')
   targets=(--target "${targets[@]}")
 fi
-ci_suites='^tst_(acceptance_probability|exact_minibatch|sequential_tests|firefly|control_variates|minibatch_sampler|stochastic_gradient_dynamics|zig_zag_process|hamiltonian_proposal|model_gradients|glm_model|model_plugin|low_rank_root|correction_solvers|correction_cache|austere_design_cache|mapped_rows|samples_io|samples_csv_stream|chain_checkpoints|npy_conversion|array_formats|live_tuning|pause_gate|continuous_chain|cli|cli_user_tables|cli_diagnose)$'
+ci_suites='^tst_(acceptance_probability|exact_minibatch|sequential_tests|firefly|control_variates|minibatch_sampler|stochastic_gradient_dynamics|zig_zag_path|hamiltonian_proposal|model_gradients|glm_model|model_plugin|low_rank_root|correction_solvers|correction_cache|austere_design_cache|mapped_rows|samples_io|samples_csv_stream|chain_checkpoints|npy_conversion|array_formats|live_tuning|pause_gate|continuous_chain|cli|cli_user_tables|cli_diagnose)$'
 if [ "$regex" = core ] || [ "$regex" = core-ci ]; then
   mapfile -t suites < <(find tests/core tests/app -name 'tst_*.cpp' -exec basename {} .cpp \; \
                           | grep -vx -e tst_program_info -e tst_gui_sweep | sort)
