@@ -18,36 +18,9 @@
 #include "core/models/logistic_regression_model.h"
 #include "core/models/posterior_mode.h"
 #include "core/proposals/zig_zag_process.h"
-#include "tests/support/random_classification.h"
+#include "tests/support/logistic_with_proxies.h"
 
 using namespace core;
-
-namespace {
-
-// A logistic regression of 2,000 rows, two covariates and a bias, with first-order proxies at
-// its mode and the narrowest Laplace sd there.
-struct PathProblem {
-    std::shared_ptr<const LogisticRegressionModel> model;
-    Vector anchor;
-    std::shared_ptr<const TaylorProxies> proxies;
-    std::shared_ptr<ControlVariateModel> residualModel;
-    double sd = 0.0;
-
-    PathProblem()
-    {
-        LogisticRegressionOptions options;
-        options.priorSd = 1.0;
-        options.bias = true;
-        model = std::make_shared<const LogisticRegressionModel>(testdata::randomClassification(2000, 2, 61, 0.3), options);
-        anchor = findPosteriorMode(*model, 1.0).mode;
-        proxies = makeTaylorProxies(*model, anchor, 1);
-        residualModel = std::make_shared<ControlVariateModel>(model, proxies);
-        const Eigen::MatrixXd hessian = makeTaylorProxies(*model, anchor, 2)->hessianSum();
-        sd = 1.0 / std::sqrt((-hessian.diagonal().array() + 1.0).maxCoeff());
-    }
-};
-
-} // namespace
 
 // The path between the draws (what the app draws): every straight run between two corners moves
 // each coordinate by the same distance (unit speed in every coordinate), the runs add up to the
@@ -55,7 +28,7 @@ struct PathProblem {
 // Through the chain, every draw of a progress report's rows is a corner of its path.
 BOOST_AUTO_TEST_CASE(itsPathRunsDiagonallyBetweenItsCorners)
 {
-    const PathProblem p;
+    const LogisticWithProxies p; // 2,000 rows, proxies at the mode
     const double spacing = 2.0 * p.sd;
     const ZigZagProcess process(*p.residualModel, p.proxies.get(), spacing);
     Rng rng(5);

@@ -29,6 +29,7 @@
 #include "core/proposals/zig_zag_process.h"
 #include "tests/support/gaussian_mean_posterior.h"
 #include "tests/support/gaussian_mean_proxies.h"
+#include "tests/support/logistic_with_proxies.h"
 #include "tests/support/random_classification.h"
 #include "tests/support/statistics.h"
 
@@ -83,15 +84,10 @@ BOOST_AUTO_TEST_CASE(aBoundTooSmallByHalfIsCaught)
 
 namespace {
 
-// A small logistic regression, its mode, the first-order proxies there and a long full-data
+// A small logistic regression with its proxies (logistic_with_proxies.h) and a long full-data
 // Metropolis chain's moments (the reference every Zig-Zag variant is held to).
-struct LogisticProblem {
-    std::shared_ptr<const LogisticRegressionModel> model;
-    Vector anchor;
-    std::shared_ptr<const TaylorProxies> proxies;
-    std::shared_ptr<ControlVariateModel> residualModel;
-    double temperature = 1.0;
-    double sd = 0.0; // the narrowest Laplace sd at that temperature
+struct LogisticProblem : LogisticWithProxies {
+    using LogisticWithProxies::LogisticWithProxies;
     Vector refMean, refSd;
 };
 
@@ -121,32 +117,19 @@ const LogisticProblem &logisticProblem(DataIndex n = 2000, double temperature = 
     static std::map<std::pair<DataIndex, double>, LogisticProblem> problems;
     if (const auto found = problems.find({n, temperature}); found != problems.end())
         return found->second;
-    const LogisticProblem &problem = problems[{n, temperature}] = [n, temperature] {
-        LogisticProblem p;
-        p.temperature = temperature;
-        LogisticRegressionOptions options;
-        options.priorSd = 1.0;
-        options.bias = true;
-        p.model = std::make_shared<const LogisticRegressionModel>(testdata::randomClassification(n, 2, 61, 0.3), options);
-        p.anchor = findPosteriorMode(*p.model, temperature).mode;
-        p.proxies = makeTaylorProxies(*p.model, p.anchor, 1);
-        p.residualModel = std::make_shared<ControlVariateModel>(p.model, p.proxies);
-        const Eigen::MatrixXd hessian = makeTaylorProxies(*p.model, p.anchor, 2)->hessianSum();
-        p.sd = 1.0 / std::sqrt((-hessian.diagonal().array() / temperature + 1.0).maxCoeff());
-        ChainSettings settings;
-        settings.temperature = temperature;
-        settings.initialTheta = p.anchor;
-        settings.seed = 73;
-        settings.samples = 2000 + 400'000;
-        const RandomWalkProposal walk(2.38 / std::sqrt(3.0) * p.sd);
-        MetropolisTest mh;
-        const Moments reference = momentsAfter(runChain(*p.model, walk, mh, settings), 2000);
-        BOOST_TEST(reference.ess.minCoeff() > 2500.0);
-        p.refMean = reference.mean;
-        p.refSd = reference.sd;
-        return p;
-    }();
-    return problem;
+    LogisticProblem &p = problems.emplace(std::pair{n, temperature}, LogisticProblem(n, temperature)).first->second;
+    ChainSettings settings;
+    settings.temperature = temperature;
+    settings.initialTheta = p.anchor;
+    settings.seed = 73;
+    settings.samples = 2000 + 400'000;
+    const RandomWalkProposal walk(2.38 / std::sqrt(3.0) * p.sd);
+    MetropolisTest mh;
+    const Moments reference = momentsAfter(runChain(*p.model, walk, mh, settings), 2000);
+    BOOST_TEST(reference.ess.minCoeff() > 2500.0);
+    p.refMean = reference.mean;
+    p.refSd = reference.sd;
+    return p;
 }
 
 // The Zig-Zag chain's draws against the reference: means within 0.2 sd, sds within 10 %, with at
