@@ -66,6 +66,16 @@ mutant flymc-bounds-no-1/T core/acceptance/firefly_test.cpp \
   "tst_firefly/fireflyAcceptsWithItsExactProbability tst_firefly/fireflyChainsHaveTheTemperedPosterior" \
   "+ (boundProductLog(problem.proposed) - boundProductLog(problem.current)) / problem.temperature;" \
   "+ (boundProductLog(problem.proposed) - boundProductLog(problem.current));"
+# AustereMH(nc)'s design chosen from moments without their 1/T: at T = 20 it runs the other design.
+mutant austere-nc-design-no-1/T core/acceptance/austere_adaptive_test.cpp \
+  "tst_sequential_tests/austereNonConservativeRunsTheDesignItChose" \
+  "const double scale = static_cast<double>(problem.model.dataSize()) / problem.temperature;" \
+  "const double scale = static_cast<double>(problem.model.dataSize());"
+# The naive test shares the minibatch accumulator's N/T: its own test at T = 0.5, 20 and 100.
+mutant naive-barker-no-1/T core/acceptance/minibatch_accumulator.cpp \
+  "tst_acceptance_probability/naiveAtOtherTemperatures" \
+  "m_scale = static_cast<double>(m_population) / problem.temperature;" \
+  "m_scale = static_cast<double>(m_population);"
 # MHSubLhd's range bound and the control variates' derivative bound from the first 1,000 rows.
 mutant bound-from-first-1000-rows core/models/logistic_regression_model.cpp \
   "tst_logistic_regression/dataBoundsCoverEveryRow" \
@@ -101,6 +111,11 @@ mutant sg-gradient-no-1/T core/proposals/stochastic_gradient_dynamics.cpp \
   "tst_stochastic_gradient_dynamics/sgldMatchesItsClosedFormBiasWithFullAndMinibatchGradients" \
   "const double perRow = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(rows.size()));" \
   "const double perRow = static_cast<double>(m_model.dataSize()) / static_cast<double>(rows.size());"
+# The same line, for SGHMC: its own closed-form test at T = 20.
+mutant sghmc-gradient-no-1/T core/proposals/stochastic_gradient_dynamics.cpp \
+  "tst_stochastic_gradient_dynamics/sghmcMatchesItsClosedFormStationaryVariance" \
+  "const double perRow = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(rows.size()));" \
+  "const double perRow = static_cast<double>(m_model.dataSize()) / static_cast<double>(rows.size());"
 # SGLD's drift without its 1/2: the Welling-Teh step is (epsilon/2) g.
 mutant sgld-drift-without-half core/proposals/stochastic_gradient_dynamics.cpp \
   "tst_stochastic_gradient_dynamics/sgldMatchesItsClosedFormBiasWithFullAndMinibatchGradients" \
@@ -126,6 +141,16 @@ mutant zigzag-bound-without-speed core/proposals/zig_zag_process.cpp \
   "tst_zig_zag_process/onLogisticRegressionItAgreesWithFullDataMetropolis" \
   "    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂" \
   "    const double speed = 0.1 * std::sqrt(static_cast<double>(dim)); // ‖v‖₂"
+# The rate bound's slopes without their N/T: far too small a bound (the suite runs at T = 20).
+mutant zigzag-slopes-no-N/T core/proposals/zig_zag_process.cpp \
+  "tst_zig_zag_process/theSkeletonHasTheGaussianPosteriorAndItsBoundHolds" \
+  "return m_boundScale * ((n / temperature) * m_lipschitz.array() + m_priorLipschitz).matrix();" \
+  "return m_boundScale * (m_lipschitz.array() + m_priorLipschitz).matrix();"
+# The anchor's gradient ∂U(θ̂) with G not divided by T: every estimate, and its bound, shifted.
+mutant zigzag-anchor-gradient-no-1/T core/proposals/zig_zag_process.cpp \
+  "tst_zig_zag_process/theSkeletonHasTheGaussianPosteriorAndItsBoundHolds" \
+  "m_anchorGradient = -m_priorAtAnchor - m_proxies->gradientSum() / temperature;" \
+  "m_anchorGradient = -m_priorAtAnchor - m_proxies->gradientSum();"
 # zigzag+none's estimate without its 1/T: the untempered posterior at T = 4.
 mutant zigzag-none-estimate-no-1/T core/proposals/zig_zag_process.cpp \
   "tst_zig_zag_process/withoutControlVariatesItAgreesTooButReadsFarMore" \

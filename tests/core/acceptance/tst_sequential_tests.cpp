@@ -2,7 +2,7 @@
 // within their design error, count their full-data passes, and on the worst-case dataset of
 // Lemma 1 read all N points with probability ≥ c ≈ 0.0085, where MHminibatch does not; MHSubLhd's
 // chains have the grid posterior's law (KS, mean, variance) at T = 1 and T = 20; AustereMH(nc)
-// accepts with the probability its chosen design predicts, at T = 1 and T = 20.
+// accepts with the probability its chosen design predicts, at T = 0.5, 1, 20 and 100.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
@@ -346,20 +346,22 @@ std::ostream &operator<<(std::ostream &out, const AdaptiveRow &row)
 std::vector<AdaptiveRow> adaptiveRows()
 {
     std::vector<AdaptiveRow> rows;
-    for (double temperature : {1.0, 20.0})
-        for (double delta : {-0.7, 0.5, 2.0})
+    for (double temperature : {0.5, 1.0, 20.0, 100.0})
+        for (double delta : {-0.7, 1.0, 2.0})
             rows.push_back({delta, temperature});
     return rows;
 }
 
 // AustereMH(nc) (Seita et al. Sec. 6.2, appendix C.2.1) on a population of N = 1000 (sd Λ = 20,
-// l_i scaled by T so that Λ_i = (N/T) l_i is the same at T = 1 and 20): at every decision it takes
+// l_i scaled by T so that Λ_i = (N/T) l_i is the same at T = 0.5, 1, 20 and 100; a kernel that
+// chose from moments without their 1/T would run the other design at T = 0.5, Δ = −0.7 and at
+// T = 20, Δ = 1, which the mean batch check sees): at every decision it takes
 // the full-data moments, picks the cheapest design of its grid whose |ΔP| for that proposal is
 // within the bound (0.005), and runs that design's sequential test. Its acceptance rate must be
 // Metropolis' plus the chosen design's error as the dynamic program predicts it, within 4.9
 // binomial standard errors over 20,000 repetitions (±0.017 at p = ½) plus 0.005 for the program's
-// grid (as AustereMH(c) above); that predicted error must be within the bound; every decision
-// counts one full pass (2·10⁷ point evaluations a row).
+// grid (as AustereMH(c) above); that predicted error must be within the bound; its mean batch
+// must be the chosen design's; every decision counts one full pass (2·10⁷ point evaluations a row).
 BOOST_DATA_TEST_CASE(austereNonConservativeRunsTheDesignItChose, data::make(adaptiveRows()), row)
 {
     const auto [delta, temperature] = row;
@@ -390,5 +392,21 @@ BOOST_DATA_TEST_CASE(austereNonConservativeRunsTheDesignItChose, data::make(adap
                                        << " (design m = " << table.batch() << ", epsilon " << table.epsilon()
                                        << "; Metropolis " << exact << ")");
     BOOST_TEST(testcheck::nearlyEqual(outcome.meanFullScan, static_cast<double>(n)));
+    // The design it ran is the one it should have chosen: its mean batch is that design's
+    // expected data fraction, within 4.9 standard errors (a batch lies in [0, N], so its sd is at
+    // most N/2: ±17 points) plus 2 % of N for the table's interpolation. The two designs' batches
+    // differ by far more than that at every row (the messages show both).
+    const double expectedPoints = table.expectedDataFraction(mean * scale, sd * scale, 0.0) * static_cast<double>(n);
+    const double otherPoints = designer->tables()[1 - chosen].expectedDataFraction(mean * scale, sd * scale, 0.0)
+                               * static_cast<double>(n);
+    const double pointsTolerance =
+        teststats::kZ * 0.5 * static_cast<double>(n) / std::sqrt(static_cast<double>(repetitions)) + 0.02 * n;
+    BOOST_TEST_MESSAGE("  mean batch " << outcome.meanPoints << " vs the chosen design's " << expectedPoints
+                                       << " (the other design's " << otherPoints << ")");
+    BOOST_TEST(std::abs(outcome.meanPoints - expectedPoints) <= pointsTolerance,
+               "AustereMH(nc) at T = " << temperature << " read " << outcome.meanPoints
+                                       << " points a decision; the design it should have chosen reads "
+                                       << expectedPoints << " ± " << pointsTolerance << " (the other design "
+                                       << otherPoints << ")");
     BOOST_TEST(outcome.meanPoints < static_cast<double>(n));
 }

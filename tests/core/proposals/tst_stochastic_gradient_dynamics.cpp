@@ -1,4 +1,4 @@
-// The stochastic-gradient methods (sgld, sghmc, sgld+taylor1): on the Gaussian mean, whose
+// The stochastic-gradient methods (sgld, sghmc, sgld+taylor1, sghmc+taylor1): on the Gaussian mean, whose
 // posterior N(μ, σ²) is known and whose minibatch gradient is −P(θ − μ) + ζ with ζ independent
 // of θ (mean 0, variance τ² = (N/(T s²))² (1 − B/N) S²/B), each chain is a linear recursion whose
 // stationary law is known in closed form:
@@ -7,8 +7,9 @@
 //          covariance Σ = A Σ Aᵀ + Var(n) 11ᵀ (solved here as a 4×4 linear system).
 // The tests check the chains' mean (unbiased) and variance (inflated) against these at α = 10⁻⁴,
 // that the exact posterior's variance is rejected where the bias is as large as here, that the
-// bias shrinks with the step, and that SGLD-CV's gradient has no noise on this model (its
-// residual gradients are all equal), so its variance is the full-gradient one at B = 100.
+// bias shrinks with the step, and that SGLD-CV's and SGHMC-CV's gradients have no noise on this
+// model (its residual gradients are all equal), so their variance is the full-gradient one at
+// B = 100.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -212,6 +213,25 @@ BOOST_AUTO_TEST_CASE(sghmcMatchesItsClosedFormStationaryVariance)
             BOOST_TEST(!exactAccepted);
         }
     }
+}
+
+// SGHMC with control variates (sghmc+taylor1): the same exact CV gradient at B = 100, so its
+// stationary variance is the full-gradient one of the recursion above, and the minibatch one
+// (about 1.45 times larger here) is rejected.
+BOOST_AUTO_TEST_CASE(sghmcWithControlVariatesHasTheFullGradientVariance)
+{
+    const GaussianMeanProxies proxies(0.9 * GaussianMeanPosterior::posteriorMean());
+    StochasticGradientSettings settings;
+    settings.dynamics = GradientDynamics::Hamiltonian;
+    settings.gradBatch = 100;
+    settings.friction = 0.5;
+    const double h = std::sqrt(0.1 / precision());
+    const double fullGradient = sghmcVariance(h * h, settings.friction, GaussianMeanPosterior::x.size());
+    const double minibatch = sghmcVariance(h * h, settings.friction, 100);
+    BOOST_TEST(minibatch > 1.3 * fullGradient); // a difference the test must resolve
+    const Draws draws = run("sghmc", h, settings, 15, 60, &proxies);
+    BOOST_TEST(!expectStationaryLaw(draws.thinned, fullGradient, minibatch),
+               "the plain minibatch variance was not rejected: the control variates made no difference");
 }
 
 BOOST_AUTO_TEST_CASE(theDecreasingScheduleFollowsWellingAndTeh)

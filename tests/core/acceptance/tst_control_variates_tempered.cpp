@@ -1,0 +1,306 @@
+// The approximate minibatch kernels on Taylor-proxy control variates (Bardenet et al. 2017,
+// "On MCMC methods for tall data", Sec. 7; the proxies of control_variates.h) at T ≠ 1. The 1/T
+// enters twice, in the proxies' exact sum and in the residuals' N/T, and each kernel must carry
+// both:
+//  - acceptance against the exact formula on 4-covariate tall logistic data, anchor at the
+//    tempered mode, moves scaled by √T: the naive test (Barker smeared by its Δ*'s spread) at
+//    T = 1, 0.5, 20, 100; MHSubLhd (Metropolis within δ; N = 5,000) and AustereMH(c) (Metropolis
+//    plus the error its dynamic program predicts for the residuals) at T = 0.5, 20, 100, orders 1
+//    and 2, on moves oriented downhill (Δ ≤ 0, where Metropolis' probability is below 1).
+//    Resolution: 4.9 binomial standard errors over 10,000–40,000 repetitions plus the kernel's
+//    own allowance (named at each check);
+//  - chains against the tempered grid posterior of one weight (N = 3000) at T = 0.5, 20 and 100
+//    for the minibatch test and AustereMH(c) on first- and second-order proxies and MHSubLhd (range
+//    from the remainder bound) on both, and at T = 20 for AustereMH(nc) on second-order ones: KS,
+//    mean and the variance's χ² on the ESS (grid_chain_check.h: an sd 5 % off at the edge, 10 %
+//    rejected).
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/acceptance/austere_adaptive_test.h"
+#include "core/acceptance/austere_design.h"
+#include "core/acceptance/austere_designer.h"
+#include "core/acceptance/minibatch_barker_test.h"
+#include "core/acceptance/sequential_tests.h"
+#include "core/correction/correction_distribution.h"
+#include "core/models/control_variates.h"
+#include "tests/support/acceptance_sampling.h"
+#include "tests/support/grid_chain_check.h"
+#include "tests/support/small_logistic_models.h"
+
+using namespace core;
+namespace data = boost::unit_test::data;
+
+namespace {
+
+Vector perturbed(const Vector &at, double scale, Rng &rng)
+{
+    Vector out = at;
+    for (Eigen::Index j = 0; j < out.size(); ++j)
+        out[j] += scale * rng.normal();
+    return out;
+}
+
+double fullSum(const Model &model, const Vector &from, const Vector &to)
+{
+    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
+    model.logLikelihoodRatiosRange(from, to, 0, values);
+    return std::accumulate(values.begin(), values.end(), 0.0);
+}
+
+const std::shared_ptr<const LogisticRegressionModel> &tallLogistic()
+{
+    static const auto model = testdata::syntheticLogistic(200'000, 4, true, 33);
+    return model;
+}
+
+// MHSubLhd reads a fixed fraction of the data at these moves (its range bound against Δ): a
+// smaller population keeps its rows fast.
+const std::shared_ptr<const LogisticRegressionModel> &smallerTallLogistic()
+{
+    static const auto model = testdata::syntheticLogistic(5'000, 4, true, 34);
+    return model;
+}
+
+std::shared_ptr<const CorrectionDistribution> correction()
+{
+    static const auto solved = [] {
+        CorrectionParams params;
+        params.grid = 2000;
+        return std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
+    }();
+    return solved;
+}
+
+struct Tally {
+    double rate = 0.0;
+    double meanPoints = 0.0;
+    std::int64_t scans = 0;
+};
+
+Tally repeat(AcceptanceTest &test, const TestProblem &problem, int repetitions, Rng &rng)
+{
+    Tally tally;
+    int accepted = 0;
+    for (int r = 0; r < repetitions; ++r) {
+        const Decision decision = test.decide(problem, rng);
+        accepted += decision.accepted;
+        tally.meanPoints += static_cast<double>(decision.pointsUsed) / repetitions;
+        tally.scans += decision.fullScanPoints;
+    }
+    tally.rate = static_cast<double>(accepted) / repetitions;
+    return tally;
+}
+
+// One move θ → θ′ near the tempered mode of the tall data, with its exact Δ.
+struct TemperedMove {
+    Vector from, to;
+    double logPrior = 0.0;
+    double delta = 0.0;
+};
+// Oriented downhill (Δ ≤ 0), where Metropolis' probability is below 1 and a wrong rate shows.
+TemperedMove moveNear(const Model &model, const Vector &anchor, double scale, double temperature, Rng &rng)
+{
+    TemperedMove move;
+    move.from = perturbed(anchor, scale, rng);
+    move.to = perturbed(move.from, scale, rng);
+    move.logPrior = model.logPrior(move.to) - model.logPrior(move.from);
+    move.delta = fullSum(model, move.from, move.to) / temperature + move.logPrior;
+    if (move.delta > 0.0) {
+        std::swap(move.from, move.to);
+        move.logPrior = -move.logPrior;
+        move.delta = -move.delta;
+    }
+    return move;
+}
+
+} // namespace
+
+// The naive test on the control-variate estimate Δ* = exact part / T + prior + (N/(T b)) Σ_B r_i,
+// with σ = 1.8: the residuals' spread is small enough that its batch almost never grows (on
+// under 1 % of decisions, checked; the cubic residuals' heavy tails now and then inflate s²), so Δ*
+// is Δ plus a mean of b = 100 residuals drawn without replacement, sd s = (N/T) sd_r
+// √((N − b)/((N − 1) b)), and the test accepts with Barker's probability smeared by N(0, s²). The
+// moves θ̂ ∓ v are symmetric about the tempered mode, so Δ stays near 0 where the smear shows,
+// and |v| is scaled until s ≈ 0.7 (the unsmeared probability is printed beside). The even Taylor
+// terms cancel on such moves, so both orders leave the same (cubic) residuals. Allowance: 0.003
+// for Δ*'s departure from normality at b = 100.
+BOOST_DATA_TEST_CASE(naiveTestWithControlVariatesHasTheSmearedBarkerProbability, data::make({1.0, 0.5, 20.0, 100.0}),
+                     temperature)
+{
+    const auto &logistic = tallLogistic();
+    const Vector anchor = findPosteriorMode(*logistic, temperature).mode;
+    Rng rng(71 + static_cast<std::uint64_t>(temperature));
+    const int repetitions = 40000;
+    const auto n = static_cast<double>(logistic->dataSize());
+    MinibatchSettings settings; // b = 100, growing by 100 while s² > σ²
+    const double b = static_cast<double>(settings.initialBatch);
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        const Vector direction = perturbed(Vector::Zero(anchor.size()), 1.0, rng).normalized();
+        double length = 0.01 * std::sqrt(temperature), s = 0.0;
+        Vector from, to;
+        for (int rescale = 0; rescale < 4; ++rescale) {
+            from = anchor - length * direction;
+            to = anchor + length * direction;
+            const double residualSd = cv.logLikelihoodRatioMoments(from, to).second;
+            s = (n / temperature) * residualSd * std::sqrt((n - b) / ((n - 1.0) * b));
+            length *= std::cbrt(0.7 / s); // the residuals grow as |v|³
+        }
+        const double logPrior = logistic->logPrior(to) - logistic->logPrior(from);
+        const double delta = fullSum(*logistic, from, to) / temperature + logPrior;
+        NaiveMinibatchBarkerTest naive(1.8, settings);
+        const Tally tally = repeat(naive, TestProblem{cv, from, to, temperature, logPrior}, repetitions, rng);
+        const double smeared = teststats::smearedBarkerProbability(delta, s);
+        std::ostringstream figures;
+        figures << "T " << temperature << ", order " << order << ", |v| " << length << ", delta " << delta << ", s "
+                << s << ": " << tally.rate << " vs smeared " << smeared << " (Barker "
+                << teststats::barkerProbability(delta) << "), mean batch " << tally.meanPoints;
+        BOOST_TEST_MESSAGE(figures.str());
+        BOOST_TEST_INFO(figures.str());
+        BOOST_TEST(std::abs(tally.rate - smeared) <= teststats::acceptanceTolerance(smeared, 0.003, repetitions));
+        BOOST_TEST(std::abs(s - 0.7) < 0.1);
+        BOOST_TEST(tally.meanPoints < 1.01 * b); // it grew on under 1 % of decisions: Δ*'s spread is the s above
+    }
+}
+
+// MHSubLhd with control variates at T = 0.5, 20 and 100: its range is the remainder bound's (no
+// pass over the data) and it accepts with Metropolis' probability within its δ = 0.01 (the
+// allowance).
+BOOST_DATA_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbabilityAtOtherTemperatures,
+                     data::make({0.5, 20.0, 100.0}), temperature)
+{
+    const auto &logistic = smallerTallLogistic();
+    const Vector anchor = findPosteriorMode(*logistic, temperature).mode;
+    Rng rng(81 + static_cast<std::uint64_t>(temperature));
+    const int repetitions = 10000; // ±0.024 at p = ½, plus δ
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        // Short moves: the remainder bound grows as |v|^(k+1) and MHSubLhd reads until its range
+        // allows a decision (at order 1 about a quarter of the data).
+        for (double scale : {order == 1 ? 0.008 : 0.016, order == 1 ? 0.012 : 0.024}) {
+            const TemperedMove move = moveNear(*logistic, anchor, scale * std::sqrt(temperature), temperature, rng);
+            SubLhdSettings settings;
+            settings.useModelBound = true;
+            SubLhdTest test(settings);
+            const Tally tally = repeat(test, TestProblem{cv, move.from, move.to, temperature, move.logPrior},
+                                       repetitions, rng);
+            const double exact = teststats::metropolisProbability(move.delta);
+            std::ostringstream figures;
+            figures << "T " << temperature << ", order " << order << ", delta " << move.delta << ": " << tally.rate
+                    << " vs " << exact << ", mean batch " << tally.meanPoints;
+            BOOST_TEST_MESSAGE(figures.str());
+            BOOST_TEST_INFO(figures.str());
+            BOOST_TEST(std::abs(tally.rate - exact) <= teststats::acceptanceTolerance(exact, settings.delta, repetitions));
+            BOOST_TEST(tally.scans == 0);
+        }
+    }
+}
+
+// AustereMH(c) with control variates at T = 0.5, 20 and 100: the residuals' Λ_i = (N/T) r_i
+// against ψ = log u − (prior ratio + proxies' sum / T); its rate is Metropolis' probability of
+// the exact Δ plus the error the dynamic program (Korattikara et al., supplement Eq. 18–21)
+// predicts for that population, within 0.005 for the program's grid.
+BOOST_DATA_TEST_CASE(austereWithControlVariatesHasThePredictedProbabilityAtOtherTemperatures,
+                     data::make({0.5, 20.0, 100.0}), temperature)
+{
+    const auto &logistic = tallLogistic();
+    const Vector anchor = findPosteriorMode(*logistic, temperature).mode;
+    Rng rng(91 + static_cast<std::uint64_t>(temperature));
+    const int repetitions = 20000;
+    AustereSettings settings;
+    settings.epsilon = 0.01;
+    static const AustereDesignTable errorTable(tallLogistic()->dataSize(), settings.batch, settings.epsilon);
+    const auto scale = static_cast<double>(logistic->dataSize()) / temperature;
+    for (int order : {1, 2}) {
+        const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, order));
+        for (double step : {0.003, 0.006}) {
+            const TemperedMove move = moveNear(*logistic, anchor, step * std::sqrt(temperature), temperature, rng);
+            const TestProblem problem{cv, move.from, move.to, temperature, move.logPrior};
+            const auto [residualMean, residualSd] = cv.logLikelihoodRatioMoments(move.from, move.to);
+            const double predicted = teststats::metropolisProbability(move.delta)
+                                     + errorTable.acceptanceError(scale * residualMean, scale * residualSd,
+                                                                  problem.exactPart());
+            AustereTest test(settings);
+            const Tally tally = repeat(test, problem, repetitions, rng);
+            std::ostringstream figures;
+            figures << "T " << temperature << ", order " << order << ", delta " << move.delta << ": " << tally.rate
+                    << " vs predicted " << predicted << " (Metropolis " << teststats::metropolisProbability(move.delta)
+                    << "), mean batch " << tally.meanPoints;
+            BOOST_TEST_MESSAGE(figures.str());
+            BOOST_TEST_INFO(figures.str());
+            BOOST_TEST(std::abs(tally.rate - predicted) <= teststats::acceptanceTolerance(predicted, 0.005, repetitions));
+            BOOST_TEST(tally.scans == 0);
+        }
+    }
+}
+
+namespace {
+
+struct ChainRow {
+    std::string kernel;
+    int order;
+    double temperature;
+};
+std::ostream &operator<<(std::ostream &out, const ChainRow &row)
+{
+    return out << row.kernel << "+taylor" << row.order << " at T=" << row.temperature;
+}
+
+std::vector<ChainRow> chainRows()
+{
+    std::vector<ChainRow> rows;
+    for (double temperature : {0.5, 20.0, 100.0}) {
+        for (int order : {1, 2}) {
+            rows.push_back({"minibatch", order, temperature});
+            rows.push_back({"austere-c", order, temperature});
+            rows.push_back({"sublhd", order, temperature});
+        }
+    }
+    rows.push_back({"austere-nc", 2, 20.0}); // a design chosen every step: about 15 s a chain
+    return rows;
+}
+
+constexpr DataIndex kChainRows = 3000;
+
+std::unique_ptr<AcceptanceTest> makeKernel(const std::string &kernel)
+{
+    if (kernel == "minibatch")
+        return std::make_unique<MinibatchBarkerTest>(correction(), MinibatchSettings{});
+    if (kernel == "austere-c") {
+        AustereSettings settings;
+        settings.epsilon = 0.001;
+        return std::make_unique<AustereTest>(settings);
+    }
+    if (kernel == "austere-nc") {
+        static const auto designer = std::make_shared<const AustereDesigner>(
+            kChainRows, std::vector<std::int64_t>{200}, std::vector<double>{0.001, 0.05});
+        return std::make_unique<AustereAdaptiveTest>(designer, 0.005);
+    }
+    SubLhdSettings settings;
+    settings.useModelBound = true;
+    return std::make_unique<SubLhdTest>(settings);
+}
+
+} // namespace
+
+BOOST_DATA_TEST_CASE(controlVariateChainsHaveTheTemperedGridPosterior, data::make(chainRows()), row)
+{
+    static const auto model = testdata::syntheticLogistic(kChainRows, 1, false, 51);
+    const teststats::TemperedGrid grid(*model, row.temperature);
+    const ControlVariateModel cv(model, makeTaylorProxies(*model, grid.mode, row.order));
+    const std::unique_ptr<AcceptanceTest> kernel = makeKernel(row.kernel);
+    const auto seed = static_cast<std::uint64_t>(61 + row.temperature * 2 + row.order) + row.kernel.size();
+    const teststats::GridChainFigures figures = teststats::runAgainstGrid(cv, *kernel, grid, seed);
+    teststats::expectGridPosterior(row.kernel + "+taylor" + std::to_string(row.order), figures, grid);
+}
