@@ -35,11 +35,11 @@ mutant minibatch-no-1/T core/acceptance/minibatch_accumulator.cpp \
   "m_scale = static_cast<double>(m_population) / problem.temperature;" \
   "m_scale = static_cast<double>(m_population);"
 mutant sublhd-range-no-1/T core/acceptance/sequential_tests.cpp \
-  "tst_sequential_tests/acceptanceProbabilityAtOtherTemperatures" \
+  "tst_sequential_tests/acceptanceProbabilityAtOtherTemperatures tst_control_variates_tempered/subLhdWithControlVariatesHasMetropolisProbabilityAtOtherTemperatures" \
   "const double rangeBound = *bound * m_batch.scale();" \
   "const double rangeBound = *bound * static_cast<double>(problem.model.dataSize());"
 mutant control-variates-exact-part-no-1/T core/acceptance/acceptance_test.h \
-  "tst_control_variates/minibatchTestWithControlVariatesHasBarkersProbabilityAtOtherTemperatures tst_exact_minibatch/smhAcceptsWithItsFactorisedProbabilityAtOtherTemperatures" \
+  "tst_control_variates/minibatchTestWithControlVariatesHasBarkersProbabilityAtOtherTemperatures tst_exact_minibatch/smhAcceptsWithItsFactorisedProbabilityAtOtherTemperatures tst_control_variates_tempered/naiveTestWithControlVariatesHasTheSmearedBarkerProbability" \
   "model.exactLogLikelihoodRatioPart(current, proposed) / temperature;" \
   "model.exactLogLikelihoodRatioPart(current, proposed);"
 mutant smh-residual-no-1/T core/acceptance/exact_minibatch_tests.cpp \
@@ -81,6 +81,11 @@ mutant bound-from-first-1000-rows core/models/logistic_regression_model.cpp \
   "tst_logistic_regression/dataBoundsCoverEveryRow" \
   "                   [&](DataIndex, const Eigen::ArrayXd &x) {" \
   "                   [&](DataIndex i, const Eigen::ArrayXd &x) { if (i >= 1000) return;"
+# The control variates' global residual bound (MHSubLhd's range) 1 % too small.
+mutant residual-bound-one-percent-small core/models/logistic_taylor_proxies.cpp \
+  "tst_remainder_bound_tightness" \
+  "        return m_derivativeBound" \
+  "        return 0.99 * m_derivativeBound"
 # The finite-population factor removed from the minibatch test's variance and AustereMH's s.
 mutant minibatch-no-finite-population-factor core/acceptance/growing_minibatch.cpp \
   "tst_acceptance_probability/smallPopulation tst_acceptance_probability/minibatchAtOtherTemperatures tst_finite_population" \
@@ -128,7 +133,7 @@ mutant sghmc-noise-ten-percent-large core/proposals/stochastic_gradient_dynamics
   "const double noise = std::sqrt(2.2 * alpha * epsilon);"
 # SGLD-CV without the anchor's gradients subtracted: the plain estimate plus G.
 mutant sgld-cv-anchor-not-subtracted core/proposals/stochastic_gradient_dynamics.cpp \
-  "tst_stochastic_gradient_dynamics/sgldWithControlVariatesHasNoGradientNoiseOnTheGaussianMean" \
+  "tst_stochastic_gradient_dynamics/sgldWithControlVariatesHasNoGradientNoiseOnTheGaussianMean tst_stochastic_gradient_dynamics/sghmcWithControlVariatesHasTheFullGradientVariance" \
   "    m_rowSum -= m_anchorRowSum;" \
   "    m_rowSum -= 0.0 * m_anchorRowSum;"
 # The Zig-Zag estimate's likelihood part not divided by T (the Gaussian suite runs at T = 20).

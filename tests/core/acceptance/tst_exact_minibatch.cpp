@@ -32,6 +32,7 @@
 #include "core/proposals/crank_nicolson_proposal.h"
 #include "core/proposals/random_walk_proposal.h"
 #include "tests/support/acceptance_sampling.h"
+#include "tests/support/exact_minibatch_probability.h"
 #include "tests/support/grid_posterior.h"
 #include "tests/support/small_logistic_models.h"
 #include "tests/support/spliced_proxies.h"
@@ -53,43 +54,10 @@ std::shared_ptr<const LogisticRegressionModel> identicalRows(int n, float x)
                       0.0);
 }
 
-std::vector<double> allRatios(const Model &model, const Vector &from, const Vector &to)
-{
-    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
-    model.logLikelihoodRatiosRange(from, to, 0, values);
-    return values;
-}
-
-struct Frequency {
-    double rate = 0.0;
-    double meanPoints = 0.0;
-    std::int64_t violations = 0;
-    int fallbacks = 0;
-};
-
-Frequency acceptanceFrequency(AcceptanceTest &test, const TestProblem &problem, Rng &rng, int repetitions = kRepetitions)
-{
-    Frequency f;
-    int accepted = 0;
-    for (int r = 0; r < repetitions; ++r) {
-        const Decision d = test.decide(problem, rng);
-        accepted += d.accepted;
-        f.meanPoints += static_cast<double>(d.pointsUsed) / repetitions;
-        f.violations += d.boundViolations;
-        f.fallbacks += d.fullDataFallback;
-    }
-    f.rate = static_cast<double>(accepted) / repetitions;
-    return f;
-}
-
-// SMH's acceptance probability without the fallback: min(1, e^{a₀}) Π_i min(1, e^{r_i/T}).
-double smhProbability(const ControlVariateModel &cv, const TestProblem &problem)
-{
-    double logProduct = std::min(0.0, problem.exactPart());
-    for (const double r : allRatios(cv, problem.current, problem.proposed))
-        logProduct += std::min(0.0, r / problem.temperature);
-    return std::exp(logProduct);
-}
+using teststats::acceptanceFrequency;
+using teststats::allRatios;
+using teststats::Frequency;
+using teststats::smhProbability;
 
 // TunaMH's acceptance probability, exactly: point i is kept k_i ~ Poisson(μ_i) times
 // independently, μ_i = λc_i/C + φ_i (the Poisson draws thinned by the keep-probability), and each
@@ -474,7 +442,7 @@ BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheExactPosterior)
     }
 }
 
-// The same chains at T = 0.5 and T = 20: the tempered grid posterior p(θ) exp(Σ ℓ_i(θ)/T), the
+// The same chains at T = 0.5, 20 and 100 (the logistic image runs' default): the tempered grid posterior p(θ) exp(Σ ℓ_i(θ)/T), the
 // anchor at its mode, the step 1.5 of its Laplace sd. Resolution as above: KS at p > 1e-4 over
 // about 3,000 thinned draws (a shift of 0.08 sd is seen), the mean within 3.9 sd/√3000, the
 // variance within about ±10 %; about 0.45 s a chain.
@@ -482,7 +450,7 @@ BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheTemperedPosterior)
 {
     const auto model = syntheticLogistic(3000, 1, false, 51);
     int seed = 17;
-    for (double temperature : {0.5, 20.0}) {
+    for (double temperature : {0.5, 20.0, 100.0}) {
         const Vector anchor = findPosteriorMode(*model, temperature).mode;
         const double laplaceSd =
             1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) / temperature - 1.0));

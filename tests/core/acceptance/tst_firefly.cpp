@@ -200,7 +200,7 @@ BOOST_AUTO_TEST_CASE(fireflyChainsHaveTheExactPosteriorAndTheBrokenZUpdateIsCaug
     BOOST_TEST(c.p < 1e-6);
 }
 
-// The same data at T = 20 and T = 0.5: the chain's draws follow the tempered grid posterior
+// The same data at T = 0.5, 20 and 100: the chain's draws follow the tempered grid posterior
 // p(θ) exp(Σ ℓ_i(θ)/T), with the bounds tuned at its mode, so that the bounds' product and the
 // bright points' weights are tested with their 1/T in a chain as well as in the exact
 // probability above. Resolution: KS at p > 1e-4 over 4,000 thinned draws, the mean within
@@ -216,7 +216,7 @@ BOOST_AUTO_TEST_CASE(fireflyChainsHaveTheTemperedPosterior)
     }
     const auto model = testdata::oneFeatureLogistic(x, y, 1.0);
     std::uint64_t seed = 90;
-    for (double temperature : {0.5, 20.0}) {
+    for (double temperature : {0.5, 20.0, 100.0}) {
         const Vector anchor = findPosteriorMode(*model, temperature).mode;
         const double laplaceSd =
             1.0 / std::sqrt(-(makeTaylorProxies(*model, anchor, 2)->hessianSum()(0, 0) / temperature - 1.0));
