@@ -105,8 +105,8 @@ BOOST_AUTO_TEST_CASE(diagnosticsSkipTheBurnIn)
     BOOST_TEST(testcheck::nearlyEqual(ess[0], bulkEffectiveSampleSize({target})));
 }
 
-// The target segment samples the exact posterior at T; the burn-in rows, from a 10× wider
-// one, fail the same KS test, so counting them (as the chain did when its only segment
+// The target segment samples the exact posterior at T (KS, and its variance); the burn-in rows,
+// from a 10× wider one, fail the same KS test, so counting them (as the chain did when its only segment
 // started at 0) visibly distorts the figures.
 BOOST_AUTO_TEST_CASE(targetSegmentSamplesThePosterior)
 {
@@ -121,6 +121,13 @@ BOOST_AUTO_TEST_CASE(targetSegmentSamplesThePosterior)
         target.push_back(chain.samples(t, 0));
     const double d = teststats::ksStatistic(target, cdf);
     BOOST_TEST(teststats::ksPValue(d, target.size()) > alpha, "target KS D = " << d);
+    // Beside KS, the spread: the target's variance by χ² on its ESS (2,400 draws, about ±12 % at
+    // α = 1e-4: a step or temperature left from the burn-in would widen it far more).
+    const double ess = effectiveSampleSize(ChainDraws{target});
+    const teststats::VarianceCheck variance = teststats::varianceAgainst(target, sd * sd, ess, alpha);
+    BOOST_TEST(variance.consistent(), "target variance ratio " << variance.ratio << " outside [" << variance.lower
+                                                                << ", " << variance.upper << "] (ESS " << ess << ")");
+    BOOST_TEST(ess > 1500.0);
     std::vector<double> burnIn;
     for (std::int64_t t = 0; t < kBurnIn; t += 10)
         burnIn.push_back(chain.samples(t, 0));
