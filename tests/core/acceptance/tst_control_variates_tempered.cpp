@@ -6,7 +6,9 @@
 //    tempered mode, moves scaled by √T: the naive test (Barker smeared by its Δ*'s spread) at
 //    T = 1, 0.5, 20, 100; MHSubLhd (Metropolis within δ; N = 5,000) and AustereMH(c) (Metropolis
 //    plus the error its dynamic program predicts for the residuals) at T = 0.5, 20, 100, orders 1
-//    and 2, on moves oriented downhill (Δ ≤ 0, where Metropolis' probability is below 1).
+//    and 2, and AustereMH(nc) on second-order ones (the design it chose, with its predicted error
+//    and batch) at T = 1, 0.5, 20, 100, on moves oriented downhill (Δ ≤ 0, where Metropolis'
+//    probability is below 1).
 //    Resolution: 4.9 binomial standard errors over 10,000–40,000 repetitions plus the kernel's
 //    own allowance (named at each check);
 //  - chains against the tempered grid posterior of one weight (N = 3000) at T = 0.5, 20 and 100
@@ -242,6 +244,44 @@ BOOST_DATA_TEST_CASE(austereWithControlVariatesHasThePredictedProbabilityAtOther
             BOOST_TEST(std::abs(tally.rate - predicted) <= teststats::acceptanceTolerance(predicted, 0.005, repetitions));
             BOOST_TEST(tally.scans == 0);
         }
+    }
+}
+
+// AustereMH(nc) with control variates at T = 1, 0.5, 20 and 100 (N = 5,000, designs m = 200 with
+// ε = 0.001 or 0.05, bound 0.005): at each decision it reads the residuals' full moments, picks
+// the cheapest design whose predicted |ΔP| is within the bound, and runs it, so its rate is
+// Metropolis' probability plus that design's predicted error (within 0.005 for the program's
+// grid), and its mean batch is that design's (within 4.9 standard errors, at most N/2 each, plus
+// 2 % of N).
+BOOST_DATA_TEST_CASE(austereNonConservativeWithControlVariatesRunsTheDesignItChose,
+                     data::make({1.0, 0.5, 20.0, 100.0}), temperature)
+{
+    const auto &logistic = smallerTallLogistic();
+    const Vector anchor = findPosteriorMode(*logistic, temperature).mode;
+    const auto n = static_cast<double>(logistic->dataSize());
+    static const auto designer = std::make_shared<const AustereDesigner>(
+        logistic->dataSize(), std::vector<std::int64_t>{200}, std::vector<double>{0.001, 0.05});
+    Rng rng(101 + static_cast<std::uint64_t>(temperature));
+    const int repetitions = 10000;
+    const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, 2));
+    for (double step : {0.016, 0.024}) {
+        const TemperedMove move = moveNear(*logistic, anchor, step * std::sqrt(temperature), temperature, rng);
+        const TestProblem problem{cv, move.from, move.to, temperature, move.logPrior};
+        const auto [residualMean, residualSd] = cv.logLikelihoodRatioMoments(move.from, move.to);
+        const ProposalMoments moments{n / temperature * residualMean, n / temperature * residualSd, problem.exactPart()};
+        const AustereDesignTable &table = designer->tables()[designer->choose(moments, 0.005)];
+        const double predicted = teststats::metropolisProbability(move.delta)
+                                 + table.acceptanceError(moments.meanLambda, moments.sdLambda, moments.logPriorProposalRatio);
+        const double batch = table.expectedDataFraction(moments.meanLambda, moments.sdLambda, moments.logPriorProposalRatio) * n;
+        AustereAdaptiveTest test(designer, 0.005);
+        const Tally tally = repeat(test, problem, repetitions, rng);
+        std::ostringstream figures;
+        figures << "T " << temperature << ", delta " << move.delta << ": " << tally.rate << " vs predicted " << predicted
+                << " (design epsilon " << table.epsilon() << "), mean batch " << tally.meanPoints << " vs " << batch;
+        BOOST_TEST_MESSAGE(figures.str());
+        BOOST_TEST_INFO(figures.str());
+        BOOST_TEST(std::abs(tally.rate - predicted) <= teststats::acceptanceTolerance(predicted, 0.005, repetitions));
+        BOOST_TEST(std::abs(tally.meanPoints - batch) <= 4.9 * 0.5 * n / std::sqrt(repetitions) + 0.02 * n);
     }
 }
 
