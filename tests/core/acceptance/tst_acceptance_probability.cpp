@@ -59,7 +59,7 @@ std::ostream &operator<<(std::ostream &out, const DeltaRow &row)
     return out << "T=" << row.temperature << " delta=" << row.delta;
 }
 
-// Every Δ at T = 2, and a few at T = 0.5, 20 and 100 (the logistic default): a test that drops
+// Every Δ at T = 2, and a few at T = 0.5, 1, 20 and 100 (the logistic default): a test that drops
 // the 1/T from its sum sees Δ·T instead of Δ, which moves its probability far outside the
 // Monte Carlo tolerance below (±0.012 at p = ½ over 40,000 repetitions).
 std::vector<DeltaRow> fullDataRows()
@@ -67,7 +67,7 @@ std::vector<DeltaRow> fullDataRows()
     std::vector<DeltaRow> rows;
     for (double delta : {-4.0, -1.5, -0.3, 0.0, 0.7, 2.0, 5.0})
         rows.push_back({delta, 2.0});
-    for (double temperature : {0.5, 20.0, 100.0})
+    for (double temperature : {0.5, 1.0, 20.0, 100.0})
         for (double delta : {-1.5, 0.7})
             rows.push_back({delta, temperature});
     return rows;

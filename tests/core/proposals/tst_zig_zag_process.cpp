@@ -3,10 +3,12 @@
 // off the mode, its bound never broken there; a bound too small by half is caught (its violations
 // counted); on logistic regression its draws agree with a long full-data
 // Metropolis chain (means within 0.2 sd, sds within 10 %, each with at least 1,000 effective
-// draws); every event reads one point. Without control variates (zigzag+none, a global bound):
+// draws) at T = 1, 0.5 and 20; every event reads one point. Without control variates (zigzag+none, a global bound):
 // the same agreement on logistic regression with its bound never broken, a bound without its N/T
 // caught, and many more reads per unit of time than with them. (Its path and its settings:
 // tst_zig_zag_path, the quick suite the sanitizer stage runs.)
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -34,6 +36,7 @@
 #include "tests/support/statistics.h"
 
 using namespace core;
+namespace data = boost::unit_test::data;
 
 BOOST_TEST_GLOBAL_FIXTURE(GaussianMeanPosterior);
 
@@ -159,9 +162,12 @@ double expectAgreementWithMetropolis(const LogisticProblem &p, const Model &mode
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(onLogisticRegressionItAgreesWithFullDataMetropolis)
+// At T = 1, and at T = 0.5 and 20 (the anchor at the tempered mode, the spacing in its Laplace
+// sd): the rates' N/T and the anchor gradient's G/T are then tested in a chain as well as on the
+// Gaussian mean.
+BOOST_DATA_TEST_CASE(onLogisticRegressionItAgreesWithFullDataMetropolis, data::make({1.0, 0.5, 20.0}), temperature)
 {
-    const LogisticProblem &p = logisticProblem();
+    const LogisticProblem &p = logisticProblem(2000, temperature);
     const ZigZagProcess process(*p.residualModel, p.proxies.get(), 2.0 * p.sd);
     expectAgreementWithMetropolis(p, *p.residualModel, process, 60'000, 1000.0);
 }
