@@ -444,7 +444,7 @@ BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheExactPosterior)
 
 // The same chains at T = 0.5, 20 and 100 (the logistic image runs' default): the tempered grid posterior p(θ) exp(Σ ℓ_i(θ)/T), the
 // anchor at its mode, the step 1.5 of its Laplace sd. Resolution as above: KS at p > 1e-4 over
-// about 3,000 thinned draws (a shift of 0.08 sd is seen), the mean within 3.9 sd/√3000, the
+// about 3,000 thinned draws (a shift of about 0.1 sd is seen), the mean within 3.9 sd/√3000, the
 // variance within about ±10 %; about 0.45 s a chain.
 BOOST_AUTO_TEST_CASE(chainsOfTheExactMinibatchKernelsHaveTheTemperedPosterior)
 {

@@ -59,17 +59,22 @@ std::ostream &operator<<(std::ostream &out, const PhiRow &row) { return out << r
 
 const std::vector<PhiRow> kPhiRows = {{"independent", 0.0}, {"phi=0.5", 0.5}, {"phi=0.9", 0.9}, {"phi=0.97", 0.97}};
 
-// Over 16 independent replicates of 4 chains × 50,000 draws, the mean of ESS/expected − 1 must
-// be within 4.9 of its standard errors (from the replicates' own spread: the sd of one estimate is
-// 0.6 % at φ = 0, 1.3 % at 0.5, 3.1 % at 0.9 and 4.6 % at 0.97, printed) plus 2 % for the
-// estimator's truncation bias (Geyer's initial monotone sequence stops early on a decaying ρ_k;
-// measured −0.5 % to −2.9 %): a mean ESS wrong by more than about 3 % (φ = 0) to 8 % (φ = 0.97)
-// is caught, where one estimate was allowed ±15 %. Each estimate must lie within 4.9 sds too.
+// Over 16 independent replicates of 4 chains × 50,000 draws, ESS/expected − 1 is checked
+// against fixed bounds per φ, not against the replicates' own spread (which a noisier estimator
+// would widen): the sd of one estimate, measured at 0.6 % for φ = 0, 1.3 % at 0.5, 3.1 % at 0.9
+// and 4.6 % at 0.97, is allowed 1.5 times that (`sdOfOne`); the replicates' mean must lie within
+// 4.9 of the standard errors that allowance implies plus 2 % for the estimator's truncation bias
+// (Geyer's initial monotone sequence stops early on a decaying ρ_k; measured −0.5 % to −2.9 %),
+// and each replicate within 4.9 allowed sds plus the same 2 %. So a mean ESS wrong by more than
+// about 3 % (φ = 0), 4.4 % (0.5), 7.7 % (0.9) or 10.5 % (0.97) is caught, where one estimate was
+// allowed ±15 %.
 BOOST_DATA_TEST_CASE(essOfAr1, data::make(kPhiRows), row)
 {
     const double phi = row.phi;
     const int chains = 4, length = 50000, replicates = 16;
     const double expected = chains * length * (1.0 - phi) / (1.0 + phi);
+    const double measuredSd = phi == 0.0 ? 0.006 : phi == 0.5 ? 0.013 : phi == 0.9 ? 0.031 : 0.046;
+    const double sdOfOne = 1.5 * measuredSd;
     for (const bool bulk : {false, true}) {
         std::vector<double> errors;
         for (int r = 0; r < replicates; ++r) {
@@ -81,14 +86,14 @@ BOOST_DATA_TEST_CASE(essOfAr1, data::make(kPhiRows), row)
             mean += e / replicates;
         for (double e : errors)
             square += (e - mean) * (e - mean) / (replicates - 1);
-        const double sd = std::sqrt(square), standardError = sd / std::sqrt(static_cast<double>(replicates));
+        const double sd = std::sqrt(square);
         BOOST_TEST_MESSAGE(row.name << (bulk ? " bulk" : "") << ": mean relative error " << mean << ", sd of one "
-                                    << sd);
-        BOOST_TEST(std::abs(mean) <= 4.9 * standardError + 0.02,
-                   row.name << (bulk ? " bulk" : "") << ": mean ESS/expected − 1 = " << mean << " ± " << standardError);
+                                    << sd << " (allowed " << sdOfOne << ")");
+        BOOST_TEST(std::abs(mean) <= 4.9 * sdOfOne / std::sqrt(static_cast<double>(replicates)) + 0.02,
+                   row.name << (bulk ? " bulk" : "") << ": mean ESS/expected − 1 = " << mean);
         for (double e : errors)
-            BOOST_TEST(std::abs(e - mean) <= 4.9 * sd);
-        BOOST_TEST(sd < 0.08); // the replicates resolve the mean ESS to a few per cent
+            BOOST_TEST(std::abs(e) <= 4.9 * sdOfOne + 0.02, row.name << ": one estimate off by " << e);
+        BOOST_TEST(sd <= sdOfOne, row.name << ": the estimates spread by " << sd);
     }
 }
 
@@ -98,10 +103,10 @@ BOOST_DATA_TEST_CASE(essOfAr1, data::make(kPhiRows), row)
 // z = Φ⁻¹(F(x)), six halves with the z-mean and variance of X ~ N(0, 1) and two with those of
 // X + δ, and R̂ = √((W + B/n)/W) with W the mean within-half variance and B/n the variance (m − 1
 // denominator) of the eight half means; the folded draws |x − median| give a smaller value. It is
-// integrated here (Simpson, 20,001 points) and the estimate from 4 × 100,000 draws must match it
-// within 0.002 (about 4 of its standard errors, each half mean being known to ±0.0045) — an
-// R-hat without its between term (1 here) or with the whole chains' means (a smaller B) is off by
-// 0.01 or more.
+// integrated here (Simpson, 20,001 points): 1.0264. The estimate from 4 × 100,000 draws must
+// match it within 0.002 (about 5 of its standard errors, about 4e-4, each half mean being known
+// to ±0.0045). An R-hat without its between term (1 here) is off by 0.026; one over whole chains
+// instead of halves (4 means, B/n ≈ 0.060 against 0.051) gives about 1.0308, off by 0.004.
 BOOST_AUTO_TEST_CASE(rhatOfAShiftedChainMatchesItsPopulationValue)
 {
     const double delta = 0.5;
