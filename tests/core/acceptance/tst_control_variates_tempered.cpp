@@ -39,6 +39,7 @@
 #include "core/models/control_variates.h"
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/grid_chain_check.h"
+#include "tests/support/solved_correction.h"
 #include "tests/support/small_logistic_models.h"
 
 using namespace core;
@@ -73,16 +74,6 @@ const std::shared_ptr<const LogisticRegressionModel> &smallerTallLogistic()
 {
     static const auto model = testdata::syntheticLogistic(5'000, 4, true, 34);
     return model;
-}
-
-std::shared_ptr<const CorrectionDistribution> correction()
-{
-    static const auto solved = [] {
-        CorrectionParams params;
-        params.grid = 2000;
-        return std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-    }();
-    return solved;
 }
 
 struct Tally {
@@ -346,7 +337,7 @@ std::uint64_t kernelNumber(const std::string &kernel)
 std::unique_ptr<AcceptanceTest> makeKernel(const std::string &kernel)
 {
     if (kernel == "minibatch")
-        return std::make_unique<MinibatchBarkerTest>(correction(), MinibatchSettings{});
+        return std::make_unique<MinibatchBarkerTest>(teststats::solvedCorrection(), MinibatchSettings{});
     if (kernel == "austere-c") {
         AustereSettings settings;
         settings.epsilon = 0.001;

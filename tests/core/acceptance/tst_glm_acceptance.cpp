@@ -33,6 +33,7 @@
 #include "core/models/posterior_mode.h"
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/exact_minibatch_probability.h"
+#include "tests/support/solved_correction.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -103,11 +104,7 @@ BOOST_DATA_TEST_CASE(minibatchTestOnGlmControlVariatesHasBarkersProbability,
                          * data::make(std::vector<double>{1.0, 0.5, 20.0, 100.0}),
                      family, temperature)
 {
-    static const auto correction = [] {
-        CorrectionParams params;
-        params.grid = 2000;
-        return std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-    }();
+    const auto correction = teststats::solvedCorrection();
     const auto model = syntheticGlm(family, 50'000, 9);
     const Vector anchor = findPosteriorMode(*model, temperature).mode;
     const auto proxies = makeTaylorProxies(*model, anchor, 2);

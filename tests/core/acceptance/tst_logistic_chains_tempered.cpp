@@ -24,6 +24,7 @@
 #include "core/acceptance/sequential_tests.h"
 #include "core/correction/correction_distribution.h"
 #include "tests/support/grid_chain_check.h"
+#include "tests/support/solved_correction.h"
 #include "tests/support/small_logistic_models.h"
 
 using namespace core;
@@ -64,14 +65,8 @@ std::uint64_t kernelNumber(const std::string &kernel)
 
 std::unique_ptr<AcceptanceTest> makeKernel(const std::string &kernel)
 {
-    if (kernel == "minibatch") {
-        static const auto correction = [] {
-            CorrectionParams params;
-            params.grid = 2000;
-            return std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-        }();
-        return std::make_unique<MinibatchBarkerTest>(correction, MinibatchSettings{});
-    }
+    if (kernel == "minibatch")
+        return std::make_unique<MinibatchBarkerTest>(teststats::solvedCorrection(), MinibatchSettings{});
     if (kernel == "austere-c") {
         AustereSettings settings;
         settings.epsilon = 0.001;

@@ -35,6 +35,7 @@
 #include "core/models/posterior_mode.h"
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/exact_minibatch_probability.h"
+#include "tests/support/solved_correction.h"
 #include "tests/support/statistics.h"
 
 using namespace core;
@@ -46,16 +47,6 @@ const std::shared_ptr<const GaussianMixtureModel> &paperMixture()
 {
     static const auto model = std::make_shared<const GaussianMixtureModel>(generateGaussianMixture(GaussianMixtureSpec{}));
     return model;
-}
-
-std::shared_ptr<const CorrectionDistribution> correction()
-{
-    static const auto solved = [] {
-        CorrectionParams params;
-        params.grid = 2000;
-        return std::make_shared<const CorrectionDistribution>(CorrectionDistribution::solve(params));
-    }();
-    return solved;
 }
 
 struct Move {
@@ -109,10 +100,10 @@ BOOST_DATA_TEST_CASE(kernelsOnTheMixtureHaveTheirExactProbabilities, data::make(
             double allowance;
         };
         std::vector<Row> rows;
-        rows.push_back({"minibatch", std::make_unique<MinibatchBarkerTest>(correction(), MinibatchSettings{}), &plain,
-                        teststats::barkerProbability(move.delta), correction()->linfError()});
-        rows.push_back({"minibatch+taylor2", std::make_unique<MinibatchBarkerTest>(correction(), MinibatchSettings{}),
-                        &withProxies, teststats::barkerProbability(move.delta), correction()->linfError()});
+        rows.push_back({"minibatch", std::make_unique<MinibatchBarkerTest>(teststats::solvedCorrection(), MinibatchSettings{}), &plain,
+                        teststats::barkerProbability(move.delta), teststats::solvedCorrection()->linfError()});
+        rows.push_back({"minibatch+taylor2", std::make_unique<MinibatchBarkerTest>(teststats::solvedCorrection(), MinibatchSettings{}),
+                        &withProxies, teststats::barkerProbability(move.delta), teststats::solvedCorrection()->linfError()});
         rows.push_back({"austere-c", std::make_unique<AustereTest>(austere), &plain,
                         teststats::metropolisProbability(move.delta)
                             + austereTable.acceptanceError(n / temperature * mean, n / temperature * sd, move.logPrior),
