@@ -86,6 +86,12 @@ mutant residual-bound-one-percent-small core/models/logistic_taylor_proxies.cpp 
   "tst_remainder_bound_tightness" \
   "        return m_derivativeBound" \
   "        return 0.99 * m_derivativeBound"
+# TunaMH's per-row Lipschitz constants on a generalised linear model without the family's slope
+# bound (‖x̃_i‖ alone: 20 % too small for the Student-t of ν = 4).
+mutant glm-lipschitz-without-slope core/models/glm/glm_model.cpp \
+  "tst_glm_acceptance/tunaOnRobustLinearRegressionAcceptsWithItsExactProbability" \
+  "        c *= *slope;" \
+  "        c *= 1.0;"
 # The finite-population factor removed from the minibatch test's variance and AustereMH's s.
 mutant minibatch-no-finite-population-factor core/acceptance/growing_minibatch.cpp \
   "tst_acceptance_probability/smallPopulation tst_acceptance_probability/minibatchAtOtherTemperatures tst_finite_population" \

@@ -16,8 +16,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/math/distributions/poisson.hpp>
-
 #include "core/acceptance/exact_minibatch_tests.h"
 #include "core/acceptance/full_data_tests.h"
 #include "core/chain/chain_runner.h"
@@ -58,52 +56,7 @@ using teststats::acceptanceFrequency;
 using teststats::allRatios;
 using teststats::Frequency;
 using teststats::smhProbability;
-
-// TunaMH's acceptance probability, exactly: point i is kept k_i ~ Poisson(μ_i) times
-// independently, μ_i = λc_i/C + φ_i (the Poisson draws thinned by the keep-probability), and each
-// keep multiplies the ratio by ρ_i = (λc_i/C + φ'_i)/(λc_i/C + φ_i); the acceptance is
-// E[min(1, R Π ρ_i^{k_i})], summed here over every k up to far in each Poisson's tail. Points
-// with the same (μ, ρ) are one group whose total count is Poisson(multiplicity · μ).
-double tunaProbability(const Model &model, const TestProblem &problem, double chi)
-{
-    const double T = problem.temperature;
-    const auto lipschitz = *model.pointLipschitzConstants();
-    const std::vector<double> ratios = allRatios(model, problem.current, problem.proposed);
-    const double M = (problem.proposed - problem.current).norm();
-    const double C = std::accumulate(lipschitz.begin(), lipschitz.end(), 0.0) / T;
-    const double lambda = chi * C * C * M * M;
-    struct Group {
-        double mu, logRho;
-        int count;
-    };
-    std::vector<Group> groups;
-    for (std::size_t i = 0; i < ratios.size(); ++i) {
-        const double ci = lipschitz[i] / T, Mi = ci * M;
-        const double phi = 0.5 * (Mi - ratios[i] / T), phiPrime = Mi - phi;
-        const double base = lambda * ci / C;
-        const Group g{base + phi, std::log((base + phiPrime) / (base + phi)), 1};
-        const auto same = std::find_if(groups.begin(), groups.end(), [&](const Group &h) {
-            return std::abs(h.mu - g.mu) < 1e-15 && std::abs(h.logRho - g.logRho) < 1e-15;
-        });
-        if (same == groups.end())
-            groups.push_back(g);
-        else
-            ++same->count;
-    }
-    BOOST_REQUIRE(groups.size() <= 4); // the sum below is over every count of every group
-    const std::function<double(std::size_t, double)> sum = [&](std::size_t g, double logRatio) -> double {
-        if (g == groups.size())
-            return std::exp(std::min(0.0, logRatio));
-        const double mean = groups[g].mu * groups[g].count;
-        const boost::math::poisson_distribution<double> poisson(mean);
-        const int last = static_cast<int>(mean + 12.0 * std::sqrt(mean) + 30.0);
-        double total = 0.0;
-        for (int k = 0; k <= last; ++k)
-            total += boost::math::pdf(poisson, k) * sum(g + 1, logRatio + k * groups[g].logRho);
-        return total;
-    };
-    return sum(0, problem.exactPart());
-}
+using teststats::tunaProbability;
 
 // A Taylor proxy whose per-point bounds of one form (the ℓ₁ form, or the margin form) are cut by
 // `factor` (10 % too small at 0.9): the broken variants of the bounds SMH thins by. Residuals and

@@ -10,9 +10,12 @@
 //  - the minibatch Barker test on second-order control variates (every family, Poisson
 //    included): Barker's probability of the exact Δ within 4.9 standard errors over 40,000
 //    repetitions plus the correction's L∞ error, on 50,000 rows, moves of 0.2 and 0.4 Laplace sds.
-// The chains' stationary laws are tst_glm_exact_chains'; TunaMH's exact probability (a sum over
-// every count of every group of equal rows) needs rows in a few groups, which these data are not:
-// its robust-linear chains are tested there.
+//  - TunaMH on robust linear regression (the one family whose log-likelihood is Lipschitz), at
+//    the same temperatures: its exact probability is a sum over every Poisson count of every
+//    group of equal rows, so the rows here are three distinct ones, each 4·max(1, T) times,
+//    and no prior (so that the data decide at every T); 4.9 binomial standard errors over 100,000
+//    repetitions, and detailed balance of the exact probabilities to 1e-9.
+// The chains' stationary laws are tst_glm_exact_chains'.
 #include <boost/test/data/monomorphic.hpp>
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "core/acceptance/exact_minibatch_tests.h"
+#include "core/acceptance/full_data_tests.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/correction/correction_distribution.h"
 #include "core/data/synthetic_glm_data.h"
@@ -143,5 +147,69 @@ BOOST_DATA_TEST_CASE(minibatchTestOnGlmControlVariatesHasBarkersProbability,
         BOOST_TEST(std::abs(outcome.rate - exact)
                    <= teststats::acceptanceTolerance(exact, correction->linfError(), repetitions));
         BOOST_TEST(outcome.meanPoints < 10'000.0); // a minibatch, not the data
+    }
+}
+
+namespace {
+
+/// Robust linear regression, one coefficient, no intercept, no prior: rows (0.7, 1.5),
+/// (−1.3, 0.4) and (2.1, −2.0), each `copies` times. Equal rows have equal keep-probabilities, so
+/// TunaMH's exact probability is a sum over three Poisson counts.
+std::shared_ptr<const GlmModel> threeDistinctRobustRows(int copies)
+{
+    const std::vector<std::pair<float, double>> rows = {{0.7F, 1.5}, {-1.3F, 0.4}, {2.1F, -2.0}};
+    auto table = std::make_shared<GlmData>();
+    table->features.resize(static_cast<Eigen::Index>(rows.size()) * copies, 1);
+    for (int c = 0; c < copies; ++c)
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            table->features(static_cast<Eigen::Index>(table->response.size()), 0) = rows[r].first;
+            table->response.push_back(rows[r].second);
+        }
+    table->description = "three distinct rows";
+    GlmFamilySpec family;
+    family.name = "robust-linear";
+    return std::make_shared<const GlmModel>(table, GlmOptions{family, 0.0, false});
+}
+
+} // namespace
+
+// TunaMH (χ = 0.05) on robust linear regression at T = 1, 0.5, 20 and 100: moves of 1 and 2.5
+// of the tempered posterior's Laplace sds across the mode, both directions (the lower of the two
+// exact probabilities within [0.02, 0.98]), against the exact
+// probability. A kernel whose c_i or ratios lack the 1/T, or whose keep-probability lacks its
+// λ term, accepts with another probability (tst_exact_minibatch has their figures on logistic
+// regression).
+BOOST_DATA_TEST_CASE(tunaOnRobustLinearRegressionAcceptsWithItsExactProbability,
+                     data::make(std::vector<double>{1.0, 0.5, 20.0, 100.0}), temperature)
+{
+    // Four copies of each row per unit of T above 1, so that N/T, and with it how much the data
+    // weigh against the move, is the same at every T above 1.
+    const auto model = threeDistinctRobustRows(static_cast<int>(4.0 * std::max(1.0, temperature)));
+    BOOST_TEST_REQUIRE(model->capabilities().has(ModelCapability::PointLipschitz));
+    const Vector mode = findPosteriorMode(*model, temperature).mode;
+    const double laplaceSd = std::sqrt(-temperature / makeTaylorProxies(*model, mode, 2)->hessianSum()(0, 0));
+    Rng rng(61 + static_cast<std::uint64_t>(temperature));
+    const double chi = 0.05;
+    for (double scale : {1.0, 2.5}) {
+        const Vector from = mode.array() - 0.3 * scale * laplaceSd, to = mode.array() + 0.7 * scale * laplaceSd;
+        for (const auto &[a, b] : {std::pair{from, to}, std::pair{to, from}}) {
+            const TestProblem problem{*model, a, b, temperature, 0.0};
+            const TestProblem reverse{*model, b, a, temperature, 0.0};
+            TunaTest test(chi, false); // twelve rows: the formula of the kernel without its cap at N
+            const teststats::Frequency f = teststats::acceptanceFrequency(test, problem, rng);
+            const double exact = teststats::tunaProbability(*model, problem, chi);
+            const double back = teststats::tunaProbability(*model, reverse, chi);
+            std::ostringstream figures;
+            figures << "TunaMH on robust linear regression at T " << temperature << ", " << a[0] << " -> " << b[0]
+                    << ": " << f.rate << " vs " << exact << " (Metropolis "
+                    << teststats::metropolisProbability(fullDataDelta(problem)) << "), mean points " << f.meanPoints;
+            BOOST_TEST_MESSAGE(figures.str());
+            BOOST_TEST_INFO(figures.str());
+            BOOST_TEST(std::abs(f.rate - exact) <= teststats::acceptanceTolerance(exact, 0.0, 100'000));
+            BOOST_TEST(f.violations == 0);
+            BOOST_TEST(std::min(exact, back) > 0.02); // each move one the kernel can get wrong either way
+            BOOST_TEST(std::min(exact, back) < 0.98);
+            BOOST_TEST(exact == back * std::exp(fullDataDelta(problem)), boost::test_tools::tolerance(1e-9));
+        }
     }
 }
