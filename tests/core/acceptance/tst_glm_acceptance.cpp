@@ -8,7 +8,7 @@
 //    [0.02, 0.98];
 //    4.9 binomial standard errors over 100,000 repetitions (±0.0077 at p = ½);
 //  - the minibatch Barker test on second-order control variates (every family, Poisson
-//    included): Barker's probability of the exact Δ within 4.9 standard errors over 40,000
+//    included, and the example complementary log-log plugin): Barker's probability of the exact Δ within 4.9 standard errors over 40,000
 //    repetitions plus the correction's L∞ error, on 50,000 rows, moves of 0.2 and 0.4 Laplace sds.
 //  - TunaMH on robust linear regression (the one family whose log-likelihood is Lipschitz), at
 //    the same temperatures: its exact probability is a sum over every Poisson count of every
@@ -50,7 +50,10 @@ std::shared_ptr<const GlmModel> syntheticGlm(const std::string &family, std::int
     SyntheticGlmSpec spec;
     spec.rows = rows;
     spec.features = 2;
-    spec.family.name = family;
+    if (family == "cloglog") // the example plugin (examples/cloglog-plugin), built for the tests
+        spec.family.plugin = std::string(MHX_TEST_PLUGIN_DIR) + "/test_cloglog_plugin.so";
+    else
+        spec.family.name = family;
     spec.seed = seed;
     auto table = std::make_shared<const GlmData>(generateSyntheticGlm(spec));
     return std::make_shared<const GlmModel>(table, GlmOptions{spec.family, 1.0, true});
@@ -104,7 +107,7 @@ BOOST_DATA_TEST_CASE(smhOnTheGlmsAcceptsWithItsFactorisedProbability,
 }
 
 BOOST_DATA_TEST_CASE(minibatchTestOnGlmControlVariatesHasBarkersProbability,
-                     data::make(std::vector<std::string>{"probit", "poisson", "linear", "robust-linear"})
+                     data::make(std::vector<std::string>{"probit", "poisson", "linear", "robust-linear", "cloglog"})
                          * data::make(std::vector<double>{1.0, 0.5, 20.0, 100.0}),
                      family, temperature)
 {
