@@ -1,10 +1,15 @@
 #pragma once
 // Repeats one acceptance test on a fixed proposal and reports how often it accepted, with the
-// Monte Carlo tolerance to compare that frequency with an exact probability.
+// Monte Carlo tolerance to compare that frequency with an exact probability; the exact sum of a
+// move's log-likelihood ratios, and random moves.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
 
 #include "core/acceptance/acceptance_test.h"
+#include "core/random/rng.h"
 
 namespace teststats {
 
@@ -12,20 +17,19 @@ namespace teststats {
 /// chance with probability well under 1e-4.
 constexpr double kZ = 4.9;
 
+/// How one acceptance test decided one fixed move over many repetitions.
 struct AcceptanceOutcome {
-    double rate = 0.0;
-    double meanPoints = 0.0;
-    double meanFullScan = 0.0;
-    int fallbacks = 0;
+    double rate = 0.0;          ///< accepted / repetitions
+    double meanPoints = 0.0;    ///< points read a decision
+    double meanFullScan = 0.0;  ///< points of full passes a decision (bounds, moments)
+    std::int64_t violations = 0;///< bound violations seen (the exact kernels)
+    int fallbacks = 0;          ///< decisions the full-data test made instead
 };
 
-/// Runs `test` `repetitions` times on θ = 0 → θ' = 1 of `model`.
-inline AcceptanceOutcome measureAcceptance(core::AcceptanceTest &test, const core::Model &model, double temperature,
-                                           double logPriorProposal, std::uint64_t seed, int repetitions)
+/// Runs `test` `repetitions` times on `problem`.
+inline AcceptanceOutcome repeatDecision(core::AcceptanceTest &test, const core::TestProblem &problem, core::Rng &rng,
+                                        int repetitions)
 {
-    core::Rng rng(seed);
-    const core::Vector theta = core::Vector::Zero(1), thetaPrime = core::Vector::Ones(1);
-    const core::TestProblem problem{model, theta, thetaPrime, temperature, logPriorProposal};
     AcceptanceOutcome outcome;
     int accepted = 0;
     for (int r = 0; r < repetitions; ++r) {
@@ -33,10 +37,38 @@ inline AcceptanceOutcome measureAcceptance(core::AcceptanceTest &test, const cor
         accepted += decision.accepted;
         outcome.meanPoints += static_cast<double>(decision.pointsUsed) / repetitions;
         outcome.meanFullScan += static_cast<double>(decision.fullScanPoints) / repetitions;
+        outcome.violations += decision.boundViolations;
         outcome.fallbacks += decision.fullDataFallback;
     }
     outcome.rate = static_cast<double>(accepted) / repetitions;
     return outcome;
+}
+
+/// Runs `test` `repetitions` times on θ = 0 → θ' = 1 of a one-parameter `model`.
+inline AcceptanceOutcome measureAcceptance(core::AcceptanceTest &test, const core::Model &model, double temperature,
+                                           double logPriorProposal, std::uint64_t seed, int repetitions)
+{
+    core::Rng rng(seed);
+    const core::Vector theta = core::Vector::Zero(1), thetaPrime = core::Vector::Ones(1);
+    return repeatDecision(test, core::TestProblem{model, theta, thetaPrime, temperature, logPriorProposal}, rng,
+                          repetitions);
+}
+
+/// Σ_i ℓ_i(θ') − ℓ_i(θ) over every row, untempered.
+inline double fullSum(const core::Model &model, const core::Vector &from, const core::Vector &to)
+{
+    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
+    model.logLikelihoodRatiosRange(from, to, 0, values);
+    return std::accumulate(values.begin(), values.end(), 0.0);
+}
+
+/// `at` with independent N(0, scale²) added to each coordinate.
+inline core::Vector perturbed(const core::Vector &at, double scale, core::Rng &rng)
+{
+    core::Vector out = at;
+    for (Eigen::Index j = 0; j < out.size(); ++j)
+        out[j] += scale * rng.normal();
+    return out;
 }
 
 /// kZ binomial standard errors of a frequency near p over `repetitions`, plus `extra` (a

@@ -17,6 +17,7 @@
 #include "core/acceptance/acceptance_test.h"
 #include "core/models/control_variates.h"
 #include "core/random/rng.h"
+#include "tests/support/acceptance_sampling.h"
 
 namespace teststats {
 
@@ -27,27 +28,12 @@ inline std::vector<double> allRatios(const core::Model &model, const core::Vecto
     return values;
 }
 
-struct Frequency {
-    double rate = 0.0;
-    double meanPoints = 0.0;
-    std::int64_t violations = 0;
-    int fallbacks = 0;
-};
+using Frequency = AcceptanceOutcome;
 
 inline Frequency acceptanceFrequency(core::AcceptanceTest &test, const core::TestProblem &problem, core::Rng &rng,
                                      int repetitions = 100'000)
 {
-    Frequency f;
-    int accepted = 0;
-    for (int r = 0; r < repetitions; ++r) {
-        const core::Decision d = test.decide(problem, rng);
-        accepted += d.accepted;
-        f.meanPoints += static_cast<double>(d.pointsUsed) / repetitions;
-        f.violations += d.boundViolations;
-        f.fallbacks += d.fullDataFallback;
-    }
-    f.rate = static_cast<double>(accepted) / repetitions;
-    return f;
+    return repeatDecision(test, problem, rng, repetitions);
 }
 
 /// SMH's acceptance probability without the fallback: min(1, e^{a₀}) Π_i min(1, e^{r_i/T}), r_i

@@ -41,6 +41,7 @@
 #include "tests/support/acceptance_sampling.h"
 #include "tests/support/grid_chain_check.h"
 #include "tests/support/solved_correction.h"
+#include "tests/support/tempered_kernels.h"
 #include "tests/support/small_logistic_models.h"
 
 using namespace core;
@@ -48,20 +49,8 @@ namespace data = boost::unit_test::data;
 
 namespace {
 
-Vector perturbed(const Vector &at, double scale, Rng &rng)
-{
-    Vector out = at;
-    for (Eigen::Index j = 0; j < out.size(); ++j)
-        out[j] += scale * rng.normal();
-    return out;
-}
-
-double fullSum(const Model &model, const Vector &from, const Vector &to)
-{
-    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
-    model.logLikelihoodRatiosRange(from, to, 0, values);
-    return std::accumulate(values.begin(), values.end(), 0.0);
-}
+using teststats::fullSum;
+using teststats::perturbed;
 
 const std::shared_ptr<const LogisticRegressionModel> &tallLogistic()
 {
@@ -75,26 +64,6 @@ const std::shared_ptr<const LogisticRegressionModel> &smallerTallLogistic()
 {
     static const auto model = testdata::syntheticLogistic(5'000, 4, true, 34);
     return model;
-}
-
-struct Tally {
-    double rate = 0.0;
-    double meanPoints = 0.0;
-    std::int64_t scans = 0;
-};
-
-Tally repeat(AcceptanceTest &test, const TestProblem &problem, int repetitions, Rng &rng)
-{
-    Tally tally;
-    int accepted = 0;
-    for (int r = 0; r < repetitions; ++r) {
-        const Decision decision = test.decide(problem, rng);
-        accepted += decision.accepted;
-        tally.meanPoints += static_cast<double>(decision.pointsUsed) / repetitions;
-        tally.scans += decision.fullScanPoints;
-    }
-    tally.rate = static_cast<double>(accepted) / repetitions;
-    return tally;
 }
 
 // One move θ → θ′ near the tempered mode of the tall data, with its exact Δ.
@@ -177,7 +146,7 @@ BOOST_DATA_TEST_CASE(naiveTestWithControlVariatesHasTheSmearedBarkerProbability,
         const double s = spread(), delta = exactDelta();
         const double logPrior = logistic->logPrior(to) - logistic->logPrior(from);
         NaiveMinibatchBarkerTest naive(1.8, settings);
-        const Tally tally = repeat(naive, TestProblem{cv, from, to, temperature, logPrior}, repetitions, rng);
+        const teststats::AcceptanceOutcome tally = teststats::repeatDecision(naive, TestProblem{cv, from, to, temperature, logPrior}, rng, repetitions);
         const double smeared = teststats::smearedBarkerProbability(delta, s);
         const double barker = teststats::barkerProbability(delta);
         const double tolerance = teststats::acceptanceTolerance(smeared, 0.003, repetitions);
@@ -213,8 +182,7 @@ BOOST_DATA_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbabilityAtOtherTem
             SubLhdSettings settings;
             settings.useModelBound = true;
             SubLhdTest test(settings);
-            const Tally tally = repeat(test, TestProblem{cv, move.from, move.to, temperature, move.logPrior},
-                                       repetitions, rng);
+            const teststats::AcceptanceOutcome tally = teststats::repeatDecision(test, TestProblem{cv, move.from, move.to, temperature, move.logPrior}, rng, repetitions);
             const double exact = teststats::metropolisProbability(move.delta);
             std::ostringstream figures;
             figures << "T " << temperature << ", order " << order << ", delta " << move.delta << ": " << tally.rate
@@ -222,7 +190,7 @@ BOOST_DATA_TEST_CASE(subLhdWithControlVariatesHasMetropolisProbabilityAtOtherTem
             BOOST_TEST_MESSAGE(figures.str());
             BOOST_TEST_INFO(figures.str());
             BOOST_TEST(std::abs(tally.rate - exact) <= teststats::acceptanceTolerance(exact, settings.delta, repetitions));
-            BOOST_TEST(tally.scans == 0);
+            BOOST_TEST(tally.meanFullScan == 0.0);
         }
     }
 }
@@ -252,7 +220,7 @@ BOOST_DATA_TEST_CASE(austereWithControlVariatesHasThePredictedProbabilityAtOther
                                      + errorTable.acceptanceError(scale * residualMean, scale * residualSd,
                                                                   problem.exactPart());
             AustereTest test(settings);
-            const Tally tally = repeat(test, problem, repetitions, rng);
+            const teststats::AcceptanceOutcome tally = teststats::repeatDecision(test, problem, rng, repetitions);
             std::ostringstream figures;
             figures << "T " << temperature << ", order " << order << ", delta " << move.delta << ": " << tally.rate
                     << " vs predicted " << predicted << " (Metropolis " << teststats::metropolisProbability(move.delta)
@@ -260,7 +228,7 @@ BOOST_DATA_TEST_CASE(austereWithControlVariatesHasThePredictedProbabilityAtOther
             BOOST_TEST_MESSAGE(figures.str());
             BOOST_TEST_INFO(figures.str());
             BOOST_TEST(std::abs(tally.rate - predicted) <= teststats::acceptanceTolerance(predicted, 0.005, repetitions));
-            BOOST_TEST(tally.scans == 0);
+            BOOST_TEST(tally.meanFullScan == 0.0);
         }
     }
 }
@@ -296,7 +264,7 @@ BOOST_DATA_TEST_CASE(austereNonConservativeWithControlVariatesHasItsPredictedPro
                                  + table.acceptanceError(moments.meanLambda, moments.sdLambda, moments.logPriorProposalRatio);
         const double batch = table.expectedDataFraction(moments.meanLambda, moments.sdLambda, moments.logPriorProposalRatio) * n;
         AustereAdaptiveTest test(designer, 0.005);
-        const Tally tally = repeat(test, problem, repetitions, rng);
+        const teststats::AcceptanceOutcome tally = teststats::repeatDecision(test, problem, rng, repetitions);
         std::ostringstream figures;
         figures << "T " << temperature << ", delta " << move.delta << ": " << tally.rate << " vs predicted " << predicted
                 << " (design epsilon " << table.epsilon() << "), mean batch " << tally.meanPoints << " vs " << batch
@@ -336,32 +304,6 @@ std::vector<ChainRow> chainRows()
 
 constexpr DataIndex kChainRows = 3000;
 
-// Each kernel's chains get seeds of their own.
-std::uint64_t kernelNumber(const std::string &kernel)
-{
-    const std::vector<std::string> kernels{"minibatch", "austere-c", "austere-nc", "sublhd"};
-    return static_cast<std::uint64_t>(std::find(kernels.begin(), kernels.end(), kernel) - kernels.begin());
-}
-
-std::unique_ptr<AcceptanceTest> makeKernel(const std::string &kernel)
-{
-    if (kernel == "minibatch")
-        return std::make_unique<MinibatchBarkerTest>(teststats::solvedCorrection(), MinibatchSettings{});
-    if (kernel == "austere-c") {
-        AustereSettings settings;
-        settings.epsilon = 0.001;
-        return std::make_unique<AustereTest>(settings);
-    }
-    if (kernel == "austere-nc") {
-        static const auto designer = std::make_shared<const AustereDesigner>(
-            kChainRows, std::vector<std::int64_t>{200}, std::vector<double>{0.001, 0.05});
-        return std::make_unique<AustereAdaptiveTest>(designer, 0.005);
-    }
-    SubLhdSettings settings;
-    settings.useModelBound = true;
-    return std::make_unique<SubLhdTest>(settings);
-}
-
 } // namespace
 
 BOOST_DATA_TEST_CASE(controlVariateChainsHaveTheTemperedGridPosterior, data::make(chainRows()), row)
@@ -369,8 +311,8 @@ BOOST_DATA_TEST_CASE(controlVariateChainsHaveTheTemperedGridPosterior, data::mak
     static const auto model = testdata::syntheticLogistic(kChainRows, 1, false, 51);
     const teststats::TemperedGrid grid(*model, row.temperature);
     const ControlVariateModel cv(model, makeTaylorProxies(*model, grid.mode, row.order));
-    const std::unique_ptr<AcceptanceTest> kernel = makeKernel(row.kernel);
-    const auto seed = static_cast<std::uint64_t>(61 + row.temperature * 2 + row.order) + 1000 * kernelNumber(row.kernel);
+    const std::unique_ptr<AcceptanceTest> kernel = teststats::makeTemperedKernel(row.kernel, kChainRows, true);
+    const auto seed = static_cast<std::uint64_t>(61 + row.temperature * 2 + row.order) + 1000 * teststats::kernelNumber(row.kernel);
     const teststats::GridChainFigures figures = teststats::runAgainstGrid(cv, *kernel, grid, seed);
     teststats::expectGridPosterior(row.kernel + "+taylor" + std::to_string(row.order), figures, grid);
 }

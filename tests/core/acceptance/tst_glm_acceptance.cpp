@@ -59,12 +59,6 @@ std::shared_ptr<const GlmModel> syntheticGlm(const std::string &family, std::int
     return std::make_shared<const GlmModel>(table, GlmOptions{spec.family, 1.0, true});
 }
 
-double fullSum(const Model &model, const Vector &from, const Vector &to)
-{
-    const std::vector<double> ratios = teststats::allRatios(model, from, to);
-    return std::accumulate(ratios.begin(), ratios.end(), 0.0);
-}
-
 } // namespace
 
 BOOST_DATA_TEST_CASE(smhOnTheGlmsAcceptsWithItsFactorisedProbability,
@@ -127,20 +121,10 @@ BOOST_DATA_TEST_CASE(minibatchTestOnGlmControlVariatesHasBarkersProbability,
             to[j] = from[j] + scale * laplaceSd[j] * rng.normal();
         }
         const double logPrior = model->logPrior(to) - model->logPrior(from);
-        const double delta = fullSum(*model, from, to) / temperature + logPrior;
+        const double delta = teststats::fullSum(*model, from, to) / temperature + logPrior;
         MinibatchBarkerTest test(correction, MinibatchSettings{});
-        const teststats::AcceptanceOutcome outcome = [&] {
-            teststats::AcceptanceOutcome o;
-            int accepted = 0;
-            const TestProblem problem{cv, from, to, temperature, logPrior};
-            for (int r = 0; r < repetitions; ++r) {
-                const Decision d = test.decide(problem, rng);
-                accepted += d.accepted;
-                o.meanPoints += static_cast<double>(d.pointsUsed) / repetitions;
-            }
-            o.rate = static_cast<double>(accepted) / repetitions;
-            return o;
-        }();
+        const teststats::AcceptanceOutcome outcome =
+            teststats::repeatDecision(test, TestProblem{cv, from, to, temperature, logPrior}, rng, repetitions);
         const double exact = teststats::barkerProbability(delta);
         std::ostringstream figures;
         figures << family << " minibatch+taylor2 at T " << temperature << ", scale " << scale << ": delta " << delta

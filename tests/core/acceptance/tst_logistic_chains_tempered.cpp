@@ -12,20 +12,14 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <algorithm>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "core/acceptance/austere_adaptive_test.h"
-#include "core/acceptance/austere_designer.h"
-#include "core/acceptance/minibatch_barker_test.h"
-#include "core/acceptance/sequential_tests.h"
-#include "core/correction/correction_distribution.h"
 #include "tests/support/grid_chain_check.h"
-#include "tests/support/solved_correction.h"
 #include "tests/support/small_logistic_models.h"
+#include "tests/support/tempered_kernels.h"
 
 using namespace core;
 namespace data = boost::unit_test::data;
@@ -56,39 +50,14 @@ std::vector<ChainRow> chainRows()
 
 constexpr DataIndex kRows = 1000;
 
-// Each kernel's chains get seeds of their own.
-std::uint64_t kernelNumber(const std::string &kernel)
-{
-    const std::vector<std::string> kernels{"minibatch", "austere-c", "austere-nc", "sublhd"};
-    return static_cast<std::uint64_t>(std::find(kernels.begin(), kernels.end(), kernel) - kernels.begin());
-}
-
-std::unique_ptr<AcceptanceTest> makeKernel(const std::string &kernel)
-{
-    if (kernel == "minibatch")
-        return std::make_unique<MinibatchBarkerTest>(teststats::solvedCorrection(), MinibatchSettings{});
-    if (kernel == "austere-c") {
-        AustereSettings settings;
-        settings.epsilon = 0.001;
-        return std::make_unique<AustereTest>(settings);
-    }
-    if (kernel == "austere-nc") {
-        // One batch and two error levels (each table runs its dynamic programs once, for all rows).
-        static const auto designer = std::make_shared<const AustereDesigner>(
-            kRows, std::vector<std::int64_t>{200}, std::vector<double>{0.001, 0.05});
-        return std::make_unique<AustereAdaptiveTest>(designer, 0.005);
-    }
-    return std::make_unique<SubLhdTest>(SubLhdSettings{});
-}
-
 } // namespace
 
 BOOST_DATA_TEST_CASE(plainKernelsHaveTheTemperedGridPosterior, data::make(chainRows()), row)
 {
     static const auto model = testdata::syntheticLogistic(kRows, 1, false, 51);
     const teststats::TemperedGrid grid(*model, row.temperature);
-    const std::unique_ptr<AcceptanceTest> kernel = makeKernel(row.kernel);
-    const auto seed = static_cast<std::uint64_t>(31 + row.temperature * 3) + 1000 * kernelNumber(row.kernel);
+    const std::unique_ptr<AcceptanceTest> kernel = teststats::makeTemperedKernel(row.kernel, kRows);
+    const auto seed = static_cast<std::uint64_t>(31 + row.temperature * 3) + 1000 * teststats::kernelNumber(row.kernel);
     const teststats::GridChainFigures figures = teststats::runAgainstGrid(*model, *kernel, grid, seed);
     teststats::expectGridPosterior(row.kernel, figures, grid);
 }

@@ -80,20 +80,8 @@ std::shared_ptr<const GaussianMixtureModel> mixture(Eigen::Index n)
     return std::make_shared<const GaussianMixtureModel>(x);
 }
 
-Vector perturbed(const Vector &at, double scale, Rng &rng)
-{
-    Vector out = at;
-    for (Eigen::Index j = 0; j < out.size(); ++j)
-        out[j] += scale * rng.normal();
-    return out;
-}
-
-double fullSum(const Model &model, const Vector &from, const Vector &to)
-{
-    std::vector<double> values(static_cast<std::size_t>(model.dataSize()));
-    model.logLikelihoodRatiosRange(from, to, 0, values);
-    return std::accumulate(values.begin(), values.end(), 0.0);
-}
+using teststats::fullSum;
+using teststats::perturbed;
 
 } // namespace
 
