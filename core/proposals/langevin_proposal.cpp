@@ -145,6 +145,19 @@ std::unique_ptr<Proposal> LangevinProposal::withStep(double step) const
     return copy;
 }
 
+bool LangevinProposal::resumeScaleLearning()
+{
+    if (!m_adaptation)
+        return false;
+    m_frozen = false;
+    m_windowEnd = 0;                      // M as the burn-in left it: h only
+    m_logStep = std::log(m_step);         // the rescaled step withStep() set
+    m_stepUpdates = kRelearnGainStart;    // a good guess refined, not thrown about
+    m_observations = 0;                   // learned() reports the re-adaptation's own acceptance
+    m_accepted = 0;
+    return true;
+}
+
 void LangevinProposal::useFullPreconditioner(Eigen::MatrixXd lowerFactor)
 {
     const Eigen::Index d = m_mass.size();

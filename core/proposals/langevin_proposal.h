@@ -33,6 +33,8 @@
 ///  - When M first replaces the identity, h restarts at d^(−1/6), the order of the optimal
 ///    MALA step for a target whitened by M (Roberts & Rosenthal 1998: h² ∝ d^(−1/3)).
 ///  - h follows the Robbins–Monro step on log h of AdaptiveRandomWalkProposal toward α*.
+///  - After a live change of T, h is rescaled by √(T′/T) and learned again from a small gain
+///    (resumeScaleLearning()), M kept.
 /// Target acceptance for Langevin. In Roberts & Rosenthal's limit Δ ~ N(−s²/2, s²) with
 /// s ∝ ℓ³ and the speed is ℓ²·α: maximised numerically, α = 0.574 for Metropolis and
 /// α = 0.345 for Barker's 1/(1 + e^(−Δ)), the acceptance of the minibatch test with its
@@ -97,6 +99,14 @@ public:
     std::span<const DataIndex> subset() const { return m_subset; }
     /// ĝ_S(θ) for the given rows and temperature, into `out` (tests and diagnostics).
     void gradientEstimate(const Vector &theta, double temperature, std::span<const DataIndex> rows, Vector &out) const;
+
+protected:
+    /// The step h alone learned again after a live change of T (AdaptiveProposal::relearning),
+    /// the preconditioner kept: where the likelihood dominates, the tempered posterior's
+    /// covariance is T times the untempered one's, so h² M, the scale of the drift and of the
+    /// noise, follows it when h alone is multiplied by √(T′/T), and M, in units of the old
+    /// posterior's variances, stays right up to that factor.
+    bool resumeScaleLearning() override;
 
 private:
     void endWindow();

@@ -153,8 +153,8 @@ bool learnsDuringBurnIn(ProposalKind kind)
 
 bool relearnsAfterTemperatureChange(ProposalKind kind)
 {
-    return kind == ProposalKind::Adaptive || kind == ProposalKind::LaplaceCrankNicolson
-           || kind == ProposalKind::LaplaceHamiltonian;
+    // Every proposal that learns its scale re-learns it (AdaptiveProposal::relearning).
+    return learnsDuringBurnIn(kind);
 }
 
 ProposalKind parseProposal(const std::string &name)
