@@ -9,6 +9,7 @@
 
 #include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/service/live_kernel.h"
+#include "core/experiment/settings/method_registry.h"
 #include "core/experiment/settings/settings_table.h"
 #include "ui/panel/compare_box.h"
 #include "ui/run/continuous_controls.h"
@@ -231,7 +232,7 @@ bool MainWindow::applyLiveValue(LiveValue which, double value)
     (isTemperature ? m_shownRequest->config.temperature : m_shownRequest->config.step) = value;
     if (isTemperature)
         m_strip->predictTemperatureChange(before, value, m_runs->request(), m_continuous->pace());
-    const bool relearns = isTemperature && core::learnsDuringBurnIn(m_shownRequest->config.proposal);
+    const bool relearns = isTemperature && core::learnsStepInBurnIn(m_shownRequest->config);
     showStatus(isTemperature ? tr("Temperature → %L1 from the next iteration: a new chain segment starts (dashed line "
                                   "on the traces)%2; the heat map is redrawn for the new target.")
                                    .arg(value, 0, 'g', 6)
@@ -350,7 +351,8 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
             continue; // the run's own settings (or changes made before the chain's first iteration)
         const bool burnInEnd = afterBurnIn && !segment.burnIn;
         m_results->traceChart()->addSegmentMark(segment.start, burnInEnd);
-        m_strip->showSegment(number, segment, burnInEnd);
+        m_strip->showSegment(number, segment, burnInEnd,
+                             core::learnsStepInBurnIn(m_runs->request().channelConfig(snapshot.channel)));
         emit segmentStarted(snapshot.channel, segment);
     }
     qint64 done = 0;

@@ -11,6 +11,7 @@
 
 #include "core/acceptance/batch_prediction.h"
 #include "core/experiment/service/run_observer.h"
+#include "core/experiment/settings/method_registry.h"
 
 namespace ui {
 namespace {
@@ -218,8 +219,8 @@ QString RunStatusStrip::predictTemperatureChange(double from, double to, const R
     inputs.dimension = m_latest.dimension;
     inputs.finitePopulationCorrection = config.minibatch.finitePopulationCorrection;
     // Learned scales are rescaled by √(T′/T) and re-learned (ChainSegment::relearning); every
-    // other proposal keeps its step.
-    inputs.stepFollowsTemperature = core::relearnsAfterTemperatureChange(config.proposal);
+    // other proposal, and the methods without one, keep their step.
+    inputs.stepFollowsTemperature = core::learnsStepInBurnIn(config);
     const double predicted = core::predictedMeanBatch(inputs);
     // Reading points is the test's cost: the time an iteration takes scales with its batch.
     const double speed = m_latest.iterationsPerSecond * now / std::max(predicted, 1.0);
@@ -300,7 +301,7 @@ QString RunStatusStrip::notice() const
     return m_notice->text();
 }
 
-void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn)
+void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn, bool stepLearned)
 {
     const bool afterRelearning = m_relearning;
     m_relearning = segment.relearning;
@@ -323,8 +324,12 @@ void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, 
         return;
     }
     if (afterBurnIn) {
-        showNotice(tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on (an adaptive proposal's step "
-                      "as the burn-in learned it, from the form's step)")
+        // Only an adaptive proposal learns in the burn-in; a fixed one, and the methods without an
+        // accept step (SGLD, SGHMC, the Zig-Zag process), keep the form's step throughout.
+        showNotice((stepLearned ? tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on (the step the "
+                                     "burn-in learned, starting from the form's)")
+                                : tr("burn-in over at iteration %L1: T = %L2, step %L3 (the form's: nothing is "
+                                     "learned in the burn-in); the figures start here"))
                        .arg(segment.start)
                        .arg(segment.temperature, 0, 'g', 6)
                        .arg(segment.step, 0, 'g', 4));

@@ -42,7 +42,9 @@ public:
     void showOutcome(const RunOutcome &outcome);
     /// A chain segment began during the run (segment `number` ≥ 2, counting from 1).
     /// `afterBurnIn`: the segment is the one the burn-in hands over to, not a settings change.
-    void showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn = false);
+    /// `stepLearned`: the run's proposal learns its step in the burn-in (the notice at its end says
+    /// which step the chain goes on with).
+    void showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn = false, bool stepLearned = false);
     /// A live change of T from `from` to `to` was sent to the running chains: says at once what
     /// it will cost (the minibatch test's predicted batch, speed and the time left, from the
     /// latest snapshot), and where each test would read a large share of N offers to go back to

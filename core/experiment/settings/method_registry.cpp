@@ -218,6 +218,11 @@ bool movesWithoutAcceptStep(TestMethod method)
     return methodRow(method).move != MethodMove::ProposalAndTest;
 }
 
+bool learnsStepInBurnIn(const RunConfig &config)
+{
+    return learnsDuringBurnIn(config.proposal) && !movesWithoutAcceptStep(config.method);
+}
+
 bool isApproximateDynamics(TestMethod method)
 {
     return movesWithoutAcceptStep(method) && !methodRow(method).exact;

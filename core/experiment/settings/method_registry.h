@@ -108,6 +108,10 @@ bool needsCorrection(TestMethod method);
 /// Whether the method moves without an accept step (SGLD, SGHMC, the Zig-Zag process): the run's
 /// --proposal does not apply.
 bool movesWithoutAcceptStep(TestMethod method);
+/// Whether a run of `config` learns its step in the burn-in and re-learns it after a live change
+/// of T: its proposal is adaptive (learnsDuringBurnIn) and its method uses a proposal at all (not
+/// SGLD, SGHMC or the Zig-Zag process, which keep the form's step whatever --proposal says).
+bool learnsStepInBurnIn(const RunConfig &config);
 /// Whether it moves without an accept step and is approximate (SGLD, SGHMC), with a bias that
 /// grows with the step, which every front end says.
 bool isApproximateDynamics(TestMethod method);

@@ -151,12 +151,6 @@ bool learnsDuringBurnIn(ProposalKind kind)
            || kind == ProposalKind::LaplaceCrankNicolson || kind == ProposalKind::LaplaceHamiltonian;
 }
 
-bool relearnsAfterTemperatureChange(ProposalKind kind)
-{
-    // Every proposal that learns its scale re-learns it (AdaptiveProposal::relearning).
-    return learnsDuringBurnIn(kind);
-}
-
 ProposalKind parseProposal(const std::string &name)
 {
     return parseIn(kProposalNames, "proposal", name);

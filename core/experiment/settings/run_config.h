@@ -67,13 +67,9 @@ enum class ProposalKind {
 std::string proposalName(ProposalKind kind);
 /// Whether the proposal follows a minibatch gradient (reads --grad-batch rows twice an iteration).
 bool usesGradient(ProposalKind kind);
-/// Whether the proposal learns during the burn-in and freezes after it (needs --burn-in).
+/// Whether the proposal learns during the burn-in and freezes after it (needs --burn-in), and
+/// re-learns its step after a live change of T (AdaptiveProposal::relearning).
 bool learnsDuringBurnIn(ProposalKind kind);
-/// Whether a live temperature change after the burn-in rescales the learned step by √(T′/T)
-/// and re-learns it (AdaptiveProposal::relearning): every proposal that learns during the
-/// burn-in (the adaptive random walk, the adaptive and Laplace-preconditioned Langevin steps,
-/// the Laplace Crank–Nicolson and Hamiltonian proposals). The fixed ones keep their step.
-bool relearnsAfterTemperatureChange(ProposalKind kind);
 /// Throws std::invalid_argument listing the allowed names.
 ProposalKind parseProposal(const std::string &name);
 

@@ -285,7 +285,8 @@ void tst_ScreenFigures::everyFigureOnScreenIsTheExportedRuns()
 
 // The Zig-Zag process in the window: each chain's latest stretch of path drawn over the cloud,
 // every straight run at ±45° in the plotted plane (each coordinate moves at unit speed), ending at
-// the chain's last draw; no proposal ellipse (it has no Gaussian proposal); one legend entry.
+// the chain's last draw; no proposal ellipse (it has no Gaussian proposal); one legend entry; the
+// burn-in's end said without a learned step.
 void tst_ScreenFigures::theZigZagPathIsDrawnBetweenItsDraws()
 {
     ui::MainWindow window;
@@ -302,6 +303,13 @@ void tst_ScreenFigures::theZigZagPathIsDrawnBetweenItsDraws()
     config.step = 1.0 / std::sqrt(5000.0);
     config.samples = 600;
     config.seed = 23;
+    // A burn-in under the form's adaptive proposal, which the process does not use: the notice
+    // at the burn-in's end must not speak of a learned step.
+    config.proposal = core::ProposalKind::Adaptive;
+    config.burnIn = 100;
+    QStringList burnInNotices; // the strip's notice as each chain's burn-in ends
+    connect(&window, &ui::MainWindow::segmentStarted, this,
+            [&](int, const core::ChainSegment &) { burnInNotices << window.statusStrip()->notice(); });
     ui::RunRequest request = ui::RunRequest::single(config);
     request.chains = 2;
     request.parallel = true;
@@ -309,6 +317,11 @@ void tst_ScreenFigures::theZigZagPathIsDrawnBetweenItsDraws()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, testruns::kRunTimeoutMs);
     const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
     QCOMPARE(outcome.chains.size(), std::size_t{2});
+    QCOMPARE(burnInNotices.size(), 2);
+    for (const QString &notice : burnInNotices) {
+        QVERIFY2(notice.contains(QStringLiteral("nothing is learned in the burn-in")), qPrintable(notice));
+        QVERIFY2(!notice.contains(QStringLiteral("learned,")), qPrintable(notice));
+    }
     ui::PosteriorChart *chart = window.results()->posteriorChart(0);
     QVERIFY(chart);
     chart->flush();
