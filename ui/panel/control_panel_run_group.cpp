@@ -394,10 +394,13 @@ void ControlPanel::updateModeWidgets()
     // screen further down before it scrolls.
     m_runForm->setRowVisible(m_gradBatchSlider, m_gradBatchSlider->isEnabled());
     m_runForm->setRowVisible(m_leapfrogSlider, m_leapfrogSlider->isEnabled());
-    // These two start from the Laplace approximation's own scale and learn it in the burn-in.
+    // These two start from the Laplace approximation's own scale and learn it in the burn-in: the
+    // form's step is not used, so its row goes rather than show a number that means nothing (the
+    // burn-in's end notice gives the step learned).
     m_stepSlider->setEnabled(ownDynamics
                              || (proposal != core::ProposalKind::LaplaceHamiltonian
                                  && proposal != core::ProposalKind::LaplaceCrankNicolson));
+    m_runForm->setRowVisible(m_stepSlider, m_stepSlider->isEnabled());
     const bool loading = m_loading;
     m_loading = true; // the box shows a fact, not an edit
     if (!generated) {

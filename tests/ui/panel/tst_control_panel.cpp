@@ -466,9 +466,16 @@ void tst_ControlPanel::proposalAndGradientBatchReachTheRun()
     // The leapfrog steps belong to Laplace HMC alone, and go to the run and sessions like B.
     QVERIFY(!panel->leapfrogStepsBox()->isEnabled());
     QVERIFY(panel->leapfrogStepsBox()->toolTip().contains(QStringLiteral("--leapfrog-steps")));
+    QVERIFY(panel->proposalStepBox()->isVisibleTo(&window));
     panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("laplace-hmc")));
     QVERIFY(panel->leapfrogStepsBox()->isEnabled());
     QVERIFY(panel->gradBatchBox()->isEnabled());
+    // Its step comes from the Laplace fit and the burn-in: the form's step row, unused, goes.
+    QVERIFY(!panel->proposalStepBox()->isEnabled());
+    QVERIFY(!panel->proposalStepBox()->isVisibleTo(&window));
+    panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("adaptive-langevin")));
+    QVERIFY(panel->proposalStepBox()->isVisibleTo(&window)); // its first step, which the burn-in refines
+    panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("laplace-hmc")));
     panel->leapfrogStepsBox()->setValue(9);
     QCOMPARE(panel->config().leapfrogSteps, 9);
     core::RunConfig hmc = panel->config();
