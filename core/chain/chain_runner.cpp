@@ -122,6 +122,33 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     }
     result.segments.push_back({settings.burnIn, mainTemperature, proposal.step(), 0.0});
     result.segments.back().kernelChanged = settings.newKernel;
+    // After a change of T, an adaptive main proposal's scale rescaled by √(T′/T) at iteration t
+    // and learned again from there (AdaptiveProposal::relearning). false: it cannot re-learn (or
+    // is not adaptive), and the chain goes on with its kernel.
+    auto startRelearning = [&](std::int64_t t) {
+        relearnEnd = -1;
+        const auto *adaptive = dynamic_cast<const AdaptiveProposal *>(mainProposal);
+        if (!adaptive)
+            return false;
+        std::shared_ptr<AdaptiveProposal> next = adaptive->relearning(std::sqrt(mainTemperature / proposalTemperature));
+        if (!next)
+            return false;
+        relearner = std::move(next);
+        mainProposal = relearner.get();
+        const std::int64_t length = std::min(settings.relearnIterations > 0 ? settings.relearnIterations
+                                                                            : relearnLength(settings.burnIn),
+                                             (settings.samples - t) / 2);
+        if (length > 0) {
+            relearnEnd = t + length;
+        } else {
+            relearner->freeze(); // no room to learn: the rescaled kernel alone
+            result.adaptation = relearner->learned();
+        }
+        proposalTemperature = mainTemperature;
+        result.relearnedProposal = relearner;
+        result.relearnedTemperature = mainTemperature;
+        return true;
+    };
     auto applyTuning = [&](std::int64_t t) {
         const LiveTuning::Request request = settings.tuning->latest();
         seenTuning = request.version;
@@ -141,27 +168,8 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
             // Nor may a continuous run's next lap go on with the re-learned step.
             result.relearnedProposal.reset();
         } else if (t >= settings.burnIn && mainTemperature != proposalTemperature) {
-            // (A change during the burn-in applies where it ends, with what the burn-in learned.)
-            relearnEnd = -1;
-            if (const auto *adaptive = dynamic_cast<const AdaptiveProposal *>(mainProposal)) {
-                if (std::shared_ptr<AdaptiveProposal> next =
-                        adaptive->relearning(std::sqrt(mainTemperature / proposalTemperature))) {
-                    relearner = std::move(next);
-                    mainProposal = relearner.get();
-                    const std::int64_t length = std::min(settings.relearnIterations > 0 ? settings.relearnIterations
-                                                                                        : relearnLength(settings.burnIn),
-                                                         (settings.samples - t) / 2);
-                    if (length > 0) {
-                        relearnEnd = t + length;
-                    } else {
-                        relearner->freeze(); // no room to learn: the rescaled kernel alone
-                        result.adaptation = relearner->learned();
-                    }
-                    proposalTemperature = mainTemperature;
-                    result.relearnedProposal = relearner;
-                    result.relearnedTemperature = mainTemperature;
-                }
-            }
+            // (A change during the burn-in applies where it ends, to what the burn-in learned.)
+            startRelearning(t);
         }
         // During a burn-in the schedule's own T and proposal run on: the change takes effect,
         // and its segment starts, when the burn-in ends.
@@ -230,8 +238,15 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
                 adaptation->freeze();
                 result.adaptation = adaptation->learned();
                 result.learning.reset();
-                if (mainProposal == adaptation) // the target segment runs with the learned scale
+                if (mainProposal == adaptation) { // the target segment runs with the learned scale
                     result.segments.back().step = adaptation->step();
+                    // T changed during the burn-in: the scale was learned for the old T, so it is
+                    // rescaled and learned again from here, as for a change after the burn-in.
+                    if (mainTemperature != proposalTemperature && startRelearning(t)) {
+                        result.segments.back().step = mainProposal->step();
+                        result.segments.back().relearning = relearnEnd > t;
+                    }
+                }
             }
         }
         if (t == relearnEnd) {

@@ -299,6 +299,52 @@ BOOST_DATA_TEST_CASE(temperatureChangeRelearnsAnAdaptiveScale, boost::unit_test:
                "variance " << sampleVariance << " vs " << newSd * newSd);
 }
 
+// T changed during an adaptive burn-in: the scale the burn-in learned is for the old T, so where
+// the burn-in ends it is rescaled by √(T′/T) and learned again, as after a change made later
+// (before this, the chain went on at the new T with the old T's scale: for T falling tenfold,
+// 3.2 times too wide, and an acceptance of 0.104 over the 40,000 draws instead of the target's
+// 0.30; now 0.28 in the target segment).
+BOOST_AUTO_TEST_CASE(temperatureChangeDuringAnAdaptiveBurnInRelearnsWhereItEnds)
+{
+    constexpr double kOldTemperature = 10.0, kNewTemperature = 1.0;
+    constexpr std::int64_t kBurnIn = 4000, kSamples = 44'000, kRelearn = 1000;
+    AdaptationSettings adaptation;
+    AdaptiveRandomWalkProposal proposal(1, std::sqrt(Suite::model->posteriorVariance(kNewTemperature)), adaptation);
+    LiveTuning tuning;
+    ChainSettings chain = settings(kSamples, kOldTemperature, &tuning);
+    chain.burnIn = kBurnIn;
+    chain.burnInTemperature = kOldTemperature;
+    chain.adaptation = &proposal;
+    chain.relearnIterations = kRelearn;
+    bool asked = false;
+    const ChainResult result = runChain(*Suite::model, proposal, *Suite::test, chain, {},
+                                        [&](const ChainResult &, std::int64_t, std::int64_t last) {
+                                            if (!asked && last >= kBurnIn / 2) {
+                                                BOOST_TEST_REQUIRE(last < kBurnIn);
+                                                tuning.setTemperature(kNewTemperature);
+                                                asked = true;
+                                            }
+                                        });
+    BOOST_TEST_REQUIRE(asked);
+    BOOST_TEST_REQUIRE(result.segments.size() == std::size_t(3)); // burn-in, re-learning at T = 1, T = 1
+    const ChainSegment &burnIn = result.segments[0], &relearning = result.segments[1], &after = result.segments[2];
+    BOOST_TEST(burnIn.burnIn);
+    BOOST_TEST(relearning.relearning);
+    BOOST_TEST(relearning.start == kBurnIn);
+    BOOST_TEST(testcheck::nearlyEqual(relearning.temperature, kNewTemperature));
+    BOOST_TEST(after.start == kBurnIn + kRelearn);
+    BOOST_TEST(!after.relearning);
+    BOOST_TEST(result.finalSegmentStart() == after.start);
+    BOOST_TEST_REQUIRE(result.relearnedProposal != nullptr);
+    BOOST_TEST(testcheck::nearlyEqual(result.relearnedTemperature, kNewTemperature));
+    const double acceptedAfter = acceptanceOver(result, after.start, result.completed);
+    const double acceptedRelearning = acceptanceOver(result, relearning.start, relearning.start + 200);
+    BOOST_TEST_MESSAGE("re-learning's first 200 iterations accept " << acceptedRelearning << ", the target segment "
+                                                                    << acceptedAfter << "; step " << relearning.step
+                                                                    << " -> " << after.step);
+    BOOST_TEST(std::abs(acceptedAfter - adaptation.targetAcceptance) < 0.05, "after " << acceptedAfter);
+}
+
 // The user's step, set while a scale is being re-learned for a new T, ends the re-learning:
 // the step is the user's from there on, no learning is reported any more (the window's
 // ellipse would draw a scale that no longer moves), and a continuous run's next lap is not
