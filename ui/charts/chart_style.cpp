@@ -1,16 +1,39 @@
 #include "ui/charts/chart_style.h"
 
 #include <array>
+#include <cstdlib>
 
 #include <QAbstractAxis>
 #include <QChart>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLineSeries>
 #include <QPainter>
 #include <QValueAxis>
 
 namespace ui {
+
+QString fittedTitle(const QString &title, const QFont &font, qreal width)
+{
+    const QFontMetricsF metrics(font);
+    if (metrics.horizontalAdvance(title) <= width)
+        return title;
+    qsizetype cut = title.lastIndexOf(QStringLiteral(" — "));
+    const auto fits = [&](qsizetype at) {
+        return at > 0 && metrics.horizontalAdvance(title.left(at)) <= width
+               && metrics.horizontalAdvance(title.mid(at + 1)) <= width;
+    };
+    if (!fits(cut)) { // the space nearest the middle
+        cut = -1;
+        for (qsizetype at = 0; at < title.size(); ++at)
+            if (title[at] == QLatin1Char(' ') && (cut < 0 || std::abs(at - title.size() / 2) < std::abs(cut - title.size() / 2)))
+                cut = at;
+    }
+    if (cut <= 0)
+        return title; // one word: nothing to break
+    return title.left(cut).toHtmlEscaped() + QStringLiteral("<br>") + title.mid(cut + 1).toHtmlEscaped();
+}
 
 QColor seriesColour(int index)
 {

@@ -12,12 +12,19 @@
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
 class QChart;
+class QFont;
 class QLineSeries;
 class QPen;
 class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ui {
+
+/// `title` as a chart title `width` pixels wide can draw whole in `font`: as it is where it fits,
+/// else as rich text on two lines, broken before a " — " clause (a mark such as "— earlier
+/// settings") or else at the space nearest its middle. Qt Charts cuts a title too wide for its
+/// chart, ending it in "...", and a cut title can drop what matters ("— earlier s...").
+QString fittedTitle(const QString &title, const QFont &font, qreal width);
 
 /// Line colour of the index-th compared method (or chain), readable on light and dark bases.
 QColor seriesColour(int index);

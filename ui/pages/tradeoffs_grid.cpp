@@ -105,6 +105,29 @@ class TradeoffsChartView : public ThemedChartView {
 public:
     using ThemedChartView::ThemedChartView;
     void setExportLayout(bool exporting) override { chart()->legend()->setVisible(exporting); }
+    /// The chart's title, on two lines wherever one would be cut at the view's width (the cells
+    /// are narrow: a third of the page).
+    void setTitle(const QString &title)
+    {
+        m_title = title;
+        fitTitle();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        ThemedChartView::resizeEvent(event);
+        fitTitle();
+    }
+
+private:
+    void fitTitle()
+    {
+        // The chart's margins and the title's own padding on either side.
+        const QMargins margins = chart()->margins();
+        chart()->setTitle(fittedTitle(m_title, chart()->titleFont(), width() - margins.left() - margins.right() - 24));
+    }
+    QString m_title;
 };
 
 } // namespace
@@ -210,7 +233,7 @@ void TradeoffsGrid::buildPanel(int figure)
     panel.lines.clear();
     panel.whiskers.clear(); // removeAllSeries deleted them
     panel.halfWidths.assign(m_methods.size(), {});
-    chart->setTitle(figureTitle(figure));
+    static_cast<TradeoffsChartView *>(m_views[static_cast<std::size_t>(figure)])->setTitle(figureTitle(figure));
     const QString xTitle = m_setting == QLatin1String("n_data_requested")
                                ? tr("N, data points")
                                : StaleBanner::settingLabel(m_setting.toStdString());
@@ -373,7 +396,7 @@ void TradeoffsGrid::retitle(Panel &panel, int figure)
     if (!m_staleNote.isEmpty())
         title += tr(" — earlier settings");
     m_views[static_cast<std::size_t>(figure)]->setToolTip(m_staleNote);
-    panel.chart->setTitle(title);
+    static_cast<TradeoffsChartView *>(m_views[static_cast<std::size_t>(figure)])->setTitle(title);
 }
 
 void TradeoffsGrid::setStaleNote(const QString &note)

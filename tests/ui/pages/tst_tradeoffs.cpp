@@ -7,12 +7,14 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QtTest>
 
 #include "core/experiment/reports/sweep_report.h"
@@ -69,6 +71,7 @@ private slots:
     void scalingSweepDrawsALinePerEntry();
     void closingMidSweepJoins();
     void logisticSweepWithAFullDataMethodShowsTheMeanShift();
+    void titlesAreNeverCutAt1280Pixels();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -447,6 +450,45 @@ void tst_Tradeoffs::logisticSweepWithAFullDataMethodShowsTheMeanShift()
     grid.showRows({rows[0], rows[2]});
     QCOMPARE(grid.figureTitle(TradeoffsGrid::Fidelity), QStringLiteral("Test accuracy"));
     QCOMPARE(grid.valueAt(TradeoffsGrid::Fidelity, 0, 0.01), 0.8);
+}
+
+namespace {
+
+/// The title as the chart draws it: the text of its title item in the scene (Qt Charts cuts a
+/// title too wide for the chart, ending it in "...").
+QString drawnTitle(QChart *chart)
+{
+    const QString wanted = QTextDocumentFragment::fromHtml(chart->title()).toPlainText().left(6);
+    for (QGraphicsItem *item : chart->childItems())
+        if (auto *text = dynamic_cast<QGraphicsTextItem *>(item))
+            if (text->toPlainText().startsWith(wanted))
+                return text->toPlainText();
+    return {};
+}
+
+} // namespace
+
+// Every chart title of the tab, marked as of earlier settings (the longest it gets), drawn whole
+// in a 1280×800 window: the text the scene draws has every word of the title and no "...".
+void tst_Tradeoffs::titlesAreNeverCutAt1280Pixels()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.results()->setCurrentIndex(ui::ResultsView::TradeoffsTab);
+    TradeoffsGrid *grid = window.results()->tradeoffsPage()->grid();
+    grid->reset(QStringLiteral("sigma"), 0.5, 1.5, false, {"minibatch", "naive-barker"}, false);
+    grid->setStaleNote(QStringLiteral("dataset gmm → worst-case"));
+    QApplication::processEvents();
+    for (int figure = 0; figure < TradeoffsGrid::FigureCount; ++figure) {
+        QChart *chart = grid->view(figure)->chart();
+        const QString whole = grid->figureTitle(figure) + QStringLiteral(" — earlier settings");
+        QTRY_VERIFY2(!drawnTitle(chart).contains(QStringLiteral("...")),
+                     qPrintable(QStringLiteral("%1: drawn as '%2' at %3 px").arg(whole, drawnTitle(chart)).arg(grid->view(figure)->width())));
+        QCOMPARE(drawnTitle(chart).simplified(), whole.simplified());
+    }
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)
