@@ -46,10 +46,7 @@ CompareBox::CompareBox(QWidget *parent) : QGroupBox(tr("Compare methods"), paren
             .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
                 return row.controlVariates == core::ControlVariatePolicy::Optional;
             })))
-            .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
-                return row.controlVariates == core::ControlVariatePolicy::Required
-                       || row.controlVariates == core::ControlVariatePolicy::ByDefault;
-            })))
+            .arg(QString::fromStdString(core::methodNames("and", core::controlVariatesOnByDefault)))
             .arg(QString::fromStdString(core::methodNames("and", [](const core::MethodEntry &row) {
                 return row.controlVariates == core::ControlVariatePolicy::Never && !row.needs.empty();
             }))));

@@ -85,15 +85,15 @@ std::vector<CapabilityNeed> capabilityNeeds(const RunConfig &config)
     std::vector<CapabilityNeed> needs;
     const MethodEntry &row = methodRow(config.method);
     const int order = controlVariateOrder(config);
-    // zigzag+none bounds each point's gradient by its log-likelihood's Lipschitz constant instead
-    // of drawing residuals around the mode (zig_zag_process.h).
-    const bool plainZigZag = row.move == MethodMove::ZigZag && order == 0;
-    for (ModelCapability capability : row.needs.members())
-        if (!(plainZigZag && capability == ModelCapability::TaylorProxies))
+    if (order == 0 && !row.needsWithoutControlVariates.empty()) {
+        const std::string who = "method " + std::string(row.name) + "+none";
+        for (ModelCapability capability : row.needsWithoutControlVariates.members())
+            needs.push_back({capability, who,
+                             row.needs.has(capability) ? std::string() : std::string(row.whyWithoutControlVariates), {}});
+    } else {
+        for (ModelCapability capability : row.needs.members())
             needs.push_back({capability, "method " + std::string(row.name), {}, {}});
-    if (plainZigZag)
-        needs.push_back({ModelCapability::PointLipschitz, "method zigzag+none",
-                         "it bounds every point's gradient by its log-likelihood's Lipschitz constant", {}});
+    }
     if (order > 0 && !row.needs.has(ModelCapability::TaylorProxies)) {
         // Each starts with the setting's name, as validation's messages do (the CLI adds "--").
         const std::string flag = "control-variates " + controlVariatesName(config.controlVariates);

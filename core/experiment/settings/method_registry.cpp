@@ -132,7 +132,8 @@ std::vector<MethodEntry> makeTable()
          "exact and continuous-time, one point read per proposed switch, read off every --zigzag-spacing. "
          "zigzag+none subsamples against a global bound (Sec. 3.2): exact, but O(N) reads per unit of time.",
          Metropolis, true, false, true, {Gradient, TaylorProxies, GradientLipschitz}, ByDefault, true, true, false,
-         makeNoAcceptStep, MethodMove::ZigZag, 1, "its velocity"},
+         makeNoAcceptStep, MethodMove::ZigZag, 1, "its velocity", {Gradient, GradientLipschitz, PointLipschitz},
+         "it bounds every point's gradient by its log-likelihood's Lipschitz constant"},
         {TestMethod::Barker, "barker", "barker (full data)",
          "The exact Barker test on all N points (Seita et al. Sec. 3).", Barker, true, false, false, {}, Never,
          false, false, false, makeBarker},
@@ -221,6 +222,16 @@ bool movesWithoutAcceptStep(TestMethod method)
 bool learnsStepInBurnIn(const RunConfig &config)
 {
     return learnsDuringBurnIn(config.proposal) && !movesWithoutAcceptStep(config.method);
+}
+
+bool takesControlVariates(const MethodEntry &row)
+{
+    return row.controlVariates != ControlVariatePolicy::Never;
+}
+
+bool controlVariatesOnByDefault(const MethodEntry &row)
+{
+    return row.controlVariates == ControlVariatePolicy::ByDefault || row.controlVariates == ControlVariatePolicy::Required;
 }
 
 bool isApproximateDynamics(TestMethod method)

@@ -84,6 +84,11 @@ struct MethodEntry {
     int maxControlVariateOrder = 2;
     /// What carriesStateBetweenIterations carries, named when --checkpoint-every is refused.
     std::string_view carriedState = {};
+    /// What it needs instead of `needs` when run without control variates, where that differs
+    /// (zigzag+none bounds each point's gradient by a Lipschitz constant, not residuals around
+    /// the mode), and why it needs what `needs` lacks; empty: `needs`.
+    CapabilitySet needsWithoutControlVariates = {};
+    std::string_view whyWithoutControlVariates = {};
 };
 
 /// Every method, in the order the app's method box and the CLI's help list them.
@@ -115,5 +120,10 @@ bool learnsStepInBurnIn(const RunConfig &config);
 /// Whether it moves without an accept step and is approximate (SGLD, SGHMC), with a bias that
 /// grows with the step, which every front end says.
 bool isApproximateDynamics(TestMethod method);
+/// Whether the method takes Taylor-proxy control variates at all (any policy but Never).
+bool takesControlVariates(const MethodEntry &row);
+/// Whether a run of the method has them unless told otherwise (ByDefault or Required): what
+/// --control-variates auto resolves to, its help and the compare box say.
+bool controlVariatesOnByDefault(const MethodEntry &row);
 
 } // namespace core

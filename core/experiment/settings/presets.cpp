@@ -22,7 +22,7 @@ bool readsAMinibatch(TestMethod method)
 bool takesSecondOrderControlVariates(TestMethod method)
 {
     const MethodEntry &row = methodRow(method);
-    return row.controlVariates != ControlVariatePolicy::Never && row.maxControlVariateOrder >= 2;
+    return takesControlVariates(row) && row.maxControlVariateOrder >= 2;
 }
 
 void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,

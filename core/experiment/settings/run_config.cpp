@@ -70,11 +70,6 @@ Enum parseIn(const NamedValue<Enum> (&table)[Count], const char *what, const std
     throw std::invalid_argument(std::string(what) + " must be one of " + names + "; got '" + name + "'");
 }
 
-bool takesControlVariates(const MethodEntry &row)
-{
-    return row.controlVariates != ControlVariatePolicy::Never;
-}
-
 } // namespace
 
 std::string controlVariatesName(ControlVariates kind)
@@ -120,7 +115,7 @@ ControlVariates resolvedControlVariates(const RunConfig &config)
     if (config.controlVariates != ControlVariates::Auto)
         return config.controlVariates;
     const MethodEntry &row = methodRow(config.method);
-    if (row.controlVariates != ControlVariatePolicy::Required && row.controlVariates != ControlVariatePolicy::ByDefault)
+    if (!controlVariatesOnByDefault(row))
         return ControlVariates::None;
     return row.maxControlVariateOrder >= 2 ? ControlVariates::Taylor2 : ControlVariates::Taylor1;
 }
@@ -266,7 +261,7 @@ void validateExactMinibatch(const RunConfig &config)
     if (row.controlVariates == ControlVariatePolicy::Required && resolvedControlVariates(config) == ControlVariates::None)
         throw std::invalid_argument("control-variates none is refused for " + method + ": its factors are the residuals of the "
                                     "Taylor proxies (use taylor2, the default, or taylor1)");
-    if (row.controlVariates == ControlVariatePolicy::Never && resolvedControlVariates(config) != ControlVariates::None)
+    if (!takesControlVariates(row) && resolvedControlVariates(config) != ControlVariates::None)
         throw std::invalid_argument("control-variates " + controlVariatesName(config.controlVariates)
                                     + " is refused for " + method
                                     + ": its bounds are on each point's likelihood, not on a residual (use "
@@ -337,7 +332,7 @@ void validate(const RunConfig &config)
                                     + std::to_string(config.gradBatch));
     if (controlVariateOrder(config) > 0) {
         const std::string cv = "control-variates " + controlVariatesName(config.controlVariates);
-        if (methodRow(config.method).controlVariates == ControlVariatePolicy::Never && !isExactMinibatchMethod(config.method))
+        if (!takesControlVariates(methodRow(config.method)) && !isExactMinibatchMethod(config.method))
             throw std::invalid_argument(cv + " is for the minibatch tests (" + methodNames("and", takesControlVariates)
                                         + "): the exact test " + methodName(config.method)
                                         + " reads every point, so there is nothing to estimate (use --control-variates none)");

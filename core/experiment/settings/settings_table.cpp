@@ -305,16 +305,14 @@ std::vector<SettingSpec> makeTable()
     table.push_back(named(
         "control_variates", "control-variates",
         "auto, none, taylor1 or taylor2: Taylor proxies around the posterior mode as control variates for "
-            + methodNames("and", [](const MethodEntry &row) { return row.controlVariates != ControlVariatePolicy::Never; })
+            + methodNames("and", takesControlVariates)
             + "; the minibatch estimates only their residuals (sgld, sghmc and zigzag: first order only) [auto: taylor2 for "
             + methodNames("and", [](const MethodEntry &row) {
-                  return row.controlVariates != ControlVariatePolicy::Never
-                         && row.controlVariates != ControlVariatePolicy::Optional && row.maxControlVariateOrder >= 2;
+                  return controlVariatesOnByDefault(row) && row.maxControlVariateOrder >= 2;
               })
             + ", taylor1 for "
             + methodNames("and", [](const MethodEntry &row) {
-                  return row.controlVariates != ControlVariatePolicy::Never
-                         && row.controlVariates != ControlVariatePolicy::Optional && row.maxControlVariateOrder < 2;
+                  return controlVariatesOnByDefault(row) && row.maxControlVariateOrder < 2;
               })
             + ", none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
