@@ -108,11 +108,9 @@ ZigZagProcess::ProposedEvent ZigZagProcess::firstProposedEvent(Rng &rng) const
                      m_slopes[i] * speed);
     } else {
         m_model.gradLogPrior(m_work, m_priorGradient);
-        const double data = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize())
-                            / m_gradientTemperature;
         const double growth = m_priorLipschitz * speed;
         for (Eigen::Index i = 0; i < dim; ++i)
-            consider(i, std::max(0.0, -m_velocity[i] * m_priorGradient[i]) + data, growth);
+            consider(i, std::max(0.0, -m_velocity[i] * m_priorGradient[i]) + m_dataRate, growth);
     }
     event.bound = firstA + firstB * event.time;
     return event;
@@ -131,6 +129,12 @@ void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, 
         if (m_proxies)
             m_anchorGradient = -m_priorAtAnchor - m_proxies->gradientSum() / temperature;
         m_slopes = rateSlopes(temperature);
+        if (!m_proxies) {
+            // The global bound's data term N·M/T: the same for every coordinate and event.
+            const double data = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize())
+                                / temperature;
+            m_dataRate = data;
+        }
         m_gradientTemperature = temperature;
     }
     const auto n = static_cast<std::uint64_t>(m_model.dataSize());
@@ -194,8 +198,12 @@ void ZigZagProcess::takeRecentPath(std::vector<Vector> &out) const
 std::unique_ptr<Proposal> ZigZagProcess::withStep(double step) const
 {
     requireFinitePositive("step", step);
-    auto copy = std::make_unique<ZigZagProcess>(m_model, m_proxies, m_spacing * step / m_step, m_boundScale, step);
-    copy->m_velocity = m_velocity;
+    // A copy, not a new process: the bounds' constants were read once (without control variates,
+    // a pass over the data), and the velocity, the path and the slopes at the current T go on.
+    auto copy = std::make_unique<ZigZagProcess>(*this);
+    copy->m_spacing = m_spacing * step / m_step;
+    requireFinitePositive("zigzag-spacing", copy->m_spacing);
+    copy->m_step = step;
     return copy;
 }
 

@@ -63,8 +63,8 @@ public:
     /// The run's step; the spacing is a fixed multiple of it (spacing()).
     double step() const override { return m_step; }
     double spacing() const { return m_spacing; }
-    /// The same process with the spacing scaled as the step is (a live step change); the
-    /// velocity goes on.
+    /// The same process with the spacing scaled as the step is (a live step change): a copy, so
+    /// the velocity and the path go on and no constant is read from the data again.
     std::unique_ptr<Proposal> withStep(double step) const override;
     MoveCost lastMoveCost() const override { return m_cost; }
     /// The path since the last call: where it started, every switch, and each output's end,
@@ -106,6 +106,7 @@ private:
     mutable Vector m_anchorGradient; // ∂U(θ̂) at m_gradientTemperature
     mutable double m_gradientTemperature = 0.0;
     mutable Vector m_slopes;         // C_i at m_gradientTemperature
+    mutable double m_dataRate = 0.0; // N·M/T at m_gradientTemperature (without control variates)
     mutable Vector m_work;
     mutable Vector m_rowGradient;
     mutable Vector m_anchorRowGradient;
