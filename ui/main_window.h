@@ -209,6 +209,7 @@ private:
     std::optional<RunOutcome> m_lastOutcome;
     QVector<int> m_channelSegments; // segments seen per channel in this run
     QVector<bool> m_channelInBurnIn; // per channel: its last segment so far is the burn-in
+    bool m_stepSetLive = false;      // the user set the step during this run
     std::optional<RunRequest> m_shownRequest;
     StaleBanner *m_banner = nullptr;
     PosteriorPreview *m_preview = nullptr;

@@ -159,6 +159,7 @@ void MainWindow::onRunStarting(const RunRequest &request)
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
     m_channelSegments = QVector<int>(request.channelCount(), 0);
     m_channelInBurnIn = QVector<bool>(request.channelCount(), false);
+    m_stepSetLive = false;
     m_results->beginRun(request);
     m_lastError.clear();
     m_lastOutcome.reset();
@@ -230,6 +231,8 @@ bool MainWindow::applyLiveValue(LiveValue which, double value)
         return false;
     }
     (isTemperature ? m_shownRequest->config.temperature : m_shownRequest->config.step) = value;
+    if (!isTemperature)
+        m_stepSetLive = true; // from here on the chains run with this step, learned or not
     if (isTemperature)
         m_strip->predictTemperatureChange(before, value, m_runs->request(), m_continuous->pace());
     const bool relearns = isTemperature && core::learnsStepInBurnIn(m_shownRequest->config);
@@ -351,8 +354,9 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
             continue; // the run's own settings (or changes made before the chain's first iteration)
         const bool burnInEnd = afterBurnIn && !segment.burnIn;
         m_results->traceChart()->addSegmentMark(segment.start, burnInEnd);
+        // A step set during the burn-in replaces the one it learned (chain_runner.cpp).
         m_strip->showSegment(number, segment, burnInEnd,
-                             core::learnsStepInBurnIn(m_runs->request().channelConfig(snapshot.channel)));
+                             !m_stepSetLive && core::learnsStepInBurnIn(m_runs->request().channelConfig(snapshot.channel)));
         emit segmentStarted(snapshot.channel, segment);
     }
     qint64 done = 0;

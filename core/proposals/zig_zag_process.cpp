@@ -199,11 +199,15 @@ std::unique_ptr<Proposal> ZigZagProcess::withStep(double step) const
 {
     requireFinitePositive("step", step);
     // A copy, not a new process: the bounds' constants were read once (without control variates,
-    // a pass over the data), and the velocity, the path and the slopes at the current T go on.
+    // a pass over the data), and the velocity and the slopes at the current T go on. Its path
+    // starts afresh: the caller may copy a process whose path it no longer drains, and corners
+    // already reported must not be drawn twice.
     auto copy = std::make_unique<ZigZagProcess>(*this);
     copy->m_spacing = m_spacing * step / m_step;
     requireFinitePositive("zigzag-spacing", copy->m_spacing);
     copy->m_step = step;
+    copy->m_path.clear();
+    copy->m_pathStart = 0;
     return copy;
 }
 

@@ -64,7 +64,7 @@ public:
     double step() const override { return m_step; }
     double spacing() const { return m_spacing; }
     /// The same process with the spacing scaled as the step is (a live step change): a copy, so
-    /// the velocity and the path go on and no constant is read from the data again.
+    /// the velocity goes on and no constant is read from the data again; its path starts empty.
     std::unique_ptr<Proposal> withStep(double step) const override;
     MoveCost lastMoveCost() const override { return m_cost; }
     /// The path since the last call: where it started, every switch, and each output's end,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,9 +47,12 @@ inline std::unique_ptr<core::AcceptanceTest> makeTemperedKernel(const std::strin
                                                                      std::vector<double>{0.001, 0.05});
         return std::make_unique<core::AustereAdaptiveTest>(designer, 0.005);
     }
-    core::SubLhdSettings settings;
-    settings.useModelBound = modelBound;
-    return std::make_unique<core::SubLhdTest>(settings);
+    if (kernel == "sublhd") {
+        core::SubLhdSettings settings;
+        settings.useModelBound = modelBound;
+        return std::make_unique<core::SubLhdTest>(settings);
+    }
+    throw std::invalid_argument("no tempered kernel named '" + kernel + "'");
 }
 
 } // namespace teststats

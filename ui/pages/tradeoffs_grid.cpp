@@ -103,7 +103,11 @@ void setAxisRange(QAbstractAxis *axis, double low, double high, bool logarithmic
 // an exported file, which stands alone.
 class TradeoffsChartView : public ThemedChartView {
 public:
-    using ThemedChartView::ThemedChartView;
+    explicit TradeoffsChartView(QChart *chart) : ThemedChartView(chart)
+    {
+        // The chart's own size, not the view's: an export renders it at the file's size.
+        connect(chart, &QGraphicsWidget::geometryChanged, this, [this] { fitTitle(); });
+    }
     void setExportLayout(bool exporting) override { chart()->legend()->setVisible(exporting); }
     /// The chart's title, on two lines wherever one would be cut at the view's width (the cells
     /// are narrow: a third of the page).
@@ -112,20 +116,15 @@ public:
         m_title = title;
         fitTitle();
     }
-
-protected:
-    void resizeEvent(QResizeEvent *event) override
-    {
-        ThemedChartView::resizeEvent(event);
-        fitTitle();
-    }
+    const QString &wholeTitle() const { return m_title; }
 
 private:
     void fitTitle()
     {
         // The chart's margins and the title's own padding on either side.
         const QMargins margins = chart()->margins();
-        chart()->setTitle(fittedTitle(m_title, chart()->titleFont(), width() - margins.left() - margins.right() - 24));
+        chart()->setTitle(
+            fittedTitle(m_title, chart()->titleFont(), chart()->size().width() - margins.left() - margins.right() - 24));
     }
     QString m_title;
 };
@@ -184,6 +183,11 @@ TradeoffsGrid::FigureText TradeoffsGrid::figureText(int figure) const
 QString TradeoffsGrid::figureTitle(int figure) const
 {
     return figureText(figure).title;
+}
+
+QString TradeoffsGrid::chartTitle(int figure) const
+{
+    return static_cast<const TradeoffsChartView *>(m_views[static_cast<std::size_t>(figure)])->wholeTitle();
 }
 
 bool TradeoffsGrid::logY(int figure) const

@@ -66,6 +66,9 @@ public:
     /// The file-name stem part and title of a figure ("mean-batch", "Mean minibatch size").
     static QString figureStem(int figure);
     QString figureTitle(int figure) const;
+    /// The title a figure's chart shows, whole: with its "— earlier settings" mark, before it is
+    /// broken onto two lines to fit the chart's width.
+    QString chartTitle(int figure) const;
 
 signals:
     /// A point of a line was clicked: its setting value.

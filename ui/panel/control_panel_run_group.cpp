@@ -387,6 +387,10 @@ void ControlPanel::updateModeWidgets()
             : std::nullopt;
     const bool ownDynamics = single && core::movesWithoutAcceptStep(*single);
     m_proposal->setEnabled(!ownDynamics);
+    // A compare with a method that moves by its own dynamics runs it with the form's step.
+    const std::vector<core::TestMethod> ticked =
+        m_compare->isChecked() ? m_compare->methods() : std::vector<core::TestMethod>{};
+    const bool someOwnDynamics = ownDynamics || std::any_of(ticked.begin(), ticked.end(), core::movesWithoutAcceptStep);
     // The Zig-Zag process reads one point per event, no gradient batch.
     m_gradBatchSlider->setEnabled(core::usesGradient(proposal) || (single && core::isApproximateDynamics(*single)));
     m_leapfrogSlider->setEnabled(proposal == core::ProposalKind::LaplaceHamiltonian);
@@ -397,7 +401,7 @@ void ControlPanel::updateModeWidgets()
     // These two start from the Laplace approximation's own scale and learn it in the burn-in: the
     // form's step is not used, so its row goes rather than show a number that means nothing (the
     // burn-in's end notice gives the step learned).
-    m_stepSlider->setEnabled(ownDynamics
+    m_stepSlider->setEnabled(someOwnDynamics
                              || (proposal != core::ProposalKind::LaplaceHamiltonian
                                  && proposal != core::ProposalKind::LaplaceCrankNicolson));
     m_runForm->setRowVisible(m_stepSlider, m_stepSlider->isEnabled());

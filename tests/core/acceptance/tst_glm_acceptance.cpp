@@ -182,7 +182,7 @@ BOOST_DATA_TEST_CASE(tunaOnRobustLinearRegressionAcceptsWithItsExactProbability,
         for (const auto &[a, b] : {std::pair{from, to}, std::pair{to, from}}) {
             const TestProblem problem{*model, a, b, temperature, 0.0};
             const TestProblem reverse{*model, b, a, temperature, 0.0};
-            TunaTest test(chi, false); // twelve rows: the formula of the kernel without its cap at N
+            TunaTest test(chi, false); // 12·max(1, T) rows: the formula of the kernel without its cap at N
             const teststats::Frequency f = teststats::acceptanceFrequency(test, problem, rng);
             const double exact = teststats::tunaProbability(*model, problem, chi);
             const double back = teststats::tunaProbability(*model, reverse, chi);

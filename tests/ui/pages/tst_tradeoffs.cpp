@@ -184,7 +184,7 @@ void tst_Tradeoffs::severalTrialsPlotTheirPooledSpeed()
     QCOMPARE(pooledPointsAtArrival, (QList<int>{1, 2}));
     for (const QString &title : titlesAtArrival)
         QCOMPARE(title, QStringLiteral("ESS per second, trials pooled"));
-    QCOMPARE(grid->view(TradeoffsGrid::DataPerEss)->chart()->title(), QStringLiteral("Data points per ESS, trials pooled"));
+    QCOMPARE(grid->chartTitle(TradeoffsGrid::DataPerEss), QStringLiteral("Data points per ESS, trials pooled"));
     for (const core::SweepPooled &point : outcome.pooled) {
         const int method = point.figures.method == core::TestMethod::Minibatch ? 0 : 1;
         QCOMPARE(point.figures.chains, 2);
@@ -334,7 +334,7 @@ void tst_Tradeoffs::sweepOfEarlierSettingsIsMarked()
     QVERIFY2(page->staleNote().contains(QStringLiteral("dataset gmm → worst-case")), qPrintable(page->staleNote()));
     QVERIFY(page->grid()->isStale());
     QVERIFY(!banner->isHidden());
-    const QString title = page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title();
+    const QString title = page->grid()->chartTitle(TradeoffsGrid::MeanBatch);
     QVERIFY2(title.endsWith(QStringLiteral("— earlier settings")), qPrintable(title));
 
     kind->setCurrentIndex(kind->findData(QStringLiteral("gmm")));
@@ -349,7 +349,7 @@ void tst_Tradeoffs::sweepOfEarlierSettingsIsMarked()
     QVERIFY(finished.wait(kRunTimeoutMs));
     QVERIFY2(page->staleNote().isEmpty(), qPrintable(page->staleNote()));
     QVERIFY(banner->isHidden());
-    QVERIFY(!page->grid()->view(TradeoffsGrid::MeanBatch)->chart()->title().contains(QStringLiteral("earlier")));
+    QVERIFY(!page->grid()->chartTitle(TradeoffsGrid::MeanBatch).contains(QStringLiteral("earlier")));
 }
 
 // The scaling view: tall data swept over N on log axes, with compare mode's control-variate
@@ -484,7 +484,8 @@ void tst_Tradeoffs::titlesAreNeverCutAt1280Pixels()
     QApplication::processEvents();
     for (int figure = 0; figure < TradeoffsGrid::FigureCount; ++figure) {
         QChart *chart = grid->view(figure)->chart();
-        const QString whole = grid->figureTitle(figure) + QStringLiteral(" — earlier settings");
+        const QString whole = grid->chartTitle(figure);
+        QCOMPARE(whole, grid->figureTitle(figure) + QStringLiteral(" — earlier settings"));
         QTRY_VERIFY2(!drawnTitle(chart).contains(QStringLiteral("...")),
                      qPrintable(QStringLiteral("%1: drawn as '%2' at %3 px").arg(whole, drawnTitle(chart)).arg(grid->view(figure)->width())));
         QCOMPARE(drawnTitle(chart).simplified(), whole.simplified());

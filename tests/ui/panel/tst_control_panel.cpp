@@ -32,6 +32,7 @@
 #include "core/experiment/service/run_observer.h"
 #include "core/experiment/settings/settings_table.h"
 #include "ui/panel/checked_spin_box.h"
+#include "ui/panel/compare_box.h"
 #include "ui/panel/control_panel.h"
 #include "ui/panel/correction_box.h"
 #include "ui/panel/dataset_box.h"
@@ -473,6 +474,13 @@ void tst_ControlPanel::proposalAndGradientBatchReachTheRun()
     // Its step comes from the Laplace fit and the burn-in: the form's step row, unused, goes.
     QVERIFY(!panel->proposalStepBox()->isEnabled());
     QVERIFY(!panel->proposalStepBox()->isVisibleTo(&window));
+    // A compare in which a method moves by its own dynamics (SGLD here) runs it with the form's step.
+    panel->compareBox()->setChecked(true);
+    panel->compareBox()->setMethods({core::TestMethod::Minibatch, core::TestMethod::Sgld});
+    QVERIFY(panel->proposalStepBox()->isVisibleTo(&window));
+    panel->compareBox()->setMethods({core::TestMethod::Minibatch, core::TestMethod::Metropolis});
+    QVERIFY(!panel->proposalStepBox()->isVisibleTo(&window));
+    panel->compareBox()->setChecked(false);
     panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("adaptive-langevin")));
     QVERIFY(panel->proposalStepBox()->isVisibleTo(&window)); // its first step, which the burn-in refines
     panel->proposalBox()->setCurrentIndex(panel->proposalBox()->findData(QStringLiteral("laplace-hmc")));
