@@ -170,8 +170,8 @@ mutant zigzag-none-estimate-no-1/T core/proposals/zig_zag_process.cpp \
 # zigzag+none's global bound without its N: a single point's gradient bound, far too small.
 mutant zigzag-none-bound-without-N core/proposals/zig_zag_process.cpp \
   "tst_zig_zag_process/withoutControlVariatesItAgreesTooButReadsFarMore" \
-  "            const double data = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize())" \
-  "            const double data = m_boundScale * m_pointGradientBound"
+  "            m_dataRate = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize()) / temperature;" \
+  "            m_dataRate = m_boundScale * m_pointGradientBound / temperature;"
 
 only="" from_head=false scratch="$root/build-mutants"
 while [ $# -gt 0 ]; do

@@ -347,10 +347,10 @@ int runCommand(int argc, char **argv)
     for (const core::ChainReport &chain : outcome.chains)
         printChain(outcome, chain);
     for (const core::PooledEss &pooled : outcome.pooled)
-        std::printf("pooled over %d chains: bulk ESS min %.0f, median %.0f; %.4g per second over %.2f s; %.4g data "
-                    "points read per ESS\n",
-                    pooled.chains, pooled.essBulkMin, pooled.essBulkMedian, pooled.essPerSecond, pooled.wallSeconds,
-                    pooled.dataPointsPerEss);
+        std::printf("pooled over %d chains: acceptance rate %.4f, minibatch size mean %.1f; bulk ESS min %.0f, "
+                    "median %.0f; %.4g per second over %.2f s; %.4g data points read per ESS\n",
+                    pooled.chains, pooled.tests.acceptanceRate(), pooled.tests.meanBatch(), pooled.essBulkMin,
+                    pooled.essBulkMedian, pooled.essPerSecond, pooled.wallSeconds, pooled.dataPointsPerEss);
     for (const std::string &path : written)
         std::printf("  samples written to   %s\n", path.c_str());
     if (!tracePath.empty())

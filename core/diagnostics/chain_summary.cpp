@@ -24,14 +24,13 @@ ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
                                  : 0.0;
     if (n == 0)
         return summary;
-    std::int64_t accepted = 0;
-    double mean = 0.0, sumSquares = 0.0; // Welford: exact for the huge totals of full-data runs
+    // Welford for the spread: a sum of squared batch sizes of full-data runs would overflow.
+    double mean = 0.0, sumSquares = 0.0;
     for (std::int64_t k = 0; k < n; ++k) {
         const std::int64_t t = first + k;
         const auto row = static_cast<std::size_t>(t);
-        accepted += result.accepted[row];
+        summary.tests.add(result.accepted[row] != 0, result.batchSize[row]);
         summary.fullDataFallbacks += result.fullDataFallback[row];
-        summary.dataPointsUsed += result.batchSize[row];
         summary.fullScanPoints += result.fullScanPoints[row];
         summary.maxBatch = std::max<std::int64_t>(summary.maxBatch, result.batchSize[row]);
         summary.allDataIterations += dataSize > 0 && result.batchSize[row] >= dataSize;
@@ -40,8 +39,9 @@ ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
         mean += shift / static_cast<double>(k + 1);
         sumSquares += shift * (x - mean);
     }
-    summary.acceptanceRate = static_cast<double>(accepted) / static_cast<double>(n);
-    summary.meanBatch = mean;
+    summary.dataPointsUsed = summary.tests.testPoints;
+    summary.acceptanceRate = summary.tests.acceptanceRate();
+    summary.meanBatch = summary.tests.meanBatch();
     summary.sdBatch = n > 1 ? std::sqrt(sumSquares / static_cast<double>(n - 1)) : 0.0;
     return summary;
 }

@@ -1,16 +1,19 @@
 #pragma once
 /// Per-chain totals: acceptance rate, minibatch-size statistics and data consumed. They describe
 /// the rows that target the posterior: a burn-in's rows are counted apart, in burnIn*.
+/// Acceptance and mean batch are defined in test_tally.h, for every view.
 #include <cstdint>
 
 #include "core/chain/chain_runner.h"
+#include "core/diagnostics/test_tally.h"
 
 namespace core {
 
 struct ChainSummary {
     std::int64_t iterations = 0;     ///< completed iterations after the burn-in
-    double acceptanceRate = 0.0;
-    double meanBatch = 0.0;          ///< mean points used per test
+    TestTally tests;                 ///< their acceptances and test reads (pooled over chains by +=)
+    double acceptanceRate = 0.0;     ///< tests.acceptanceRate()
+    double meanBatch = 0.0;          ///< tests.meanBatch(): mean points used per test
     double sdBatch = 0.0;            ///< standard deviation of points used per test
     std::int64_t maxBatch = 0;
     std::int64_t fullDataFallbacks = 0;  ///< MHminibatch tests that reached N

@@ -131,9 +131,7 @@ void ZigZagProcess::propose(const Vector &from, Vector &to, double temperature, 
         m_slopes = rateSlopes(temperature);
         if (!m_proxies) {
             // The global bound's data term N·M/T: the same for every coordinate and event.
-            const double data = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize())
-                                / temperature;
-            m_dataRate = data;
+            m_dataRate = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize()) / temperature;
         }
         m_gradientTemperature = temperature;
     }

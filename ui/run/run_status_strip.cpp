@@ -75,25 +75,18 @@ QString perMethod(const RunOutcome &outcome, Value value)
     return parts.join(QStringLiteral(" / "));
 }
 
-// One figure per compared method over all its chains' iterations after the burn-in (the summaries'):
-// the iteration-weighted mean of each chain's `figure`, which is the figure of the chains' draws
-// taken together. The Diagnostics table shows each chain's own.
+// One figure per compared method over all its chains' iterations after the burn-in, as the
+// summary's pooled entry has it (RunOutcome::methodTests). The Diagnostics table shows each
+// chain's own.
 template <typename Figure>
 QString overMethodChains(const RunOutcome &outcome, Figure figure, int decimals)
 {
     QStringList parts;
-    for (const ChainReport &first : outcome.chains) {
-        if (first.chainIndex != 0)
-            continue;
-        double sum = 0.0, iterations = 0.0;
-        for (const ChainReport &report : outcome.chains)
-            if (report.method == first.method && report.methodLabel() == first.methodLabel()) {
-                const auto n = static_cast<double>(report.summary.iterations);
-                sum += n * figure(report.summary);
-                iterations += n;
-            }
-        parts.append(QStringLiteral("%L1").arg(iterations > 0.0 ? sum / iterations : 0.0, 0, 'f', decimals));
-    }
+    for (const ChainReport &report : outcome.chains)
+        if (report.chainIndex == 0) {
+            const auto method = static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel));
+            parts.append(QStringLiteral("%L1").arg(figure(outcome.methodTests(method)), 0, 'f', decimals));
+        }
     return parts.join(QStringLiteral(" / "));
 }
 
@@ -523,14 +516,14 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
         const int chains = outcome.request.chains;
         const QString scope = chains > 1 ? tr(" (after the burn-in, %1 chains)").arg(chains) : tr(" (after the burn-in)");
         setStat(Acceptance, tr("acceptance %1%2")
-                                .arg(overMethodChains(outcome, [](const core::ChainSummary &c) { return c.acceptanceRate; }, 3))
+                                .arg(overMethodChains(outcome, [](const core::TestTally &t) { return t.acceptanceRate(); }, 3))
                                 .arg(scope));
         setStat(Batch, single ? tr("mean batch %L1 (sd %L2)%3")
                                     .arg(outcome.chains.front().summary.meanBatch, 0, 'f', 1)
                                     .arg(outcome.chains.front().summary.sdBatch, 0, 'f', 1)
                                     .arg(scope)
                               : tr("mean batch %1%2")
-                                    .arg(overMethodChains(outcome, [](const core::ChainSummary &c) { return c.meanBatch; }, 1))
+                                    .arg(overMethodChains(outcome, [](const core::TestTally &t) { return t.meanBatch(); }, 1))
                                     .arg(scope));
         // Everything the run read (tests, full-data passes, proposal gradients, the burn-in's
         // too, every chain): more than the Diagnostics table's per-chain test reads.

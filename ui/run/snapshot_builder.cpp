@@ -47,14 +47,11 @@ std::int64_t SnapshotBuilder::classifierStride(std::int64_t traceStride, std::in
 void SnapshotBuilder::countInWindow(std::int64_t t, std::uint8_t accepted, std::int64_t batch)
 {
     const auto slot = static_cast<std::size_t>(t % m_window);
-    if (t >= m_window) {
-        m_windowAccepted -= m_recentAccepted[slot];
-        m_windowPoints -= m_recentBatch[slot];
-    }
+    if (t >= m_window)
+        m_windowTests.remove(m_recentAccepted[slot] != 0, m_recentBatch[slot]);
     m_recentAccepted[slot] = accepted;
     m_recentBatch[slot] = batch;
-    m_windowAccepted += accepted;
-    m_windowPoints += batch;
+    m_windowTests.add(accepted != 0, batch);
 }
 
 void SnapshotBuilder::startClock()
@@ -118,26 +115,21 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         const auto row = static_cast<std::size_t>(t - offset);
         if (const core::ChainSegment *begins = segmentBeginsAt(t)) {
             m_segmentStart = t;
-            m_segmentIterations = m_segmentAccepted = m_segmentPoints = 0;
+            m_segmentTests = {};
             m_segmentRelearning = begins->relearning;
             // A live change began it, not the run's start or the burn-in's end.
             m_segmentByChange = nextSegment > 0 && !result.segments[nextSegment - 1].burnIn;
         }
-        ++m_segmentIterations;
-        m_segmentAccepted += result.accepted[row];
-        m_segmentPoints += result.batchSize[row];
-        if (t >= m_burnIn) {
-            ++m_keptIterations;
-            m_keptAccepted += result.accepted[row];
-            m_keptPoints += result.batchSize[row];
-        }
+        const bool accepted = result.accepted[row] != 0;
+        m_segmentTests.add(accepted, result.batchSize[row]);
+        if (t >= m_burnIn)
+            m_keptTests.add(accepted, result.batchSize[row]);
         if (t % m_stride == 0)
             shot.newSamples.append(point(t - offset));
         shot.newBatchSizes.append(result.batchSize[row]);
         if (!result.brightPoints.empty())
             shot.newBrightPoints.append(result.brightPoints[row]);
-        m_accepted += result.accepted[row];
-        m_dataPointsUsed += result.batchSize[row];
+        m_allTests.add(accepted, result.batchSize[row]);
         m_fallbacks += result.fullDataFallback[row];
         m_allPointsRead += result.batchSize[row] + result.fullScanPoints[row];
         if (m_window > 0)
@@ -175,21 +167,16 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
     // Diagnostics table and the histogram do; during the burn-in, the burn-in's own.
     shot.inBurnIn = m_window == 0 && m_burnIn > 0 && last <= m_burnIn;
     shot.afterBurnIn = m_window == 0 && m_burnIn > 0 && !shot.inBurnIn;
-    const double described = static_cast<double>(m_window > 0       ? std::min<std::int64_t>(last, m_window)
-                                                  : shot.afterBurnIn ? m_keptIterations
-                                                                     : last);
-    const double accepted = static_cast<double>(m_window > 0 ? m_windowAccepted : shot.afterBurnIn ? m_keptAccepted : m_accepted);
-    const double points = static_cast<double>(m_window > 0 ? m_windowPoints : shot.afterBurnIn ? m_keptPoints : m_dataPointsUsed);
-    shot.acceptanceRate = described > 0 ? accepted / described : 0.0;
-    shot.meanBatch = described > 0 ? points / described : 0.0;
-    shot.dataPointsUsed = m_dataPointsUsed;
+    const core::TestTally &described = m_window > 0 ? m_windowTests : shot.afterBurnIn ? m_keptTests : m_allTests;
+    shot.acceptanceRate = described.acceptanceRate();
+    shot.meanBatch = described.meanBatch();
+    shot.dataPointsUsed = m_allTests.testPoints;
     shot.fullDataFallbacks = m_fallbacks;
     if (m_window == 0) {
         shot.segmentStart = m_segmentByChange ? m_segmentStart : 0;
-        shot.segmentIterations = m_segmentIterations;
-        const double inSegment = static_cast<double>(std::max<qint64>(m_segmentIterations, 1));
-        shot.segmentAcceptance = static_cast<double>(m_segmentAccepted) / inSegment;
-        shot.segmentMeanBatch = static_cast<double>(m_segmentPoints) / inSegment;
+        shot.segmentIterations = m_segmentTests.iterations;
+        shot.segmentAcceptance = m_segmentTests.acceptanceRate();
+        shot.segmentMeanBatch = m_segmentTests.meanBatch();
         shot.segmentRelearning = m_segmentRelearning;
     }
     m_lapPaused = result.pausedSeconds;

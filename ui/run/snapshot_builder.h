@@ -12,6 +12,7 @@
 
 #include "core/chain/chain_runner.h"
 #include "core/data/classification_data.h"
+#include "core/diagnostics/test_tally.h"
 #include "core/experiment/settings/run_config.h"
 #include "core/models/logistic_regression_model.h"
 #include "ui/run/sampler_worker.h"
@@ -97,20 +98,20 @@ private:
     double m_lapPaused = 0.0, m_pausedBefore = 0.0;
     std::vector<std::uint8_t> m_recentAccepted;
     std::vector<std::int64_t> m_recentBatch;
-    qint64 m_windowAccepted = 0, m_windowPoints = 0;
+    core::TestTally m_windowTests;
     core::ChainSegment m_lastSegment;
     bool m_sentSegment = false;
     Clock::time_point m_speedMark = Clock::now();
     std::int64_t m_speedMarkIteration = 0;
     double m_recentSpeed = 0.0;
-    qint64 m_accepted = 0, m_dataPointsUsed = 0, m_fallbacks = 0, m_allPointsRead = 0;
-    // The current segment's counts (RunSnapshot::segmentAcceptance).
-    qint64 m_segmentStart = 0, m_segmentIterations = 0, m_segmentAccepted = 0, m_segmentPoints = 0;
+    // The figures' scopes (core/diagnostics/test_tally.h): every iteration so far, the current
+    // segment's (RunSnapshot::segmentAcceptance) and those after the burn-in (the summary's).
+    core::TestTally m_allTests, m_segmentTests, m_keptTests;
+    qint64 m_fallbacks = 0, m_allPointsRead = 0;
+    qint64 m_segmentStart = 0;
     bool m_segmentRelearning = false;
     bool m_segmentByChange = false;
-    // After the burn-in (the summary's scope): its iterations, acceptances and test reads.
     std::int64_t m_burnIn = 0;
-    qint64 m_keptIterations = 0, m_keptAccepted = 0, m_keptPoints = 0;
     qint64 m_evaluations = 0;
     double m_evaluationSeconds = 0.0;
     Clock::time_point m_start = Clock::now();

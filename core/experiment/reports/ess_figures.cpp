@@ -53,6 +53,7 @@ void addPooledFigures(RunOutcome &outcome)
         pooled.method = request.methods[method];
         pooled.label = request.methodLabel(method);
         pooled.chains = static_cast<int>(reports.size());
+        pooled.tests = outcome.methodTests(method);
         double longest = 0.0, total = 0.0;
         std::int64_t points = 0;
         std::int64_t rows = std::numeric_limits<std::int64_t>::max();

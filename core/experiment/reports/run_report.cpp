@@ -65,6 +65,8 @@ nlohmann::ordered_json pooledJson(const PooledEss &pooled)
     nlohmann::ordered_json entry;
     entry["method"] = pooled.methodLabel();
     entry["chains"] = pooled.chains;
+    entry["acceptance_rate"] = jsonNumber(pooled.tests.acceptanceRate());
+    entry["mean_batch"] = jsonNumber(pooled.tests.meanBatch());
     addEssJson(entry, pooled);
     entry["wall_seconds"] = jsonNumber(pooled.wallSeconds);
     return entry;

@@ -29,6 +29,15 @@ std::int64_t RunOutcome::totalFullDataFallbacks() const
     return fallbacks;
 }
 
+TestTally RunOutcome::methodTests(std::size_t methodIndex) const
+{
+    TestTally tests;
+    for (const ChainReport &report : chains)
+        if (static_cast<std::size_t>(request.methodIndexOf(report.channel)) == methodIndex)
+            tests += report.summary.tests;
+    return tests;
+}
+
 std::int64_t RunOutcome::totalPointsRead() const
 {
     std::int64_t used = 0;

@@ -118,6 +118,9 @@ struct PooledEss {
     std::string label; ///< as ChainReport::label
     std::string methodLabel() const { return core::methodLabel(method, label); }
     int chains = 0;
+    /// The chains' iterations after the burn-in tallied together: the method's acceptance and
+    /// mean batch over all its chains (test_tally.h), as the app's status strip shows them.
+    TestTally tests;
     std::vector<double> bulkEss;            ///< per plotted component; empty when not measurable
     double essBulkMin = std::nan("");       ///< over every θ coordinate
     double essBulkMedian = std::nan("");
@@ -196,6 +199,9 @@ struct RunOutcome {
     /// Σ data points read over all chains, minibatches, full-data passes and the proposal's
     /// gradients together, burn-in included.
     std::int64_t totalPointsRead() const;
+    /// Method `methodIndex`'s chains, their iterations after the burn-in tallied together: the
+    /// method's acceptance and mean batch over all its chains (test_tally.h).
+    TestTally methodTests(std::size_t methodIndex) const;
     /// The settings chain `report` ran with (its method, its seed, the designed AustereMH).
     RunConfig chainConfig(const ChainReport &report) const { return request.channelConfig(report.channel); }
 };

@@ -203,8 +203,8 @@ void tst_ScreenFigures::everyFigureOnScreenIsTheExportedRuns()
         QCOMPARE(seen, 2);
 
     // Per method over both chains, after the burn-in: the strip's acceptance and mean batch are
-    // the summaries' iteration-weighted means (its scope said), its data read every point the
-    // run read, the burn-in's and the gradients' included.
+    // the summary's pooled entry (its scope said), which is the chains' iteration-weighted mean;
+    // its data read every point the run read, the burn-in's and the gradients' included.
     std::vector<QString> methods;
     for (const Json &entry : chains)
         if (entry.at("chain").get<int>() == 1)
@@ -222,10 +222,19 @@ void tst_ScreenFigures::everyFigureOnScreenIsTheExportedRuns()
             accepted += kept * entry.at("acceptance_rate").get<double>();
             points += kept * entry.at("mean_batch").get<double>();
         }
-        acceptances.append(QStringLiteral("%L1").arg(accepted / n, 0, 'f', 3));
-        batches.append(QStringLiteral("%L1").arg(points / n, 0, 'f', 1));
+        const Json *pooled = nullptr;
+        for (const Json &p : summary.at("pooled"))
+            if (QString::fromStdString(p.at("method").get<std::string>()) == method)
+                pooled = &p;
+        QVERIFY(pooled);
+        const double acceptance = pooled->at("acceptance_rate").get<double>();
+        const double batch = pooled->at("mean_batch").get<double>();
+        QVERIFY2(std::abs(acceptance - accepted / n) < 1e-12, qPrintable(method));
+        QVERIFY2(std::abs(batch - points / n) < 1e-9 * batch, qPrintable(method));
+        acceptances.append(QStringLiteral("%L1").arg(acceptance, 0, 'f', 3));
+        batches.append(QStringLiteral("%L1").arg(batch, 0, 'f', 1));
         // The histogram's label drops the decimal from 1,000 on.
-        batchLabels.append(QStringLiteral("mean %L1").arg(points / n, 0, 'f', points / n < 1000.0 ? 1 : 0));
+        batchLabels.append(QStringLiteral("mean %L1").arg(batch, 0, 'f', batch < 1000.0 ? 1 : 0));
     }
     for (const Json &entry : chains)
         read += entry.at("data_points_used").get<qint64>() + entry.at("full_scan_points").get<qint64>()

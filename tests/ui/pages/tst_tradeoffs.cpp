@@ -19,6 +19,7 @@
 
 #include "core/experiment/reports/sweep_report.h"
 #include "tests/support/gui_test_main.h"
+#include "tests/support/quiet_window.h"
 #include "tests/support/small_runs.h"
 #include "ui/charts/chart_style.h"
 #include "ui/panel/compare_box.h"
@@ -472,8 +473,7 @@ QString drawnTitle(QChart *chart)
 // in a 1280×800 window: the text the scene draws has every word of the title and no "...".
 void tst_Tradeoffs::titlesAreNeverCutAt1280Pixels()
 {
-    ui::MainWindow window;
-    window.setShowErrorDialogs(false);
+    testruns::QuietWindow window;
     window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

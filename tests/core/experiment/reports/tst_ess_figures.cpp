@@ -166,12 +166,32 @@ BOOST_AUTO_TEST_CASE(pooledFiguresCoverEveryChainOfAMethod)
             BOOST_TEST((pooled.essPerSecond) == (minEss / wall), boost::test_tools::tolerance(1e-12));
             const double points = static_cast<double>(pointsRead(*first.result, 0) + pointsRead(*second.result, 0));
             BOOST_TEST((pooled.dataPointsPerEss) == (points / minEss), boost::test_tools::tolerance(1e-12));
+            // Acceptance and mean batch over both chains' kept rows counted one by one: the
+            // iteration-weighted mean of the chains' own (test_tally.h).
+            std::int64_t iterations = 0, accepted = 0, testPoints = 0;
+            for (const ChainReport *chain : {&first, &second})
+                for (std::int64_t t = chain->result->burnInRows(); t < chain->result->completed; ++t) {
+                    ++iterations;
+                    accepted += chain->result->accepted[static_cast<std::size_t>(t)];
+                    testPoints += chain->result->batchSize[static_cast<std::size_t>(t)];
+                }
+            BOOST_TEST((pooled.tests.iterations) == (iterations));
+            BOOST_TEST((pooled.tests.acceptanceRate())
+                       == (static_cast<double>(accepted) / static_cast<double>(iterations)));
+            BOOST_TEST((pooled.tests.meanBatch()) == (static_cast<double>(testPoints) / static_cast<double>(iterations)));
+            const auto kept = [](const ChainReport &c) { return static_cast<double>(c.summary.iterations); };
+            BOOST_TEST((pooled.tests.meanBatch())
+                           == ((kept(first) * first.summary.meanBatch + kept(second) * second.summary.meanBatch)
+                               / (kept(first) + kept(second))),
+                       boost::test_tools::tolerance(1e-12));
         }
         const nlohmann::ordered_json json = runSummaryJson(outcome, "test");
         BOOST_TEST_REQUIRE((json["pooled"].size()) == (std::size_t{2}));
         BOOST_TEST((json["pooled"][1]["method"].get<std::string>()) == (std::string("barker")));
         BOOST_TEST((json["pooled"][1]["ess_bulk_min"].get<double>()) == (outcome.pooled[1].essBulkMin));
         BOOST_TEST((json["pooled"][1]["ess_per_second"].get<double>()) == (outcome.pooled[1].essPerSecond));
+        BOOST_TEST((json["pooled"][1]["acceptance_rate"].get<double>()) == (outcome.pooled[1].tests.acceptanceRate()));
+        BOOST_TEST((json["pooled"][1]["mean_batch"].get<double>()) == (outcome.pooled[1].tests.meanBatch()));
 
         request.keepSamples = false;
         const RunOutcome withoutRows = runRequest(request);
