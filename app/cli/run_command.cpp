@@ -312,8 +312,9 @@ int runCommand(int argc, char **argv)
                 ? ", gradient batch " + std::to_string(core::gradBatchFor(config, outcome.dataSize)) + " (N/30 within 100..400)"
                 : std::string();
         // The worst case's N is the preset's too, and unlike the paper's 10^6.
-        if (config.dataset == "worst-case" && config.nData == core::kRecommendedWorstCaseSize)
-            batch += ", N " + std::to_string(config.nData) + " (the test reads about a third of N at any N)";
+        if (const core::DatasetEntry &data = core::datasetEntry(config.dataset);
+            !data.presetSizeReason.empty() && config.nData == core::kRecommendedWorstCaseSize)
+            batch += ", N " + std::to_string(config.nData) + " (" + std::string(data.presetSizeReason) + ")";
         std::printf("  preset               recommended: proposal %s%s, burn-in %lld (--preset paper for Seita et al.'s "
                     "settings)\n",
                     core::proposalName(config.proposal).c_str(), batch.c_str(), static_cast<long long>(config.burnIn));

@@ -42,8 +42,8 @@ QString presetNote(const core::RunConfig &config)
                        ? ControlPanel::tr("The paper's settings for the %1: T = %L2, step %3, %L4 samples.")
                        : ControlPanel::tr("Recommended settings for the %1: T = %L2, step %3, %L4 samples.");
     note = note.arg(dataset).arg(config.temperature).arg(config.step, 0, 'g', 3).arg(config.samples);
-    if (config.dataset == "worst-case")
-        note += ControlPanel::tr(" N = %L1: the test reads about a third of it at any N.").arg(config.nData);
+    if (entry && !entry->presetSizeReason.empty())
+        note += ControlPanel::tr(" N = %L1: %2.").arg(config.nData).arg(ControlPanel::tr(std::string(entry->presetSizeReason).c_str()));
     if (config.proposal != core::ProposalKind::RandomWalk)
         note += ControlPanel::tr(" Proposal %1 with a burn-in of %L2.")
                     .arg(QString::fromStdString(core::proposalName(config.proposal)))

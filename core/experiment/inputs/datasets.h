@@ -6,6 +6,7 @@
 #include <memory>
 #include <stop_token>
 #include <string>
+#include <string_view>
 
 #include "core/data/feature_scaling.h"
 #include "core/diagnostics/gmm_posterior.h"
@@ -54,6 +55,17 @@ struct DataSettings {
 
 /// The DataSettings of `config`.
 DataSettings dataSettings(const RunConfig &config);
+
+/// What a dataset's loader is given beside the settings: whether to build the mixture's
+/// reference posterior, a progress callback in [0, 1] and a stop request.
+struct LoadContext {
+    bool withPosterior = false;
+    std::function<void(double)> progress;
+    std::stop_token stop;
+};
+
+/// Whether makeDataset() has a loader for the dataset named `name` (every registry row must).
+bool hasDatasetLoader(std::string_view name);
 
 /// glm: the rows of the user's file (config.logreg.data, read as its format, delimiter and
 /// missing-value settings say) with the response of config.responseColumn, each checked by

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/experiment/settings/dataset_presets.h"
 #include "core/experiment/settings/prose.h"
 #include "core/models/glm/glm_family.h"
 
@@ -11,29 +12,34 @@ namespace core {
 const std::vector<DatasetEntry> &datasetTable()
 {
     // Columns: name, label, help, model, generated, exactPosteriorMap, fixedDimension,
-    // dimensionSetting, exportable, boxLabel, boxToolTip, boxDescription.
+    // dimensionSetting, exportable, boxLabel, boxToolTip, boxDescription, paperDefaults,
+    // recommended, burnInShare, presetSizeReason.
     static const std::vector<DatasetEntry> table = {
         {"gmm", "Gaussian mixture", "gmm (the paper's mixture)", "gmm", true, true, 2, false, true,
          "Gaussian mixture (Welling–Teh)", "",
-         "N points generated from the data seed: x ~ ½ N(θ₁, 2) + ½ N(θ₁ + θ₂, 2) (Sec. 6.1)."},
+         "N points generated from the data seed: x ~ ½ N(θ₁, 2) + ½ N(θ₁ + θ₂, 2) (Sec. 6.1).", nullptr,
+         mixtureRecommended, 10, ""},
         {"worst-case", "worst case", "worst-case", "gaussian-mean", true, false, 1, false, false, "Worst-case Gaussian",
-         "", "N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1)."},
+         "", "N points x ~ N(0.5, 1) with a flat prior; one parameter θ (Sec. 2.1).", worstCasePaperDefaults,
+         worstCaseRecommended, 10, "the test reads about a third of N at any N"},
         {"logreg", "logistic regression", "logreg (images or a file)", "logreg", false, false, 0, false, false, "",
-         "", ""},
+         "", "", fileLogisticPaperDefaults, fileLogisticRecommended, 6, ""},
         {"tall-logreg", "tall data", "tall-logreg (synthetic, --n-data x --dimension)", "logreg", true, false, 0, true,
          true, "Logistic: synthetic tall data",
          "N rows of 19 standard normal covariates and a bias, labels drawn at θ* = (1, …, 1) (Cornish et al. 2019); "
          "--dimension sets d",
          "N rows generated from the data seed: N(0, 1) covariates and a bias, labels drawn at θ* = (1, …, 1); prior "
-         "N(0, s²I) with s = %1."},
+         "N(0, s²I) with s = %1.",
+         tallPaperDefaults, tallRecommended, 10, ""},
         {"tall-glm", "tall GLM", "tall-glm (synthetic, --model, --n-data x --dimension)", "", true, false, 0, true, true,
          "Regression: synthetic tall data",
          "N rows of 19 standard normal covariates and a bias, responses drawn from the chosen model at θ* = "
          "(1/√19, …, 1/√19, ½); --model chooses probit, Poisson, linear or robust linear regression",
          "N rows generated from the data seed: N(0, 1) covariates and a bias, responses drawn from the model at θ*; "
-         "prior N(0, s²I) with s = %1."},
+         "prior N(0, s²I) with s = %1.",
+         tallPaperDefaults, tallRecommended, 10, ""},
         {"glm", "regression on a file", "glm (your file: --data, --model, --response-column)", "", false, false, 0, false,
-         false, "", "", ""},
+         false, "", "", "", fileGlmPaperDefaults, tallRecommended, 10, ""},
     };
     return table;
 }

@@ -1,8 +1,9 @@
 #pragma once
 /// The built-in datasets, one row each: the name the command line, samples files and sessions
-/// use, what the app calls it, and the traits that every check and view asks about instead of
-/// comparing names. A new dataset is a row here, its loader in makeDataset
-/// (core/experiment/inputs/datasets.cpp) and its defaults (applyDatasetDefaults, presets).
+/// use, what the app calls it, its part of each preset, and the traits that every check and
+/// view asks about instead of comparing names. A new dataset is a row here, its preset
+/// functions (dataset_presets.h) and its loader's row in makeDataset
+/// (core/experiment/inputs/datasets.cpp), which tst_dataset_registry checks is there.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,9 @@
 #include "core/models/model_registry.h"
 
 namespace core {
+
+struct PresetContext;
+struct RunConfig;
 
 struct DatasetEntry {
     std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg", "tall-glm", "glm"
@@ -36,6 +40,16 @@ struct DatasetEntry {
     std::string_view boxToolTip;
     /// The data box's line on a generated dataset (%1: the logistic prior's sd, where it has one).
     std::string_view boxDescription;
+    /// Its part of the paper's preset (applyDatasetDefaults: the temperature and step of the
+    /// paper's experiment on it) and of the recommended one (dataset_presets.h); null where it
+    /// has none.
+    void (*paperDefaults)(RunConfig &config, const PresetContext &context);
+    void (*recommended)(RunConfig &config, const PresetContext &context);
+    /// The recommended burn-in is samples / burnInShare.
+    int burnInShare;
+    /// Why a preset chooses N, for the notes that name the preset's N (the worst case: 10⁵
+    /// recommended, the paper's 10⁶); empty where the user's N is kept.
+    std::string_view presetSizeReason;
 };
 /// The classifier's dataset whose rows come from files (images or a user's table): "logreg".
 /// (A regression on a user's file, "glm", reads files too; its model is chosen.)

@@ -4,128 +4,15 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/experiment/settings/dataset_presets.h"
+#include "core/experiment/settings/dataset_registry.h"
+#include "core/experiment/settings/method_registry.h"
+
 namespace core {
-namespace {
-
-// The tests whose cost per iteration is a minibatch of about a hundred points whatever N is:
-// a run of 10⁵ of their iterations takes about a second. AustereMH and MHSubLhd often read
-// most of the data (Seita et al. Table 1), and the exact tests read all of it, so a run that
-// includes one of them keeps the paper's length. SMH with its Taylor proxies reads a few
-// points per iteration (Cornish et al. 2019, Sec. 3.3); TunaMH's batch grows with N.
-bool readsAMinibatch(TestMethod method)
-{
-    return methodRow(method).readsSmallMinibatch;
-}
-
-// The recommended control variates are second order: a method whose variates are first order
-// (SGLD-CV) is run plain unless its variant is named ("sgld+taylor1").
-bool takesSecondOrderControlVariates(TestMethod method)
-{
-    const MethodEntry &row = methodRow(method);
-    return takesControlVariates(row) && row.maxControlVariateOrder >= 2;
-}
-
-void fillRecommended(RunConfig &config, const std::vector<TestMethod> &methods,
-                     const std::function<bool(std::string_view)> &set)
-{
-    const bool allMinibatch = !methods.empty() && std::all_of(methods.begin(), methods.end(), readsAMinibatch);
-    // The recommended proposals learn during a burn-in at the target temperature: an annealed
-    // burn-in (the paper's schedule, given by the user) keeps the paper's random walk.
-    // The stochastic-gradient methods move by their own dynamics: a run of them alone keeps the
-    // plain proposal setting (no Laplace fit for a proposal no chain uses), and gets a burn-in for
-    // the walk from the start to the posterior, as the learning proposals do.
-    const bool allStochasticGradient =
-        !methods.empty() && std::all_of(methods.begin(), methods.end(), movesWithoutAcceptStep);
-    const auto chooseProposal = [&](ProposalKind kind) {
-        if (!set("proposal") && !(config.annealFrom > 0.0) && !allStochasticGradient)
-            config.proposal = kind;
-    };
-    if (config.dataset == "gmm") {
-        // The mixture's two modes lie along a ridge that the paper's isotropic random walk
-        // (step 0.15, 3000 samples) crosses a few times at most: split R-hat ≈ 1.6, bulk ESS ≈ 2.
-        // A random walk whose covariance the burn-in learns follows the ridge (measured: bulk
-        // ESS ≈ 7,000 of 10⁵ samples, split R-hat 1.000, 0.8 s of sampling).
-        chooseProposal(ProposalKind::Adaptive);
-        if (!set("samples") && allMinibatch)
-            config.samples = 100'000;
-    } else if (config.dataset == "logreg") {
-        // On images that two classes separate, the paper's flat prior leaves the posterior
-        // improper in some directions (the weights of pixels that are always 0 in one class
-        // drift forever): a N(0, I) prior makes it proper, and then the Laplace approximation
-        // is a good preconditioner for Hamiltonian moves (measured on the bundled digits at
-        // T = 100: median bulk ESS ≈ 300 of 3,000 samples against ≈ 2 for the random walk).
-        if (!set("prior-sd") && config.logreg.model.priorSd == 0.0)
-            config.logreg.model.priorSd = 1.0;
-        // A user's own table is not the paper's experiment: its posterior is the Bayesian one
-        // (T = 1), and its standardised features need an intercept to model a base rate. At
-        // T = 1 the posterior is close to its Laplace approximation, where Crank–Nicolson
-        // moves around it are nearly independent draws (measured on a 768-row, 8-feature table
-        // of the Pima diabetes shape, full-data test: bulk ESS ≈ 1,350 of 3,000 samples, where
-        // the Hamiltonian moves gave ≈ 17 and split R-hat 1.27).
-        const bool userTable = isUserTable(config.logreg);
-        chooseProposal(userTable ? ProposalKind::LaplaceCrankNicolson : ProposalKind::LaplaceHamiltonian);
-        if (userTable) {
-            if (!set("temperature"))
-                config.temperature = 1.0;
-            if (!set("bias") && !set("no-bias"))
-                config.logreg.model.bias = true;
-        } else if (!set("samples") && allMinibatch) {
-            // Split R-hat is taken on each of the 784 weights, so its largest value carries the
-            // noise of 784 estimates: it stays above 1.01 until every weight has about 1,500
-            // effective draws (measured on the bundled digits, 1 vs 7, seeds 1–3: 3,000 samples
-            // gave split R-hat 1.04 and min bulk ESS 95–300; 12,000 gave 1.008–1.013; 20,000
-            // gave 1.004–1.008 with min bulk ESS 1,540–1,650). They come from two chains of
-            // 10,000 (presetChains), which a machine with two cores runs at once.
-            config.samples = 10'000;
-        }
-        // The Hamiltonian trajectory's minibatch gradient grows noisier with N: choose its
-        // batch from N when the images are loaded (gradBatchFor: 100 for the bundled digits,
-        // 400 for Fashion-MNIST's 12,000 rows, where 100 left the chain not converged).
-        if (!userTable && !set("grad-batch") && config.proposal == ProposalKind::LaplaceHamiltonian)
-            config.gradBatch = 0;
-    } else if (datasetEntry(config.dataset).dimensionSetting || config.dataset == "glm") {
-        // Tall data (tall-logreg, tall-glm, and a user's file for a regression, which may be as
-        // tall): the minibatch's variance grows with N unless Taylor
-        // control variates remove the part the proxies explain (Bardenet, Doucet & Holmes 2017); around the same
-        // mode, Crank–Nicolson moves draw nearly independent proposals from the Laplace
-        // approximation (measured at N = 10⁶, d = 20: bulk ESS ≈ 5,700 of 20,000 samples,
-        // 100 points read per iteration).
-        chooseProposal(ProposalKind::LaplaceCrankNicolson);
-        if (!set("control-variates") && config.controlVariates == ControlVariates::Auto
-            && std::all_of(methods.begin(), methods.end(), takesSecondOrderControlVariates))
-            config.controlVariates = ControlVariates::Taylor2;
-        if (!set("samples") && allMinibatch)
-            config.samples = 20'000;
-    } else if (config.dataset == "worst-case") {
-        // Sec. 2.1's single Gaussian, where the random walk at step 1/√N already mixes: its
-        // lesson is the minibatch's size, a third of N a test whatever N is (measured with seed
-        // 1: 346,000 of 10⁶ and 34,100 of 10⁵). At N = 10⁵ the lesson takes a tenth of the time,
-        // which pays for 10,000 samples (bulk ESS 811, split R-hat 1.0006, 0.94 s), where the
-        // paper's 3,000 at 10⁶ give an ESS of 225 in 4 s.
-        if (!set("n-data")) {
-            config.nData = kRecommendedWorstCaseSize;
-            if (!set("step"))
-                config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
-        }
-        if (!set("samples") && allMinibatch)
-            config.samples = 10'000;
-    }
-    if (!set("burn-in") && config.burnIn == 0 && (learnsDuringBurnIn(config.proposal) || allStochasticGradient)
-        && config.annealFrom <= 0.0)
-        config.burnIn = std::max<std::int64_t>(1, config.samples / (config.dataset == "logreg" ? 6 : 10));
-}
-
-bool isImageRun(const RunConfig &config)
-{
-    return config.dataset == "logreg" && !isUserTable(config.logreg);
-}
-
-} // namespace
 
 int presetChains(const RunConfig &config, const std::vector<TestMethod> &methods)
 {
-    const bool allMinibatch = !methods.empty() && std::all_of(methods.begin(), methods.end(), readsAMinibatch);
-    return config.preset == Preset::Recommended && isImageRun(config) && allMinibatch
+    return config.preset == Preset::Recommended && isImageRun(config) && PresetContext{{}, methods}.allMinibatch()
                    && config.proposal == ProposalKind::LaplaceHamiltonian
                ? 2
                : 1;
@@ -147,18 +34,24 @@ Preset parsePreset(const std::string &name)
 void applyPreset(RunConfig &config, const std::vector<TestMethod> &methods,
                  const std::function<bool(std::string_view flag)> &given)
 {
-    const auto set = [&](std::string_view flag) { return given && given(flag); };
     applyDatasetDefaults(config, given);
-    if (config.preset == Preset::Recommended)
-        fillRecommended(config, methods, set);
+    if (config.preset != Preset::Recommended)
+        return;
+    const PresetContext context{given, methods};
+    const DatasetEntry &entry = datasetEntry(config.dataset);
+    if (entry.recommended)
+        entry.recommended(config, context);
+    if (!context.set("burn-in") && config.burnIn == 0
+        && (learnsDuringBurnIn(config.proposal) || context.allStochasticGradient()) && config.annealFrom <= 0.0)
+        config.burnIn = std::max<std::int64_t>(1, config.samples / entry.burnInShare);
 }
 
 RunConfig withPreset(RunConfig config, Preset preset, const std::vector<TestMethod> &methods)
 {
     const RunConfig paper;
     config.preset = preset;
-    if (config.dataset == "worst-case")
-        config.nData = paper.nData; // the one dataset whose N a preset decides
+    if (const DatasetEntry *entry = findDataset(config.dataset); entry && !entry->presetSizeReason.empty())
+        config.nData = paper.nData;
     config.temperature = paper.temperature;
     config.step = paper.step;
     config.logreg.model.priorSd = paper.logreg.model.priorSd;

@@ -11,6 +11,7 @@
 #include "core/acceptance/full_data_tests.h"
 #include "core/data/data_file.h"
 #include "core/experiment/settings/capability_check.h"
+#include "core/experiment/settings/dataset_presets.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/acceptance/minibatch_barker_test.h"
 #include "core/models/control_variates.h"
@@ -188,47 +189,8 @@ const ModelEntry &modelOf(const RunConfig &config)
 
 void applyDatasetDefaults(RunConfig &config, const std::function<bool(std::string_view flag)> &given)
 {
-    const auto set = [&](std::string_view flag) { return given && given(flag); };
-    if (config.dataset == "logreg") {
-        // A user's table comes in its own units (glucose near 100 beside a score near 0.5);
-        // the paper's pixels are already in [0, 1].
-        if (!set("standardize") && !set("no-standardize"))
-            config.logreg.standardize = isUserTable(config.logreg);
-        if (!set("temperature"))
-            config.temperature = 100.0;
-        if (!set("step"))
-            config.step = 0.05;
-        return;
-    }
-    if (config.dataset == "glm") {
-        // A regression on a user's table: the Bayesian posterior (T = 1) of standardised features
-        // under a N(0, I) prior, as for a user's table with logistic regression.
-        if (!set("standardize") && !set("no-standardize"))
-            config.logreg.standardize = true;
-        if (!set("temperature"))
-            config.temperature = 1.0;
-        if (!set("prior-sd"))
-            config.logreg.model.priorSd = 1.0;
-        if (!set("step"))
-            config.step = 0.05;
-        return;
-    }
-    if (datasetEntry(config.dataset).dimensionSetting) { // the tall synthetic data
-        if (!set("temperature"))
-            config.temperature = 1.0;
-        if (!set("prior-sd"))
-            config.logreg.model.priorSd = 1.0;
-        config.logreg.model.bias = true; // the dimension d counts the bias weight
-        if (!set("step") && config.nData > 0)
-            config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
-        return;
-    }
-    if (config.dataset != "worst-case")
-        return;
-    if (!set("temperature"))
-        config.temperature = 1.0;
-    if (!set("step") && config.nData > 0)
-        config.step = 1.0 / std::sqrt(static_cast<double>(config.nData));
+    if (const DatasetEntry &entry = datasetEntry(config.dataset); entry.paperDefaults)
+        entry.paperDefaults(config, PresetContext{given, {}});
 }
 
 void applyDatasetDefaults(RunConfig &config, bool temperatureGiven, bool stepGiven)

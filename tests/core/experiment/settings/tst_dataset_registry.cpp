@@ -43,12 +43,23 @@ BOOST_AUTO_TEST_CASE(namesAreUniqueAndUnknownNamesAreRefusedWithTheList)
         // A generated dataset has its entry and its line in the app's data box.
         BOOST_TEST(!entry.generated == entry.boxLabel.empty(), entry.name);
         BOOST_TEST(!entry.generated == entry.boxDescription.empty(), entry.name);
+        // Every row can be made: makeDataset has its loader.
+        BOOST_TEST(hasDatasetLoader(entry.name), entry.name);
     }
+    BOOST_TEST(!hasDatasetLoader("mnist"));
     BOOST_TEST(allDatasets().size() == datasetTable().size());
     BOOST_TEST(!fileDataset().generated);
     try {
         datasetEntry("mnist");
         BOOST_FAIL("an unknown dataset was accepted");
+    } catch (const std::invalid_argument &error) {
+        BOOST_TEST(std::string(error.what()) == "dataset must be " + datasetNames() + "; got 'mnist'");
+    }
+    RunConfig unknown;
+    unknown.dataset = "mnist";
+    try {
+        makeDataset(unknown, false);
+        BOOST_FAIL("makeDataset made an unknown dataset");
     } catch (const std::invalid_argument &error) {
         BOOST_TEST(std::string(error.what()) == "dataset must be " + datasetNames() + "; got 'mnist'");
     }
