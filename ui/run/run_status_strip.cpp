@@ -240,6 +240,8 @@ QString RunStatusStrip::predictTemperatureChange(double from, double to, const R
     }
     // A row of its own: the segment notices that follow (re-learning, its end) must not hide it.
     m_predicted = text;
+    m_changeMarkSeconds = samplingSeconds();
+    m_changeMarkDone = m_lastDone;
     m_prediction->setText(text);
     m_prediction->show();
     return text;
@@ -260,6 +262,8 @@ void RunStatusStrip::resetLabels()
     m_paceMarkSeconds = 0.0;
     m_paceMarkDone = 0;
     m_recentPace = 0.0;
+    m_changeMarkSeconds = 0.0;
+    m_changeMarkDone = m_lastDone = 0;
 }
 
 void RunStatusStrip::clear()
@@ -464,8 +468,12 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
         setStat(Acceptance, tr("acceptance %L1%2").arg(snapshot.acceptanceRate, 0, 'f', 3).arg(scope));
         setStat(Batch, tr("mean batch %L1%2").arg(snapshot.meanBatch, 0, 'f', 1).arg(scope));
     }
-    // Once the segment after a predicted change has run a while, the row adds what it cost.
-    if (!m_prediction->isHidden() && segmented && snapshot.segmentIterations >= 50 && m_recentPace > 0.0
+    // Once the segment after a predicted change has run a while (50 iterations, a second), the
+    // row adds what it cost, its pace measured since the change alone.
+    m_lastDone = done;
+    const double sinceChange = samplingSeconds() - m_changeMarkSeconds;
+    const double changedPace = sinceChange >= 1.0 ? static_cast<double>(done - m_changeMarkDone) / sinceChange : 0.0;
+    if (!m_prediction->isHidden() && segmented && snapshot.segmentIterations >= 50 && changedPace > 0.0
         && snapshot.total > 0) {
         const qint64 left = std::max<qint64>(total - done, 0);
         m_prediction->setText(tr("%1 Measured since iteration %L2: mean batch %L3, %L4 it/s over all chains: the "
@@ -473,9 +481,9 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
                                   .arg(m_predicted)
                                   .arg(snapshot.segmentStart)
                                   .arg(snapshot.segmentMeanBatch, 0, 'f', 0)
-                                  .arg(m_recentPace, 0, 'f', m_recentPace < 10.0 ? 1 : 0)
+                                  .arg(changedPace, 0, 'f', changedPace < 10.0 ? 1 : 0)
                                   .arg(left)
-                                  .arg(formatDuration(static_cast<double>(left) / m_recentPace)));
+                                  .arg(formatDuration(static_cast<double>(left) / changedPace)));
     }
     m_latest = snapshot; // its figures; the vectors are shared until cleared, never copied
     m_latest.newSamples.clear();

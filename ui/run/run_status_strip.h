@@ -100,6 +100,11 @@ private:
     double m_paceMarkSeconds = 0.0;
     qint64 m_paceMarkDone = 0;
     double m_recentPace = 0.0;
+    // Where the latest predicted change began (sampling seconds, iterations over all channels),
+    // for the pace measured since then: the last second's pace straddles the change at first.
+    double m_changeMarkSeconds = 0.0;
+    qint64 m_changeMarkDone = 0;
+    qint64 m_lastDone = 0;
     QElapsedTimer m_pausedSince; // valid while paused
     qint64 m_pausedMs = 0;       // paused time since the first snapshot
 };
