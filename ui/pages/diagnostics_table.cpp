@@ -173,6 +173,7 @@ void DiagnosticsTable::buildFrozenMethodColumn()
     });
     connect(verticalHeader(), &QHeaderView::sectionResized, this,
             [this](int section, int, int size) { m_frozen->setRowHeight(section, size); });
+    connect(horizontalScrollBar(), &QAbstractSlider::valueChanged, this, &DiagnosticsTable::snapToColumn);
     connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(), &QAbstractSlider::setValue);
     connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(), &QAbstractSlider::setValue);
     placeFrozenColumn();
@@ -185,6 +186,66 @@ void DiagnosticsTable::placeFrozenColumn()
     m_frozen->setColumnWidth(MethodColumn, columnWidth(MethodColumn));
     m_frozen->setGeometry(frameWidth(), frameWidth(), columnWidth(MethodColumn),
                           viewport()->height() + horizontalHeader()->height());
+}
+
+std::vector<int> DiagnosticsTable::columnStops() const
+{
+    std::vector<int> stops;
+    const int frozenWidth = columnWidth(MethodColumn);
+    for (int visual = 1; visual < columnCount(); ++visual) {
+        const int column = horizontalHeader()->logicalIndex(visual);
+        if (column != MethodColumn && !isColumnHidden(column) && columnWidth(column) > 0)
+            stops.push_back(horizontalHeader()->sectionPosition(column) - frozenWidth);
+    }
+    return stops;
+}
+
+void DiagnosticsTable::snapToColumn(int value)
+{
+    if (m_snapping)
+        return;
+    const std::vector<int> stops = columnStops();
+    if (stops.empty())
+        return;
+    // Moving right goes on to the next column's start, moving left back to the one before, so
+    // that a small step (an arrow's click) still moves a whole column.
+    int target = value >= m_lastScroll ? stops.back() : stops.front();
+    if (value >= m_lastScroll) {
+        for (int stop : stops)
+            if (stop >= value) {
+                target = stop;
+                break;
+            }
+    } else {
+        for (int stop : stops)
+            if (stop <= value)
+                target = stop;
+    }
+    target = std::min(target, horizontalScrollBar()->maximum());
+    m_lastScroll = target;
+    if (target != value) {
+        m_snapping = true;
+        horizontalScrollBar()->setValue(target);
+        m_snapping = false;
+    }
+}
+
+void DiagnosticsTable::updateGeometries()
+{
+    QTableWidget::updateGeometries();
+    // The range ends at a column stop, past the content's end if need be, so that the last
+    // columns can be reached with none cut under the frozen column.
+    const std::vector<int> stops = columnStops();
+    const int maximum = horizontalScrollBar()->maximum();
+    for (int stop : stops)
+        if (stop >= maximum) {
+            if (stop > maximum) {
+                m_snapping = true;
+                horizontalScrollBar()->setMaximum(stop);
+                m_snapping = false;
+            }
+            break;
+        }
 }
 
 void DiagnosticsTable::resizeEvent(QResizeEvent *event)

@@ -1,4 +1,5 @@
 #pragma once
+#include <vector>
 // One row per method and chain of the finished run: acceptance, minibatch-size statistics,
 // data consumed, bulk ESS, ESS per second, split R-hat and the posterior fit. The numbers are
 // computed on the worker thread (SamplerWorker) and arrive in the RunOutcome.
@@ -40,12 +41,19 @@ public:
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void scrollTo(const QModelIndex &index, ScrollHint hint = EnsureVisible) override;
+    void updateGeometries() override;
 
 private:
     void buildFrozenMethodColumn();
     void placeFrozenColumn();
+    /// The sideways scroll positions at which a column starts exactly at the frozen column's
+    /// right edge, in visual order: scrolling stops only there, so no figure is cut under it.
+    std::vector<int> columnStops() const;
+    void snapToColumn(int value);
 
     QTableView *m_frozen = nullptr;
+    int m_lastScroll = 0;
+    bool m_snapping = false;
 };
 
 } // namespace ui

@@ -394,7 +394,33 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
             QVERIFY2(table->fontMetrics().horizontalAdvance(table->item(row, column)->text()) < table->columnWidth(column),
                      qPrintable(table->item(row, column)->text()));
     }
+    // Scrolled sideways by an arrow's step, by a page, and to the end: the columns stop so that
+    // none is cut under the method column (a figure half under it read ",234,500").
+    const auto noColumnUnderTheMethods = [table](const char *where) {
+        const int edge = table->methodColumnWidth();
+        for (int column = 0; column < ui::DiagnosticsTable::ColumnCount; ++column) {
+            if (column == ui::DiagnosticsTable::MethodColumn)
+                continue;
+            const int left = table->columnViewportPosition(column);
+            QVERIFY2(!(left < edge && left + table->columnWidth(column) > edge),
+                     qPrintable(QStringLiteral("%1: %2 spans %3..%4 across the method column's edge %5")
+                                    .arg(where)
+                                    .arg(table->horizontalHeaderItem(column)->text())
+                                    .arg(left)
+                                    .arg(left + table->columnWidth(column))
+                                    .arg(edge)));
+        }
+    };
+    QVERIFY(table->horizontalScrollBar()->maximum() > 0);
+    table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+    QVERIFY(table->horizontalScrollBar()->value() > 0);
+    noColumnUnderTheMethods("one step");
+    table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd);
+    noColumnUnderTheMethods("one page");
+    table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
+    noColumnUnderTheMethods("a step back");
     table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+    noColumnUnderTheMethods("the end");
     QCOMPARE(table->frozenMethodColumn()->geometry().left(), table->frameWidth());
     QCOMPARE(table->frozenMethodColumn()->model(), table->model());
     for (int row = 0; row < table->rowCount(); ++row) {
