@@ -173,6 +173,9 @@ void DiagnosticsTable::buildFrozenMethodColumn()
     });
     connect(verticalHeader(), &QHeaderView::sectionResized, this,
             [this](int section, int, int size) { m_frozen->setRowHeight(section, size); });
+    // Sideways positions in pixels, stopped at column starts (snapToColumn): by whole items the
+    // scroll would put each next column at the left edge, under the method column.
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     connect(horizontalScrollBar(), &QAbstractSlider::valueChanged, this, &DiagnosticsTable::snapToColumn);
     connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(), &QAbstractSlider::setValue);
     connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(), &QAbstractSlider::setValue);

@@ -419,6 +419,14 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     noColumnUnderTheMethods("one page");
     table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
     noColumnUnderTheMethods("a step back");
+    table->horizontalScrollBar()->setValue(0);
+    for (int click = 0; click < 100 && table->horizontalScrollBar()->value() < table->horizontalScrollBar()->maximum();
+         ++click) {
+        const int before = table->horizontalScrollBar()->value();
+        table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+        QVERIFY(table->horizontalScrollBar()->value() > before); // every click moves on
+        noColumnUnderTheMethods("clicking right");
+    }
     table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
     noColumnUnderTheMethods("the end");
     QCOMPARE(table->frozenMethodColumn()->geometry().left(), table->frameWidth());
