@@ -405,8 +405,14 @@ void DatasetBox::chooseFiles()
 
 void DatasetBox::startCheck()
 {
-    if (!readsFiles())
+    if (!readsFiles()) {
+        // Generated data need no check: they are the last data that loaded, which a session
+        // keeps when a file chosen after them fails (fillLastGoodData).
+        core::RunConfig good;
+        fillConfig(good);
+        m_lastGood = good;
         return;
+    }
     core::CsvReadOptions table;
     table.labelColumn = m_spec.labelColumn;
     table.dropMissing = m_spec.dropMissing;

@@ -154,7 +154,7 @@ private:
     core::LogisticDataSpec m_spec; // as last given or edited, shown or not
     DataFileChoice m_files;        // the user's files, kept across dataset switches
     DataProbe m_probe;
-    std::optional<core::RunConfig> m_lastGood; // the dataset settings of the last check that passed
+    std::optional<core::RunConfig> m_lastGood; // the last data that loaded: a check passed, or generated
     QString m_probeKey;            // the selection m_probe describes; empty when none
     LatestJob m_checks;            // answers of older checks are dropped
     int m_checksRunning = 0;

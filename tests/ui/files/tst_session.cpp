@@ -319,8 +319,9 @@ void tst_Session::badFilesAreRefusedWithAReason()
 }
 
 // A data file that failed to load (a ragged CSV): no run starts on it (the results on screen
-// stay), the autosaved session keeps the last data that loaded instead, and the next start
-// says which file was dropped and why, instead of opening on the same error.
+// stay), the autosaved session keeps the last data that loaded instead (generated data too:
+// the file replaced the mixture here), and the next start says which file was dropped and why,
+// instead of opening on the same error.
 void tst_Session::fileThatFailedToLoadIsNotRestored()
 {
     QTemporaryDir dir;
@@ -352,6 +353,8 @@ void tst_Session::fileThatFailedToLoadIsNotRestored()
     QCOMPARE(restored->droppedData, QStringLiteral("ragged.csv"));
     QVERIFY(restored->droppedReason.contains(QStringLiteral("ragged row")));
     QVERIFY(restored->config.logreg.csv.empty() && restored->config.logreg.data.empty());
+    // The last data that loaded: the mixture the window opened on, not the installed images.
+    QCOMPARE(restored->config.dataset, std::string("gmm"));
     ui::MainWindow next;
     next.setShowErrorDialogs(false);
     next.restoreLastSession(*restored);
