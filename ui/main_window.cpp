@@ -24,6 +24,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "core/experiment/settings/presets.h"
 #include "ui/app_identity.h"
 #include "ui/panel/compare_box.h"
 #include "ui/run/continuous_controls.h"
@@ -284,7 +285,13 @@ void MainWindow::closeEvent(QCloseEvent *event)
         if (m_controls->datasetBox()->failedOnContents()) {
             kept.droppedData = m_controls->datasetBox()->files().displayName();
             kept.droppedReason = m_controls->datasetBox()->failedCheck();
+            const std::string failed = kept.config.dataset;
             m_controls->datasetBox()->fillLastGoodData(kept.config);
+            // Other data than the file's (generated data chosen before it): the form the file
+            // brought (its preset's T, step, proposal, …) is not theirs; theirs is what picking
+            // them shows.
+            if (kept.config.dataset != failed)
+                kept.config = core::withPreset(kept.config, kept.config.preset, m_controls->request().methods);
         }
         if (!saveSession(kept, path, &error))
             qWarning("%s", qPrintable(error));

@@ -1,7 +1,8 @@
 #pragma once
 /// The acceptance tests' figures, defined once for every view. The CLI's summary, the summary
-/// JSON, the status strip (during and after a run), the minibatch histogram's mean and the
-/// Diagnostics table all read acceptance and mean batch from a TestTally over a stated scope:
+/// JSON, the status strip (during and after a run) and the Diagnostics table read acceptance and
+/// mean batch from a TestTally over a stated scope (the minibatch histogram's mean is the same
+/// sum over the same kept iterations, from its own counts of each batch size):
 ///
 ///   acceptance rate = accepted proposals / completed iterations
 ///   mean batch      = data points the acceptance tests read / completed iterations

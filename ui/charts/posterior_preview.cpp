@@ -6,7 +6,6 @@
 
 #include "core/correction/cancelled.h"
 #include "core/experiment/inputs/datasets.h"
-#include "core/models/gaussian_mixture_model.h"
 #include "ui/charts/live_heat_map.h"
 #include "ui/run/queued_hand_off.h"
 
@@ -76,11 +75,10 @@ std::shared_ptr<const Eigen::VectorXd> PosteriorPreview::dataFor(const core::Run
     const core::DatasetInstance dataset = core::makeDataset(config, false, {}, stop);
     if (stop.stop_requested())
         throw core::Cancelled();
-    const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
-    if (!mixture)
+    if (!dataset.mixturePoints)
         throw std::invalid_argument("not the mixture");
-    // Share the model's own copy of the data rather than copying 10⁶ doubles.
-    std::shared_ptr<const Eigen::VectorXd> data(dataset.model, &mixture->data());
+    // The model's own copy of the data, shared rather than copying 10⁶ doubles.
+    std::shared_ptr<const Eigen::VectorXd> data = dataset.mixturePoints;
     const std::lock_guard lock(m_dataMutex);
     m_data = data;
     m_dataSize = config.nData;

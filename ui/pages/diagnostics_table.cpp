@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -173,10 +174,10 @@ void DiagnosticsTable::buildFrozenMethodColumn()
     });
     connect(verticalHeader(), &QHeaderView::sectionResized, this,
             [this](int section, int, int size) { m_frozen->setRowHeight(section, size); });
-    // Sideways positions in pixels, stopped at column starts (snapToColumn): by whole items the
+    // Sideways positions in pixels, stopped at column starts (stopAtColumn): by whole items the
     // scroll would put each next column at the left edge, under the method column.
     setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-    connect(horizontalScrollBar(), &QAbstractSlider::valueChanged, this, &DiagnosticsTable::snapToColumn);
+    connect(horizontalScrollBar(), &QAbstractSlider::actionTriggered, this, &DiagnosticsTable::stopAtColumn);
     connect(m_frozen->verticalScrollBar(), &QAbstractSlider::valueChanged, verticalScrollBar(), &QAbstractSlider::setValue);
     connect(verticalScrollBar(), &QAbstractSlider::valueChanged, m_frozen->verticalScrollBar(), &QAbstractSlider::setValue);
     placeFrozenColumn();
@@ -203,52 +204,61 @@ std::vector<int> DiagnosticsTable::columnStops() const
     return stops;
 }
 
-void DiagnosticsTable::snapToColumn(int value)
+int DiagnosticsTable::columnStop(int position, int direction) const
 {
-    if (m_snapping)
-        return;
     const std::vector<int> stops = columnStops();
     if (stops.empty())
-        return;
-    // Moving right goes on to the next column's start, moving left back to the one before, so
-    // that a small step (an arrow's click) still moves a whole column.
-    int target = value >= m_lastScroll ? stops.back() : stops.front();
-    if (value >= m_lastScroll) {
-        for (int stop : stops)
-            if (stop >= value) {
-                target = stop;
+        return position;
+    int stop = stops.front();
+    if (direction > 0) {
+        stop = stops.back();
+        for (int candidate : stops)
+            if (candidate >= position) {
+                stop = candidate;
                 break;
             }
+    } else if (direction < 0) {
+        for (int candidate : stops)
+            if (candidate <= position)
+                stop = candidate;
     } else {
-        for (int stop : stops)
-            if (stop <= value)
-                target = stop;
+        for (int candidate : stops)
+            if (std::abs(candidate - position) < std::abs(stop - position))
+                stop = candidate;
     }
-    target = std::min(target, horizontalScrollBar()->maximum());
-    m_lastScroll = target;
-    if (target != value) {
-        m_snapping = true;
-        horizontalScrollBar()->setValue(target);
-        m_snapping = false;
-    }
+    return std::min(stop, horizontalScrollBar()->maximum());
+}
+
+void DiagnosticsTable::stopAtColumn(int action)
+{
+    // The slider's position already moved by the action; its value follows once this returns
+    // (QAbstractSlider::actionTriggered), so the scroll lands on the stop without a detour.
+    QScrollBar *bar = horizontalScrollBar();
+    const int direction = action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderPageStepAdd
+                              ? 1
+                          : action == QAbstractSlider::SliderSingleStepSub || action == QAbstractSlider::SliderPageStepSub
+                              ? -1
+                              : 0;
+    bar->setSliderPosition(columnStop(bar->sliderPosition(), direction));
 }
 
 void DiagnosticsTable::updateGeometries()
 {
+    QScrollBar *bar = horizontalScrollBar();
+    const int before = bar->value();
     QTableWidget::updateGeometries();
     // The range ends at a column stop, past the content's end if need be, so that the last
-    // columns can be reached with none cut under the frozen column.
+    // columns can be reached with none cut under the frozen column; and the view stays at (or
+    // returns to) a stop when the columns change width (new rows) or the table is resized.
     const std::vector<int> stops = columnStops();
-    const int maximum = horizontalScrollBar()->maximum();
     for (int stop : stops)
-        if (stop >= maximum) {
-            if (stop > maximum) {
-                m_snapping = true;
-                horizontalScrollBar()->setMaximum(stop);
-                m_snapping = false;
-            }
+        if (stop >= bar->maximum()) {
+            bar->setMaximum(stop);
             break;
         }
+    const int stop = columnStop(before, 0);
+    if (stop != bar->value())
+        bar->setValue(stop);
 }
 
 void DiagnosticsTable::resizeEvent(QResizeEvent *event)
@@ -259,9 +269,11 @@ void DiagnosticsTable::resizeEvent(QResizeEvent *event)
 
 void DiagnosticsTable::scrollTo(const QModelIndex &index, ScrollHint hint)
 {
-    // Keyboard moves never scroll a cell under the frozen column.
-    if (index.column() != MethodColumn)
+    // Keyboard moves never scroll a cell under the frozen column, and end on a column stop.
+    if (index.column() != MethodColumn) {
         QTableWidget::scrollTo(index, hint);
+        horizontalScrollBar()->setValue(columnStop(horizontalScrollBar()->value(), 0));
+    }
 }
 
 int DiagnosticsTable::methodColumnWidth() const

@@ -49,11 +49,13 @@ private:
     /// The sideways scroll positions at which a column starts exactly at the frozen column's
     /// right edge, in visual order: scrolling stops only there, so no figure is cut under it.
     std::vector<int> columnStops() const;
-    void snapToColumn(int value);
+    /// The stop for scroll position `position`: the next one up (`direction` > 0, a step or a
+    /// page right), the one below (< 0), or the nearest (0: a drag, the wheel, a relayout).
+    int columnStop(int position, int direction) const;
+    /// Moves a scroll the user makes (QAbstractSlider::actionTriggered) onto a stop.
+    void stopAtColumn(int action);
 
     QTableView *m_frozen = nullptr;
-    int m_lastScroll = 0;
-    bool m_snapping = false;
 };
 
 } // namespace ui

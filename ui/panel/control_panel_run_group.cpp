@@ -43,7 +43,7 @@ QString presetNote(const core::RunConfig &config)
                        : ControlPanel::tr("Recommended settings for the %1: T = %L2, step %3, %L4 samples.");
     note = note.arg(dataset).arg(config.temperature).arg(config.step, 0, 'g', 3).arg(config.samples);
     if (entry && !entry->presetSizeReason.empty())
-        note += ControlPanel::tr(" N = %L1: %2.").arg(config.nData).arg(ControlPanel::tr(std::string(entry->presetSizeReason).c_str()));
+        note += ControlPanel::tr(" N = %L1: %2.").arg(config.nData).arg(QString::fromUtf8(entry->presetSizeReason.data(), static_cast<qsizetype>(entry->presetSizeReason.size())));
     if (config.proposal != core::ProposalKind::RandomWalk)
         note += ControlPanel::tr(" Proposal %1 with a burn-in of %L2.")
                     .arg(QString::fromStdString(core::proposalName(config.proposal)))
@@ -248,7 +248,7 @@ void ControlPanel::onDatasetPicked()
     core::RunConfig picked = config();
     // N is a preset's setting for the worst case alone: leaving it gives the next generated
     // set the N every other dataset starts from.
-    if (m_shownDataset == "worst-case")
+    if (const core::DatasetEntry *shown = core::findDataset(m_shownDataset); shown && !shown->presetSizeReason.empty())
         picked.nData = core::RunConfig{}.nData;
     m_shownDataset = dataset;
     showPresetSettings(core::withPreset(picked, picked.preset, request().methods));

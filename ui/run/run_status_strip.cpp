@@ -240,8 +240,8 @@ QString RunStatusStrip::predictTemperatureChange(double from, double to, const R
     }
     // A row of its own: the segment notices that follow (re-learning, its end) must not hide it.
     m_predicted = text;
-    m_changeMarkSeconds = samplingSeconds();
-    m_changeMarkDone = m_lastDone;
+    m_changeMarkPending = true;
+    m_changeAt = m_latest.completed;
     m_prediction->setText(text);
     m_prediction->show();
     return text;
@@ -263,7 +263,8 @@ void RunStatusStrip::resetLabels()
     m_paceMarkDone = 0;
     m_recentPace = 0.0;
     m_changeMarkSeconds = 0.0;
-    m_changeMarkDone = m_lastDone = 0;
+    m_changeMarkDone = m_changeAt = 0;
+    m_changeMarkPending = false;
 }
 
 void RunStatusStrip::clear()
@@ -470,9 +471,15 @@ void RunStatusStrip::showSnapshot(const RunSnapshot &snapshot, const RunRequest 
     }
     // Once the segment after a predicted change has run a while (50 iterations, a second), the
     // row adds what it cost, its pace measured since the change alone.
-    m_lastDone = done;
+    if (m_changeMarkPending && segmented && snapshot.segmentStart >= m_changeAt) {
+        m_changeMarkPending = false;
+        m_changeMarkSeconds = samplingSeconds();
+        m_changeMarkDone = done;
+    }
     const double sinceChange = samplingSeconds() - m_changeMarkSeconds;
-    const double changedPace = sinceChange >= 1.0 ? static_cast<double>(done - m_changeMarkDone) / sinceChange : 0.0;
+    const double changedPace = !m_changeMarkPending && sinceChange >= 1.0
+                                   ? static_cast<double>(done - m_changeMarkDone) / sinceChange
+                                   : 0.0;
     if (!m_prediction->isHidden() && segmented && snapshot.segmentIterations >= 50 && changedPace > 0.0
         && snapshot.total > 0) {
         const qint64 left = std::max<qint64>(total - done, 0);

@@ -100,11 +100,13 @@ private:
     double m_paceMarkSeconds = 0.0;
     qint64 m_paceMarkDone = 0;
     double m_recentPace = 0.0;
-    // Where the latest predicted change began (sampling seconds, iterations over all channels),
-    // for the pace measured since then: the last second's pace straddles the change at first.
+    // Where the pace after the latest predicted change is counted from (sampling seconds,
+    // iterations over all channels): the first snapshot whose segment began at the change, so
+    // that no iteration at the old speed counts (the last second's pace straddles the change).
     double m_changeMarkSeconds = 0.0;
     qint64 m_changeMarkDone = 0;
-    qint64 m_lastDone = 0;
+    bool m_changeMarkPending = false;
+    qint64 m_changeAt = 0; // the reporting chain's iterations when the change was made
     QElapsedTimer m_pausedSince; // valid while paused
     qint64 m_pausedMs = 0;       // paused time since the first snapshot
 };

@@ -5,7 +5,6 @@
 #include "core/diagnostics/gmm_posterior.h"
 #include "core/experiment/inputs/datasets.h"
 #include "core/experiment/settings/method_registry.h"
-#include "core/models/gaussian_mixture_model.h"
 #include "ui/run/queued_hand_off.h"
 #include "ui/run/sampler_worker.h"
 
@@ -86,17 +85,16 @@ void WorkerObserver::dataReady(const core::DatasetInstance &dataset, const RunOu
                                 classifier, plotted, m_request.untilStopped);
 
     // The heat map exists for the Gaussian mixture only.
-    const auto *mixture = dynamic_cast<const core::GaussianMixtureModel *>(dataset.model.get());
-    if (!mixture)
+    if (!dataset.mixturePoints)
         return;
     // A temperature typed while the data were generated applies from the chains' first
     // iteration: draw that target.
     const double shown = m_worker.liveTemperature(m_request.config.temperature);
     emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Evaluating the true tempered log-posterior…"));
-    emitQueued(m_worker, &SamplerWorker::posteriorImageReady, LiveHeatMap::render(mixture->data(), shown, m_stop));
+    emitQueued(m_worker, &SamplerWorker::posteriorImageReady, LiveHeatMap::render(*dataset.mixturePoints, shown, m_stop));
     // From here on a live temperature change re-renders the map for the new target; one
     // that came during the render above is caught up with here.
-    m_worker.m_heatMap.setData(std::shared_ptr<const Eigen::VectorXd>(dataset.model, &mixture->data()));
+    m_worker.m_heatMap.setData(dataset.mixturePoints);
     if (const double now = m_worker.liveTemperature(m_request.config.temperature); now != shown)
         m_worker.m_heatMap.renderInBackground(now);
 }

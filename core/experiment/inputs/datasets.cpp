@@ -167,6 +167,7 @@ DatasetInstance makeMixture(const RunConfig &config, const LoadContext &context)
     instance.name = config.dataset;
     if (context.withPosterior)
         instance.gmmPosterior = std::make_shared<GaussianMixturePosterior>(model->data(), config.temperature);
+    instance.mixturePoints = std::shared_ptr<const Eigen::VectorXd>(model, &model->data());
     instance.model = std::move(model);
     instance.description = "Gaussian mixture x ~ 0.5 N(theta1, 2) + 0.5 N(theta1 + theta2, 2), theta = (0, 1), "
                            "prior N(0, diag(10, 1))";

@@ -25,6 +25,9 @@ struct DatasetInstance {
     std::shared_ptr<const Model> model;
     /// The binned true posterior (gmm only; null for other datasets or when not requested).
     std::shared_ptr<const GaussianMixturePosterior> gmmPosterior;
+    /// The mixture's points, shared with its model (gmm only, null otherwise): what the heat
+    /// map, the preview and the posterior references are computed from.
+    std::shared_ptr<const Eigen::VectorXd> mixturePoints;
     /// Logistic regression only: the model with its accuracy functions, and the test set.
     std::shared_ptr<const LogisticRegressionModel> classifier;
     std::shared_ptr<const ClassificationData> testSet;

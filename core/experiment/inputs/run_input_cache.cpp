@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/models/gaussian_mixture_model.h"
 
 namespace core {
 
@@ -12,8 +11,8 @@ std::shared_ptr<const PreparedData> prepareData(const RunConfig &config, const s
 {
     auto prepared = std::make_shared<PreparedData>();
     prepared->dataset = makeDataset(config, false, progress, stop);
-    if (const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(prepared->dataset.model.get()))
-        prepared->references = std::make_shared<PosteriorReferences>(mixture->data());
+    if (prepared->dataset.mixturePoints)
+        prepared->references = std::make_shared<PosteriorReferences>(*prepared->dataset.mixturePoints);
     if (prepared->dataset.model->capabilities().has(ModelCapability::LaplaceFit))
         prepared->laplaceFits = std::make_shared<LaplaceFits>(prepared->dataset.model);
     return prepared;

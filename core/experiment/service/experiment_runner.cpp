@@ -5,7 +5,6 @@
 
 #include "core/correction/cancelled.h"
 #include "core/experiment/inputs/posterior_references.h"
-#include "core/models/gaussian_mixture_model.h"
 
 namespace core {
 
@@ -152,9 +151,8 @@ ExperimentOutcome runExperiment(const RunConfig &config, const DatasetInstance &
     outcome.chain = runConfiguredChain(config, dataset, inputs);
     outcome.summary = summarize(outcome.chain, dataset.model->dataSize());
     outcome.summary.proposalPointsRead = proposalPointsPerIteration(config, dataset.model->dataSize()) * outcome.chain.completed;
-    const auto *mixture = dynamic_cast<const GaussianMixtureModel *>(dataset.model.get());
-    if (dataset.gmmPosterior && mixture) {
-        PosteriorReferences references(mixture->data(), dataset.gmmPosterior);
+    if (dataset.gmmPosterior && dataset.mixturePoints) {
+        PosteriorReferences references(*dataset.mixturePoints, dataset.gmmPosterior);
         outcome.posterior = references.measureFinalSegment(outcome.chain);
     }
     return outcome;

@@ -50,7 +50,7 @@ void PresetContext::chooseProposal(RunConfig &config, ProposalKind kind) const
 
 bool isImageRun(const RunConfig &config)
 {
-    return &datasetEntry(config.dataset) == &fileDataset() && !isUserTable(config.logreg);
+    return findDataset(config.dataset) == &fileDataset() && !isUserTable(config.logreg);
 }
 
 void fileLogisticPaperDefaults(RunConfig &config, const PresetContext &context)

@@ -427,6 +427,26 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
         QVERIFY(table->horizontalScrollBar()->value() > before); // every click moves on
         noColumnUnderTheMethods("clicking right");
     }
+    // Dragging the handle (every position a drag passes) and the wheel land on stops too, and
+    // a drag right never jumps back a column.
+    int last = 0;
+    for (int position = 0; position <= table->horizontalScrollBar()->maximum(); position += 7) {
+        table->horizontalScrollBar()->setSliderPosition(position);
+        noColumnUnderTheMethods("dragging");
+        QVERIFY(table->horizontalScrollBar()->value() >= last);
+        last = table->horizontalScrollBar()->value();
+    }
+    table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderToMaximum);
+    noColumnUnderTheMethods("the end");
+    const int end = table->horizontalScrollBar()->value();
+    QCOMPARE(end, table->horizontalScrollBar()->maximum());
+    // A relayout (the window resized, the same rows shown again) keeps the end and its stop.
+    table->resize(table->width() + 1, table->height());
+    QApplication::processEvents();
+    noColumnUnderTheMethods("resized");
+    table->showOutcome(outcome);
+    QApplication::processEvents();
+    noColumnUnderTheMethods("the rows shown again");
     table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
     noColumnUnderTheMethods("the end");
     QCOMPARE(table->frozenMethodColumn()->geometry().left(), table->frameWidth());

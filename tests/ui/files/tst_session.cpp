@@ -332,11 +332,13 @@ void tst_Session::fileThatFailedToLoadIsNotRestored()
         file.write("label,a,b\n1,0.5,0.25\n0\n");
     }
     QFile::remove(ui::autosaveSessionPath());
+    core::RunConfig opened;
     {
         ui::MainWindow window;
         window.setShowErrorDialogs(false);
         window.setAutosaveSession(true);
         window.show();
+        opened = window.controls()->config();
         ui::DatasetBox *box = window.controls()->datasetBox();
         box->selectFiles({ragged, {}, {}, {}});
         QTRY_VERIFY_WITH_TIMEOUT(!box->failedCheck().isEmpty(), 20000);
@@ -353,8 +355,16 @@ void tst_Session::fileThatFailedToLoadIsNotRestored()
     QCOMPARE(restored->droppedData, QStringLiteral("ragged.csv"));
     QVERIFY(restored->droppedReason.contains(QStringLiteral("ragged row")));
     QVERIFY(restored->config.logreg.csv.empty() && restored->config.logreg.data.empty());
-    // The last data that loaded: the mixture the window opened on, not the installed images.
-    QCOMPARE(restored->config.dataset, std::string("gmm"));
+    // The last data that loaded: the mixture the window opened on, not the installed images,
+    // with the mixture's settings, not those the file's dataset brought (T = 1, a Laplace
+    // proposal, …).
+    QCOMPARE(restored->config.dataset, opened.dataset);
+    QCOMPARE(restored->config.temperature, opened.temperature);
+    QCOMPARE(restored->config.step, opened.step);
+    QVERIFY(restored->config.proposal == opened.proposal);
+    QCOMPARE(restored->config.samples, opened.samples);
+    QCOMPARE(restored->config.burnIn, opened.burnIn);
+    QCOMPARE(restored->config.logreg.model.priorSd, opened.logreg.model.priorSd);
     ui::MainWindow next;
     next.setShowErrorDialogs(false);
     next.restoreLastSession(*restored);
