@@ -5,14 +5,14 @@
 #
 # `core` builds and runs only the core library's suites and the CLI's (tests/core, tests/app,
 # the GUI's own --help and --sweep tests aside), since an instrumented GUI and its suites take
-# longer than CI's budget on two cores. `core-ci`, the subset CI runs, is the suites whose code
+# longer than CI's budget on two cores. `core-ci`, the subset scripts/extended_checks.sh runs, is the suites whose code
 # handles memory by hand or shares it between threads: the acceptance kernels and the moves that
 # index minibatches, the models' gradients and plugins, the correction solver and its cache, the
 # memory-mapped rows, the samples writers and checkpoints, the worker's pause and live changes,
 # and the CLI's suites, which run whole instrumented CLI runs of every method. The readers of
 # user files are left to the fuzz targets (scripts/fuzz.sh, also under ASan and UBSan), and the
 # statistical suites that only run long chains through the same kernels to their release builds,
-# which run in every CI stage: their instrumented build and run took most of this stage's time.
+# which run in the test suite: their instrumented build and run took most of this stage's time.
 # Run `core` before a change to the chain, the experiment service or the sweeps.
 #
 # address: AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer, into build-asan/;
