@@ -60,12 +60,12 @@ mutant tuna-lipschitz-sum-no-1/T core/acceptance/exact_minibatch_tests.cpp \
   "const double C = lipschitz.total;"
 mutant flymc-weight-no-1/T core/acceptance/firefly_test.cpp \
   "tst_firefly/fireflyAcceptsWithItsExactProbability tst_firefly/fireflyChainsHaveTheTemperedPosterior" \
-  "(LogisticRegressionModel::logSigmoid(u) - logBound(u, xi)) / m_temperature);" \
-  "(LogisticRegressionModel::logSigmoid(u) - logBound(u, xi)));"
+  "const double g = m_bound->logGap(i, theta) / m_temperature;" \
+  "const double g = m_bound->logGap(i, theta);"
 mutant flymc-bounds-no-1/T core/acceptance/firefly_test.cpp \
   "tst_firefly/fireflyAcceptsWithItsExactProbability tst_firefly/fireflyChainsHaveTheTemperedPosterior" \
-  "+ (boundProductLog(problem.proposed) - boundProductLog(problem.current)) / problem.temperature;" \
-  "+ (boundProductLog(problem.proposed) - boundProductLog(problem.current));"
+  "+ (m_bound->logProduct(problem.proposed) - m_bound->logProduct(problem.current)) / problem.temperature;" \
+  "+ (m_bound->logProduct(problem.proposed) - m_bound->logProduct(problem.current));"
 # AustereMH(nc)'s design chosen from moments without their 1/T: at T = 20 it runs the other design.
 mutant austere-nc-design-no-1/T core/acceptance/austere_adaptive_test.cpp \
   "tst_sequential_tests/austereNonConservativeRunsTheDesignItChose" \

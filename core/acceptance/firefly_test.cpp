@@ -7,30 +7,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/models/logistic_regression_model.h"
+#include "core/models/collapsible_bound.h"
 #include "core/models/model_registry.h"
 #include "core/models/posterior_mode.h"
 
 namespace core {
-namespace {
-
-// a(ξ) = tanh(ξ/2)/(4ξ) = (σ(ξ) − ½)/(2ξ): even in ξ, ⅛ at 0 (its series there, where the
-// quotient loses its digits).
-double jaakkolaJordanCurvature(double xi)
-{
-    const double x = std::abs(xi);
-    if (x < 1e-4)
-        return 0.125 - x * x / 96.0;
-    return std::tanh(0.5 * x) / (4.0 * x);
-}
-
-// log B(u) for the bound tuned at ξ.
-double logBound(double u, double xi)
-{
-    return LogisticRegressionModel::logSigmoid(xi) + 0.5 * (u - xi) - jaakkolaJordanCurvature(xi) * (u * u - xi * xi);
-}
-
-} // namespace
 
 FireflyTest::FireflyTest(FireflySettings settings) : m_settings(settings)
 {
@@ -42,29 +23,8 @@ DataIndex FireflyTest::dataSize() const { return m_model->dataSize(); }
 
 double FireflyTest::logBrightWeight(DataIndex i, const Vector &theta) const
 {
-    const ClassificationData &data = m_model->data();
-    const int features = data.featureCount();
-    double margin = data.mapped ? data.dotRow(i, theta.data()) : data.features.row(i).cast<double>().dot(theta.head(features));
-    if (m_model->options().bias)
-        margin += theta[features];
-    const double u = data.labels[static_cast<std::size_t>(i)] ? margin : -margin;
-    const double xi = m_xi[static_cast<std::size_t>(i)];
-    const double g = std::max(0.0, (LogisticRegressionModel::logSigmoid(u) - logBound(u, xi)) / m_temperature);
+    const double g = m_bound->logGap(i, theta) / m_temperature;
     return g + std::log(-std::expm1(-g)); // −∞ at g = 0: a point whose bound is exact is never bright
-}
-
-double FireflyTest::boundProductLog(const Vector &theta) const
-{
-    // Plain loops: nothing allocated (A·θ would be a temporary).
-    double quadratic = 0.0;
-    const Eigen::Index d = theta.size();
-    for (Eigen::Index j = 0; j < d; ++j) {
-        double column = 0.0;
-        for (Eigen::Index k = 0; k < d; ++k)
-            column += m_a(k, j) * theta[k];
-        quadratic += column * theta[j];
-    }
-    return 0.5 * m_b.dot(theta) - quadratic;
 }
 
 void FireflyTest::addBright(DataIndex i, double logWeight)
@@ -74,8 +34,7 @@ void FireflyTest::addBright(DataIndex i, double logWeight)
     m_brightLogWeight.push_back(logWeight);
 }
 
-void FireflyTest::initialize(const LogisticRegressionModel &model, const TestProblem &problem, Rng &rng,
-                             Decision &decision)
+void FireflyTest::initialize(const Model &model, const TestProblem &problem, Rng &rng, Decision &decision)
 {
     if (model.dataSize() > std::numeric_limits<std::int32_t>::max())
         throw std::invalid_argument("flymc keeps 12 bytes of state for each data point and numbers its bright points in "
@@ -89,42 +48,17 @@ void FireflyTest::initialize(const LogisticRegressionModel &model, const TestPro
         mode.mode = m_givenAnchor;
     else
         mode = findPosteriorMode(model, problem.temperature);
-    const ClassificationData &data = model.data();
-    const auto n = static_cast<std::size_t>(data.size());
-    const int features = data.featureCount();
-    const int d = model.dimension();
-    const bool bias = model.options().bias;
-    m_xi.resize(n);
-    m_b = Vector::Zero(d);
-    m_a = Eigen::MatrixXd::Zero(d, d);
+    const auto n = static_cast<std::size_t>(model.dataSize());
     m_bright.clear();
     m_brightLogWeight.clear();
     m_position.assign(n, -1);
     m_brightened.assign(n, 0);
     m_sweep = 0;
-    // One pass: ξ_i, the sums b and A (blocks of rows widened to double, A += Xᵀ diag(a) X), and
-    // z_i ~ Bernoulli(1 − e^{−g_i}) at the chain's θ.
-    constexpr std::size_t kBlock = 256;
-    Eigen::MatrixXd block(kBlock, d), weighted(kBlock, d);
-    Eigen::VectorXd rowValues(features);
+    // Two passes: the bounds at the mode, then z_i ~ Bernoulli(1 − e^{−g_i}) at the chain's θ.
     const auto notice = model.announceFullPass("FlyMC's bounds at the mode and its first brightness draw", 2);
-    for (std::size_t first = 0; first < n; first += kBlock) {
-        const std::size_t rows = std::min(kBlock, n - first);
-        for (std::size_t r = 0; r < rows; ++r) {
-            const auto i = static_cast<Eigen::Index>(first + r);
-            data.copyRow(static_cast<DataIndex>(i), rowValues.data());
-            block.row(static_cast<Eigen::Index>(r)).head(features) = rowValues.transpose();
-            if (bias)
-                block(static_cast<Eigen::Index>(r), features) = 1.0;
-            const double sign = data.labels[first + r] ? 1.0 : -1.0;
-            const float xi = static_cast<float>(sign * block.row(static_cast<Eigen::Index>(r)).dot(mode.mode));
-            m_xi[first + r] = xi;
-            m_b += sign * block.row(static_cast<Eigen::Index>(r)).transpose();
-            weighted.row(static_cast<Eigen::Index>(r)) = jaakkolaJordanCurvature(xi) * block.row(static_cast<Eigen::Index>(r));
-        }
-        const auto r = static_cast<Eigen::Index>(rows);
-        m_a.noalias() += block.topRows(r).transpose() * weighted.topRows(r);
-    }
+    m_bound = model.collapsibleLowerBound(mode.mode);
+    if (!m_bound)
+        throw std::logic_error("the model '" + model.name() + "' offers a collapsible lower bound but built none");
     for (std::size_t i = 0; i < n; ++i) {
         const double logWeight = logBrightWeight(static_cast<DataIndex>(i), problem.current);
         // P(bright | θ) = L̃/(1 + L̃), its log written so that neither exp can overflow.
@@ -135,7 +69,7 @@ void FireflyTest::initialize(const LogisticRegressionModel &model, const TestPro
     }
     m_at = problem.current;
     m_proposedLogWeight.reserve(m_bright.capacity());
-    // The mode's passes (none when it was given) and this pass, which reads every row twice.
+    // The mode's passes (none when it was given) and the two passes above.
     decision.fullScanPoints = (mode.passes + 2) * static_cast<std::int64_t>(n);
     decision.fullScanSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -202,14 +136,10 @@ void FireflyTest::darkenBrightPoints(Rng &rng)
 Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
 {
     requireCapability(problem.model, ModelCapability::CollapsibleLowerBound, "flymc");
-    const auto *model = dynamic_cast<const LogisticRegressionModel *>(&problem.model);
-    if (!model)
-        throw std::invalid_argument("flymc needs the logistic-regression model without control variates (its bounds "
-                                    "are Jaakkola and Jordan's for log sigma)");
     Decision decision;
     decision.looks = 1;
-    if (model != m_model || problem.temperature != m_temperature)
-        initialize(*model, problem, rng, decision);
+    if (&problem.model != m_model || problem.temperature != m_temperature)
+        initialize(problem.model, problem, rng, decision);
     else if (problem.current != m_at) {
         refreshBrightWeights(problem.current); // the chain was moved from outside (a new lap's start)
         decision.pointsUsed += brightCount();
@@ -223,7 +153,7 @@ Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
 
     // The θ-move on the joint target with z fixed.
     double delta = problem.exactPart()
-                   + (boundProductLog(problem.proposed) - boundProductLog(problem.current)) / problem.temperature;
+                   + (m_bound->logProduct(problem.proposed) - m_bound->logProduct(problem.current)) / problem.temperature;
     m_proposedLogWeight.resize(m_bright.size());
     for (std::size_t k = 0; k < m_bright.size(); ++k) {
         m_proposedLogWeight[k] = logBrightWeight(m_bright[k], problem.proposed);

@@ -1,16 +1,14 @@
 #pragma once
 /// Firefly Monte Carlo (Maclaurin & Adams, "Firefly Monte Carlo: exact MCMC with subsets of
-/// data", UAI 2014, Sec. 3–4), for logistic regression: every point has a lower bound
-/// B_i(θ) ≤ exp(ℓ_i(θ)) whose product over all points is cheap, and a brightness z_i ∈ {0, 1}.
+/// data", UAI 2014, Sec. 3–4), for every model with a collapsible lower bound
+/// (collapsible_bound.h): every point has a lower bound B_i(θ) ≤ exp(ℓ_i(θ)) whose product over
+/// all points is cheap, and a brightness z_i ∈ {0, 1}.
 /// The chain runs on the joint target
 ///   p(θ) · Π_i B_i(θ)^{1/T} · Π_{i bright} L̃_i(θ),   L̃_i = exp((ℓ_i − log B_i)/T) − 1,
 /// whose θ-marginal is the tempered posterior p(θ) exp(Σ_i ℓ_i(θ)/T), so only bright points are
-/// read. The bound is Jaakkola & Jordan's for log σ, tuned per point at ξ_i = y_i x̃_i·θ̂ (θ̂ the
-/// posterior mode):
-///   log σ(u) ≥ log σ(ξ) + (u − ξ)/2 − a(ξ)(u² − ξ²),  a(ξ) = tanh(ξ/2)/(4ξ),
-/// so that Σ_i log B_i(θ) = const + ½ bᵀθ − θᵀAθ with b = Σ_i y_i x̃_i and A = Σ_i a(ξ_i) x̃_i x̃_iᵀ
-/// (labels ±1), computed once. log L̃ = g + log(−expm1(−g)), g = (ℓ − log B)/T: near θ̂ the bound
-/// is tight and (L − B)/B would lose every digit.
+/// read. The bounds are tuned at the posterior mode θ̂ (logistic regression's are Jaakkola &
+/// Jordan's for log σ, logistic_collapsible_bound.cpp). log L̃ = g + log(−expm1(−g)),
+/// g = (ℓ − log B)/T: near θ̂ the bound is tight and (L − B)/B would lose every digit.
 ///
 /// Each decision first updates z at the current θ by MH flips, each point once (Sec. 3.1's
 /// "explicit" proposals): a bright point goes dark with probability min(1, q_db/L̃_i), a dark point
@@ -24,13 +22,14 @@
 /// and draws z from p(z | θ) = Bernoulli(1 − e^{−g_i}): O(N), reported as fullScanPoints. A
 /// kernel change into FlyMC therefore starts with that pass.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/acceptance/acceptance_test.h"
 
 namespace core {
 
-class LogisticRegressionModel;
+class CollapsibleLowerBound;
 
 struct FireflySettings {
     /// q_db ∈ (0, 1]: the probability that a dark point is proposed bright in a z-update. The
@@ -46,7 +45,8 @@ public:
     std::string name() const override { return "flymc"; }
     /// pointsUsed: the likelihoods evaluated, those of the z-update's proposed dark points and
     /// of the bright points at θ' (their values at θ are kept from the last iteration).
-    /// Throws std::invalid_argument unless the model is plain logistic regression.
+    /// Throws std::invalid_argument, naming the capability, when the model has no collapsible
+    /// lower bound (logistic regression without control variates has one).
     Decision decide(const TestProblem &problem, Rng &rng) override;
     /// The bright points carry over from one iteration to the next: no checkpoint restart.
     bool restartable() const override { return false; }
@@ -78,18 +78,15 @@ protected:
     double darkToBright() const { return m_settings.darkToBright; }
 
 private:
-    void initialize(const LogisticRegressionModel &model, const TestProblem &problem, Rng &rng, Decision &decision);
+    void initialize(const Model &model, const TestProblem &problem, Rng &rng, Decision &decision);
     void refreshBrightWeights(const Vector &theta);
     /// The bright-to-dark half, on the values at θ kept from the last iteration: reads nothing.
     void darkenBrightPoints(Rng &rng);
-    double boundProductLog(const Vector &theta) const; ///< ½ bᵀθ − θᵀAθ
 
     FireflySettings m_settings;
-    const LogisticRegressionModel *m_model = nullptr;
+    const Model *m_model = nullptr;
     double m_temperature = 0.0;
-    std::vector<float> m_xi;           ///< ξ_i = y_i x̃_i·θ̂, as stored (the sums use the same)
-    Vector m_b;
-    Eigen::MatrixXd m_a;
+    std::shared_ptr<const CollapsibleLowerBound> m_bound; ///< tuned at the mode for m_model
     std::vector<DataIndex> m_bright;        ///< the bright points
     std::vector<double> m_brightLogWeight;  ///< their log L̃ at m_at
     std::vector<double> m_proposedLogWeight;///< the same at θ', during a decision

@@ -77,6 +77,9 @@ public:
     CapabilitySet capabilities() const override;
     /// Defined beside its proxies' class (logistic_taylor_proxies.cpp).
     std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const override;
+    /// Jaakkola & Jordan's bound on log σ tuned at each point's margin at `anchor`: defined in
+    /// logistic_collapsible_bound.cpp.
+    std::shared_ptr<const CollapsibleLowerBound> collapsibleLowerBound(const Vector &anchor) const override;
     /// logisticLaplace (logistic_laplace.h).
     GaussianApproximation laplaceFit(double temperature, int maxSteps, std::stop_token stop) const override;
     /// 0 for the flat prior; −θ/s² for N(0, s²I).

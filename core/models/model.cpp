@@ -20,6 +20,11 @@ std::shared_ptr<const TaylorProxies> Model::taylorProxies(const Vector &, int) c
     return nullptr;
 }
 
+std::shared_ptr<const CollapsibleLowerBound> Model::collapsibleLowerBound(const Vector &) const
+{
+    return nullptr;
+}
+
 GaussianApproximation Model::laplaceFit(double, int, std::stop_token) const
 {
     throw std::logic_error("the model '" + name() + "' has no Laplace fit");

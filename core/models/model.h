@@ -22,6 +22,7 @@
 namespace core {
 
 class TaylorProxies;
+class CollapsibleLowerBound;
 struct GaussianApproximation;
 
 using Vector = Eigen::VectorXd;
@@ -100,6 +101,10 @@ public:
     /// their sums from one pass over the data, when capabilities() has TaylorProxies; null
     /// otherwise (the default). Called through makeTaylorProxies, which checks the arguments.
     virtual std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const;
+    /// Each point's lower bound on its likelihood tuned at `anchor`, with their product in closed
+    /// form (collapsible_bound.h; one pass over the data), when capabilities() has
+    /// CollapsibleLowerBound; null otherwise (the default).
+    virtual std::shared_ptr<const CollapsibleLowerBound> collapsibleLowerBound(const Vector &anchor) const;
     /// The Laplace approximation of the posterior tempered at T > 0, in at most `maxSteps`
     /// Newton steps, when capabilities() has LaplaceFit; throws std::logic_error otherwise (the
     /// default). Throws Cancelled when `stop` is requested.
