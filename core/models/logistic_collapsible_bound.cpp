@@ -52,7 +52,7 @@ public:
             for (std::size_t r = 0; r < rows; ++r) {
                 const auto i = static_cast<Eigen::Index>(first + r);
                 const auto row = static_cast<Eigen::Index>(r);
-                data.copyRow(static_cast<DataIndex>(i), rowValues.data());
+                model.copyRowAsRead(static_cast<DataIndex>(i), rowValues.data());
                 block.row(row).head(features) = rowValues.transpose();
                 if (bias)
                     block(row, features) = 1.0;
@@ -83,13 +83,12 @@ public:
 
     double logGap(DataIndex i, const Vector &theta) const override
     {
-        const ClassificationData &data = m_model.data();
-        const int features = data.featureCount();
-        double margin = data.mapped ? data.dotRow(i, theta.data())
-                                    : data.features.row(i).cast<double>().dot(theta.head(features));
-        if (m_model.options().bias)
-            margin += theta[features];
-        const double u = data.labels[static_cast<std::size_t>(i)] ? margin : -margin;
+        // The margin from the same values as the sums above and as the likelihood's kernels
+        // (pixel bytes as k·(1/255) on images): a bound built from the float k/255 would
+        // differ from these in the eighth digit, and the chain would target a posterior that
+        // far from every other method's.
+        const double margin = m_model.marginAsRead(i, theta);
+        const double u = m_model.data().labels[static_cast<std::size_t>(i)] ? margin : -margin;
         const double xi = m_xi[static_cast<std::size_t>(i)];
         return std::max(0.0, LogisticRegressionModel::logSigmoid(u) - logBound(u, xi));
     }

@@ -266,6 +266,33 @@ Eigen::VectorXd LogisticRegressionModel::rowAsRead(DataIndex i) const
     return m_data->row(i);
 }
 
+void LogisticRegressionModel::copyRowAsRead(DataIndex i, double *out) const
+{
+    if (const std::uint8_t *bytes = pixelBytes()) {
+        const std::uint8_t *row = bytes + static_cast<std::size_t>(i) * static_cast<std::size_t>(m_features);
+        for (int j = 0; j < m_features; ++j)
+            out[j] = static_cast<double>(row[j]) * kFeatureScale<std::uint8_t>;
+        return;
+    }
+    m_data->copyRow(i, out);
+}
+
+double LogisticRegressionModel::marginAsRead(DataIndex i, const Vector &theta) const
+{
+    double margin = 0.0;
+    if (const std::uint8_t *bytes = pixelBytes()) {
+        const std::uint8_t *row = bytes + static_cast<std::size_t>(i) * static_cast<std::size_t>(m_features);
+        for (int j = 0; j < m_features; ++j)
+            margin += static_cast<double>(row[j]) * kFeatureScale<std::uint8_t> * theta[j];
+    } else {
+        const ClassificationData &data = *m_data;
+        margin = data.mapped ? data.dotRow(i, theta.data()) : data.features.row(i).cast<double>().dot(theta.head(m_features));
+    }
+    if (m_options.bias)
+        margin += theta[m_features];
+    return margin;
+}
+
 const LogisticRegressionModel::DataBounds &LogisticRegressionModel::dataBounds() const
 {
     std::call_once(m_boundsOnce, [this] {

@@ -141,6 +141,13 @@ public:
     /// cost of calling both). Throws as accuracy().
     ClassifierFit fit(const Vector &theta, const ClassificationData &data) const;
 
+    /// Row i's features as the likelihood's kernels read them, widened to double into `out`
+    /// (featureCount() values): pixel bytes k as k·(1/255) where the model keeps them, the
+    /// stored floats otherwise. A bound or a sum made from these holds for exactly the values
+    /// the ratios and residuals are made of. Allocates nothing.
+    void copyRowAsRead(DataIndex i, double *out) const;
+    /// x̃_i·θ (the bias included) from the row as copyRowAsRead gives it. Allocates nothing.
+    double marginAsRead(DataIndex i, const Vector &theta) const;
     const ClassificationData &data() const { return *m_data; }
     const std::shared_ptr<const ClassificationData> &sharedData() const { return m_data; }
     const LogisticRegressionOptions &options() const { return m_options; }

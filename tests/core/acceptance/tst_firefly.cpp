@@ -264,16 +264,17 @@ BOOST_AUTO_TEST_CASE(fireflyStateCarriesAcrossLaps)
 // through its two functions: every gap log L_i − log B_i is ≥ 0 and 0 where the point's margin
 // equals its margin at the anchor (the bound touches there), and the closed-form product agrees
 // with the per-point bounds summed over the data: differences of logProduct between two θ equal
-// Σ_i [(ℓ_i − gap_i)(θ) − (ℓ_i − gap_i)(θ')], to rounding. A bound whose sums b or A were built
-// from a subset of the rows, or with a wrong curvature, fails the last check.
-BOOST_AUTO_TEST_CASE(logisticCollapsibleBoundIsTightAtTheAnchorAndItsProductIsTheSum)
+// Σ_i l_i(θ', θ) − Σ_i [gap_i(θ) − gap_i(θ')], with l_i the model's own ratios, to rounding
+// (1e-11 of the sum of the terms' sizes). A bound whose sums b or A were built from a subset of
+// the rows, with a wrong curvature, or from other values of the features than the ratios read
+// (on images the float k/255 where the kernels read the byte k times 1/255), fails it.
+void checkCollapsibleBound(const LogisticRegressionModel &model, double spread)
 {
-    const auto model = testdata::syntheticLogistic(3000, 3, true, 17);
-    BOOST_TEST(model->capabilities().has(ModelCapability::CollapsibleLowerBound));
-    const Vector anchor = findPosteriorMode(*model, 1.0).mode;
-    const auto bound = model->collapsibleLowerBound(anchor);
+    BOOST_TEST(model.capabilities().has(ModelCapability::CollapsibleLowerBound));
+    const Vector anchor = findPosteriorMode(model, 1.0).mode;
+    const auto bound = model.collapsibleLowerBound(anchor);
     BOOST_REQUIRE(bound);
-    const auto n = model->dataSize();
+    const auto n = model.dataSize();
     std::vector<DataIndex> rows(static_cast<std::size_t>(n));
     std::iota(rows.begin(), rows.end(), DataIndex{0});
     double maxGapAtAnchor = 0.0;
@@ -286,22 +287,51 @@ BOOST_AUTO_TEST_CASE(logisticCollapsibleBoundIsTightAtTheAnchorAndItsProductIsTh
     for (int trial = 0; trial < 5; ++trial) {
         Vector theta = anchor, other = anchor;
         for (Eigen::Index j = 0; j < anchor.size(); ++j) {
-            theta[j] += 0.8 * rng.normal();
-            other[j] += 0.8 * rng.normal();
+            theta[j] += spread * rng.normal();
+            other[j] += spread * rng.normal();
         }
-        // Σ_i log B_i(θ) − Σ_i log B_i(θ') = Σ_i l_i(θ', θ) − Σ_i [gap_i(θ) − gap_i(θ')].
         std::vector<double> ratios(static_cast<std::size_t>(n));
-        model->logLikelihoodRatios(other, theta, rows, ratios);
-        double perPoint = std::accumulate(ratios.begin(), ratios.end(), 0.0);
-        double minGap = 0.0;
+        model.logLikelihoodRatios(other, theta, rows, ratios);
+        double perPoint = 0.0, size = 0.0, minGap = 0.0;
         for (DataIndex i = 0; i < n; ++i) {
             const double gapTheta = bound->logGap(i, theta), gapOther = bound->logGap(i, other);
             minGap = std::min({minGap, gapTheta, gapOther});
-            perPoint -= gapTheta - gapOther;
+            const double term = ratios[static_cast<std::size_t>(i)] - (gapTheta - gapOther);
+            perPoint += term;
+            size += std::abs(ratios[static_cast<std::size_t>(i)]) + gapTheta + gapOther;
         }
         BOOST_TEST(minGap >= 0.0);
         const double closedForm = bound->logProduct(theta) - bound->logProduct(other);
-        BOOST_TEST(std::abs(closedForm - perPoint) <= 1e-7 * (1.0 + std::abs(perPoint)),
-                   "trial " << trial << ": closed form " << closedForm << ", per point " << perPoint);
+        BOOST_TEST(std::abs(closedForm - perPoint) <= 1e-11 * size,
+                   "trial " << trial << ": closed form " << closedForm << ", per point " << perPoint << ", apart by "
+                            << std::abs(closedForm - perPoint) << " of " << size);
     }
+}
+
+BOOST_AUTO_TEST_CASE(logisticCollapsibleBoundIsTightAtTheAnchorAndItsProductIsTheSum)
+{
+    checkCollapsibleBound(*testdata::syntheticLogistic(3000, 3, true, 17), 0.8);
+}
+
+// The same on pixel data (every feature a byte k stored as k/255), where the model's kernels
+// read the bytes: the bound must be built from the same values.
+BOOST_AUTO_TEST_CASE(logisticCollapsibleBoundOnPixelsReadsWhatTheKernelsRead)
+{
+    auto data = std::make_shared<ClassificationData>();
+    constexpr int kRows = 3000, kFeatures = 16;
+    data->features.resize(kRows, kFeatures);
+    Rng rng(31);
+    for (int i = 0; i < kRows; ++i) {
+        double margin = -1.0;
+        for (int j = 0; j < kFeatures; ++j) {
+            const auto byte = static_cast<int>(rng.uniform01() * 256.0) % 256;
+            data->features(i, j) = static_cast<float>(byte) / 255.0F;
+            margin += (j % 2 == 0 ? 0.6 : -0.4) * byte / 255.0;
+        }
+        data->labels.push_back(static_cast<std::uint8_t>(rng.uniform01() < 1.0 / (1.0 + std::exp(-margin))));
+    }
+    LogisticRegressionOptions options;
+    options.bias = true;
+    options.priorSd = 1.0;
+    checkCollapsibleBound(LogisticRegressionModel(data, options), 0.5);
 }
