@@ -45,7 +45,7 @@ std::vector<Timing> timeChains(core::RunConfig config, const std::vector<core::T
     for (const core::ChainReport &chain : outcome.chains) {
         Timing timing;
         timing.summary = chain.summary;
-        timing.pointsPerSecond = static_cast<double>(chain.summary.dataPointsUsed) / chain.summary.wallSeconds;
+        timing.pointsPerSecond = static_cast<double>(chain.summary.dataPointsUsed()) / chain.summary.wallSeconds;
         timing.essBulkMin = chain.essBulkMin;
         timing.essBulkMedian = chain.essBulkMedian;
         timing.essPerSecond = chain.essPerSecond;
@@ -150,7 +150,7 @@ int benchCommand(int argc, char **argv)
         std::printf("  %-22s %10lld it  %12.1f it/s  %10.3g points/s  mean batch %.1f  min ESS %.0f (median %.0f)  "
                     "%.4g ESS/s  %.4g points/ESS\n",
                     name, static_cast<long long>(t.summary.iterations), t.summary.iterationsPerSecond, t.pointsPerSecond,
-                    t.summary.meanBatch, t.essBulkMin, t.essBulkMedian, t.essPerSecond, t.dataPointsPerEss);
+                    t.summary.meanBatch(), t.essBulkMin, t.essBulkMedian, t.essPerSecond, t.dataPointsPerEss);
     };
     const std::string minibatchName = "minibatch (" + core::methodVariantName(config) + ")";
     line(minibatchName.c_str(), minibatch);
@@ -178,7 +178,7 @@ int benchCommand(int argc, char **argv)
                                              {"step", config.step},
                                              {"minibatch_iterations_per_second", minibatch.summary.iterationsPerSecond},
                                              {"minibatch_points_per_second", minibatch.pointsPerSecond},
-                                             {"minibatch_mean_batch", minibatch.summary.meanBatch},
+                                             {"minibatch_mean_batch", minibatch.summary.meanBatch()},
                                              {"metropolis_iterations_per_second", metropolis.summary.iterationsPerSecond},
                                              {"metropolis_points_per_second", metropolis.pointsPerSecond},
                                              {"barker_iterations_per_second", barker.summary.iterationsPerSecond},

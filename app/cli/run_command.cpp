@@ -30,16 +30,16 @@ void printChain(const core::RunOutcome &outcome, const core::ChainReport &chain)
         std::printf("chain %d (seed %llu)\n", chain.chainIndex + 1, static_cast<unsigned long long>(chain.seed));
     if (const std::string note = core::approximationNote(outcome.chainConfig(chain)); !note.empty())
         std::printf("  no accept step       %s The minibatch sizes are its gradient rows.\n", note.c_str());
-    std::printf("  acceptance rate      %.4f\n", summary.acceptanceRate);
-    std::printf("  minibatch size       mean %.1f  sd %.1f  max %lld\n", summary.meanBatch, summary.sdBatch,
+    std::printf("  acceptance rate      %.4f\n", summary.acceptanceRate());
+    std::printf("  minibatch size       mean %.1f  sd %.1f  max %lld\n", summary.meanBatch(), summary.sdBatch,
                 static_cast<long long>(summary.maxBatch));
     std::printf("  full-data fallbacks  %lld\n", static_cast<long long>(summary.fullDataFallbacks));
     const core::TestMethod method = outcome.chainConfig(chain).method;
     if (core::methodRow(method).reportsBoundViolations && chain.result)
         std::printf("  bound violations     %lld (drawn points past their bound; the kernel is exact only at 0)\n",
                     static_cast<long long>(chain.result->boundViolations));
-    std::printf("  data points used     %lld (%.3g passes over the data)\n", static_cast<long long>(summary.dataPointsUsed),
-                static_cast<double>(summary.dataPointsUsed) / nData);
+    std::printf("  data points used     %lld (%.3g passes over the data)\n", static_cast<long long>(summary.dataPointsUsed()),
+                static_cast<double>(summary.dataPointsUsed()) / nData);
     std::printf("  tests that read all N %lld of %lld iterations\n", static_cast<long long>(summary.allDataIterations),
                 static_cast<long long>(summary.iterations));
     if (summary.fullScanPoints > 0)

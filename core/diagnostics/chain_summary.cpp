@@ -39,9 +39,6 @@ ChainSummary summarize(const ChainResult &result, std::int64_t dataSize)
         mean += shift / static_cast<double>(k + 1);
         sumSquares += shift * (x - mean);
     }
-    summary.dataPointsUsed = summary.tests.testPoints;
-    summary.acceptanceRate = summary.tests.acceptanceRate();
-    summary.meanBatch = summary.tests.meanBatch();
     summary.sdBatch = n > 1 ? std::sqrt(sumSquares / static_cast<double>(n - 1)) : 0.0;
     return summary;
 }

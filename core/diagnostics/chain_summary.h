@@ -12,12 +12,14 @@ namespace core {
 struct ChainSummary {
     std::int64_t iterations = 0;     ///< completed iterations after the burn-in
     TestTally tests;                 ///< their acceptances and test reads (pooled over chains by +=)
-    double acceptanceRate = 0.0;     ///< tests.acceptanceRate()
-    double meanBatch = 0.0;          ///< tests.meanBatch(): mean points used per test
+    /// The two figures every view shows, read from `tests` (test_tally.h), never stored twice.
+    double acceptanceRate() const { return tests.acceptanceRate(); }
+    double meanBatch() const { return tests.meanBatch(); } ///< mean points used per test
+    /// Σ points used by the tests (minibatch data).
+    std::int64_t dataPointsUsed() const { return tests.testPoints; }
     double sdBatch = 0.0;            ///< standard deviation of points used per test
     std::int64_t maxBatch = 0;
     std::int64_t fullDataFallbacks = 0;  ///< MHminibatch tests that reached N
-    std::int64_t dataPointsUsed = 0;     ///< Σ points used by the tests (minibatch data)
     std::int64_t fullScanPoints = 0;     ///< Σ points read by extra full-data passes
     /// Iterations whose test read all N points (minibatch data only; 0 when N is unknown).
     std::int64_t allDataIterations = 0;

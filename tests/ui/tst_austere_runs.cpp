@@ -61,7 +61,7 @@ private slots:
             const core::ChainSummary &adaptive = outcome.chains[0].summary;
             QCOMPARE(outcome.chains[0].method, core::TestMethod::AustereNonConservative);
             QCOMPARE(adaptive.fullScanPoints, adaptive.iterations * config.nData);
-            QVERIFY(adaptive.meanBatch > 0.0 && adaptive.meanBatch <= static_cast<double>(config.nData));
+            QVERIFY(adaptive.meanBatch() > 0.0 && adaptive.meanBatch() <= static_cast<double>(config.nData));
             const QString note = QString::fromStdString(outcome.austereNote);
             QVERIFY2(note.contains(QStringLiteral("AustereMH(c) design m = ")), qPrintable(note));
             QVERIFY(window.statusText().contains(note));

@@ -160,7 +160,7 @@ void tst_MainWindow::runFinishesAndPlots()
     QCOMPARE(outcome.chains.size(), std::size_t{1});
     const ui::ChainReport &chain = outcome.chains.front();
     QCOMPARE(chain.summary.iterations, std::int64_t{2000});
-    QVERIFY(chain.summary.acceptanceRate > 0.0 && chain.summary.acceptanceRate < 1.0);
+    QVERIFY(chain.summary.acceptanceRate() > 0.0 && chain.summary.acceptanceRate() < 1.0);
     QCOMPARE(outcome.usedCorrection, method == core::TestMethod::Minibatch);
     QVERIFY(snapshots.count() > 0);
     // Every sample of a short run is drawn, over the rendered posterior.

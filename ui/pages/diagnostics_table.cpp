@@ -329,11 +329,11 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         method->setForeground(seriesColour(methodIndex));
         setItem(row, MethodColumn, method);
         setItem(row, ChainColumn, makeCell(tr("%1 (%2)").arg(report.chainIndex + 1).arg(report.seed)));
-        setItem(row, AcceptanceColumn, makeCell(number(s.acceptanceRate, 3)));
-        setItem(row, MeanBatchColumn, makeCell(number(s.meanBatch, 1)));
+        setItem(row, AcceptanceColumn, makeCell(number(s.acceptanceRate(), 3)));
+        setItem(row, MeanBatchColumn, makeCell(number(s.meanBatch(), 1)));
         setItem(row, SdBatchColumn, makeCell(number(s.sdBatch, 1)));
         setItem(row, MaxBatchColumn, makeCell(count(s.maxBatch)));
-        const qint64 used = s.dataPointsUsed + s.fullScanPoints;
+        const qint64 used = s.dataPointsUsed() + s.fullScanPoints;
         // Compact ("2.15 G (2,150 N)"), so that every column fits a 1024-pixel window; the exact
         // counts are in the tooltip.
         auto *data = makeCell(nData > 0 ? tr("%1 (%L2 N)")
@@ -343,7 +343,7 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
                                         : compactCount(used));
         data->setToolTip(tr("%L1 points: %L2 in minibatches, %L3 in full-data passes")
                              .arg(used)
-                             .arg(s.dataPointsUsed)
+                             .arg(s.dataPointsUsed())
                              .arg(s.fullScanPoints));
         setItem(row, DataUsedColumn, data);
         const auto ess = [&report](std::size_t k) { return k < report.bulkEss.size() ? report.bulkEss[k] : std::nan(""); };

@@ -534,7 +534,7 @@ void RunStatusStrip::showOutcome(const RunOutcome &outcome)
                                 .arg(overMethodChains(outcome, [](const core::TestTally &t) { return t.acceptanceRate(); }, 3))
                                 .arg(scope));
         setStat(Batch, single ? tr("mean batch %L1 (sd %L2)%3")
-                                    .arg(outcome.chains.front().summary.meanBatch, 0, 'f', 1)
+                                    .arg(outcome.chains.front().summary.meanBatch(), 0, 'f', 1)
                                     .arg(outcome.chains.front().summary.sdBatch, 0, 'f', 1)
                                     .arg(scope)
                               : tr("mean batch %1%2")

@@ -101,8 +101,8 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
                 .arg(report.chainIndex + 1)
                 .arg(outcome.stopped ? tr("stopped") : tr("finished"))
                 .arg(ran)
-                .arg(s.acceptanceRate, 0, 'f', 3)
-                .arg(s.meanBatch, 0, 'f', 1)
+                .arg(s.acceptanceRate(), 0, 'f', 3)
+                .arg(s.meanBatch(), 0, 'f', 1)
                 .arg(fit));
     }
     finishWhenCorrectionReady();

@@ -50,10 +50,10 @@ std::vector<MethodRow> compareRows(const RunOutcome &outcome)
         MethodRow &row = rows[static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel))];
         const ChainSummary &s = chain.summary;
         const double iterations = static_cast<double>(std::max<std::int64_t>(s.iterations, 1));
-        row.meanBatch.values.push_back(s.meanBatch);
+        row.meanBatch.values.push_back(s.meanBatch());
         row.allDataFraction.values.push_back(static_cast<double>(s.allDataIterations) / iterations);
         row.fullScanPerIteration.values.push_back(static_cast<double>(s.fullScanPoints) / iterations);
-        row.acceptance.values.push_back(s.acceptanceRate);
+        row.acceptance.values.push_back(s.acceptanceRate());
         row.wall.values.push_back(s.wallSeconds);
         row.scanShare.values.push_back(s.wallSeconds > 0 ? chain.result->fullScanSeconds / s.wallSeconds : 0.0);
         row.essMin.values.push_back(chain.essBulkMin);

@@ -20,7 +20,7 @@ double median(std::vector<double> values)
 // burn-in included.
 std::int64_t allPointsRead(const ChainSummary &summary)
 {
-    return summary.dataPointsUsed + summary.fullScanPoints + summary.burnInPointsRead + summary.proposalPointsRead;
+    return summary.dataPointsUsed() + summary.fullScanPoints + summary.burnInPointsRead + summary.proposalPointsRead;
 }
 
 } // namespace

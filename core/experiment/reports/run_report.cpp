@@ -104,8 +104,8 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     entry["seed"] = chain.seed;
     entry["samples_completed"] = result.completed;
     entry["stopped"] = result.stopped;
-    entry["acceptance_rate"] = jsonNumber(s.acceptanceRate);
-    entry["mean_batch"] = jsonNumber(s.meanBatch);
+    entry["acceptance_rate"] = jsonNumber(s.acceptanceRate());
+    entry["mean_batch"] = jsonNumber(s.meanBatch());
     if (controlVariateOrder(config) > 0) {
         entry["max_distance_from_anchor"] = jsonNumber(chain.maxDistanceFromAnchor);
         entry["residual_sd"] = jsonNumber(chain.residualSd);
@@ -117,7 +117,7 @@ nlohmann::ordered_json chainJson(const RunOutcome &outcome, const ChainReport &c
     if (methodRow(config.method).reportsBoundViolations)
         entry["bound_violations"] = result.boundViolations;
     entry["all_data_iterations"] = s.allDataIterations;
-    entry["data_points_used"] = s.dataPointsUsed;
+    entry["data_points_used"] = s.dataPointsUsed();
     entry["full_scan_points"] = s.fullScanPoints;
     entry["burn_in_iterations"] = s.burnInIterations;
     entry["burn_in_points_read"] = s.burnInPointsRead;

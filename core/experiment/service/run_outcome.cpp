@@ -42,7 +42,7 @@ std::int64_t RunOutcome::totalPointsRead() const
 {
     std::int64_t used = 0;
     for (const ChainReport &report : chains)
-        used += report.summary.dataPointsUsed + report.summary.fullScanPoints + report.summary.burnInPointsRead
+        used += report.summary.dataPointsUsed() + report.summary.fullScanPoints + report.summary.burnInPointsRead
                 + report.summary.proposalPointsRead;
     return used;
 }

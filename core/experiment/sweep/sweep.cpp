@@ -222,8 +222,8 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
         row.method = chain.method;
         row.label = chain.methodLabel();
         row.trial = chain.chainIndex;
-        row.meanBatch = chain.summary.meanBatch;
-        row.acceptanceRate = chain.summary.acceptanceRate;
+        row.meanBatch = chain.summary.meanBatch();
+        row.acceptanceRate = chain.summary.acceptanceRate();
         if (outcome.usedCorrection && needsCorrection(chain.method))
             row.correctionLinf = outcome.correctionLinf;
         if (chain.hasPosteriorMetrics)

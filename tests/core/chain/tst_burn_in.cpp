@@ -246,7 +246,7 @@ BOOST_AUTO_TEST_CASE(burnInAtTheTargetRemovesAFarStart)
         accepted += chain.accepted[static_cast<std::size_t>(t)];
     BOOST_TEST(summary.iterations == chain.completed - kBurnIn);
     BOOST_TEST(summary.burnInIterations == kBurnIn);
-    BOOST_TEST(summary.acceptanceRate == static_cast<double>(accepted) / static_cast<double>(summary.iterations));
-    BOOST_TEST(summary.dataPointsUsed == summary.iterations * Suite::model->dataSize()); // full-data test
+    BOOST_TEST(summary.acceptanceRate() == static_cast<double>(accepted) / static_cast<double>(summary.iterations));
+    BOOST_TEST(summary.dataPointsUsed() == summary.iterations * Suite::model->dataSize()); // full-data test
     BOOST_TEST(summary.burnInPointsRead == kBurnIn * Suite::model->dataSize());
 }

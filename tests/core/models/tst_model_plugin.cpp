@@ -239,7 +239,7 @@ BOOST_AUTO_TEST_CASE(aRunAsksThePluginOnlyForWhatItDeclares)
     validate(config);
     const RunOutcome outcome = runRequest(RunRequest::single(config));
     const ChainReport &chain = outcome.chains.front();
-    BOOST_TEST_MESSAGE("cloglog plugin, minibatch: acceptance " << chain.summary.acceptanceRate << ", split R-hat "
+    BOOST_TEST_MESSAGE("cloglog plugin, minibatch: acceptance " << chain.summary.acceptanceRate() << ", split R-hat "
                                                                 << chain.splitRhat << ", bulk ESS min " << chain.essBulkMin);
     BOOST_TEST(chain.splitRhat <= 1.02);
     BOOST_TEST(chain.essBulkMin >= 600.0);

@@ -162,7 +162,7 @@ void tst_Charts::histogramHasBinsAndMeanAfterRun()
     QVERIFY2(histogram->binCount() >= 3, qPrintable(QString::number(histogram->binCount())));
     QCOMPARE(histogram->count(0), qint64{2000});
     // The histogram's exact mean is the chain summary's mean batch size.
-    QVERIFY(std::abs(histogram->mean(0) - outcome.chains.front().summary.meanBatch) < 1e-9);
+    QVERIFY(std::abs(histogram->mean(0) - outcome.chains.front().summary.meanBatch()) < 1e-9);
     QVERIFY2(histogram->meanLabel(0).startsWith(QStringLiteral("mean ")), qPrintable(histogram->meanLabel(0)));
     // Log–log axes, titled.
     const auto axes = histogram->chart()->axes();
@@ -470,17 +470,17 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     for (int row = 0; row < table->rowCount(); ++row) {
         const core::ChainSummary &summary = outcome.chains[static_cast<std::size_t>(row)].summary;
         QCOMPARE(table->item(row, ui::DiagnosticsTable::AcceptanceColumn)->text(),
-                 QStringLiteral("%L1").arg(summary.acceptanceRate, 0, 'f', 3));
+                 QStringLiteral("%L1").arg(summary.acceptanceRate(), 0, 'f', 3));
         QCOMPARE(table->item(row, ui::DiagnosticsTable::MeanBatchColumn)->text(),
-                 QStringLiteral("%L1").arg(summary.meanBatch, 0, 'f', 1));
+                 QStringLiteral("%L1").arg(summary.meanBatch(), 0, 'f', 1));
     }
     const QString strip = window.statusStrip()->figuresText();
     for (std::size_t first = 0; first < outcome.chains.size(); first += 2) {
         const core::ChainSummary &a = outcome.chains[first].summary, &b = outcome.chains[first + 1].summary;
         const double n = static_cast<double>(a.iterations + b.iterations);
-        const double acceptance = (a.acceptanceRate * static_cast<double>(a.iterations)
-                                   + b.acceptanceRate * static_cast<double>(b.iterations)) / n;
-        const double batch = (a.meanBatch * static_cast<double>(a.iterations) + b.meanBatch * static_cast<double>(b.iterations)) / n;
+        const double acceptance = (a.acceptanceRate() * static_cast<double>(a.iterations)
+                                   + b.acceptanceRate() * static_cast<double>(b.iterations)) / n;
+        const double batch = (a.meanBatch() * static_cast<double>(a.iterations) + b.meanBatch() * static_cast<double>(b.iterations)) / n;
         QVERIFY2(strip.contains(QStringLiteral("%L1").arg(acceptance, 0, 'f', 3)), qPrintable(strip));
         QVERIFY2(strip.contains(QStringLiteral("%L1").arg(batch, 0, 'f', 1)), qPrintable(strip));
     }

@@ -57,8 +57,8 @@ void checkRowIsTheRunAlone(const SweepRow &row, const ChainReport &alone, const 
 {
     BOOST_TEST((row.method) == (alone.method));
     BOOST_TEST((row.trial) == (alone.chainIndex));
-    BOOST_TEST((row.meanBatch) == (alone.summary.meanBatch));
-    BOOST_TEST((row.acceptanceRate) == (alone.summary.acceptanceRate));
+    BOOST_TEST((row.meanBatch) == (alone.summary.meanBatch()));
+    BOOST_TEST((row.acceptanceRate) == (alone.summary.acceptanceRate()));
     BOOST_TEST_REQUIRE(alone.hasPosteriorMetrics);
     BOOST_TEST((row.posteriorTv) == (alone.posterior.totalVariation));
     BOOST_TEST((row.correctionLinf) == (aloneOutcome.correctionLinf));

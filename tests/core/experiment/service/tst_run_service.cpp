@@ -93,8 +93,8 @@ BOOST_AUTO_TEST_CASE(parallelChainsEqualSequentialOnes)
         BOOST_TEST((a.seed) == (std::uint64_t{7} + k % 2)); // chain k of every method: seed + k
         seeds.insert(a.seed);
         BOOST_TEST((a.result->samples == b.result->samples));
-        BOOST_TEST((a.summary.meanBatch) == (b.summary.meanBatch));
-        BOOST_TEST((a.summary.acceptanceRate) == (b.summary.acceptanceRate));
+        BOOST_TEST((a.summary.meanBatch()) == (b.summary.meanBatch()));
+        BOOST_TEST((a.summary.acceptanceRate()) == (b.summary.acceptanceRate()));
         BOOST_TEST((a.bulkEss == b.bulkEss));
         BOOST_TEST((a.hasPosteriorMetrics && b.hasPosteriorMetrics));
         BOOST_TEST((a.posterior.totalVariation) == (b.posterior.totalVariation));
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(droppedSamplesKeepTheFigures)
     for (const ChainReport &chain : outcome.chains) {
         BOOST_TEST((chain.result->samples.rows()) == (Eigen::Index{0}));
         BOOST_TEST((chain.result->completed) == (request.config.samples));
-        BOOST_TEST(chain.summary.meanBatch > 0.0);
+        BOOST_TEST(chain.summary.meanBatch() > 0.0);
         BOOST_TEST(chain.hasPosteriorMetrics);
         BOOST_TEST(std::isnan(chain.splitRhat));
     }
@@ -309,7 +309,7 @@ BOOST_AUTO_TEST_CASE(summaryHasOneEntryPerChain)
     BOOST_TEST((json["chains"].size()) == (std::size_t{4}));
     for (std::size_t k = 0; k < 4; ++k) {
         const auto &chain = json["chains"][k];
-        BOOST_TEST((chain["mean_batch"].get<double>()) == (outcome.chains[k].summary.meanBatch));
+        BOOST_TEST((chain["mean_batch"].get<double>()) == (outcome.chains[k].summary.meanBatch()));
         BOOST_TEST((chain["r_hat"].get<double>()) == (outcome.chains[k].splitRhat));
         BOOST_TEST((chain["ess_bulk"].size()) == (std::size_t{2}));
         BOOST_TEST((chain["posterior_tv"].get<double>()) == (outcome.chains[k].posterior.totalVariation));

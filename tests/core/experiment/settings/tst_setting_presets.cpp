@@ -288,7 +288,7 @@ BOOST_AUTO_TEST_CASE(theRecommendedRegressionRunsHaveMixed)
             config.burnIn = 200;
             const RunOutcome outcome = runRequest(RunRequest::single(config));
             const ChainReport &chain = outcome.chains.front();
-            BOOST_TEST_MESSAGE(model << " " << methodName(method) << ": acceptance " << chain.summary.acceptanceRate
+            BOOST_TEST_MESSAGE(model << " " << methodName(method) << ": acceptance " << chain.summary.acceptanceRate()
                                      << ", split R-hat " << chain.splitRhat << ", bulk ESS min " << chain.essBulkMin);
             BOOST_TEST_INFO(model << " " << methodName(method));
             BOOST_TEST(chain.splitRhat <= 1.02);

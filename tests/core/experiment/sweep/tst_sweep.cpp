@@ -208,8 +208,8 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
             BOOST_TEST((row.value) == (alone.config.step));
             BOOST_TEST((row.method) == (chain.method));
             BOOST_TEST((row.trial) == (chain.chainIndex));
-            BOOST_TEST((row.meanBatch) == (chain.summary.meanBatch));
-            BOOST_TEST((row.acceptanceRate) == (chain.summary.acceptanceRate));
+            BOOST_TEST((row.meanBatch) == (chain.summary.meanBatch()));
+            BOOST_TEST((row.acceptanceRate) == (chain.summary.acceptanceRate()));
             BOOST_TEST((row.posteriorTv) == (chain.posterior.totalVariation));
             BOOST_TEST((row.dataPointsPerEss) == (chain.dataPointsPerEss));
             BOOST_TEST((twin.value) == (row.value));
