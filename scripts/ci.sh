@@ -2,9 +2,10 @@
 # The CI stages, in order, on whatever machine runs it (.ci/run runs it inside a brand-new
 # Debian 12 when it can): the README's test command on the release build, the README's run
 # command, and the example model plugin built against the installed package. CI must finish
-# well inside its time on a cold two-core machine, so the longer checks (Debian 13, the build
-# without Qt, the sanitizers, the mutants, the fuzz targets) are scripts/extended_checks.sh,
-# run before a change to a kernel, a reader or the build lands.
+# well inside its time on a cold two-core machine, so the longer checks (the build without Qt,
+# the sanitizers, a mutant, the fuzz targets: scripts/extended_checks.sh) and the README's two
+# commands in a brand-new Debian 13 are run before a change to a kernel, a reader or the build
+# lands, not in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true

@@ -6,6 +6,8 @@
 # 40 min on two cores with a cold compiler cache. Run after scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Warnings are errors here as in CI (MHX_WERROR=ON in each script under CI=true).
+export CI=true
 stage() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 started=$(date +%s)
 # Paths under the checkout reach ccache relative to it, so that the mutant stage's scratch copy

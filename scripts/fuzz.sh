@@ -3,7 +3,7 @@
 # each one from its seed corpus (tests/fuzz/corpus/<target>/; new inputs go to
 # build-fuzz/corpus/<target>/, so the tree is left alone).
 #   scripts/fuzz.sh [--smoke]          5 seconds per target: the targets build and the seeds
-#                                      run clean (what CI runs)
+#                                      run clean (what scripts/extended_checks.sh runs)
 #   scripts/fuzz.sh --runs N           N executions per target
 #   scripts/fuzz.sh ... --only TARGET  just that target
 # Prints executions, crashes, corpus size and speed per target. Exits non-zero when the build

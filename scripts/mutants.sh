@@ -10,7 +10,7 @@
 # or a mutant that does not build).
 #
 #   bash scripts/mutants.sh                  every mutant
-#   bash scripts/mutants.sh --only NAME      one mutant (CI runs one as a smoke check)
+#   bash scripts/mutants.sh --only NAME      one mutant (scripts/extended_checks.sh runs one as a smoke check)
 #   bash scripts/mutants.sh --list           the names, files and tests
 #   options: --head (copy the last commit instead of the working tree's tracked and untracked,
 #            not ignored files), --scratch DIR (default build-mutants/, ignored by git; kept

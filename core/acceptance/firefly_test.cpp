@@ -41,8 +41,11 @@ void FireflyTest::initialize(const Model &model, const TestProblem &problem, Rng
                                     "32 bits: at most 2147483647 points, and these data have "
                                     + std::to_string(model.dataSize()) + "; smh and tunamh keep no state per point");
     const auto start = std::chrono::steady_clock::now();
-    m_model = &model;
-    m_temperature = problem.temperature;
+    // Forget the last model first: a failure below leaves no bound, and the next decision
+    // starts again instead of reading one built for other data (and the old ξ are freed before
+    // the new ones are made).
+    m_model = nullptr;
+    m_bound.reset();
     PosteriorMode mode;
     if (m_givenAnchor.size() == model.dimension() && problem.temperature == m_anchorTemperature)
         mode.mode = m_givenAnchor;
@@ -56,9 +59,11 @@ void FireflyTest::initialize(const Model &model, const TestProblem &problem, Rng
     m_sweep = 0;
     // Two passes: the bounds at the mode, then z_i ~ Bernoulli(1 − e^{−g_i}) at the chain's θ.
     const auto notice = model.announceFullPass("FlyMC's bounds at the mode and its first brightness draw", 2);
+    m_temperature = problem.temperature;
     m_bound = model.collapsibleLowerBound(mode.mode);
     if (!m_bound)
-        throw std::logic_error("the model '" + model.name() + "' offers a collapsible lower bound but built none");
+        throw std::invalid_argument("flymc: the model '" + model.name()
+                                    + "' declares a collapsible lower bound but built none");
     for (std::size_t i = 0; i < n; ++i) {
         const double logWeight = logBrightWeight(static_cast<DataIndex>(i), problem.current);
         // P(bright | θ) = L̃/(1 + L̃), its log written so that neither exp can overflow.
@@ -68,6 +73,7 @@ void FireflyTest::initialize(const Model &model, const TestProblem &problem, Rng
             addBright(static_cast<DataIndex>(i), logWeight);
     }
     m_at = problem.current;
+    m_model = &model;
     m_proposedLogWeight.reserve(m_bright.capacity());
     // The mode's passes (none when it was given) and the two passes above.
     decision.fullScanPoints = (mode.passes + 2) * static_cast<std::int64_t>(n);

@@ -119,7 +119,19 @@ public:
     double logLikelihoodSum(const Vector &theta) const override { return m_base->logLikelihoodSum(theta); }
     Vector initialTheta() const override { return m_base->initialTheta(); }
     bool hasGradient() const override { return m_base->hasGradient(); }
-    CapabilitySet capabilities() const override { return m_base->capabilities(); }
+    /// The base model's, less its collapsible lower bound: that bounds the base's likelihood,
+    /// and this model's per-point ratios are the Taylor residuals, which it does not describe.
+    CapabilitySet capabilities() const override
+    {
+        return m_base->capabilities().missingFrom(CapabilitySet{ModelCapability::CollapsibleLowerBound});
+    }
+    std::string whyItLacks(ModelCapability capability) const override
+    {
+        if (capability == ModelCapability::CollapsibleLowerBound && m_base->capabilities().has(capability))
+            return "with control variates a point's ratio is its Taylor residual, which no lower bound on its "
+                   "likelihood describes (run flymc without control variates)";
+        return m_base->whyItLacks(capability);
+    }
     void gradLogPrior(const Vector &theta, Vector &out) const override { m_base->gradLogPrior(theta, out); }
     void sumGradLogLikelihood(const Vector &theta, std::span<const DataIndex> rows, Vector &out) const override
     {

@@ -335,3 +335,29 @@ BOOST_AUTO_TEST_CASE(logisticCollapsibleBoundOnPixelsReadsWhatTheKernelsRead)
     options.priorSd = 1.0;
     checkCollapsibleBound(LogisticRegressionModel(data, options), 0.5);
 }
+
+// A model with control variates reads Taylor residuals, which the base model's bound does not
+// describe: it offers no collapsible lower bound, and FlyMC refuses it naming the capability and
+// why, leaving the kernel to start afresh on a model that has one.
+BOOST_AUTO_TEST_CASE(fireflyRefusesAModelWithControlVariates)
+{
+    const auto logistic = testdata::syntheticLogistic(500, 2, true, 3);
+    const Vector anchor = findPosteriorMode(*logistic, 1.0).mode;
+    const ControlVariateModel cv(logistic, makeTaylorProxies(*logistic, anchor, 2));
+    BOOST_TEST(!cv.capabilities().has(ModelCapability::CollapsibleLowerBound));
+    BOOST_TEST(cv.capabilities().has(ModelCapability::TaylorRemainderBound) == logistic->capabilities().has(ModelCapability::TaylorRemainderBound));
+    FireflyTest test;
+    Rng rng(5);
+    Vector proposed = anchor;
+    proposed[0] += 0.01;
+    try {
+        test.decide(TestProblem{cv, anchor, proposed, 1.0, 0.0}, rng);
+        BOOST_FAIL("flymc ran on a model with control variates");
+    } catch (const std::invalid_argument &refusal) {
+        const std::string message = refusal.what();
+        BOOST_TEST(message.find("collapsible") != std::string::npos, message);
+        BOOST_TEST(message.find("Taylor residual") != std::string::npos, message);
+    }
+    const Decision plain = test.decide(TestProblem{*logistic, anchor, proposed, 1.0, 0.0}, rng);
+    BOOST_TEST(plain.fullScanPoints >= 500);
+}
