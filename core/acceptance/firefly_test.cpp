@@ -46,6 +46,8 @@ void FireflyTest::initialize(const Model &model, const TestProblem &problem, Rng
     // the new ones are made).
     m_model = nullptr;
     m_bound.reset();
+    // The capability is asked once per model here, not on every decision.
+    requireCapability(model, ModelCapability::CollapsibleLowerBound, "flymc");
     PosteriorMode mode;
     if (m_givenAnchor.size() == model.dimension() && problem.temperature == m_anchorTemperature)
         mode.mode = m_givenAnchor;
@@ -141,7 +143,6 @@ void FireflyTest::darkenBrightPoints(Rng &rng)
 
 Decision FireflyTest::decide(const TestProblem &problem, Rng &rng)
 {
-    requireCapability(problem.model, ModelCapability::CollapsibleLowerBound, "flymc");
     Decision decision;
     decision.looks = 1;
     if (&problem.model != m_model || problem.temperature != m_temperature)

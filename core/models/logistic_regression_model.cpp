@@ -256,14 +256,9 @@ void LogisticRegressionModel::forEachRow(const std::string &what, Visit visit) c
 
 Eigen::VectorXd LogisticRegressionModel::rowAsRead(DataIndex i) const
 {
-    if (const std::uint8_t *bytes = pixelBytes()) {
-        const std::uint8_t *row = bytes + static_cast<std::size_t>(i) * static_cast<std::size_t>(m_features);
-        Eigen::VectorXd x(m_features);
-        for (Eigen::Index j = 0; j < m_features; ++j)
-            x[j] = static_cast<double>(row[j]) * kFeatureScale<std::uint8_t>;
-        return x;
-    }
-    return m_data->row(i);
+    Eigen::VectorXd x(m_features);
+    copyRowAsRead(i, x.data());
+    return x;
 }
 
 void LogisticRegressionModel::copyRowAsRead(DataIndex i, double *out) const
