@@ -434,6 +434,8 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
         m_strip->showNotice(notices.join(QLatin1Char(' ')));
     if (!outcome.austereNote.empty())
         message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.austereNote));
+    if (!outcome.tunaForecast.empty())
+        message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.tunaForecast));
     showStatus(message);
     emit runFinished(outcome);
 }

@@ -30,6 +30,8 @@ void RunProgress::stageStarted(core::RunStage stage, const std::string &message)
     if (stage == core::RunStage::Diagnostics)
         return;
     std::fprintf(stderr, "%s\n", message.c_str());
+    if (stage == core::RunStage::Forecast) // a sentence made at once: nothing to wait for
+        return;
     const char *label = stage == core::RunStage::Sampling ? m_label.c_str()
                         : stage == core::RunStage::Data   ? "data"
                         : stage == core::RunStage::Correction ? "correction"

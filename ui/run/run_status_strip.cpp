@@ -396,6 +396,7 @@ void RunStatusStrip::showPreparation(double fraction, int stage)
     case core::RunStage::AusterePilot: label = tr("AustereMH pilot %p%"); break;
     case core::RunStage::ControlVariates: label = tr("posterior mode %p%"); break;
     case core::RunStage::LaplaceFit: label = tr("Laplace fit %p%"); break;
+    case core::RunStage::Forecast: label = tr("forecast %p%"); break;
     case core::RunStage::Sampling: label = tr("sampling %p%"); break;
     case core::RunStage::Diagnostics: label = tr("diagnostics %p%"); break;
     }

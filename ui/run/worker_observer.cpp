@@ -43,6 +43,9 @@ void WorkerObserver::stageStarted(core::RunStage stage, const std::string &messa
                                             .arg(m_request.channelCount())
                                             .arg(m_request.concurrency()));
         return;
+    case core::RunStage::Forecast: // a sentence, made at once: no progress follows
+        emitQueued(m_worker, &SamplerWorker::statusMessage, QString::fromStdString(message));
+        return;
     case core::RunStage::Diagnostics:
         emitQueued(m_worker, &SamplerWorker::preparationProgress, -1.0, static_cast<int>(stage));
         emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Diagnosing the chains…"));

@@ -57,7 +57,7 @@ std::string mixingAdvice(const RunConfig &config)
         return "TunaMH's acceptance falls fast as the move grows when its Lipschitz bounds are loose (on "
                "tall-logreg a point's bound |x_i| |theta - theta'| is several times the change "
                "|x_i . (theta - theta')| it bounds), so its burn-in learned a small step: a larger --tuna-chi buys "
-               "larger moves with a larger batch; smh, or minibatch with --control-variates taylor2, mixes on this "
+               "larger moves with a larger batch (--tuna-chi 0 takes the forecast's, printed before the chain); smh, or minibatch with --control-variates taylor2, mixes on this "
                "data";
     if (config.method == TestMethod::ZigZag)
         return "a larger --zigzag-spacing (or --step) reads the skeleton off less often, so its outputs are less "

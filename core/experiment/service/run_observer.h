@@ -25,6 +25,7 @@ enum class RunStage {
     AusterePilot,     ///< AustereMH(c)'s pilot that fixes (m, ε)
     ControlVariates,  ///< the posterior mode θ̂ and the Taylor proxies' sums around it
     LaplaceFit,       ///< the Laplace approximation the laplace-* proposals are built around
+    Forecast,         ///< what a method's batch will cost, said before its chains (TunaMH): a sentence, no progress
     Sampling,         ///< the chains
     Diagnostics,      ///< comparing with the exact posterior, R-hat
 };

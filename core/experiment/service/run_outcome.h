@@ -178,6 +178,9 @@ struct RunOutcome {
     /// AustereMH's preparation, in words (empty when no method needed it): where the design grid
     /// came from and, for AustereMH(c) under a bound, the chosen (m, ε).
     std::string austereNote;
+    /// TunaMH's forecast, in words (tuna_forecast.h; empty when no channel runs TunaMH on a
+    /// model that has one): its batch and noise at a move that mixes, said before the chains.
+    std::string tunaForecast;
 
     /// The exact posterior of the mixture's data at config.temperature, for lp__ and the binning
     /// bound (null for other datasets and for stopped runs); rows of other segments use

@@ -13,6 +13,7 @@
 #include "core/experiment/inputs/austere_setup.h"
 #include "core/experiment/service/continuous_chain.h"
 #include "core/experiment/service/control_variate_setup.h"
+#include "core/experiment/service/tuna_setup.h"
 #include "core/experiment/reports/ess_figures.h"
 #include "core/experiment/service/experiment_runner.h"
 #include "core/experiment/inputs/posterior_references.h"
@@ -419,6 +420,8 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         // AustereMH(c)'s pilot measures the moments the test will see: the residuals' with
         // control variates.
         shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
+        // TunaMH's χ, when the request leaves it to the forecast, before any channel's test is made.
+        prepareTunaForecast(outcome, *prepared, shared.laplace, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -161,6 +161,26 @@ void tallRecommended(RunConfig &config, const PresetContext &context)
         config.controlVariates = ControlVariates::Taylor2;
     if (!context.set("samples") && context.allMinibatch())
         config.samples = 20'000;
+    const auto runs = [&](TestMethod method) {
+        return std::find(context.methods.begin(), context.methods.end(), method) != context.methods.end();
+    };
+    // TunaMH's χ from its forecast (tuna_forecast.h), made once the data are loaded: the χ at
+    // which a move as long as a mixing random walk's has a log-ratio noise of variance 1. A
+    // smaller χ reads fewer points a test but rejects such moves, and the burn-in then learns a
+    // step that barely moves (at N = 10⁶, d = 20, χ = 10⁻⁵: split R-hat 2.07, min bulk ESS 1 of
+    // 2,700). Where the forecast's batch exceeds N, moves of that length take the full-data
+    // test, and the forecast says before the chain that TunaMH costs full-data MH's here.
+    if (!context.set("tuna-chi") && runs(TestMethod::Tuna))
+        config.tunaChi = 0.0;
+    // FlyMC's joint chain over θ and the brightness of each point mixes slowly in θ however
+    // q_db is set (at N = 10⁶, d = 20, seed 1: min bulk ESS 677 and split R-hat 1.011 from
+    // 100,000 samples, 915 and 1.003 from 150,000 in 53 s): 150,000 samples, with each method
+    // that reads a small batch.
+    if (!context.set("samples") && runs(TestMethod::Firefly)
+        && std::all_of(context.methods.begin(), context.methods.end(), [](TestMethod method) {
+               return method == TestMethod::Firefly || methodRow(method).readsSmallMinibatch;
+           }))
+        config.samples = 150'000;
 }
 
 void worstCaseRecommended(RunConfig &config, const PresetContext &context)

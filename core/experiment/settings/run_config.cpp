@@ -230,7 +230,9 @@ void validateExactMinibatch(const RunConfig &config)
                                       "--control-variates none)");
     if (!(config.flymcDarkToBright > 0.0 && config.flymcDarkToBright <= 1.0))
         throw std::invalid_argument("flymc-qdb must be in (0, 1]; got " + std::to_string(config.flymcDarkToBright));
-    requireFinitePositive("tuna-chi", config.tunaChi);
+    if (config.tunaChi != 0.0 && !(config.tunaChi > 0.0 && std::isfinite(config.tunaChi)))
+        throw std::invalid_argument("tuna-chi must be finite and > 0, or 0 to take the chi of TunaMH's forecast; got "
+                                    + std::to_string(config.tunaChi));
 }
 
 } // namespace

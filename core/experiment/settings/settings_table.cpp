@@ -221,7 +221,7 @@ std::vector<SettingSpec> makeTable()
             if (controlVariates)
                 c.controlVariates = *controlVariates;
         }));
-    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (" + methodNames("and", [](const MethodEntry &row) { return row.readsSmallMinibatch; }) + ")]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (" + methodNames("and", [](const MethodEntry &row) { return row.readsSmallMinibatch; }) + "); tall data with flymc among them 150000]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
     // The data seed also seeds the logistic-regression split and augmentation; files record
@@ -441,7 +441,8 @@ std::vector<SettingSpec> makeTable()
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
     table.push_back(regressionModel(real("tuna_chi", "tuna-chi",
                                        "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
-                                       "batch chi C^2 M^2 + C M) [1e-05]",
+                                       "batch chi C^2 M^2 + C M); 0 chooses it from TunaMH's forecast once the data "
+                                       "are loaded [1e-05; recommended on tall data: 0]",
                                        [](auto &c) -> auto & { return c.tunaChi; })));
     table.push_back(regressionModel(named(
         "smh_bound", "smh-bound",

@@ -794,8 +794,11 @@ BOOST_AUTO_TEST_CASE(settingsOfTheExactMinibatchMethods)
     tuna.controlVariates = ControlVariates::Taylor2;
     BOOST_TEST(refusal(tuna).find("refused for tunamh") != std::string::npos);
     tuna.controlVariates = ControlVariates::Auto;
-    tuna.tunaChi = 0.0;
-    BOOST_TEST(refusal(tuna).find("tuna-chi must be finite and > 0") != std::string::npos);
+    tuna.tunaChi = -1e-5;
+    BOOST_TEST(refusal(tuna).find("tuna-chi must be finite and > 0, or 0 to take the chi of TunaMH's forecast")
+               != std::string::npos);
+    tuna.tunaChi = 0.0; // chosen from the forecast once the data are loaded (tuna_setup.h)
+    BOOST_TEST(refusal(tuna).empty());
     tuna.tunaChi = 1e-5;
     tuna.dataset = "worst-case";
     BOOST_TEST(refusal(tuna).find("method tunamh needs per-point Lipschitz constants, which logreg, tall-logreg and "

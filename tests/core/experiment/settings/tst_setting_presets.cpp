@@ -295,3 +295,39 @@ BOOST_AUTO_TEST_CASE(theRecommendedRegressionRunsHaveMixed)
             BOOST_TEST(chain.essBulkMin >= 200.0);
         }
 }
+
+// TunaMH on tall data: the recommended preset leaves χ to the forecast (tuna_forecast.h), the
+// service writes the χ it chose into the request before any chain, says why, and the chain
+// mixes, where the authors' χ = 10⁻⁵ leaves it stuck (split R-hat 2.1, min ESS 1 at N = 10⁵,
+// d = 10). On these data the forecast's batch exceeds N, so the chain is full-data MH's at
+// the cost of full-data MH, which the forecast says before the chain runs.
+BOOST_AUTO_TEST_CASE(theRecommendedTunaRunTakesTheForecastsChiAndMixes)
+{
+    RunConfig config;
+    config.dataset = "tall-logreg";
+    config.nData = 10'000;
+    config.dimension = 5;
+    config.method = TestMethod::Tuna;
+    applyDatasetDefaults(config, false, false);
+    config.preset = Preset::Recommended;
+    applyPreset(config, {TestMethod::Tuna}, nullptr);
+    BOOST_TEST(config.tunaChi == 0.0);
+    BOOST_CHECK_NO_THROW(validate(config));
+    RunConfig given = config;
+    given.tunaChi = 1e-5;
+    applyPreset(given, {TestMethod::Tuna}, givenFlags({"tuna-chi"}));
+    BOOST_TEST(given.tunaChi == 1e-5);
+
+    config.samples = 2000;
+    config.burnIn = 200;
+    const RunOutcome outcome = runRequest(RunRequest::single(config));
+    const ChainReport &chain = outcome.chains.front();
+    BOOST_TEST_MESSAGE("chi " << outcome.config().tunaChi << ": " << outcome.tunaForecast);
+    BOOST_TEST(outcome.config().tunaChi > 1e-4);
+    BOOST_TEST(outcome.config().tunaChi < 0.1);
+    BOOST_TEST(outcome.tunaForecast.find("cannot mix for less than full-data") != std::string::npos);
+    BOOST_TEST(outcome.tunaForecast.find("--tuna-chi 0: chi = ") != std::string::npos);
+    BOOST_TEST_MESSAGE("split R-hat " << chain.splitRhat << ", bulk ESS min " << chain.essBulkMin);
+    BOOST_TEST(chain.splitRhat <= 1.02);
+    BOOST_TEST(chain.essBulkMin >= 200.0);
+}

@@ -1,0 +1,121 @@
+#include "core/acceptance/tuna_forecast.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "core/models/model_registry.h"
+#include "core/random/rng.h"
+
+namespace core {
+
+namespace {
+
+constexpr double kOptimalRandomWalkScale = 2.38; // Roberts, Gelman & Gilks (1997)
+constexpr DataIndex kForecastRows = 10'000;
+constexpr int kForecastMoves = 16;
+constexpr double kSmallestChi = 1e-12;
+
+std::string figure(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+} // namespace
+
+double TunaForecast::batchAt(double chiValue) const
+{
+    const double L = mixingLipschitz();
+    return chiValue * L * L + L;
+}
+
+double TunaForecast::chiForMixing() const
+{
+    return std::max(looseness, kSmallestChi);
+}
+
+std::string TunaForecast::summary() const
+{
+    const double atChi = batchAt(chi);
+    std::string text = "TunaMH forecast: a move as long as a mixing random walk's (|theta' - theta| about "
+                       + figure(mixingMove) + ") has C M = " + figure(mixingLipschitz()) + "; at --tuna-chi "
+                       + figure(chi) + " such a move reads "
+                       + (atChi > population ? "all N points (its batch, about " + figure(atChi)
+                                                   + ", exceeds N, so the full-data test decides)"
+                                             : "about " + figure(atChi) + " points")
+                       + ", and its log-ratio estimate has a variance of about " + figure(noiseAt(chi))
+                       + " (rho^2 / chi, rho^2 = " + figure(looseness) + ")";
+    if (noiseAt(chi) > 1.0)
+        text += ", so such moves are rejected and the burn-in learns shorter ones that mix slowly";
+    text += ". A variance of 1 needs --tuna-chi " + figure(chiForMixing()) + " and about "
+            + figure(mixingBatch()) + " points a test (" + figure(mixingBatch() / population) + " N)";
+    if (!mixesOnFewerThanAllPoints())
+        text += ": on these data TunaMH cannot mix for less than full-data Metropolis' cost (its Lipschitz "
+                "bounds sum to C, which grows with N); smh, or minibatch with --control-variates taylor2, "
+                "read a small batch";
+    return text;
+}
+
+double tunaLooseness(const Model &model, const Vector &from, const Vector &to, const std::vector<DataIndex> &rows)
+{
+    const PointWeights &lipschitz = model.lipschitzWeights();
+    const double move = (to - from).norm();
+    std::vector<DataIndex> all;
+    const std::vector<DataIndex> *chosen = &rows;
+    if (rows.empty()) {
+        all.resize(static_cast<std::size_t>(model.dataSize()));
+        std::iota(all.begin(), all.end(), DataIndex{0});
+        chosen = &all;
+    }
+    std::vector<double> ratios(chosen->size());
+    model.logLikelihoodRatios(from, to, *chosen, ratios);
+    // Σ_i (M_i/L)(r_i/(T M_i))² = Σ_i r_i²/(c_i M²) / Σ_i c_i: the temperature cancels (the
+    // bound c_i/T against the change r_i/T).
+    double weighted = 0.0, total = 0.0;
+    for (std::size_t k = 0; k < chosen->size(); ++k) {
+        const double c = lipschitz.weights[static_cast<std::size_t>((*chosen)[k])];
+        total += c;
+        if (c > 0.0)
+            weighted += ratios[k] * ratios[k] / c;
+    }
+    if (!(total > 0.0) || !(move > 0.0))
+        return 0.0;
+    return weighted / (total * move * move);
+}
+
+TunaForecast forecastTuna(const Model &model, const GaussianApproximation &laplace, double temperature, double chi)
+{
+    requireCapability(model, ModelCapability::PointLipschitz, "TunaMH's forecast");
+    TunaForecast forecast;
+    forecast.population = static_cast<double>(model.dataSize());
+    forecast.boundTotal = model.lipschitzWeights().total / temperature;
+    forecast.chi = chi;
+    const Eigen::Index d = laplace.mode.size();
+    const double scale = kOptimalRandomWalkScale / std::sqrt(static_cast<double>(d));
+    forecast.mixingMove = scale * laplace.covarianceFactor.norm(); // √tr(L Lᵀ) = ‖L‖_F
+
+    Rng rng(0x70CA57);
+    const DataIndex n = model.dataSize();
+    std::vector<DataIndex> rows(static_cast<std::size_t>(std::min(n, kForecastRows)));
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        rows[k] = rows.size() == static_cast<std::size_t>(n) ? static_cast<DataIndex>(k)
+                                                             : static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n)));
+    // ρ² of one move, averaged with the weight of M² (the noise each move carries is ρ²(δ),
+    // whatever its length): the plain mean over moves drawn from the walk's proposal, centred
+    // on the mode so that both ends lie where the chain spends its time.
+    double sum = 0.0;
+    Vector z(d), half(d);
+    for (int move = 0; move < kForecastMoves; ++move) {
+        for (Eigen::Index j = 0; j < d; ++j)
+            z[j] = rng.normal();
+        half = 0.5 * scale * (laplace.covarianceFactor * z);
+        sum += tunaLooseness(model, laplace.mode - half, laplace.mode + half, rows);
+    }
+    forecast.looseness = sum / kForecastMoves;
+    return forecast;
+}
+
+} // namespace core

@@ -1,0 +1,23 @@
+#pragma once
+/// The run service's TunaMH forecast (tuna_forecast.h): made before the chains of a request that
+/// runs TunaMH on a model with per-point Lipschitz bounds and a Laplace fit, said to the
+/// observer before the sampling starts, and kept in RunOutcome::tunaForecast. A request whose χ
+/// is 0 (the recommended preset on tall data) gets the forecast's χ, the one at which a move as
+/// long as a mixing random walk's leaves the log-ratio estimate a variance of 1, written into
+/// outcome.request so that every channel, header and summary shows the χ that ran.
+#include <memory>
+#include <stop_token>
+
+#include "core/experiment/inputs/laplace_fits.h"
+#include "core/experiment/inputs/run_input_cache.h"
+#include "core/experiment/service/run_observer.h"
+
+namespace core {
+
+/// `laplace`: the request's fit when its proposal made one (else it is made here when needed).
+/// Throws std::invalid_argument when χ is 0 and the model cannot make the forecast.
+void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
+                         const std::shared_ptr<const TimedLaplaceFit> &laplace, RunObserver &observer,
+                         std::stop_token stop);
+
+} // namespace core
