@@ -10,6 +10,7 @@
 #include "core/correction/cancelled.h"
 #include "core/data/binary_labels.h"
 #include "core/data/byte_source.h"
+#include "core/data/data_formats.h"
 #include "core/data/libsvm_dataset.h"
 #include "core/data/npy_array.h"
 
@@ -87,8 +88,10 @@ void requireSpace(const std::string &output, std::int64_t rows, int features)
                                  + std::to_string(space.available >> 20) + " MiB are free there (1 GiB is kept spare)");
 }
 
-NpyConversion convertLibsvm(const std::string &path, const std::string &temporary, const std::function<void(int)> &passStarted,
-                            const std::stop_token &stop)
+} // namespace
+
+NpyConversion convertLibsvmToNpy(const std::string &path, const std::string &temporary,
+                                 const std::function<void(int)> &passStarted, std::stop_token stop)
 {
     if (passStarted)
         passStarted(1);
@@ -131,8 +134,8 @@ NpyConversion convertLibsvm(const std::string &path, const std::string &temporar
     return result;
 }
 
-NpyConversion convertCsv(const std::string &path, const CsvReadOptions &options, const std::string &temporary,
-                         const std::function<void(int)> &passStarted, const std::stop_token &stop)
+NpyConversion convertCsvToNpy(const std::string &path, const CsvReadOptions &options, const std::string &temporary,
+                              const std::function<void(int)> &passStarted, std::stop_token stop)
 {
     if (passStarted)
         passStarted(1);
@@ -164,25 +167,19 @@ NpyConversion convertCsv(const std::string &path, const CsvReadOptions &options,
     return result;
 }
 
-} // namespace
 
 NpyConversion convertToNpy(const DataFileRequest &request, const std::string &output,
                            const std::function<void(int pass)> &passStarted, std::stop_token stop)
 {
-    const DataFormat format = request.format ? *request.format : detectDataFormat(request.path);
-    if (format == DataFormat::Npy)
-        throw std::runtime_error(request.path + ": is a NumPy array already; run it with --data (an uncompressed "
-                                 "float32 array is read in place)");
-    if (format == DataFormat::Idx)
-        throw std::runtime_error(request.path + ": IDX images are converted with their classes chosen; run them with "
-                                 "--images and --labels");
+    const DataFormatEntry &row = dataFormatEntry(request.format ? *request.format : detectDataFormat(request.path));
+    if (!row.convert)
+        throw std::runtime_error(request.path + ": " + std::string(row.conversionRefusal));
     if (!request.labels.empty())
-        throw std::runtime_error(request.path + ": a CSV or LIBSVM file carries its labels; --labels is for .npy features");
+        throw std::runtime_error(request.path + ": a " + std::string(row.label)
+                                 + " file carries its labels; --labels is for .npy features");
     const std::string temporary = output + ".part";
     try {
-        NpyConversion result = format == DataFormat::Libsvm
-                                   ? convertLibsvm(request.path, temporary, passStarted, stop)
-                                   : convertCsv(request.path, request.table, temporary, passStarted, stop);
+        NpyConversion result = row.convert(request, temporary, passStarted, stop);
         std::filesystem::rename(temporary, output);
         result.bytes = std::filesystem::file_size(output);
         return result;

@@ -33,4 +33,11 @@ struct NpyConversion {
 NpyConversion convertToNpy(const DataFileRequest &request, const std::string &output,
                            const std::function<void(int pass)> &passStarted = {}, std::stop_token stop = {});
 
+/// The two passes for one format, writing `temporary` (convertToNpy renames it into place or
+/// removes it): the CSV and LIBSVM rows of data_formats.h.
+NpyConversion convertCsvToNpy(const std::string &path, const CsvReadOptions &options, const std::string &temporary,
+                              const std::function<void(int pass)> &passStarted, std::stop_token stop);
+NpyConversion convertLibsvmToNpy(const std::string &path, const std::string &temporary,
+                                 const std::function<void(int pass)> &passStarted, std::stop_token stop);
+
 } // namespace core

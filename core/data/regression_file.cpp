@@ -4,16 +4,13 @@
 #include <stdexcept>
 
 #include "core/data/byte_source.h"
-#include "core/data/csv_dataset.h"
+#include "core/data/data_formats.h"
 #include "core/data/libsvm_dataset.h"
-#include "core/data/npy_dataset.h"
 
 namespace core {
 namespace {
 
-// LIBSVM's regression files: the first field of each line is the response, the rest as for
-// classification, stored dense.
-GlmData readLibsvmRegression(std::istream &in, const std::string &path, ResponseColumn &response)
+GlmData parseLibsvmRegression(std::istream &in, const std::string &path, ResponseColumn &response)
 {
     std::vector<std::size_t> rowStart{0};
     std::vector<std::uint32_t> indices;
@@ -49,38 +46,25 @@ GlmData readLibsvmRegression(std::istream &in, const std::string &path, Response
 
 } // namespace
 
+GlmData readLibsvmRegressionFile(const std::string &path, ResponseColumn &response)
+{
+    return readTextFile(path, [&](std::istream &in) { return parseLibsvmRegression(in, path, response); });
+}
+
 GlmData readRegressionFile(const DataFileRequest &request, const std::string &model, const ResponseColumn::Rule &rule,
                            std::vector<CsvColumnSummary> *columns)
 {
-    const DataFormat format = request.format ? *request.format : detectDataFormat(request.path);
+    const DataFormatEntry &row = dataFormatEntry(request.format ? *request.format : detectDataFormat(request.path));
     if (request.memoryMap == MemoryMap::On)
         throw std::runtime_error(request.path + ": --memory-map on reads a classifier's float32 array in place; a "
                                  "regression reads its rows into memory (leave --memory-map auto)");
-    const auto noResponseFile = [&](const char *what) {
-        if (!request.labels.empty())
-            throw std::runtime_error(request.path + ": " + what + " carries its own responses; leave out the file "
-                                     + request.labels);
-    };
+    if (row.ownLabels && !request.labels.empty())
+        throw std::runtime_error(request.path + ": a " + std::string(row.label) + " file carries its own responses; "
+                                 "leave out the file " + request.labels);
+    if (!row.readRegression)
+        throw std::runtime_error(request.path + ": " + std::string(row.regressionRefusal));
     ResponseColumn response(request.path, model, rule);
-    switch (format) {
-    case DataFormat::Csv:
-        noResponseFile("a CSV file");
-        return readTextFile(request.path, [&](std::istream &in) {
-            return parseCsvRegression(in, request.path, request.table, response, columns);
-        });
-    case DataFormat::Libsvm:
-        noResponseFile("a LIBSVM file");
-        if (!request.table.labelColumn.empty())
-            throw std::runtime_error(request.path + ": a LIBSVM file's response is the first field of each line; "
-                                     "--response-column does not apply");
-        return readTextFile(request.path, [&](std::istream &in) { return readLibsvmRegression(in, request.path, response); });
-    case DataFormat::Npy:
-        return readNpyRegression(request.path, request.labels, request.table.labelColumn, response);
-    case DataFormat::Idx:
-        break;
-    }
-    throw std::runtime_error(request.path + ": IDX images hold classes, not a regression's response: sample them with "
-                             "--dataset logreg, or give a CSV, LIBSVM or .npy file with a numeric response");
+    return row.readRegression(request, response, columns);
 }
 
 } // namespace core

@@ -32,4 +32,8 @@ namespace core {
 GlmData readRegressionFile(const DataFileRequest &request, const std::string &model, const ResponseColumn::Rule &rule,
                            std::vector<CsvColumnSummary> *columns = nullptr);
 
+/// LIBSVM's regression files: the first field of each line is the response, the rest as for
+/// classification, stored dense (the LIBSVM row of data_formats.h).
+GlmData readLibsvmRegressionFile(const std::string &path, ResponseColumn &response);
+
 } // namespace core

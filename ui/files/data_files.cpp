@@ -1,6 +1,7 @@
 #include "ui/files/data_files.h"
 
 #include <exception>
+#include <optional>
 
 #include <QDir>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 
 #include "core/data/csv_dataset.h"
 #include "core/data/data_file.h"
+#include "core/data/data_formats.h"
 #include "core/data/idx_reader.h"
 #include "core/experiment/inputs/datasets.h"
 
@@ -28,13 +30,17 @@ IdxRole roleByName(const QString &path)
     return IdxRole::Unknown;
 }
 
+// How the selection holds the file, by its name (data_formats.h); nullopt when the name says nothing.
+std::optional<core::FileSelection> selectionByName(const QString &path)
+{
+    if (const auto format = core::formatFromName(path.toStdString()))
+        return core::dataFormatEntry(*format).selection;
+    return std::nullopt;
+}
+
 bool isCsv(const QString &path)
 {
-    const QString name = QFileInfo(path).fileName().toLower();
-    for (const char *suffix : {".csv", ".csv.gz", ".tsv", ".tsv.gz"})
-        if (name.endsWith(QLatin1String(suffix)))
-            return true;
-    return false;
+    return selectionByName(path) == core::FileSelection::Table;
 }
 
 // The file name with each (from, to) replaced, then with and without ".gz"; the first that
@@ -72,8 +78,7 @@ QString fileName(const QString &path)
 
 bool isArrayOrLibsvm(const QString &path)
 {
-    const auto format = core::formatFromName(path.toStdString());
-    return format == core::DataFormat::Npy || format == core::DataFormat::Libsvm;
+    return selectionByName(path) == core::FileSelection::Array;
 }
 
 // A .npy label array by its name: "labels.npy", "y.npy", "y_train.npy".
@@ -124,9 +129,7 @@ QString DataFileChoice::displayName() const
 
 bool looksLikeDataFile(const QString &path)
 {
-    const QString name = QFileInfo(path).fileName().toLower();
-    return isCsv(path) || isArrayOrLibsvm(path) || name.endsWith(QLatin1String(".gz")) || name.endsWith(QLatin1String(".idx"))
-           || name.contains(QLatin1String("ubyte")) || name.contains(QLatin1String("idx"));
+    return selectionByName(path).has_value() || QFileInfo(path).fileName().toLower().endsWith(QLatin1String(".gz"));
 }
 
 QString companionLabels(const QString &imagesPath)
@@ -165,7 +168,8 @@ DataFileChoice sortDataFiles(const QStringList &paths, QString *problem)
         return sortArrayFiles(arrayFiles, problem);
     }
     if (!others.isEmpty()) {
-        *problem = QObject::tr("%1 is not a data file this program reads (CSV, LIBSVM, .npy or IDX).").arg(fileName(others.front()));
+        *problem = QObject::tr("%1 is not a data file this program reads (%2).")
+                       .arg(fileName(others.front()), QString::fromStdString(core::dataFormatLabels()));
         return choice;
     }
     if (!csvFiles.isEmpty()) {

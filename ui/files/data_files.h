@@ -33,8 +33,8 @@ struct DataFileChoice {
     bool operator==(const DataFileChoice &) const = default;
 };
 
-/// True for names a data file may have: .csv, .tsv, .npy, .svm, .libsvm, .gz, .idx, or names
-/// with "ubyte" or "idx".
+/// True for names a data file may have: a suffix or name part of a row of core's data-format
+/// table (data_formats.h), or ".gz".
 bool looksLikeDataFile(const QString &path);
 
 /// The label file that belongs to an IDX image file by the usual MNIST naming ("images" →

@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/data/data_formats.h"
 #include "core/data/delimited_text.h"
 #include "core/install/install_layout.h"
 #include "ui/panel/checked_spin_box.h"
@@ -97,9 +98,11 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_classes = new ClassPairRow;
 
     m_choose = new QPushButton(tr("Choose files…"));
-    m_choose->setToolTip(tr("Choose a CSV file (a label, then the features, per row) or an IDX image file and its "
+    m_choose->setToolTip(tr("Choose a data file (%1): a CSV table (a label, then the features, per row), a LIBSVM "
+                            "file, a NumPy .npy array with or without its label array, or an IDX image file and its "
                             "label file for logistic regression (Seita et al. Sec. 6.2); dropping them on the "
-                            "window does the same."));
+                            "window does the same.")
+                             .arg(QString::fromStdString(core::dataFormatLabels())));
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -378,9 +381,10 @@ void DatasetBox::chooseFiles()
     const QStringList paths = QFileDialog::getOpenFileNames(
         this,
         isRegressionFile() ? tr("Choose a CSV, LIBSVM or NumPy file with a numeric response (and an .npy response array)")
-                           : tr("Choose a CSV file, or an IDX image file and its label file"),
+                           : tr("Choose a data file (%1), or an IDX image file and its label file")
+                                 .arg(QString::fromStdString(core::dataFormatLabels())),
         m_files.isEmpty() ? QString() : start,
-        tr("Data files (*.csv *.tsv *.npy *.svm *.libsvm *.gz *.idx *ubyte);;All files (*)"));
+        tr("Data files (%1);;All files (*)").arg(QString::fromStdString(core::dataFileDialogPatterns())));
     if (paths.isEmpty())
         return;
     QString problem;

@@ -14,6 +14,7 @@
 
 #include "core/data/csv_dataset.h"
 #include "core/data/data_file.h"
+#include "core/data/data_formats.h"
 #include "core/data/libsvm_dataset.h"
 #include "core/data/npy_dataset.h"
 #include "tests/support/gzip_bytes.h"
@@ -210,4 +211,53 @@ BOOST_AUTO_TEST_CASE(theFormatComesFromTheContentNotTheName)
     BOOST_TEST((formatFromName("train-images-idx3-ubyte.gz") == DataFormat::Idx));
     BOOST_TEST((formatFromName("HIGGS.svm.gz") == DataFormat::Libsvm));
     BOOST_TEST(!formatFromName("data.bin"));
+}
+
+// The data-format table (data_formats.h) is the one list: every DataFormat has a row whose name
+// parses back, every suffix and name part is told from a name (gzipped too) and is in the file
+// dialog's patterns, every label is in the list messages give, and a format is read, refused
+// or converted as its row says.
+BOOST_AUTO_TEST_CASE(everyFormatIsOneRowOfTheTable)
+{
+    std::string names = "auto";
+    for (DataFormat format : {DataFormat::Csv, DataFormat::Libsvm, DataFormat::Npy, DataFormat::Idx}) {
+        const DataFormatEntry &row = dataFormatEntry(format);
+        BOOST_TEST_INFO(row.name);
+        BOOST_TEST((row.format == format));
+        BOOST_TEST(dataFormatName(format) == std::string(row.name));
+        BOOST_TEST((parseDataFormat(std::string(row.name)) == format));
+        BOOST_TEST(dataFormatLabels().find(std::string(row.label)) != std::string::npos);
+        for (std::string_view suffix : row.suffixes) {
+            BOOST_TEST((formatFromName("some/dir/Data" + std::string(suffix)) == format));
+            BOOST_TEST((formatFromName("data" + std::string(suffix) + ".gz") == format));
+            BOOST_TEST(dataFileDialogPatterns().find("*" + std::string(suffix)) != std::string::npos);
+        }
+        for (std::string_view part : row.nameParts) {
+            BOOST_TEST((formatFromName("t10k-" + std::string(part) + "-x") == format));
+            BOOST_TEST(dataFileDialogPatterns().find(std::string(part)) != std::string::npos);
+        }
+        // Exactly one text format is the fallback: neither a magic nor a first-line test.
+        BOOST_TEST((!row.magic && !row.firstLine) == (format == DataFormat::Csv));
+        // A format either reads a classifier's data or says why not, and the same for a
+        // regression and a conversion.
+        BOOST_TEST((row.readClassification != nullptr) == row.readRefusal.empty());
+        BOOST_TEST((row.readRegression != nullptr) == row.regressionRefusal.empty());
+        BOOST_TEST((row.convert != nullptr) == row.conversionRefusal.empty());
+        names += std::string(format == DataFormat::Idx ? " or " : ", ") + std::string(row.name);
+    }
+    BOOST_TEST(dataFormatTable().size() == 4u);
+    BOOST_CHECK_EXCEPTION(parseDataFormat("parquet"), std::invalid_argument, [&](const std::invalid_argument &e) {
+        return std::string(e.what()).find("format must be " + names + ";") != std::string::npos;
+    });
+    BOOST_TEST(dataFormatLabels() == "CSV, LIBSVM, NumPy .npy or IDX");
+
+    // IDX refuses a classifier's read here (its classes are chosen elsewhere), a regression, and
+    // a conversion, each with its row's reason.
+    const std::string idx = write("images-idx1-ubyte", std::string("\0\0\x08\x01\0\0\0\x02\x01\x00", 10));
+    BOOST_TEST((detectDataFormat(idx) == DataFormat::Idx));
+    DataFileRequest request;
+    request.path = idx;
+    BOOST_CHECK_EXCEPTION(readDataFile(request), std::runtime_error, [](const std::runtime_error &e) {
+        return std::string(e.what()).find("need their label file and two classes") != std::string::npos;
+    });
 }
