@@ -426,7 +426,11 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
             approximations << line;
     }
     notices << approximations;
-    if (described > 0 && 2 * allData > described)
+    // TunaMH's forecast explains its batch (and when it cannot mix for less than N points a
+    // test) better than the generic advice below, which it replaces.
+    if (!outcome.tunaForecast.empty())
+        notices << QString::fromStdString(outcome.tunaForecast) + QLatin1Char('.');
+    else if (described > 0 && 2 * allData > described)
         notices << tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller step, a "
                       "larger T or (for the minibatch test) a larger σ lets more tests stop early.")
                        .arg(100.0 * static_cast<double>(allData) / static_cast<double>(described), 0, 'f', 0);
@@ -434,8 +438,6 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
         m_strip->showNotice(notices.join(QLatin1Char(' ')));
     if (!outcome.austereNote.empty())
         message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.austereNote));
-    if (!outcome.tunaForecast.empty())
-        message += QStringLiteral(" %1.").arg(QString::fromStdString(outcome.tunaForecast));
     showStatus(message);
     emit runFinished(outcome);
 }

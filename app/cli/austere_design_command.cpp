@@ -10,6 +10,7 @@
 #include "app/cli/run_options.h"
 #include "core/acceptance/austere_design_cache.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/io/json_file.h"
 
 namespace cli {

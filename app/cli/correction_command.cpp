@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/run_options.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/io/json_file.h"
 
 namespace cli {

@@ -17,6 +17,7 @@
 #include "core/data/synthetic_glm_data.h"
 #include "core/data/synthetic_logistic_data.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace cli {
 namespace {

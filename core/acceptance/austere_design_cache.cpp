@@ -7,6 +7,7 @@
 
 #include "core/correction/correction_cache.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/io/cache_directory.h"
 
 namespace core {

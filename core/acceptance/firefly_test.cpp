@@ -46,7 +46,7 @@ void FireflyTest::initialize(const Model &model, const TestProblem &problem, Rng
     // the new ones are made).
     m_model = nullptr;
     m_bound.reset();
-    // The capability is asked once per model here, not on every decision.
+    // decide() reaches a new model only through here.
     requireCapability(model, ModelCapability::CollapsibleLowerBound, "flymc");
     PosteriorMode mode;
     if (m_givenAnchor.size() == model.dimension() && problem.temperature == m_anchorTemperature)

@@ -32,9 +32,16 @@ double TunaForecast::batchAt(double chiValue) const
     return chiValue * L * L + L;
 }
 
+double TunaForecast::noiseAt(double chiValue) const
+{
+    const double L = mixingLipschitz();
+    return L > 0.0 ? boundUse / (chiValue + 0.5 / L) : 0.0;
+}
+
 double TunaForecast::chiForMixing() const
 {
-    return std::max(looseness, kSmallestChi);
+    const double L = mixingLipschitz();
+    return std::max(L > 0.0 ? boundUse - 0.5 / L : 0.0, kSmallestChi);
 }
 
 std::string TunaForecast::summary() const
@@ -47,11 +54,12 @@ std::string TunaForecast::summary() const
                                                    + ", exceeds N, so the full-data test decides)"
                                              : "about " + figure(atChi) + " points")
                        + ", and its log-ratio estimate has a variance of about " + figure(noiseAt(chi))
-                       + " (rho^2 / chi, rho^2 = " + figure(looseness) + ")";
+                       + " (rho^2 / (chi + 1/(2 C M)), with rho^2 = " + figure(boundUse)
+                       + " the mean squared share of its bound a point's change uses)";
     if (noiseAt(chi) > 1.0)
         text += ", so such moves are rejected and the burn-in learns shorter ones that mix slowly";
-    text += ". A variance of 1 needs --tuna-chi " + figure(chiForMixing()) + " and about "
-            + figure(mixingBatch()) + " points a test (" + figure(mixingBatch() / population) + " N)";
+    text += ". At the chi where that variance is 1 (" + figure(chiForMixing()) + "), a test of such a move reads about "
+            + figure(mixingBatch()) + " points (" + figure(mixingBatch() / population) + " N)";
     if (!mixesOnFewerThanAllPoints())
         text += ": on these data TunaMH cannot mix for less than full-data Metropolis' cost (its Lipschitz "
                 "bounds sum to C, which grows with N); smh, or minibatch with --control-variates taylor2, "
@@ -59,7 +67,7 @@ std::string TunaForecast::summary() const
     return text;
 }
 
-double tunaLooseness(const Model &model, const Vector &from, const Vector &to, const std::vector<DataIndex> &rows)
+double tunaBoundUse(const Model &model, const Vector &from, const Vector &to, const std::vector<DataIndex> &rows)
 {
     const PointWeights &lipschitz = model.lipschitzWeights();
     const double move = (to - from).norm();
@@ -103,18 +111,18 @@ TunaForecast forecastTuna(const Model &model, const GaussianApproximation &lapla
     for (std::size_t k = 0; k < rows.size(); ++k)
         rows[k] = rows.size() == static_cast<std::size_t>(n) ? static_cast<DataIndex>(k)
                                                              : static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n)));
-    // ρ² of one move, averaged with the weight of M² (the noise each move carries is ρ²(δ),
-    // whatever its length): the plain mean over moves drawn from the walk's proposal, centred
-    // on the mode so that both ends lie where the chain spends its time.
+    // ρ² of one move depends on its direction, not its length: the mean over moves drawn from
+    // the walk's proposal, centred on the mode so that both ends lie where the chain spends
+    // its time.
     double sum = 0.0;
     Vector z(d), half(d);
     for (int move = 0; move < kForecastMoves; ++move) {
         for (Eigen::Index j = 0; j < d; ++j)
             z[j] = rng.normal();
         half = 0.5 * scale * (laplace.covarianceFactor * z);
-        sum += tunaLooseness(model, laplace.mode - half, laplace.mode + half, rows);
+        sum += tunaBoundUse(model, laplace.mode - half, laplace.mode + half, rows);
     }
-    forecast.looseness = sum / kForecastMoves;
+    forecast.boundUse = sum / kForecastMoves;
     return forecast;
 }
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "core/data/delimited_text.h"
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 namespace {

@@ -20,13 +20,10 @@ std::optional<DataFormat> parseDataFormat(const std::string &text)
 {
     if (text == "auto")
         return std::nullopt;
-    std::string names = "auto";
-    for (const DataFormatEntry &row : dataFormatTable()) {
+    for (const DataFormatEntry &row : dataFormatTable())
         if (row.name == text)
             return row.format;
-        names.append(&row == &dataFormatTable().back() ? " or " : ", ").append(row.name);
-    }
-    throw std::invalid_argument("format must be " + names + "; got '" + text + "'");
+    throw std::invalid_argument("format must be auto, " + dataFormatNames() + "; got '" + text + "'");
 }
 
 DataFormat detectDataFormat(const std::string &path)

@@ -153,13 +153,16 @@ std::string dataFileDialogPatterns()
         for (std::string_view suffix : row.suffixes)
             add("*", suffix, "");
         for (std::string_view part : row.nameParts)
-            add("*", part, "*");
+            add("*", part, ""); // names that end so: "train-images-idx3-ubyte"
     }
     add("*", ".gz", "");
     return patterns;
 }
 
-std::string dataFormatLabels(std::string_view conjunction)
+namespace {
+
+// "a, b, c or d" of one field of every row.
+std::string listOf(std::string_view DataFormatEntry::*field, std::string_view conjunction)
 {
     const std::vector<DataFormatEntry> &table = dataFormatTable();
     std::string text;
@@ -168,9 +171,21 @@ std::string dataFormatLabels(std::string_view conjunction)
             text.append(k + 1 == table.size() ? " " : ", ");
         if (k > 0 && k + 1 == table.size())
             text.append(conjunction).append(" ");
-        text.append(table[k].label);
+        text.append(table[k].*field);
     }
     return text;
+}
+
+} // namespace
+
+std::string dataFormatLabels(std::string_view conjunction)
+{
+    return listOf(&DataFormatEntry::label, conjunction);
+}
+
+std::string dataFormatNames(std::string_view conjunction)
+{
+    return listOf(&DataFormatEntry::name, conjunction);
 }
 
 } // namespace core

@@ -72,5 +72,7 @@ const DataFormatEntry &dataFormatEntry(DataFormat format);
 std::string dataFileDialogPatterns();
 /// "CSV, LIBSVM, NumPy .npy or IDX": every format's label, for messages and tooltips.
 std::string dataFormatLabels(std::string_view conjunction = "or");
+/// "csv, libsvm, npy or idx": every format's name, for `--format`'s help and refusals.
+std::string dataFormatNames(std::string_view conjunction = "or");
 
 } // namespace core

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 

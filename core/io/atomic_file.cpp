@@ -1,8 +1,6 @@
 #include "core/io/atomic_file.h"
 
 #include <cerrno>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -93,17 +91,6 @@ void checkWritable(const std::string &path)
     const int fd = createTemporary(path, temporary);
     ::close(fd);
     std::remove(temporary.c_str());
-}
-
-std::string formatRoundTrip(double value)
-{
-    if (std::isnan(value))
-        return "nan";
-    if (std::isinf(value))
-        return value > 0 ? "inf" : "-inf";
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
 }
 
 } // namespace core

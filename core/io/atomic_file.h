@@ -20,8 +20,4 @@ void writeFileAtomically(const std::string &path, const std::function<void(std::
 /// Throws std::runtime_error naming the path and the reason.
 void checkWritable(const std::string &path);
 
-/// Formats a double so that reading it back gives the same bits (shortest round-trip form);
-/// NaN and infinities as "nan", "inf", "-inf".
-std::string formatRoundTrip(double value);
-
 } // namespace core

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 

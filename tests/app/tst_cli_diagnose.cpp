@@ -16,7 +16,7 @@
 
 #include "core/diagnostics/posterior_summary.h"
 #include "core/diagnostics/reference_agreement.h"
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "tests/support/cli_process.h"
 
 using namespace core;

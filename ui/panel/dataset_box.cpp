@@ -381,7 +381,7 @@ void DatasetBox::chooseFiles()
     const QStringList paths = QFileDialog::getOpenFileNames(
         this,
         isRegressionFile() ? tr("Choose a CSV, LIBSVM or NumPy file with a numeric response (and an .npy response array)")
-                           : tr("Choose a data file (%1), or an IDX image file and its label file")
+                           : tr("Choose a data file (%1; IDX images with their label file)")
                                  .arg(QString::fromStdString(core::dataFormatLabels())),
         m_files.isEmpty() ? QString() : start,
         tr("Data files (%1);;All files (*)").arg(QString::fromStdString(core::dataFileDialogPatterns())));

@@ -14,7 +14,7 @@
 #include "core/models/gaussian_mean_model.h"
 #include "core/models/gaussian_mixture_model.h"
 #include "core/models/glm/glm_model.h"
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 

@@ -9,6 +9,7 @@
 #include "core/experiment/reports/reference_distance.h"
 #include "core/diagnostics/reference_agreement.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "core/experiment/reports/run_report.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/io/streamed_samples.h"
 
 namespace core {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 

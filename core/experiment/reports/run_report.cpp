@@ -9,6 +9,7 @@
 #include "core/experiment/inputs/logistic_dataset.h"
 #include "core/experiment/reports/run_record.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/io/json_file.h"
 
 namespace core {

@@ -8,6 +8,7 @@
 
 #include "core/experiment/reports/run_record.h"
 #include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/io/json_file.h"
 
 namespace core {
@@ -150,6 +151,7 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
         entry["reference_shift"] = jsonNumber(row.referenceShift);
         entry["reference_sd_ratio"] = jsonNumber(row.referenceSdRatio);
         entry["wall_seconds"] = jsonNumber(row.wallSeconds);
+        entry["tuna_chi"] = jsonNumber(row.tunaChi);
         rows.push_back(std::move(entry));
     }
     json["rows"] = rows;

@@ -294,7 +294,7 @@ private:
                                               : runFollowingKernelChanges(settings, m_dataset, std::move(inputs), hooks, &ended);
     }
 
-    // The correction table and AustereMH design of a new kernel, between two laps. Channels
+    // The correction table, AustereMH design and TunaMH's χ of a new kernel, between two laps. Channels
     // take turns, so parallel chains that switch together solve a new σ once.
     void prepareKernel(RunConfig &kernel, ChainInputs &inputs)
     {
@@ -315,6 +315,15 @@ private:
                     m_corrections.push_back(inputs.correction);
                 }
             }
+            if (kernel.method == TestMethod::Tuna && kernel.tunaChi == 0.0) {
+                // χ left to the forecast, made once for every channel at the run's temperature
+                // (ρ² is a ratio of the bounds to the changes they bound: T cancels in it).
+                if (!(m_forecastChi > 0.0))
+                    m_forecastChi = forecastForKernel(*m_dataset.model, m_shared.laplace,
+                                                      m_outcome.request.config.temperature, stop)
+                                        .chiForMixing();
+                kernel.tunaChi = m_forecastChi;
+            }
             if (needsAustereDesign(kernel)) {
                 m_designer = core::prepareAustere(kernel, m_dataset, {}, stop, m_designer ? m_designer : inputs.designer).designer;
                 inputs.designer = m_designer;
@@ -334,9 +343,10 @@ private:
     std::stop_source m_chainsStop;
     const std::stop_callback<std::function<void()>> m_forwardStop;
     std::atomic<int> m_next{0};
-    std::mutex m_kernelMutex; // guards the two below
+    std::mutex m_kernelMutex; // guards the three below
     std::vector<std::shared_ptr<const CorrectionDistribution>> m_corrections;
     std::shared_ptr<const AustereDesigner> m_designer;
+    double m_forecastChi = 0.0; ///< TunaMH's χ from its forecast, for kernels that leave it at 0
     std::mutex m_failureMutex;
     std::exception_ptr m_failure;
 };

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/acceptance/tuna_forecast.h"
+#include "core/correction/cancelled.h"
 
 namespace core {
 
@@ -19,6 +20,20 @@ std::string shortNumber(double value)
 
 } // namespace
 
+// Why the forecast cannot be made for `model` (empty when it can): it needs per-point Lipschitz
+// bounds, and a Laplace fit unless one is given.
+std::string whyNoForecast(const Model &model, bool fitGiven)
+{
+    const CapabilitySet offered = model.capabilities();
+    std::string why = "'";
+    why.append(model.name()).append("' has no ");
+    if (!offered.has(ModelCapability::PointLipschitz))
+        return why.append("per-point Lipschitz bounds");
+    if (!fitGiven && !offered.has(ModelCapability::LaplaceFit))
+        return why.append("Laplace fit");
+    return {};
+}
+
 void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
                          const std::shared_ptr<const TimedLaplaceFit> &laplace, RunObserver &observer,
                          std::stop_token stop)
@@ -27,33 +42,60 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
     bool runsTuna = false;
     for (int channel = 0; channel < outcome.request.channelCount(); ++channel)
         runsTuna = runsTuna || outcome.request.channelConfig(channel).method == TestMethod::Tuna;
-    if (!runsTuna)
-        return;
     const Model &model = *prepared.dataset.model;
+    if (!runsTuna || !model.capabilities().has(ModelCapability::PointLipschitz))
+        return; // without the bounds TunaMH is refused before the data are made
     const bool chooseChi = config.tunaChi == 0.0;
-    if (!prepared.laplaceFits || !model.capabilities().has(ModelCapability::PointLipschitz)) {
+    std::string whyNot = whyNoForecast(model, laplace != nullptr);
+    TunaForecast forecast;
+    if (whyNot.empty()) {
+        try {
+            GaussianApproximation fit;
+            if (laplace) {
+                fit = laplace->approximation;
+            } else {
+                observer.stageStarted(RunStage::LaplaceFit, "Fitting the Laplace approximation for TunaMH's forecast "
+                                                            "(Newton steps over the " + std::to_string(outcome.dataSize)
+                                                            + " points)");
+                observer.preparationProgress(RunStage::LaplaceFit, -1.0);
+                fit = prepared.laplaceFits ? prepared.laplaceFits->at(config.temperature, stop)->approximation
+                                           : model.laplaceFit(config.temperature, 40, stop);
+            }
+            forecast = forecastTuna(model, fit, config.temperature, chooseChi ? 1.0 : config.tunaChi);
+        } catch (const Cancelled &) {
+            throw;
+        } catch (const std::exception &error) {
+            whyNot = error.what(); // a fit that fails (a singular Hessian) costs the forecast, not the run
+        }
+    }
+    if (!whyNot.empty()) {
+        // Said, not silent: the chain runs at the authors' χ where the forecast's cannot be had.
         if (chooseChi)
-            throw std::invalid_argument("--tuna-chi 0 chooses chi from TunaMH's forecast, which needs the model's "
-                                        "per-point Lipschitz bounds and its Laplace fit; '" + model.name()
-                                        + "' lacks one: give --tuna-chi > 0");
-        return; // the chain's own set-up says what is missing
+            config.tunaChi = RunConfig{}.tunaChi;
+        outcome.tunaForecast = "TunaMH forecast not made: " + whyNot
+                               + (chooseChi ? "; chi is the authors' " + shortNumber(config.tunaChi) + " instead"
+                                            : std::string());
+    } else {
+        if (chooseChi) {
+            config.tunaChi = forecast.chiForMixing();
+            forecast.chi = config.tunaChi;
+        }
+        outcome.tunaForecast = forecast.summary()
+                               + (chooseChi ? "; chi " + shortNumber(config.tunaChi)
+                                                  + " was taken from this forecast (--tuna-chi 0)"
+                                            : std::string());
     }
-    std::shared_ptr<const TimedLaplaceFit> fit = laplace;
-    if (!fit) {
-        observer.stageStarted(RunStage::LaplaceFit, "Fitting the Laplace approximation for TunaMH's forecast (Newton "
-                                                    "steps over the " + std::to_string(outcome.dataSize) + " points)");
-        observer.preparationProgress(RunStage::LaplaceFit, -1.0);
-        fit = prepared.laplaceFits->at(config.temperature, stop);
-    }
-    TunaForecast forecast = forecastTuna(model, fit->approximation, config.temperature, chooseChi ? 1.0 : config.tunaChi);
-    if (chooseChi) {
-        config.tunaChi = forecast.chiForMixing();
-        forecast.chi = config.tunaChi;
-    }
-    outcome.tunaForecast = forecast.summary()
-                           + (chooseChi ? "; --tuna-chi 0: chi = " + shortNumber(config.tunaChi) + " from this forecast"
-                                        : std::string());
     observer.stageStarted(RunStage::Forecast, outcome.tunaForecast); // a sentence, said once; no progress follows
+}
+
+TunaForecast forecastForKernel(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &laplace,
+                               double temperature, std::stop_token stop)
+{
+    if (const std::string whyNot = whyNoForecast(model, laplace != nullptr); !whyNot.empty())
+        throw std::invalid_argument("TunaMH's chi is left to its forecast, which cannot be made here: " + whyNot);
+    if (laplace)
+        return forecastTuna(model, laplace->approximation, temperature, 1.0);
+    return forecastTuna(model, model.laplaceFit(temperature, 40, std::move(stop)), temperature, 1.0);
 }
 
 } // namespace core

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stop_token>
 
+#include "core/acceptance/tuna_forecast.h"
 #include "core/experiment/inputs/laplace_fits.h"
 #include "core/experiment/inputs/run_input_cache.h"
 #include "core/experiment/service/run_observer.h"
@@ -15,9 +16,17 @@
 namespace core {
 
 /// `laplace`: the request's fit when its proposal made one (else it is made here when needed).
-/// Throws std::invalid_argument when χ is 0 and the model cannot make the forecast.
+/// Where the forecast cannot be made (no Laplace fit, or one that fails), RunOutcome::tunaForecast
+/// says why, and a χ of 0 becomes the authors' 1e-5. Throws Cancelled when `stop` is requested.
 void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
                          const std::shared_ptr<const TimedLaplaceFit> &laplace, RunObserver &observer,
                          std::stop_token stop);
+
+/// The forecast's χ for a running chain that switches to TunaMH with χ = 0 (a live kernel
+/// change in the app): around `laplace` when given (the request's fit at `temperature`), else
+/// around a fit made here. Throws std::invalid_argument, which refuses the change, when the
+/// model lacks per-point Lipschitz bounds or a Laplace fit.
+TunaForecast forecastForKernel(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &laplace,
+                               double temperature, std::stop_token stop);
 
 } // namespace core

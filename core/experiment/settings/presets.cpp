@@ -62,6 +62,7 @@ RunConfig withPreset(RunConfig config, Preset preset, const std::vector<TestMeth
     config.burnIn = paper.burnIn;
     config.annealFrom = paper.annealFrom;
     config.controlVariates = paper.controlVariates;
+    config.tunaChi = paper.tunaChi;
     applyPreset(config, methods, nullptr);
     return config;
 }

@@ -9,9 +9,10 @@
 
 #include "core/data/classification_data.h"
 #include "core/data/data_file.h"
+#include "core/data/data_formats.h"
 #include "core/data/delimited_text.h"
 #include "core/experiment/settings/presets.h"
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 namespace {
@@ -221,7 +222,7 @@ std::vector<SettingSpec> makeTable()
             if (controlVariates)
                 c.controlVariates = *controlVariates;
         }));
-    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (" + methodNames("and", [](const MethodEntry &row) { return row.readsSmallMinibatch; }) + "); tall data with flymc among them 150000]", [](auto &c) -> auto & { return c.samples; }));
+    table.push_back(integer("samples", "samples", "iterations per chain [paper 3000; recommended: gmm 100000, tall-logreg 20000, logreg images 10000 (2 chains), worst-case 10000, when every method reads a minibatch (" + methodNames("and", [](const MethodEntry &row) { return row.readsSmallMinibatch; }) + "); flymc on tall data, alone or with methods that read a minibatch, 150000]", [](auto &c) -> auto & { return c.samples; }));
     table.push_back(seed("seed", "seed", "the chain's random stream (chain k uses seed + k) [1]",
                          [](auto &c) -> auto & { return c.seed; }));
     // The data seed also seeds the logistic-regression split and augmentation; files record
@@ -385,7 +386,7 @@ std::vector<SettingSpec> makeTable()
                                     "--label-column) or IDX images (with --labels), gzipped or not; glm: a CSV, "
                                     "LIBSVM or .npy file with a numeric response",
                                     [](auto &c) -> auto & { return c.logreg.data; })));
-    table.push_back(fileData(checkedText("format", "format", "logreg, glm --data: csv, libsvm, npy or idx [auto: from the file's content]",
+    table.push_back(fileData(checkedText("format", "format", "logreg, glm --data: " + dataFormatNames() + " [auto: from the file's content]",
                                            [](auto &c) -> auto & { return c.logreg.format; },
                                            [](const std::string &value) { parseDataFormat(value); })));
     table.push_back(logregOnly(text("label_column", "label-column",

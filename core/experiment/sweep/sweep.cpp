@@ -10,7 +10,7 @@
 
 #include "core/experiment/reports/reference_distance.h"
 #include "core/experiment/service/run_service.h"
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 
 namespace core {
 namespace {
@@ -234,6 +234,8 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
         row.dataPointsPerEss = chain.dataPointsPerEss;
         row.testAccuracy = chain.testAccuracy;
         row.wallSeconds = chain.summary.wallSeconds;
+        if (chain.method == TestMethod::Tuna)
+            row.tunaChi = outcome.config().tunaChi;
         if (reference)
             if (const std::optional<AgreementSummary> agreement = agreementWithReference(
                     outcome, static_cast<std::size_t>(outcome.request.methodIndexOf(chain.channel)), *reference)) {

@@ -68,6 +68,9 @@ struct SweepRow {
     double referenceShift = std::nan("");
     double referenceSdRatio = std::nan("");
     double wallSeconds = 0.0;      ///< the chain's
+    /// TunaMH's χ as run: the point's forecast's where the request left it at 0 (tuna_setup.h).
+    /// NaN for other methods (the summary JSON's rows only).
+    double tunaChi = std::nan("");
 };
 
 /// One method's trials at one point pooled (RunOutcome::pooled), for sweeps with trials > 1.

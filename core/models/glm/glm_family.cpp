@@ -9,7 +9,7 @@
 #include <boost/random/poisson_distribution.hpp>
 #include <boost/random/student_t_distribution.hpp>
 
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/models/plugin/plugin_family.h"
 #include "core/random/rng.h"
 #include "core/validation/range_checks.h"

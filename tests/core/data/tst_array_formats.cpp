@@ -250,6 +250,7 @@ BOOST_AUTO_TEST_CASE(everyFormatIsOneRowOfTheTable)
         return std::string(e.what()).find("format must be " + names + ";") != std::string::npos;
     });
     BOOST_TEST(dataFormatLabels() == "CSV, LIBSVM, NumPy .npy or IDX");
+    BOOST_TEST(dataFormatNames() == "csv, libsvm, npy or idx");
 
     // IDX refuses a classifier's read here (its classes are chosen elsewhere), a regression, and
     // a conversion, each with its row's reason.

@@ -17,7 +17,7 @@
 #include "core/data/data_file.h"
 #include "core/data/libsvm_dataset.h"
 #include "core/data/npy_conversion.h"
-#include "core/io/atomic_file.h"
+#include "core/io/number_format.h"
 #include "core/random/rng.h"
 #include "tests/support/gzip_bytes.h"
 #include "tests/support/temporary_directory.h"

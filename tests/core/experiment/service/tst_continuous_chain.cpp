@@ -426,6 +426,49 @@ BOOST_AUTO_TEST_CASE(theRunServiceRunsEveryChainUntilStopped)
     BOOST_TEST(outcome.posterior != nullptr);
 }
 
+// A live change to TunaMH whose χ is left to its forecast (the app's recommended preset on tall
+// data) gets the forecast's χ before the new test is made, where a χ of 0 would fail the chain.
+BOOST_AUTO_TEST_CASE(aLiveChangeToTunaTakesTheForecastsChi)
+{
+    RunRequest request;
+    request.config.dataset = "tall-logreg";
+    request.config.nData = 20'000; // full-data tests that outlast the first progress report (40 ms)
+    request.config.dimension = 4;
+    request.config.method = TestMethod::Metropolis;
+    request.config.samples = 20'000;
+    request.config.step = 0.02;
+    request.methods = {TestMethod::Metropolis};
+
+    struct Switcher : RunObserver {
+        LiveKernel *kernel = nullptr;
+        RunConfig wanted;
+        std::vector<std::string> refusals;
+        bool asked = false;
+        void chainProgress(int, const ChainResult &, std::int64_t, std::int64_t last) override
+        {
+            if (!asked && last > 200) {
+                asked = true;
+                kernel->set(wanted);
+            }
+        }
+        void kernelChangeRefused(int, const std::string &problem) override { refusals.push_back(problem); }
+    } observer;
+    LiveKernel kernel;
+    observer.kernel = &kernel;
+    observer.wanted = request.config;
+    observer.wanted.method = TestMethod::Tuna;
+    observer.wanted.tunaChi = 0.0;
+    RunControls controls;
+    controls.kernel = &kernel;
+    const RunOutcome outcome = runRequest(request, observer, controls);
+    BOOST_TEST(observer.refusals.empty());
+    BOOST_TEST_REQUIRE(outcome.chains.size() == std::size_t(1));
+    const ChainReport &chain = outcome.chains.front();
+    BOOST_TEST((chain.method == TestMethod::Tuna));
+    BOOST_TEST(chain.result->segments.size() == std::size_t(2));
+    BOOST_TEST(chain.result->completed == std::int64_t(20'000));
+}
+
 BOOST_AUTO_TEST_CASE(rejectsTooManyChannels)
 {
     RunRequest request;
