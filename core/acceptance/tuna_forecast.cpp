@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 
+#include "core/io/number_format.h"
 #include "core/models/model_registry.h"
 #include "core/random/rng.h"
 
@@ -19,9 +19,7 @@ constexpr double kSmallestChi = 1e-12;
 
 std::string figure(double value)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
+    return formatSignificant(value, 3);
 }
 
 } // namespace

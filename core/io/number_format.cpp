@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace core {
 
@@ -14,6 +15,13 @@ std::string formatRoundTrip(double value)
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     return std::string(buffer, result.ptr);
+}
+
+std::string formatSignificant(double value, int digits)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    return text;
 }
 
 } // namespace core

@@ -18,15 +18,14 @@
 #include "core/experiment/service/experiment_runner.h"
 #include "core/experiment/inputs/posterior_references.h"
 #include "core/install/install_layout.h"
+#include "core/io/number_format.h"
 
 namespace core {
 namespace {
 
 std::string formatNumber(double value)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
+    return formatSignificant(value, 6); // %g's six digits
 }
 
 // The θ components charts plot and diagnostics describe. A logistic-regression weight the data

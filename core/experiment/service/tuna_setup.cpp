@@ -1,24 +1,15 @@
 #include "core/experiment/service/tuna_setup.h"
 
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "core/acceptance/tuna_forecast.h"
 #include "core/correction/cancelled.h"
+#include "core/io/number_format.h"
 
 namespace core {
 
 namespace {
-
-std::string shortNumber(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
-}
-
-} // namespace
 
 // Why the forecast cannot be made for `model` (empty when it can): it needs per-point Lipschitz
 // bounds, and a Laplace fit unless one is given.
@@ -33,6 +24,8 @@ std::string whyNoForecast(const Model &model, bool fitGiven)
         return why.append("Laplace fit");
     return {};
 }
+
+} // namespace
 
 void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
                          const std::shared_ptr<const TimedLaplaceFit> &laplace, RunObserver &observer,
@@ -73,7 +66,7 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
         if (chooseChi)
             config.tunaChi = RunConfig{}.tunaChi;
         outcome.tunaForecast = "TunaMH forecast not made: " + whyNot
-                               + (chooseChi ? "; chi is the authors' " + shortNumber(config.tunaChi) + " instead"
+                               + (chooseChi ? "; chi is the authors' " + formatSignificant(config.tunaChi, 3) + " instead"
                                             : std::string());
     } else {
         if (chooseChi) {
@@ -81,7 +74,7 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
             forecast.chi = config.tunaChi;
         }
         outcome.tunaForecast = forecast.summary()
-                               + (chooseChi ? "; chi " + shortNumber(config.tunaChi)
+                               + (chooseChi ? "; chi " + formatSignificant(config.tunaChi, 3)
                                                   + " was taken from this forecast (--tuna-chi 0)"
                                             : std::string());
     }
