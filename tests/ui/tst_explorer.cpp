@@ -224,12 +224,12 @@ private slots:
         ui::ResultsView *results = window.results();
         QCOMPARE(results->histogram()->pinnedSeriesCount(), 1);
         QCOMPARE(results->traceChart()->pinnedLineCount(), 1);
-        results->setCurrentIndex(ui::ResultsView::HistogramTab);
+        results->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("sizes")));
         results->flushAll();
         const QList<QPointF> pinnedOutline = pinnedPoints(results->histogram()->chart());
         QVERIFY(pinnedOutline.size() >= 4);
         testruns::saveScreenshot(window, QStringLiteral("pinned-run-histogram.png"));
-        results->setCurrentIndex(ui::ResultsView::TraceTab);
+        results->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("traces")));
         results->flushAll();
         const QList<QPointF> pinnedTrace = pinnedPoints(results->traceChart()->view(0)->chart());
         QVERIFY(pinnedTrace.size() > 100);
@@ -335,7 +335,7 @@ private slots:
                                 .arg(chainBright)));
         qInfo("FlyMC: %.2f of %lld points bright on average, %.1f read per iteration against q_db N = %.0f",
               chainBright, static_cast<long long>(config.nData), chainRead, proposedBright);
-        window.results()->setCurrentIndex(ui::ResultsView::TraceTab);
+        window.results()->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("traces")));
         QTest::qWait(200); // the charts draw on the next turns of the event loop
         testruns::saveScreenshot(window, QStringLiteral("flymc-bright-points.png"));
 

@@ -1,21 +1,16 @@
 #pragma once
-// The tabbed chart area of the main window: posterior (one chart per compared method, on the
-// same θ window), minibatch-size histogram, correction distribution, traces, the
-// diagnostics table, for logistic regression test accuracy against data read, and the
-// trade-offs of a sweep of one setting. It routes each channel's snapshots to the charts of that channel's
-// method and chain; charts batch their own redraws.
-#include <optional>
+// The tabbed chart area of the main window, one chart page per tab (chartPageRows): posterior
+// (one chart per compared method, on the same θ window), minibatch-size histogram, correction
+// distribution, traces, the diagnostics table, for logistic regression test accuracy against
+// data read, and the trade-offs of a sweep of one setting. It hands every page each run's
+// layout, snapshots and outcome; pages route them to their charts, which batch their redraws.
+#include <memory>
+#include <vector>
 
-#include <QList>
-#include <QPointF>
-#include <QVector>
 #include <QString>
 #include <QTabWidget>
 
-#include "ui/charts/batch_size_histogram.h"
-#include "ui/charts/posterior_heat_map.h"
-#include "ui/run/sampler_worker.h"
-#include "ui/charts/trace_chart.h"
+#include "ui/pages/chart_page.h"
 
 namespace ui {
 
@@ -26,35 +21,38 @@ class ComparePage;
 class CorrectionChart;
 class DiagnosticsTable;
 class PosteriorChart;
-class ThemedChartView;
+class PosteriorPage;
 class TraceChart;
 class TradeoffsPage;
+struct PosteriorImage;
 
-/// One exportable chart: a file-name stem ("posterior-minibatch") and its view.
-struct NamedChart {
-    QString stem;
-    QString title;
-    ThemedChartView *view = nullptr;
+/// One tab of the chart area: its stable key and how to make its page. Sessions and --tab name
+/// tabs by the key, so that a tab added or moved does not shift what a saved session shows.
+struct ChartPageRow {
+    const char *key;
+    std::unique_ptr<ChartPage> (*make)();
 };
+/// Every tab, in the order shown.
+const std::vector<ChartPageRow> &chartPageRows();
 
 class ResultsView : public QTabWidget {
     Q_OBJECT
 public:
-    enum Tab { PosteriorTab, HistogramTab, CorrectionTab, TraceTab, DiagnosticsTab, AccuracyTab, TradeoffsTab };
-    /// Each tab's stable key, in the Tab order: "posterior", "sizes", "correction", "traces",
-    /// "diagnostics", "accuracy", "tradeoffs". Sessions and --tab name tabs by these, so that a
-    /// tab added or moved does not shift what a saved session shows.
+    /// Each tab's stable key, in tab order (chartPageRows).
     static QStringList tabKeys();
     /// The index of the tab with `key`, or -1.
     static int tabIndex(const QString &key);
 
     explicit ResultsView(QWidget *parent = nullptr);
+    ~ResultsView() override;
+    /// Shows the tab with `key` (tabKeys); false when there is none.
+    bool showTab(const QString &key);
 
     /// Sets the charts up for `request`: one posterior chart and one histogram series per
     /// method, one trace line per channel; clears the table.
     void beginRun(const RunRequest &request);
     /// Empty charts and table for the last run's layout (Reset).
-    void clearResults() { beginRun(m_request); }
+    void clearResults() { beginRun(m_layout.request); }
     void applySnapshot(const RunSnapshot &snapshot);
     /// Before any run: sets the empty charts up for the form's request when it needs other
     /// charts than those shown (another dataset or methods), so that a logistic dataset is not
@@ -67,52 +65,48 @@ public:
     void finishRun(const RunOutcome &outcome);
     /// Draws everything still queued (after a failure, before an export).
     void flushAll();
-    /// Pins the shown run as a faint layer under later runs: the posterior charts' samples,
-    /// the minibatch-size histograms' counts and the traces (see their setPinned… calls).
-    /// clearPin removes it.
+    /// Pins the shown run as a faint layer under later runs: what each page takes of it
+    /// (ChartPage::pinInto; the posterior charts' samples, the minibatch-size histograms' counts
+    /// and the traces). clearPin removes it.
     void pinPosteriorSamples();
     void clearPin();
-    bool hasPin() const { return !m_pins.isEmpty(); }
+    bool hasPin() const { return !m_pin.isEmpty(); }
     /// Draws what is queued for the visible tab only: what the charts' own timers do.
     void flushVisible();
 
     int posteriorChartCount() const;
     PosteriorChart *posteriorChart(int methodIndex = 0) const;
     /// The posterior tab (posterior charts and, comparing methods, a second histogram).
-    ComparePage *comparePage() const { return m_comparePage; }
-    BatchSizeHistogram *histogram() const { return m_histogram; }
-    CorrectionChart *correctionChart() const { return m_correction; }
-    TraceChart *traceChart() const { return m_traces; }
+    ComparePage *comparePage() const;
+    BatchSizeHistogram *histogram() const;
+    CorrectionChart *correctionChart() const;
+    TraceChart *traceChart() const;
     /// FlyMC's bright points, under the traces (hidden without FlyMC chains).
-    BrightPointsChart *brightPointsChart() const { return m_bright; }
-    DiagnosticsTable *diagnosticsTable() const { return m_table; }
-    AccuracyChart *accuracyChart() const { return m_accuracy; }
+    BrightPointsChart *brightPointsChart() const;
+    DiagnosticsTable *diagnosticsTable() const;
+    AccuracyChart *accuracyChart() const;
     /// The sweep of one setting (its own runs, not the run's).
-    TradeoffsPage *tradeoffsPage() const { return m_tradeoffs; }
+    TradeoffsPage *tradeoffsPage() const;
     /// Σ samples drawn by the posterior charts.
     qsizetype plottedSampleCount() const;
     /// Every chart that can be exported, in tab order.
     QList<NamedChart> exportableCharts() const;
 
 private:
-    void applyPins();
-    QList<QVector<QPointF>> m_pins; // per posterior chart, as pinned
-    std::vector<BatchSizeHistogram::SizeCounts> m_pinnedCounts; // per method
-    std::vector<TraceChart::PinnedLine> m_pinnedTraces;          // per channel
-    ComparePage *m_comparePage = nullptr;
-    BatchSizeHistogram *m_histogram = nullptr;
-    CorrectionChart *m_correction = nullptr;
-    TraceChart *m_traces = nullptr;
-    BrightPointsChart *m_bright = nullptr;
-    DiagnosticsTable *m_table = nullptr;
-    AccuracyChart *m_accuracy = nullptr;
-    TradeoffsPage *m_tradeoffs = nullptr;
-    RunRequest m_request;
-    std::optional<PosteriorImage> m_lastImage; // the mixture's latest, for charts set up again
-    int m_dimension = 2; // of θ in the current run
-};
+    /// The first page of type Page, or null.
+    template <class Page> Page *page() const
+    {
+        for (const std::unique_ptr<ChartPage> &p : m_pages)
+            if (auto *found = dynamic_cast<Page *>(p.get()))
+                return found;
+        return nullptr;
+    }
+    void showPin();
 
-/// Colour of a channel's lines: its method's colour, lighter or darker per chain.
-QColor channelColour(int methodIndex, int chainIndex);
+    std::vector<std::unique_ptr<ChartPage>> m_pages; // in tab order; their widgets belong to the tabs
+    PosteriorPage *m_posterior = nullptr;
+    RunLayout m_layout;
+    PinnedRun m_pin;
+};
 
 } // namespace ui

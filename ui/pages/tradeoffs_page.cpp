@@ -22,6 +22,29 @@
 #include "ui/pages/tradeoffs_grid.h"
 
 namespace ui {
+QString TradeoffsPage::tabTitle() const
+{
+    return tr("Trade-offs"); // every letter is some other control's Alt key
+}
+
+QString TradeoffsPage::toolTip() const
+{
+    return tr("Sweep one setting over a range with the form's methods: minibatch size, correction error, fidelity "
+              "and speed against it (Seita et al. Sec. 4–5).");
+}
+
+QList<NamedChart> TradeoffsPage::exportViews() const
+{
+    QList<NamedChart> charts;
+    if (!hasRows())
+        return charts;
+    const QString setting = QString::fromStdString(m_outcome.settingKey);
+    for (int figure = 0; figure < TradeoffsGrid::FigureCount; ++figure)
+        charts.append({QStringLiteral("tradeoffs-%1-%2").arg(setting, TradeoffsGrid::figureStem(figure)),
+                       tr("%1 against %2").arg(m_grid->figureTitle(figure), setting), m_grid->view(figure)});
+    return charts;
+}
+
 TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
 {
     m_axisRow = new SweepAxisRow;

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include "core/experiment/sweep/sweep.h"
+#include "ui/pages/chart_page.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -25,12 +26,19 @@ class SweepAxisRow;
 class SweepRunner;
 class TradeoffsGrid;
 
-class TradeoffsPage : public QWidget {
+class TradeoffsPage : public QWidget, public ChartPage {
     Q_OBJECT
 public:
     explicit TradeoffsPage(QWidget *parent = nullptr);
     /// Stops a running sweep and joins its thread.
     ~TradeoffsPage() override;
+
+    // As a chart page: a sweep's figures are its own runs', so a run leaves them as they are.
+    QWidget *widget() override { return this; }
+    QString tabTitle() const override;
+    QString toolTip() const override;
+    void beginRun(const RunLayout &) override {}
+    QList<NamedChart> exportViews() const override;
 
     /// The form whose settings and methods a sweep starts from, and into which a clicked point
     /// is loaded. Without one the page sweeps the default settings.

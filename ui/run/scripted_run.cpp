@@ -110,7 +110,7 @@ void ScriptedRun::onRunFinished(const ui::RunOutcome &outcome)
 
 void ScriptedRun::startSweep()
 {
-    m_window->results()->setCurrentIndex(ResultsView::TradeoffsTab);
+    m_window->results()->showTab(QStringLiteral("tradeoffs"));
     TradeoffsPage *page = m_window->results()->tradeoffsPage();
     connect(page, &TradeoffsPage::sweepFinished, this, &ScriptedRun::onSweepFinished);
     connect(page, &TradeoffsPage::sweepFailed, this, [this](const QString &message) {

@@ -382,7 +382,7 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     // On the Diagnostics tab at 1280 pixels: the method column stays in place (a view laid over
     // it) and R̂, min ESS, ESS/s and points per ESS are in view whole, each as wide as its
     // widest figure, never cut.
-    window.results()->setCurrentIndex(ui::ResultsView::DiagnosticsTab);
+    window.results()->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("diagnostics")));
     QTRY_VERIFY(table->isVisible());
     QVERIFY(table->frozenMethodColumn()->isVisible());
     QCOMPARE(table->frozenMethodColumn()->width(), table->methodColumnWidth());
@@ -508,7 +508,7 @@ void tst_Charts::updateCostAt1e5PlottedSamples()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const ui::RunRequest request = ui::RunRequest::single(smallConfig(core::TestMethod::Minibatch, 100'000));
     constexpr int kBatch = 2500;
-    for (int tab : {ui::ResultsView::PosteriorTab, ui::ResultsView::TraceTab, ui::ResultsView::HistogramTab}) {
+    for (int tab : {ui::ResultsView::tabIndex(QStringLiteral("posterior")), ui::ResultsView::tabIndex(QStringLiteral("traces")), ui::ResultsView::tabIndex(QStringLiteral("sizes"))}) {
         window.results()->beginRun(request);
         window.results()->setCurrentIndex(tab);
         double worst = 0.0, total = 0.0, worstPaint = 0.0, worstAll = 0.0;

@@ -189,7 +189,7 @@ void tst_Session::fileRoundTripsThroughTheWindow()
     window.setShowErrorDialogs(false);
     QVERIFY(window.fileActions()->openSession(path));
     QCOMPARE(canonical(window.session()), canonical(original));
-    QCOMPARE(window.results()->currentIndex(), int{ui::ResultsView::TraceTab});
+    QCOMPARE(window.results()->currentIndex(), ui::ResultsView::tabIndex(QStringLiteral("traces")));
     const ui::RunRequest request = window.controls()->request();
     QCOMPARE(request.methods, original.compareMethods);
     QCOMPARE(request.chains, 3);
@@ -280,16 +280,28 @@ void tst_Session::tabIsStoredByItsKey()
     ui::MainWindow window;
     window.setShowErrorDialogs(false);
     window.applySession(*old);
-    QCOMPARE(window.results()->currentIndex(), static_cast<int>(ui::ResultsView::TraceTab));
+    QCOMPARE(window.results()->currentIndex(), ui::ResultsView::tabIndex(QStringLiteral("traces")));
     QCOMPARE(window.session().tab, QStringLiteral("traces"));
     // A tab this version does not have (a newer program's session) keeps the tab shown.
     ui::Session newer = *old;
     newer.tab = QStringLiteral("a-later-tab");
     window.applySession(newer);
-    QCOMPARE(window.results()->currentIndex(), static_cast<int>(ui::ResultsView::TraceTab));
+    QCOMPARE(window.results()->currentIndex(), ui::ResultsView::tabIndex(QStringLiteral("traces")));
     // The --tab names are the same keys.
     QCOMPARE(ui::ResultsView::tabKeys().size(), window.results()->count());
-    QCOMPARE(ui::ResultsView::tabIndex(QStringLiteral("tradeoffs")), static_cast<int>(ui::ResultsView::TradeoffsTab));
+    // Each key opens the page whose tab title it names (the table's rows and the tabs agree).
+    const QStringList titles = {QStringLiteral("&Posterior"),   QStringLiteral("Minibatch si&zes"),
+                                QStringLiteral("&Correction C_σ"), QStringLiteral("&Traces"),
+                                QStringLiteral("&Diagnostics"),  QStringLiteral("Accurac&y"),
+                                QStringLiteral("Trade-offs")};
+    const QStringList keys = {QStringLiteral("posterior"),   QStringLiteral("sizes"),    QStringLiteral("correction"),
+                              QStringLiteral("traces"),      QStringLiteral("diagnostics"), QStringLiteral("accuracy"),
+                              QStringLiteral("tradeoffs")};
+    for (qsizetype k = 0; k < keys.size(); ++k) {
+        QVERIFY(window.results()->showTab(keys[k]));
+        QCOMPARE(window.results()->tabText(window.results()->currentIndex()), titles[k]);
+    }
+    QVERIFY(!window.results()->showTab(QStringLiteral("a-later-tab")));
 }
 
 void tst_Session::badFilesAreRefusedWithAReason()

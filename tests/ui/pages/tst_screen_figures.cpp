@@ -123,7 +123,7 @@ void tst_ScreenFigures::everyFigureOnScreenIsTheExportedRuns()
 
     // The Diagnostics table: each row found in the JSON by its method and chain, each column by
     // its header.
-    window.results()->setCurrentIndex(ui::ResultsView::DiagnosticsTab);
+    window.results()->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("diagnostics")));
     ui::DiagnosticsTable *table = window.results()->diagnosticsTable();
     QTRY_VERIFY(table->isVisible());
     QCOMPARE(table->rowCount(), 4);
@@ -248,7 +248,7 @@ void tst_ScreenFigures::everyFigureOnScreenIsTheExportedRuns()
 
     // The minibatch histogram (its own tab and the compare page's overview): each method's mean
     // label is its chains' mean batch after the burn-in.
-    window.results()->setCurrentIndex(ui::ResultsView::HistogramTab);
+    window.results()->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("sizes")));
     for (ui::BatchSizeHistogram *histogram : {window.results()->histogram(), window.results()->comparePage()->histogram()}) {
         QVERIFY(histogram);
         histogram->flush();

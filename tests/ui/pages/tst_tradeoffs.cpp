@@ -89,9 +89,9 @@ void tst_Tradeoffs::tabIsLastAndListsTheDatasetsSettings()
 {
     ui::MainWindow window;
     ui::ResultsView *results = window.results();
-    QCOMPARE(results->count(), ui::ResultsView::TradeoffsTab + 1);
+    QCOMPARE(results->count(), ui::ResultsView::tabIndex(QStringLiteral("tradeoffs")) + 1);
     // The page scrolls on small screens like the chart pages.
-    QVERIFY(results->widget(ui::ResultsView::TradeoffsTab)->isAncestorOf(results->tradeoffsPage()));
+    QVERIFY(results->widget(ui::ResultsView::tabIndex(QStringLiteral("tradeoffs")))->isAncestorOf(results->tradeoffsPage()));
     const core::SweepAxis axis = results->tradeoffsPage()->axis();
     QCOMPARE(axis.setting, std::string("sigma"));
     QCOMPARE(axis.count, 8);
@@ -477,7 +477,7 @@ void tst_Tradeoffs::titlesAreNeverCutAt1280Pixels()
     window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.results()->setCurrentIndex(ui::ResultsView::TradeoffsTab);
+    window.results()->setCurrentIndex(ui::ResultsView::tabIndex(QStringLiteral("tradeoffs")));
     TradeoffsGrid *grid = window.results()->tradeoffsPage()->grid();
     grid->reset(QStringLiteral("sigma"), 0.5, 1.5, false, {"minibatch", "naive-barker"}, false);
     grid->setStaleNote(QStringLiteral("dataset gmm → worst-case"));

@@ -1,0 +1,94 @@
+#pragma once
+// What every tab of the chart area is to the window: a page that is set up for a run, takes
+// each channel's snapshots, draws what it has queued, shows the run's outcome, pins a run under
+// later ones and names the views it exports. ResultsView holds the pages in one table
+// (chartPageRows) and speaks to them only through this interface, so that a new chart is its
+// own files and one row there.
+#include <array>
+#include <vector>
+
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include "ui/charts/batch_size_histogram.h"
+#include "ui/charts/trace_chart.h"
+#include "ui/run/run_messages.h"
+
+QT_BEGIN_NAMESPACE
+class QWidget;
+QT_END_NAMESPACE
+
+namespace ui {
+
+class ThemedChartView;
+
+/// One exportable chart: a file-name stem ("posterior-minibatch") and its view.
+struct NamedChart {
+    QString stem;
+    QString title;
+    ThemedChartView *view = nullptr;
+};
+
+/// What the pages are told of a run, worked out once from its request.
+struct RunLayout {
+    RunRequest request;
+    QStringList methods;   ///< one label per method entry, as tables name it ("minibatch+taylor2")
+    QStringList channels;  ///< one label per channel ("minibatch #2" with several chains)
+    QList<QColor> colours; ///< one per channel
+    /// N for generated data; 0 for real data, whose N the first snapshot brings.
+    qint64 dataSize = 0;
+    int dimension = 2;          ///< of θ as the charts show it: 1, or 2 (two weights of a larger θ)
+    bool exactPosterior = false; ///< the data have a posterior map to draw behind the samples
+    /// A run until stopped: the latest iterations per chain the charts keep; 0 for a fixed run.
+    qint64 window = 0;
+
+    int methodOf(int channel) const { return request.methodIndexOf(channel); }
+    /// The iterations of `channel` that warm up (0 for a run until stopped, which has none).
+    qint64 burnInOf(int channel) const;
+};
+
+RunLayout makeRunLayout(const RunRequest &request);
+
+/// Colour of a channel's lines: its method's colour, lighter or darker per chain.
+QColor channelColour(int methodIndex, int chainIndex);
+
+/// A run pinned as a faint layer under later runs: what each page took of it.
+struct PinnedRun {
+    QList<QVector<QPointF>> posteriorSamples;          ///< per posterior chart
+    std::vector<BatchSizeHistogram::SizeCounts> sizes; ///< per method
+    std::vector<TraceChart::PinnedLine> traces;        ///< per channel
+    bool isEmpty() const { return posteriorSamples.isEmpty(); }
+};
+
+class ChartPage {
+public:
+    virtual ~ChartPage() = default;
+
+    /// The widget the tab shows; the page owns its charts through it.
+    virtual QWidget *widget() = 0;
+    /// Whether the tab puts the widget in a scroll area (charts with minimum sizes do).
+    virtual bool scrolls() const { return true; }
+    virtual QString tabTitle() const = 0; ///< with its Alt-key mnemonic
+    virtual QString toolTip() const = 0;
+
+    /// Sets the page up for a run (also for the form's request before any run).
+    virtual void beginRun(const RunLayout &layout) = 0;
+    virtual void applySnapshot(const RunSnapshot & /*snapshot*/, const RunLayout & /*layout*/) {}
+    /// Draws everything still queued.
+    virtual void flush() {}
+    /// After flush(), when the run has ended.
+    virtual void finishRun(const RunOutcome & /*outcome*/) {}
+    /// The names of the plotted θ components.
+    virtual void setComponentNames(const QStringList & /*names*/) {}
+    /// Adds what the page shows now to `pin`; showPin draws a pin (or removes it, when empty).
+    virtual void pinInto(PinnedRun & /*pin*/) const {}
+    virtual void showPin(const PinnedRun & /*pin*/) {}
+    /// The charts a user can export from this page, in the page's order.
+    virtual QList<NamedChart> exportViews() const { return {}; }
+};
+
+} // namespace ui
