@@ -69,25 +69,25 @@ SmhFactorBounds smhFactorBounds(const TaylorProxies &proxies, const Vector &from
 
 Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
 {
-    const auto *cv = dynamic_cast<const ControlVariateModel *>(&problem.model);
-    if (!cv)
+    const TaylorProxies *residualProxies = problem.model.residualProxies();
+    if (!residualProxies)
         throw std::invalid_argument("smh needs control variates (taylor1 or taylor2): its factors are the "
                                     "residuals of the Taylor proxies");
-    const TaylorProxies &proxies = cv->proxies();
+    const TaylorProxies &proxies = *residualProxies;
     const PointWeights &l1Bounds = proxies.derivativeBoundWeights();
     Decision decision;
     decision.looks = 1;
-    chargeTablePass(l1Bounds, m_seenTable, cv->dataSize(), decision);
+    chargeTablePass(l1Bounds, m_seenTable, problem.model.dataSize(), decision);
 
     if (m_bound == SmhBound::Auto && proxies.hasMarginBounds())
-        chargeTablePass(proxies.marginBoundWeights(), m_seenMarginTable, cv->dataSize(), decision);
+        chargeTablePass(proxies.marginBoundWeights(), m_seenMarginTable, problem.model.dataSize(), decision);
     const SmhFactorBounds chosen =
         smhFactorBounds(proxies, problem.current, problem.proposed, problem.temperature, m_bound);
     const PointWeights &bounds = *chosen.weights;
     const double scale = chosen.scale;
     const double rate = bounds.total * scale;
     const double a0 = problem.exactPart();
-    if (!(rate <= static_cast<double>(cv->dataSize()))) {
+    if (!(rate <= static_cast<double>(problem.model.dataSize()))) {
         fallBackToMetropolis(problem, rng, decision); // Λ > N: Δ = a₀ + Σ_i r_i / T on all points
         return decision;
     }
@@ -95,7 +95,7 @@ Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)
     if (!(std::log(rng.uniformOpen01()) < a0))
         return decision; // factor 0 rejected: no point read
     bool rejected = false;
-    decision.pointsUsed = m_batch.run(*cv, problem.current, problem.proposed, bounds, rate, rng,
+    decision.pointsUsed = m_batch.run(problem.model, problem.current, problem.proposed, bounds, rate, rng,
                                       [&](DataIndex i, double residual) {
                                           const double u = std::max(0.0, -residual / problem.temperature);
                                           const double phi = bounds.weights[static_cast<std::size_t>(i)] * scale;

@@ -147,6 +147,7 @@ public:
 
     const Model &base() const { return *m_base; }
     const TaylorProxies &proxies() const { return *m_proxies; }
+    const TaylorProxies *residualProxies() const override { return m_proxies.get(); }
 
 private:
     std::shared_ptr<const Model> m_base;

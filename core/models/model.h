@@ -101,6 +101,11 @@ public:
     /// their sums from one pass over the data, when capabilities() has TaylorProxies; null
     /// otherwise (the default). Called through makeTaylorProxies, which checks the arguments.
     virtual std::shared_ptr<const TaylorProxies> taylorProxies(const Vector &anchor, int order) const;
+    /// A model whose ratios are the residuals of Taylor proxies (control variates: the
+    /// ControlVariateModel that wraps the data's model) gives those proxies here, so that the
+    /// methods built around them (SMH, Zig-Zag, SGLD-CV) find the mode and bounds without asking
+    /// for the wrapper's class; null for a model of the data itself (the default).
+    virtual const TaylorProxies *residualProxies() const { return nullptr; }
     /// Each point's lower bound on its likelihood tuned at `anchor`, with their product in closed
     /// form (collapsible_bound.h; one pass over the data), when capabilities() has
     /// CollapsibleLowerBound; null otherwise (the default).

@@ -402,14 +402,14 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
     if (methodRow(config.method).move == MethodMove::ZigZag) {
         // With control variates (the default) the chain's model is the residual model; zigzag+none
         // subsamples the data's own model against a global bound.
-        const auto *residuals = dynamic_cast<const ControlVariateModel *>(&model);
+        const TaylorProxies *residuals = model.residualProxies();
         if (!residuals && controlVariateOrder(config) > 0)
             throw std::logic_error("the Zig-Zag process needs the control variates' model (ChainInputs::controlVariates)");
         // Ten steps: on tall-logreg (step 1/√N, about half a posterior sd) about one effective draw
         // per two or three outputs (measured at N = 10⁵, d = 10: bulk ESS 1,841 of 4,500 outputs;
         // at one step, 487 of 4,500, for the same points per effective draw).
         const double spacing = config.zigzagSpacing > 0.0 ? config.zigzagSpacing : 10.0 * step;
-        return std::make_unique<ZigZagProcess>(model, residuals ? &residuals->proxies() : nullptr, spacing, 1.0, step);
+        return std::make_unique<ZigZagProcess>(model, residuals, spacing, 1.0, step);
     }
     if (const MethodMove move = methodRow(config.method).move; move != MethodMove::ProposalAndTest) {
         StochasticGradientSettings settings;
@@ -421,9 +421,7 @@ std::unique_ptr<Proposal> makeProposal(const RunConfig &config, const Model &mod
         settings.decayFrom = config.sgDecayFrom;
         // With control variates the chain's model is the residual model: its proxies give the
         // mode and Σ ∇ℓ_i(θ̂) that SGLD-CV's gradient is built around.
-        const auto *residuals = dynamic_cast<const ControlVariateModel *>(&model);
-        return std::make_unique<StochasticGradientDynamics>(model, step, settings,
-                                                            residuals ? &residuals->proxies() : nullptr);
+        return std::make_unique<StochasticGradientDynamics>(model, step, settings, model.residualProxies());
     }
     AdaptationSettings adaptation;
     adaptation.targetAcceptance = config.adaptTarget;
