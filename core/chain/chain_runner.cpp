@@ -6,6 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/chain/chain_clock.h"
+#include "core/chain/kernel_schedule.h"
+#include "core/chain/metropolis_step.h"
 #include "core/random/rng.h"
 #include "core/validation/range_checks.h"
 
@@ -73,6 +76,57 @@ std::uint64_t checkpointSeed(std::uint64_t seed, std::int64_t checkpoint)
     return z ^ (z >> 31);
 }
 
+namespace {
+
+// A resumed chain (ChainSettings::resumeDraws) replaces the burn-in's last θ by the draw it
+// resumes after, where its target starts.
+void resumeAt(const Model &model, const ChainSettings &settings, ChainState &state)
+{
+    state.current = settings.resumeTheta;
+    state.currentLogPrior = model.logPrior(state.current);
+    if (state.current.size() != model.dimension() || !std::isfinite(state.currentLogPrior))
+        throw std::invalid_argument("the draw a chain resumes after does not fit the model or its prior");
+}
+
+// At a checkpoint the random stream and the minibatch samplers start again, so that the chain
+// from there depends on θ alone (ChainSettings::checkpointEvery).
+void restartAtCheckpoint(std::int64_t t, const ChainSettings &settings, Rng &rng, AcceptanceTest &test,
+                         const Proposal &proposal)
+{
+    const std::int64_t draw = t - settings.burnIn + settings.resumeDraws;
+    if (draw % settings.checkpointEvery != 0)
+        return;
+    rng.reseed(checkpointSeed(settings.seed, draw / settings.checkpointEvery));
+    test.restartSampling();
+    proposal.restartSampling();
+}
+
+ChainState initialState(const Model &model, const ChainSettings &settings)
+{
+    const int dim = model.dimension();
+    ChainState state{settings.initialTheta.size() == 0 ? model.initialTheta() : settings.initialTheta, 0.0,
+                     Vector(dim)};
+    if (state.current.size() != dim)
+        throw std::invalid_argument("initial theta has dimension " + std::to_string(state.current.size())
+                                    + "; the model needs " + std::to_string(dim));
+    state.currentLogPrior = model.logPrior(state.current);
+    if (!std::isfinite(state.currentLogPrior))
+        throw std::invalid_argument("initial theta lies outside the prior's support");
+    return state;
+}
+
+void allocateRows(ChainResult &result, std::int64_t samples, int dimension)
+{
+    const auto total = static_cast<std::size_t>(samples);
+    result.samples.resize(samples, dimension);
+    result.batchSize.resize(total);
+    result.fullScanPoints.resize(total);
+    result.accepted.resize(total);
+    result.fullDataFallback.resize(total);
+}
+
+} // namespace
+
 ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTest &test,
                      const ChainSettings &settings, std::stop_token stop,
                      const ChainProgressCallback &onProgress)
@@ -81,266 +135,57 @@ ChainResult runChain(const Model &model, const Proposal &proposal, AcceptanceTes
     if (settings.checkpointEvery > 0 && !test.restartable())
         throw std::invalid_argument(test.name() + " carries state from one iteration to the next that a checkpoint does "
                                                   "not record: it cannot run with checkpoints (leave out --checkpoint-every)");
-    const int dim = model.dimension();
-    Vector current = settings.initialTheta.size() == 0 ? model.initialTheta() : settings.initialTheta;
-    if (current.size() != dim)
-        throw std::invalid_argument("initial theta has dimension " + std::to_string(current.size())
-                                    + "; the model needs " + std::to_string(dim));
-    Vector candidate(dim);
-    double currentLogPrior = model.logPrior(current);
-    if (!std::isfinite(currentLogPrior))
-        throw std::invalid_argument("initial theta lies outside the prior's support");
-
+    ChainState state = initialState(model, settings);
     ChainResult result;
     result.firstIteration = settings.firstIteration;
     result.adaptation = settings.frozenProposal;
-    const auto total = static_cast<std::size_t>(settings.samples);
-    result.samples.resize(settings.samples, dim);
-    result.batchSize.resize(total);
-    result.fullScanPoints.resize(total);
-    result.accepted.resize(total);
-    result.fullDataFallback.resize(total);
+    allocateRows(result, settings.samples, model.dimension());
 
-    // The main phase's settings; live tuning replaces them between iterations.
-    double mainTemperature = settings.temperature;
-    const Proposal *mainProposal = &proposal;
-    std::unique_ptr<Proposal> retunedProposal; // owns mainProposal after a step change
-    // Owns mainProposal after a change of T under an adaptive proposal: it learns its scale
-    // again until relearnEnd, then freezes (ChainSegment::relearning).
-    std::shared_ptr<AdaptiveProposal> relearner;
-    std::int64_t relearnEnd = -1;
-    // The T the main proposal's scale was learned for.
-    double proposalTemperature = settings.proposalTemperature > 0.0 ? settings.proposalTemperature : settings.temperature;
-    std::uint64_t seenTuning = 0;
-    // Moved on by every pause, so wall and segment times count sampling only.
-    auto start = std::chrono::steady_clock::now();
-    // The target segment starts where the burn-in ends: burn-in rows, sampled at T₀, must not
-    // enter ESS, R-hat or the posterior metrics.
-    if (settings.burnIn > 0) {
-        const Proposal &burnInStep = settings.burnInProposal ? *settings.burnInProposal : proposal;
-        result.segments.push_back({0, settings.burnInTemperature, burnInStep.step(), 0.0, true});
-    }
-    result.segments.push_back({settings.burnIn, mainTemperature, proposal.step(), 0.0});
-    result.segments.back().kernelChanged = settings.newKernel;
-    // After a change of T, an adaptive main proposal's scale rescaled by √(T′/T) at iteration t
-    // and learned again from there (AdaptiveProposal::relearning). false: it cannot re-learn (or
-    // is not adaptive), and the chain goes on with its kernel.
-    auto startRelearning = [&](std::int64_t t) {
-        relearnEnd = -1;
-        const auto *adaptive = dynamic_cast<const AdaptiveProposal *>(mainProposal);
-        if (!adaptive)
-            return false;
-        std::shared_ptr<AdaptiveProposal> next = adaptive->relearning(std::sqrt(mainTemperature / proposalTemperature));
-        if (!next)
-            return false;
-        relearner = std::move(next);
-        mainProposal = relearner.get();
-        const std::int64_t length = std::min(settings.relearnIterations > 0 ? settings.relearnIterations
-                                                                            : relearnLength(settings.burnIn),
-                                             (settings.samples - t) / 2);
-        if (length > 0) {
-            relearnEnd = t + length;
-        } else {
-            relearner->freeze(); // no room to learn: the rescaled kernel alone
-            result.adaptation = relearner->learned();
-        }
-        proposalTemperature = mainTemperature;
-        result.relearnedProposal = relearner;
-        result.relearnedTemperature = mainTemperature;
-        return true;
-    };
-    auto applyTuning = [&](std::int64_t t) {
-        const LiveTuning::Request request = settings.tuning->latest();
-        seenTuning = request.version;
-        const bool newTemperature = std::isfinite(request.temperature) && request.temperature != mainTemperature;
-        const bool newStep = std::isfinite(request.step) && request.step != mainProposal->step();
-        if (!newTemperature && !newStep)
-            return;
-        if (newTemperature)
-            mainTemperature = request.temperature;
-        if (newStep) {
-            // The user's step wins over any re-adaptation in progress.
-            retunedProposal = proposal.withStep(request.step); // allocates once per change only
-            mainProposal = retunedProposal.get();
-            if (relearnEnd >= 0)
-                result.learning.reset(); // no scale is being learned any more: the ellipse must not say so
-            relearnEnd = -1;
-            // Nor may a continuous run's next lap go on with the re-learned step.
-            result.relearnedProposal.reset();
-        } else if (t >= settings.burnIn && mainTemperature != proposalTemperature) {
-            // (A change during the burn-in applies where it ends, to what the burn-in learned.)
-            startRelearning(t);
-        }
-        // During a burn-in the schedule's own T and proposal run on: the change takes effect,
-        // and its segment starts, when the burn-in ends.
-        const std::int64_t begins = std::max(t, settings.burnIn);
-        const double seconds = t < settings.burnIn
-                                   ? 0.0 // set when the burn-in ends
-                                   : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        ChainSegment segment{begins, mainTemperature, mainProposal->step(), seconds};
-        segment.relearning = relearnEnd > t;
-        if (result.segments.back().start >= begins) {
-            segment.kernelChanged = result.segments.back().kernelChanged;
-            result.segments.back() = segment; // nothing ran with the previous settings
-        } else {
-            result.segments.push_back(segment);
-        }
-    };
-
-    AdaptiveProposal *const adaptation = settings.burnIn > 0 ? settings.adaptation : nullptr;
+    ChainClock clock(settings.pauseGate, settings.pacedFrom);
+    KernelSchedule kernel(proposal, settings, result, clock);
     std::int64_t reportedUpTo = 0;
     const auto report = [&] {
-        if (adaptation && !adaptation->frozen())
-            result.learning = adaptation->learned(); // allocates, but once per report at most
-        else if (relearnEnd > result.completed)
-            result.learning = relearner->learned();
-        mainProposal->takeRecentPath(result.recentPath);
+        kernel.reportLearning(result.completed);
+        kernel.mainProposal().takeRecentPath(result.recentPath);
         onProgress(result, reportedUpTo, result.completed);
         reportedUpTo = result.completed;
     };
     Rng rng(settings.seed);
-    auto lastReport = start;
-    // Pacing (PauseGate::setPace): the time the next iteration may start. Falling behind the
-    // pace (a slow iteration) does not earn a burst of catch-up iterations.
-    std::chrono::steady_clock::time_point nextSlot = settings.pacedFrom;
+    auto lastReport = clock.started();
     for (std::int64_t t = 0; t < settings.samples; ++t) {
-        if (settings.pauseGate && settings.pauseGate->pace() > 0.0) {
-            auto now = std::chrono::steady_clock::now();
-            if (nextSlot > now) {
-                settings.pauseGate->sleepUntil(nextSlot, stop);
-                now = std::chrono::steady_clock::now();
-                nextSlot = std::min(nextSlot, now); // woken early by a new pace: it applies now
-            }
-            const double pace = settings.pauseGate->pace();
-            if (pace > 0.0)
-                nextSlot = std::max(nextSlot, now)
-                           + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                               std::chrono::duration<double>(1.0 / pace));
-        }
-        if (settings.pauseGate) {
-            const double paused = settings.pauseGate->wait(stop);
-            if (paused > 0.0) {
-                result.pausedSeconds += paused;
-                start += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                    std::chrono::duration<double>(paused));
-            }
-        }
+        result.pausedSeconds += clock.waitTurn(stop);
         if (stop.stop_requested()) {
             result.stopped = true;
             break;
         }
-        if (settings.tuning && settings.tuning->version() != seenTuning)
-            applyTuning(t);
-        if (t == settings.burnIn && t > 0) {
-            result.segments.back().startSeconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            if (adaptation) {
-                adaptation->freeze();
-                result.adaptation = adaptation->learned();
-                result.learning.reset();
-                if (mainProposal == adaptation) { // the target segment runs with the learned scale
-                    result.segments.back().step = adaptation->step();
-                    // T changed during the burn-in: the scale was learned for the old T, so it is
-                    // rescaled and learned again from here, as for a change after the burn-in.
-                    if (mainTemperature != proposalTemperature && startRelearning(t)) {
-                        result.segments.back().step = mainProposal->step();
-                        result.segments.back().relearning = relearnEnd > t;
-                    }
-                }
-            }
-        }
-        if (t == relearnEnd) {
-            relearner->freeze();
-            relearnEnd = -1;
-            result.adaptation = relearner->learned();
-            result.learning.reset();
-            result.segments.push_back({t, mainTemperature, relearner->step(),
-                                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
-        }
-        if (t == settings.burnIn && settings.resumeDraws > 0) {
-            current = settings.resumeTheta;
-            currentLogPrior = model.logPrior(current);
-            if (current.size() != dim || !std::isfinite(currentLogPrior))
-                throw std::invalid_argument("the draw a chain resumes after does not fit the model or its prior");
-        }
-        if (settings.checkpointEvery > 0 && t >= settings.burnIn) {
-            const std::int64_t draw = t - settings.burnIn + settings.resumeDraws;
-            if (draw % settings.checkpointEvery == 0) {
-                rng.reseed(checkpointSeed(settings.seed, draw / settings.checkpointEvery));
-                test.restartSampling();
-                mainProposal->restartSampling();
-            }
-        }
-        const bool burningIn = t < settings.burnIn;
-        const Proposal &step = burningIn && settings.burnInProposal ? *settings.burnInProposal : *mainProposal;
-        const double temperature = burningIn ? settings.burnInTemperature : mainTemperature;
-        step.propose(current, candidate, temperature, rng);
-        const double candidateLogPrior = model.logPrior(candidate);
-        bool accepted = false;
-        Decision decision;
-        if (std::isfinite(candidateLogPrior)) { // outside the prior's support: reject, read nothing
-            const double proposalRatio = test.readsProposalRatio() ? step.logProposalRatio(current, candidate) : 0.0;
-            const TestProblem problem{model, current, candidate, temperature,
-                                      candidateLogPrior - currentLogPrior + proposalRatio};
-            decision = test.decide(problem, rng);
-            accepted = decision.accepted;
-            if (!test.readsProposalRatio()) { // a move without a test: its own reads and bounds count
-                const Proposal::MoveCost cost = step.lastMoveCost();
-                if (cost.pointsRead >= 0)
-                    decision.pointsUsed = cost.pointsRead;
-                decision.boundViolations += cost.boundViolations;
-            }
-        }
-        if (accepted) {
-            current.swap(candidate);
-            currentLogPrior = candidateLogPrior;
-        }
-        if (burningIn && adaptation)
-            adaptation->observe(current, accepted);
-        else if (relearnEnd > t)
-            relearner->observe(current, accepted);
-        const auto row = static_cast<std::size_t>(t);
-        result.samples.row(t) = current.transpose();
-        result.batchSize[row] = decision.pointsUsed;
-        result.fullScanPoints[row] = decision.fullScanPoints;
-        result.accepted[row] = accepted ? 1 : 0;
-        result.fullDataFallback[row] = decision.fullDataFallback ? 1 : 0;
-        result.fullScanSeconds += decision.fullScanSeconds;
-        result.boundViolations += decision.boundViolations;
-        if (decision.brightPoints >= 0 || !result.brightPoints.empty()) {
-            if (result.brightPoints.empty())
-                result.brightPoints.assign(result.batchSize.size(), 0); // once, at FlyMC's first test
-            // An iteration that ran no test (θ′ outside the prior's support) keeps the count.
-            result.brightPoints[row] = decision.brightPoints >= 0 ? decision.brightPoints
-                                       : row > 0                  ? result.brightPoints[row - 1]
-                                                                  : 0;
-        }
-        result.completed = t + 1;
+        kernel.advanceTo(t);
+        if (t == settings.burnIn && settings.resumeDraws > 0)
+            resumeAt(model, settings, state);
+        if (settings.checkpointEvery > 0 && t >= settings.burnIn)
+            restartAtCheckpoint(t, settings, rng, test, kernel.mainProposal());
+        const StepOutcome step = metropolisStep(model, kernel.proposalAt(t), test, state, kernel.temperatureAt(t), rng);
+        kernel.observe(t, state.current, step.accepted);
+        recordIteration(result, t, state.current, step);
 
-        const bool stepping = settings.pauseGate && settings.pauseGate->paused();
-        const bool pacing = settings.pauseGate && settings.pauseGate->pace() > 0.0;
-        if (settings.maxSeconds > 0.0 && ((t & 63) == 63 || pacing || stepping)
-            && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= settings.maxSeconds)
+        // Every 64 iterations, or each one while paced or single-stepped: the time limit, a
+        // yield to the next lap, a progress report.
+        const bool stepping = clock.stepping();
+        const bool everyIteration = (t & 63) == 63 || stepping;
+        if (settings.maxSeconds > 0.0 && (everyIteration || clock.pacing()) && clock.seconds() >= settings.maxSeconds)
             break; // timed out: the result is complete up to here, not stopped
         if (settings.yieldRequested && (t & 63) == 63 && result.completed < settings.samples && settings.yieldRequested())
             break; // the same: the caller goes on in another lap
-        if (onProgress && ((t & 63) == 63 || stepping)) {
-            const auto now = std::chrono::steady_clock::now();
+        if (onProgress && everyIteration) {
+            const auto now = ChainClock::Clock::now();
             if (stepping || now - lastReport >= settings.progressInterval) {
                 report();
                 lastReport = now;
             }
         }
     }
-    if (relearnEnd >= 0) {
-        // Ended (a lap's end, a stop) while re-learning: the scale freezes as it stands, so that
-        // a next lap goes on with a fixed kernel.
-        relearner->freeze();
-        result.adaptation = relearner->learned();
-        result.learning.reset();
-    }
-    result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.nextPacedIteration = nextSlot;
+    kernel.finish();
+    result.wallSeconds = clock.seconds();
+    result.nextPacedIteration = clock.nextSlot();
     if (onProgress && reportedUpTo < result.completed)
         report();
     return result;
