@@ -53,7 +53,7 @@ GaussianMeanModel model()
     Eigen::VectorXd x(500);
     for (Eigen::Index i = 0; i < x.size(); ++i)
         x[i] = 0.3 + rng.normal();
-    return GaussianMeanModel(x, 1.0);
+    return GaussianMeanModel(x, 1.0, 0.0, 4.0); // a proper prior: log p0 is -inf at an infinite θ
 }
 
 Vector scalar(double value)
@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(aStepAcceptsWithMetropolissProbability)
 BOOST_AUTO_TEST_CASE(aCandidateOutsideThePriorIsRefusedUnread)
 {
     const GaussianMeanModel data = model();
-    const FixedProposal proposal(scalar(std::numeric_limits<double>::quiet_NaN()));
+    const FixedProposal proposal(scalar(std::numeric_limits<double>::infinity()));
     MetropolisTest test;
     Rng rng(1);
     ChainState state{scalar(0.2), data.logPrior(scalar(0.2)), Vector(1)};
