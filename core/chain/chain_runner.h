@@ -20,32 +20,13 @@
 
 namespace core {
 
-struct ChainSettings {
-    std::int64_t samples = 3000;   ///< iterations, one sample each (≥ 1)
-    std::uint64_t seed = 1;
-    double temperature = 1.0;      ///< T > 0
+/// Where one chain starts and what steers it from outside while it runs: the part of its
+/// settings that comes from its caller (a run's laps, a resumed file, the app's controls), not
+/// from the run's configuration. ChainSettings and the run service's ChainInputs both are one,
+/// so that it is passed on whole.
+struct ChainControls {
     /// Start here; empty means model.initialTheta().
     Vector initialTheta;
-    /// The progress callback fires at most this often (and at the end).
-    std::chrono::milliseconds progressInterval{40};
-    /// Burn-in: the first `burnIn` iterations run at `burnInTemperature` (> 0) with
-    /// `burnInProposal` (if set), then the chain continues at `temperature` with the main
-    /// proposal. burnIn = 0: no burn-in. With burnInTemperature = temperature it is a plain
-    /// warm-up at the target; above it, annealing (Seita et al., "Minibatch Acceptance Test" (later
-    /// version), Sec. 6.2, Fig. 3 right). Either way its rows form a segment of their own, marked
-    /// `burnIn`.
-    std::int64_t burnIn = 0;
-    double burnInTemperature = 0.0;
-    const Proposal *burnInProposal = nullptr;
-    /// Optional: an adaptive proposal that learns from the burn-in. It must be the proposal the
-    /// burn-in runs with (the main one, burnInProposal unset): observe() follows every burn-in
-    /// iteration and freeze() ends its adaptation where the burn-in ends, so the samples after
-    /// it come from a fixed kernel. Ignored without a burn-in.
-    AdaptiveProposal *adaptation = nullptr;
-    /// A proposal frozen in an earlier lap of this chain (ChainInputs::keptProposal): copied
-    /// into ChainResult::adaptation before the first iteration, so that every progress report
-    /// of a later lap already carries what the burn-in learned, not only the lap's end.
-    std::optional<LearnedProposal> frozenProposal;
     /// Optional: lets another thread pause, resume and single-step the chain. While it is
     /// paused, every completed iteration is reported at once.
     PauseGate *pauseGate = nullptr;
@@ -70,6 +51,40 @@ struct ChainSettings {
     /// lap ends. A run of fixed length whose acceptance test is changed from another thread
     /// ends its lap this way and goes on in the next with the new test (continuous_chain.h).
     std::function<bool()> yieldRequested;
+    /// A chain resumed at a checkpoint: its target starts at draw `resumeDraws` (a multiple of
+    /// checkpointEvery) from θ = `resumeTheta`, the draw before it. The burn-in is run again
+    /// (it is deterministic, and freezes the same proposal) and its last θ replaced by this one.
+    std::int64_t resumeDraws = 0;
+    Vector resumeTheta;
+    /// The T the main proposal's scale was learned for, when not `temperature`: a later lap
+    /// going on with a proposal re-learned in an earlier one (ChainResult::relearnedProposal).
+    double proposalTemperature = 0.0;
+};
+
+struct ChainSettings : ChainControls {
+    std::int64_t samples = 3000;   ///< iterations, one sample each (≥ 1)
+    std::uint64_t seed = 1;
+    double temperature = 1.0;      ///< T > 0
+    /// The progress callback fires at most this often (and at the end).
+    std::chrono::milliseconds progressInterval{40};
+    /// Burn-in: the first `burnIn` iterations run at `burnInTemperature` (> 0) with
+    /// `burnInProposal` (if set), then the chain continues at `temperature` with the main
+    /// proposal. burnIn = 0: no burn-in. With burnInTemperature = temperature it is a plain
+    /// warm-up at the target; above it, annealing (Seita et al., "Minibatch Acceptance Test" (later
+    /// version), Sec. 6.2, Fig. 3 right). Either way its rows form a segment of their own, marked
+    /// `burnIn`.
+    std::int64_t burnIn = 0;
+    double burnInTemperature = 0.0;
+    const Proposal *burnInProposal = nullptr;
+    /// Optional: an adaptive proposal that learns from the burn-in. It must be the proposal the
+    /// burn-in runs with (the main one, burnInProposal unset): observe() follows every burn-in
+    /// iteration and freeze() ends its adaptation where the burn-in ends, so the samples after
+    /// it come from a fixed kernel. Ignored without a burn-in.
+    AdaptiveProposal *adaptation = nullptr;
+    /// A proposal frozen in an earlier lap of this chain (ChainInputs::keptProposal): copied
+    /// into ChainResult::adaptation before the first iteration, so that every progress report
+    /// of a later lap already carries what the burn-in learned, not only the lap's end.
+    std::optional<LearnedProposal> frozenProposal;
     /// > 0: checkpoints every `checkpointEvery` iterations of the target (the first where the
     /// burn-in ends). At each the chain restarts its random stream from checkpointSeed(seed, k)
     /// and the minibatch samplers of its test and proposal from their initial order, so the
@@ -77,19 +92,11 @@ struct ChainSettings {
     /// a run cut short can be continued from its file exactly (`run --resume`). 0: one random
     /// stream for the whole chain, as always. Refused for a test that is not restartable().
     std::int64_t checkpointEvery = 0;
-    /// A chain resumed at a checkpoint: its target starts at draw `resumeDraws` (a multiple of
-    /// checkpointEvery) from θ = `resumeTheta`, the draw before it. The burn-in is run again
-    /// (it is deterministic, and freezes the same proposal) and its last θ replaced by this one.
-    std::int64_t resumeDraws = 0;
-    Vector resumeTheta;
     /// A live change of T after the burn-in, under an adaptive proposal (AdaptiveProposal, the
     /// main one or a frozen one kept from an earlier lap): the proposal's scale is multiplied by
     /// √(T′/T) at once and learned again over this many iterations, a segment marked
     /// `relearning`, before it freezes and a target segment starts. 0: relearnLength(burnIn).
     std::int64_t relearnIterations = 0;
-    /// The T the main proposal's scale was learned for, when not `temperature`: a later lap
-    /// going on with a proposal re-learned in an earlier one (ChainResult::relearnedProposal).
-    double proposalTemperature = 0.0;
 };
 
 /// The iterations a re-adaptation after a live change of T runs for by default: a quarter of

@@ -95,26 +95,21 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     const bool adapting = adaptive && config.burnIn > 0 && !adaptive->frozen();
     const auto burnInProposal =
         config.burnIn > 0 && !learns ? makeProposal(config, proposalModel, burnInStep) : nullptr;
-    ChainSettings settings{
-        .samples = config.samples - inputs.resumeDraws, // a resumed chain: the burn-in and the draws left
-        .seed = config.seed,
-        .temperature = config.temperature,
-        .initialTheta = inputs.initialTheta,
-        .burnIn = config.burnIn,
-        // Without annealing the burn-in is a warm-up at the target itself.
-        .burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature,
-        .burnInProposal = burnInProposal.get(),
-        .adaptation = adapting ? adaptive : nullptr,
-        // Frozen in an earlier lap of this chain.
-        .frozenProposal = adaptive && adaptive->frozen() ? std::optional(adaptive->learned()) : std::nullopt,
-        .pauseGate = inputs.pauseGate,
-        .tuning = inputs.tuning,
-        .checkpointEvery = config.checkpointEvery,
-        .resumeDraws = inputs.resumeDraws,
-        .resumeTheta = inputs.resumeTheta,
-        .relearnIterations = relearnLength(config.burnIn),
-        .proposalTemperature = inputs.proposalTemperature,
-    };
+    ChainSettings settings;
+    static_cast<ChainControls &>(settings) = inputs; // where it starts, what steers it
+    settings.samples = config.samples - inputs.resumeDraws; // a resumed chain: the burn-in and the draws left
+    settings.seed = config.seed;
+    settings.temperature = config.temperature;
+    settings.burnIn = config.burnIn;
+    // Without annealing the burn-in is a warm-up at the target itself.
+    settings.burnInTemperature = config.annealFrom > 0.0 ? config.annealFrom : config.temperature;
+    settings.burnInProposal = burnInProposal.get();
+    settings.adaptation = adapting ? adaptive : nullptr;
+    // Frozen in an earlier lap of this chain.
+    if (adaptive && adaptive->frozen())
+        settings.frozenProposal = adaptive->learned();
+    settings.checkpointEvery = config.checkpointEvery;
+    settings.relearnIterations = relearnLength(config.burnIn);
     if (withProxies && settings.initialTheta.size() == 0)
         settings.initialTheta = withProxies->proxies().anchor();
     if (!withProxies && isExactMinibatchMethod(config.method) && inputs.posteriorMode.size() > 0) {
@@ -126,11 +121,6 @@ ChainResult runConfiguredChain(const RunConfig &config, const DatasetInstance &d
     if (settings.initialTheta.size() == 0)
         if (const Vector *start = proposal->preferredStart(); start && start->size() == dataset.model->dimension())
             settings.initialTheta = *start;
-    settings.firstIteration = inputs.firstIteration;
-    settings.maxSeconds = inputs.maxSeconds;
-    settings.pacedFrom = inputs.pacedFrom;
-    settings.newKernel = inputs.newKernel;
-    settings.yieldRequested = inputs.yieldRequested;
     ChainResult chain = runChain(testModel, *proposal, test, settings, inputs.stop, inputs.onProgress);
     if (setupSeconds > 1e-3) { // a fit, not the microseconds of allocating a proposal
         chain.setupSeconds = setupSeconds;

@@ -16,26 +16,14 @@
 namespace core {
 
 /// What one chain needs besides its settings and data: the correction table (minibatch method
-/// only), AustereMH(nc)'s designer, and the optional controls of ChainSettings.
-struct ChainInputs {
+/// only), AustereMH(nc)'s designer, its stop token and progress callback, and what starts and
+/// steers it from outside (ChainControls: its start and first iteration, a resumed draw, the
+/// pause gate, live tuning, a lap's time limit and pace), passed on to the chain whole.
+struct ChainInputs : ChainControls {
     std::shared_ptr<const CorrectionDistribution> correction;
     std::shared_ptr<const AustereDesigner> designer;
     std::stop_token stop;
     ChainProgressCallback onProgress;
-    PauseGate *pauseGate = nullptr;
-    const LiveTuning *tuning = nullptr;
-    /// Where the chain starts (empty: the model's initial θ) and the iteration number of its
-    /// first row: the laps of a run until stopped go on from the previous lap.
-    Vector initialTheta;
-    std::int64_t firstIteration = 0;
-    /// A chain resumed at a checkpoint (ChainSettings::resumeDraws, resumeTheta): it runs the
-    /// burn-in again and then the draws from `resumeDraws` on, from `resumeTheta`.
-    std::int64_t resumeDraws = 0;
-    Vector resumeTheta;
-    double maxSeconds = 0.0; ///< see ChainSettings::maxSeconds
-    std::chrono::steady_clock::time_point pacedFrom{}; ///< see ChainSettings::pacedFrom
-    bool newKernel = false;                             ///< see ChainSettings::newKernel
-    std::function<bool()> yieldRequested;               ///< see ChainSettings::yieldRequested
     /// Set: the acceptance test to use, built for this config (makeAcceptanceTest), instead of
     /// a new one. The laps of a run until stopped share one: building a test allocates and
     /// clears buffers of N entries, which at N = 10⁶ would cost a lap a good part of its time.
@@ -45,9 +33,6 @@ struct ChainInputs {
     /// adaptive proposal learned during the burn-in, and a Laplace fit, then last the whole
     /// chain: a lap after a kernel change must not start learning (or fitting) again.
     std::unique_ptr<Proposal> *keptProposal = nullptr;
-    /// The T the kept proposal's scale was last learned for (ChainSettings::proposalTemperature);
-    /// 0: the config's.
-    double proposalTemperature = 0.0;
     /// The dataset's model with Taylor-proxy control variates of order 1 and 2 (index 1, 2;
     /// control_variates.h), built once per request where a channel's settings ask for them. A
     /// chain whose config resolves to control variates has its acceptance test read that model,
