@@ -5,6 +5,7 @@
 // (chartPageRows) and speaks to them only through this interface, so that a new chart is its
 // own files and one row there.
 #include <array>
+#include <utility>
 #include <vector>
 
 #include <QColor>
@@ -66,14 +67,19 @@ struct PinnedRun {
 
 class ChartPage {
 public:
+    /// `widget` is what the tab shows (its charts are its children); `tabTitle` has the tab's
+    /// Alt-key mnemonic.
+    ChartPage(QWidget *widget, QString tabTitle, QString toolTip)
+        : m_widget(widget), m_tabTitle(std::move(tabTitle)), m_toolTip(std::move(toolTip))
+    {
+    }
     virtual ~ChartPage() = default;
 
-    /// The widget the tab shows; the page owns its charts through it.
-    virtual QWidget *widget() = 0;
+    QWidget *widget() const { return m_widget; }
+    const QString &tabTitle() const { return m_tabTitle; }
+    const QString &toolTip() const { return m_toolTip; }
     /// Whether the tab puts the widget in a scroll area (charts with minimum sizes do).
     virtual bool scrolls() const { return true; }
-    virtual QString tabTitle() const = 0; ///< with its Alt-key mnemonic
-    virtual QString toolTip() const = 0;
 
     /// Sets the page up for a run (also for the form's request before any run).
     virtual void beginRun(const RunLayout &layout) = 0;
@@ -89,6 +95,11 @@ public:
     virtual void showPin(const PinnedRun & /*pin*/) {}
     /// The charts a user can export from this page, in the page's order.
     virtual QList<NamedChart> exportViews() const { return {}; }
+
+private:
+    QWidget *m_widget;
+    QString m_tabTitle;
+    QString m_toolTip;
 };
 
 } // namespace ui

@@ -21,25 +21,13 @@ QString tr(const char *text)
 
 } // namespace
 
-PosteriorPage::PosteriorPage() : m_page(new ComparePage)
+PosteriorPage::PosteriorPage()
+    : ChartPage(new ComparePage, tr("&Posterior"),
+                tr("Samples over the exact tempered posterior; comparing methods, one chart per method and their "
+                   "minibatch sizes side by side.")),
+      m_page(static_cast<ComparePage *>(widget()))
 {
     m_page->setUp({tr("Posterior samples over the true tempered log-posterior")}, {}, 0);
-}
-
-QWidget *PosteriorPage::widget()
-{
-    return m_page;
-}
-
-QString PosteriorPage::tabTitle() const
-{
-    return tr("&Posterior");
-}
-
-QString PosteriorPage::toolTip() const
-{
-    return tr("Samples over the exact tempered posterior; comparing methods, one chart per method and their "
-              "minibatch sizes side by side.");
 }
 
 void PosteriorPage::beginRun(const RunLayout &layout)

@@ -17,9 +17,6 @@ class PosteriorPage : public ChartPage {
 public:
     PosteriorPage();
 
-    QWidget *widget() override;
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &layout) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
@@ -35,7 +32,7 @@ public:
     ComparePage *comparePage() const { return m_page; }
 
 private:
-    ComparePage *m_page = nullptr; // owned by the tab once the tab holds it
+    ComparePage *m_page; // the page's widget
     RunRequest m_request;
     std::optional<PosteriorImage> m_lastImage;
 };

@@ -35,25 +35,13 @@ QVector<qint64> sizesAfterBurnIn(const RunSnapshot &snapshot, qint64 burnIn)
 
 // --- Minibatch sizes -------------------------------------------------------------------------
 
-SizesPage::SizesPage() : m_histogram(new BatchSizeHistogram)
+SizesPage::SizesPage()
+    : ChartPage(new BatchSizeHistogram, tr("Minibatch si&zes"),
+                tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4).")),
+      m_histogram(static_cast<BatchSizeHistogram *>(widget()))
 {
     const core::RunConfig defaults;
     m_histogram->reset({QString::fromStdString(core::methodName(defaults.method))}, defaults.nData);
-}
-
-QWidget *SizesPage::widget()
-{
-    return m_histogram;
-}
-
-QString SizesPage::tabTitle() const
-{
-    return tr("Minibatch si&zes");
-}
-
-QString SizesPage::toolTip() const
-{
-    return tr("How many data points each test read, log–log (Seita et al. Figures 2 and 4).");
 }
 
 void SizesPage::beginRun(const RunLayout &layout)
@@ -93,21 +81,11 @@ QList<NamedChart> SizesPage::exportViews() const
 
 // --- Correction distribution -----------------------------------------------------------------
 
-CorrectionPage::CorrectionPage() : m_chart(new CorrectionChart) {}
-
-QWidget *CorrectionPage::widget()
+CorrectionPage::CorrectionPage()
+    : ChartPage(new CorrectionChart, tr("&Correction C_σ"),
+                tr("The correction distribution for the σ, λ and solver in the panel (Sec. 4).")),
+      m_chart(static_cast<CorrectionChart *>(widget()))
 {
-    return m_chart;
-}
-
-QString CorrectionPage::tabTitle() const
-{
-    return tr("&Correction C_σ");
-}
-
-QString CorrectionPage::toolTip() const
-{
-    return tr("The correction distribution for the σ, λ and solver in the panel (Sec. 4).");
 }
 
 QList<NamedChart> CorrectionPage::exportViews() const
@@ -118,28 +96,15 @@ QList<NamedChart> CorrectionPage::exportViews() const
 
 // --- Traces and bright points ----------------------------------------------------------------
 
-TracesPage::TracesPage() : m_widget(new QWidget), m_traces(new TraceChart), m_bright(new BrightPointsChart)
+TracesPage::TracesPage()
+    : ChartPage(new QWidget, tr("&Traces"), tr("θ₁ and θ₂ against the iteration, per chain.")),
+      m_traces(new TraceChart), m_bright(new BrightPointsChart)
 {
-    auto *layout = new QVBoxLayout(m_widget);
+    auto *layout = new QVBoxLayout(widget());
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_traces, 2);
     layout->addWidget(m_bright, 1); // shown when a run has FlyMC chains
     m_traces->reset({tr("chain 1")}, {seriesColour(0)}, core::RunConfig{}.samples);
-}
-
-QWidget *TracesPage::widget()
-{
-    return m_widget;
-}
-
-QString TracesPage::tabTitle() const
-{
-    return tr("&Traces");
-}
-
-QString TracesPage::toolTip() const
-{
-    return tr("θ₁ and θ₂ against the iteration, per chain.");
 }
 
 void TracesPage::beginRun(const RunLayout &layout)
@@ -196,9 +161,11 @@ QList<NamedChart> TracesPage::exportViews() const
 
 // --- Diagnostics -----------------------------------------------------------------------------
 
-DiagnosticsPage::DiagnosticsPage() : m_widget(new QWidget), m_table(new DiagnosticsTable)
+DiagnosticsPage::DiagnosticsPage()
+    : ChartPage(new QWidget, tr("&Diagnostics"), tr("Per-chain acceptance, minibatch sizes, ESS and R-hat after a run.")),
+      m_table(new DiagnosticsTable)
 {
-    auto *layout = new QVBoxLayout(m_widget);
+    auto *layout = new QVBoxLayout(widget());
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_table, 1);
     auto *note = new QLabel(tr("One row per chain, filled when a run ends. b is the number of data points one "
@@ -210,21 +177,6 @@ DiagnosticsPage::DiagnosticsPage() : m_widget(new QWidget), m_table(new Diagnost
     note->setWordWrap(true);
     note->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note);
-}
-
-QWidget *DiagnosticsPage::widget()
-{
-    return m_widget;
-}
-
-QString DiagnosticsPage::tabTitle() const
-{
-    return tr("&Diagnostics");
-}
-
-QString DiagnosticsPage::toolTip() const
-{
-    return tr("Per-chain acceptance, minibatch sizes, ESS and R-hat after a run.");
 }
 
 void DiagnosticsPage::beginRun(const RunLayout &)
@@ -239,22 +191,12 @@ void DiagnosticsPage::finishRun(const RunOutcome &outcome)
 
 // --- Test accuracy ---------------------------------------------------------------------------
 
-AccuracyPage::AccuracyPage() : m_chart(new AccuracyChart) {}
-
-QWidget *AccuracyPage::widget()
+AccuracyPage::AccuracyPage()
+    : ChartPage(new AccuracyChart, tr("Accurac&y"),
+                tr("Logistic regression: test accuracy and log-likelihood against the data read (Seita et al. "
+                   "Sec. 6.2, Figure 3).")),
+      m_chart(static_cast<AccuracyChart *>(widget()))
 {
-    return m_chart;
-}
-
-QString AccuracyPage::tabTitle() const
-{
-    return tr("Accurac&y");
-}
-
-QString AccuracyPage::toolTip() const
-{
-    return tr("Logistic regression: test accuracy and log-likelihood against the data read (Seita et al. Sec. 6.2, "
-              "Figure 3).");
 }
 
 void AccuracyPage::beginRun(const RunLayout &layout)

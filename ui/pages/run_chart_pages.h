@@ -18,9 +18,6 @@ class TraceChart;
 class SizesPage : public ChartPage {
 public:
     SizesPage();
-    QWidget *widget() override;
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &layout) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
@@ -37,9 +34,6 @@ private:
 class CorrectionPage : public ChartPage {
 public:
     CorrectionPage();
-    QWidget *widget() override;
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &) override {}
     QList<NamedChart> exportViews() const override;
     CorrectionChart *chart() const { return m_chart; }
@@ -52,9 +46,6 @@ private:
 class TracesPage : public ChartPage {
 public:
     TracesPage();
-    QWidget *widget() override;
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &layout) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
@@ -66,7 +57,6 @@ public:
     BrightPointsChart *brightPoints() const { return m_bright; }
 
 private:
-    QWidget *m_widget;
     TraceChart *m_traces;
     BrightPointsChart *m_bright;
     int m_dimension = 2;
@@ -76,16 +66,12 @@ private:
 class DiagnosticsPage : public ChartPage {
 public:
     DiagnosticsPage();
-    QWidget *widget() override;
     bool scrolls() const override { return false; } // the table scrolls itself
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &layout) override;
     void finishRun(const RunOutcome &outcome) override;
     DiagnosticsTable *table() const { return m_table; }
 
 private:
-    QWidget *m_widget;
     DiagnosticsTable *m_table;
 };
 
@@ -93,9 +79,6 @@ private:
 class AccuracyPage : public ChartPage {
 public:
     AccuracyPage();
-    QWidget *widget() override;
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &layout) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;

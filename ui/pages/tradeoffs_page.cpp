@@ -22,17 +22,6 @@
 #include "ui/pages/tradeoffs_grid.h"
 
 namespace ui {
-QString TradeoffsPage::tabTitle() const
-{
-    return tr("Trade-offs"); // every letter is some other control's Alt key
-}
-
-QString TradeoffsPage::toolTip() const
-{
-    return tr("Sweep one setting over a range with the form's methods: minibatch size, correction error, fidelity "
-              "and speed against it (Seita et al. Sec. 4–5).");
-}
-
 QList<NamedChart> TradeoffsPage::exportViews() const
 {
     QList<NamedChart> charts;
@@ -45,7 +34,11 @@ QList<NamedChart> TradeoffsPage::exportViews() const
     return charts;
 }
 
-TradeoffsPage::TradeoffsPage(QWidget *parent) : QWidget(parent)
+TradeoffsPage::TradeoffsPage(QWidget *parent)
+    : QWidget(parent),
+      ChartPage(this, tr("Trade-offs"), // every letter is some other control's Alt key
+                tr("Sweep one setting over a range with the form's methods: minibatch size, correction error, "
+                   "fidelity and speed against it (Seita et al. Sec. 4–5)."))
 {
     m_axisRow = new SweepAxisRow;
     m_samples = new QSpinBox;

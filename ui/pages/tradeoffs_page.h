@@ -34,9 +34,6 @@ public:
     ~TradeoffsPage() override;
 
     // As a chart page: a sweep's figures are its own runs', so a run leaves them as they are.
-    QWidget *widget() override { return this; }
-    QString tabTitle() const override;
-    QString toolTip() const override;
     void beginRun(const RunLayout &) override {}
     QList<NamedChart> exportViews() const override;
 
