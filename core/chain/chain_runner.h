@@ -56,8 +56,9 @@ struct ChainControls {
     /// (it is deterministic, and freezes the same proposal) and its last θ replaced by this one.
     std::int64_t resumeDraws = 0;
     Vector resumeTheta;
-    /// The T the main proposal's scale was learned for, when not `temperature`: a later lap
-    /// going on with a proposal re-learned in an earlier one (ChainResult::relearnedProposal).
+    /// The T the main proposal's scale was learned for, when not the chain's target T (0: that
+    /// T): a later lap going on with a proposal re-learned in an earlier one
+    /// (ChainResult::relearnedProposal).
     double proposalTemperature = 0.0;
 };
 

@@ -144,6 +144,7 @@ void KernelSchedule::finish()
     if (m_relearnEnd < 0)
         return;
     m_relearner->freeze();
+    m_relearnEnd = -1; // nothing is learned any more: the last report must not say so
     m_result.adaptation = m_relearner->learned();
     m_result.learning.reset();
 }

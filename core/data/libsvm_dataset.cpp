@@ -107,20 +107,12 @@ bool LibsvmLine::parse(std::string_view line, long lineNumber)
     return true;
 }
 
-ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
+namespace detail {
+
+DenseLibsvmRows denseLibsvmRows(const std::string &name, const std::vector<std::size_t> &rowStart,
+                                const std::vector<std::uint32_t> &indices, const std::vector<float> &values,
+                                long long maxIndex)
 {
-    BinaryLabelCoder labels(name);
-    std::vector<std::size_t> rowStart{0};
-    std::vector<std::uint32_t> indices; // 0-based
-    std::vector<float> values;
-    long long maxIndex = 0;
-    forEachLibsvmRow(in, name, [&](const LibsvmLine &parsed, long lineNumber) {
-        labels.addLazily(parsed.label(), [&] { return "line " + std::to_string(lineNumber); });
-        maxIndex = std::max(maxIndex, parsed.maxIndex());
-        indices.insert(indices.end(), parsed.indices().begin(), parsed.indices().end());
-        values.insert(values.end(), parsed.values().begin(), parsed.values().end());
-        rowStart.push_back(indices.size());
-    });
     const auto rows = static_cast<Eigen::Index>(rowStart.size() - 1);
     if (rows == 0)
         throw std::runtime_error(name + ": no data rows");
@@ -131,18 +123,33 @@ ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
         throw std::runtime_error(name + ": " + std::to_string(rows) + " rows of " + std::to_string(maxIndex)
                                  + " features take " + std::to_string(bytes >> 20) + " MiB stored dense, over the "
                                  + std::to_string(kLibsvmMaxDenseBytes >> 20) + " MiB limit");
-    ClassificationData data;
-    data.features = FeatureMatrix::Zero(rows, static_cast<Eigen::Index>(maxIndex));
+    DenseLibsvmRows dense;
+    dense.features = FeatureMatrix::Zero(rows, static_cast<Eigen::Index>(maxIndex));
     for (Eigen::Index r = 0; r < rows; ++r)
         for (std::size_t k = rowStart[static_cast<std::size_t>(r)]; k < rowStart[static_cast<std::size_t>(r) + 1]; ++k)
-            data.features(r, static_cast<Eigen::Index>(indices[k])) = values[k];
+            dense.features(r, static_cast<Eigen::Index>(indices[k])) = values[k];
+    dense.given = values.size();
+    return dense;
+}
+
+} // namespace detail
+
+ClassificationData parseLibsvmDataset(std::istream &in, const std::string &name)
+{
+    BinaryLabelCoder labels(name);
+    DenseLibsvmRows dense = readDenseLibsvmRows(in, name, [&](double label, long lineNumber) {
+        labels.addLazily(label, [&] { return "line " + std::to_string(lineNumber); });
+    });
+    const Eigen::Index rows = dense.features.rows(), features = dense.features.cols();
+    ClassificationData data;
+    data.features = std::move(dense.features);
     data.labels = labels.takeLabels();
     data.classNames = labels.classNames();
-    const double density = static_cast<double>(values.size()) / (static_cast<double>(rows) * static_cast<double>(maxIndex));
+    const double density = static_cast<double>(dense.given) / (static_cast<double>(rows) * static_cast<double>(features));
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.3g", 100.0 * density);
     data.description = std::filesystem::path(name).filename().string() + ": " + std::to_string(rows) + " rows, "
-                       + std::to_string(maxIndex) + " features (LIBSVM, " + percent + "% given, the rest 0); label 0 = "
+                       + std::to_string(features) + " features (LIBSVM, " + percent + "% given, the rest 0); label 0 = "
                        + data.classNames.first + ", label 1 = " + data.classNames.second;
     return data;
 }

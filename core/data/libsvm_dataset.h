@@ -9,6 +9,7 @@
 /// becomes label 0. The rows are stored dense (the model reads whole rows), so d, the largest
 /// index, is limited (kLibsvmMaxFeatures) and so are the dense bytes (kLibsvmMaxDenseBytes);
 /// both are checked before the matrix is allocated.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -71,8 +72,43 @@ void forEachLibsvmRow(std::istream &in, const std::string &name, RowFunction &&r
             row(static_cast<const LibsvmLine &>(parsed), lineNumber);
 }
 
+/// The data lines of a LIBSVM file stored dense, the features a line does not give 0: what the
+/// classifier's and the regression's readers share. Each line's label goes to
+/// `label(value, lineNumber)` as it is read. Throws std::runtime_error naming the file for a
+/// file without data rows or features, or one over kLibsvmMaxDenseBytes stored dense.
+struct DenseLibsvmRows {
+    FeatureMatrix features;
+    std::size_t given = 0; ///< the features the lines gave
+};
+template <typename LabelFunction>
+DenseLibsvmRows readDenseLibsvmRows(std::istream &in, const std::string &name, LabelFunction &&label);
+
 /// True when `line` (a first non-comment line) reads as LIBSVM: a number, then at least one
 /// token `integer:number`. Used to tell the format from the content.
 bool looksLikeLibsvmLine(std::string_view line);
+
+namespace detail {
+/// Stores the rows gathered by readDenseLibsvmRows dense, after its checks.
+DenseLibsvmRows denseLibsvmRows(const std::string &name, const std::vector<std::size_t> &rowStart,
+                                const std::vector<std::uint32_t> &indices, const std::vector<float> &values,
+                                long long maxIndex);
+} // namespace detail
+
+template <typename LabelFunction>
+DenseLibsvmRows readDenseLibsvmRows(std::istream &in, const std::string &name, LabelFunction &&label)
+{
+    std::vector<std::size_t> rowStart{0};
+    std::vector<std::uint32_t> indices; // 0-based
+    std::vector<float> values;
+    long long maxIndex = 0;
+    forEachLibsvmRow(in, name, [&](const LibsvmLine &parsed, long lineNumber) {
+        label(parsed.label(), lineNumber);
+        maxIndex = std::max(maxIndex, parsed.maxIndex());
+        indices.insert(indices.end(), parsed.indices().begin(), parsed.indices().end());
+        values.insert(values.end(), parsed.values().begin(), parsed.values().end());
+        rowStart.push_back(indices.size());
+    });
+    return detail::denseLibsvmRows(name, rowStart, indices, values, maxIndex);
+}
 
 } // namespace core

@@ -2,7 +2,7 @@
 // What every tab of the chart area is to the window: a page that is set up for a run, takes
 // each channel's snapshots, draws what it has queued, shows the run's outcome, pins a run under
 // later ones and names the views it exports. ResultsView holds the pages in one table
-// (chartPageRows) and speaks to them only through this interface, so that a new chart is its
+// (chartPageRows) and speaks to them through this interface, so that a new chart is its
 // own files and one row there.
 #include <array>
 #include <utility>
@@ -81,8 +81,9 @@ public:
     /// Whether the tab puts the widget in a scroll area (charts with minimum sizes do).
     virtual bool scrolls() const { return true; }
 
-    /// Sets the page up for a run (also for the form's request before any run).
-    virtual void beginRun(const RunLayout &layout) = 0;
+    /// Sets the page up for a run (also for the form's request before any run), with the pinned
+    /// run (empty when none) drawn under the run's own series.
+    virtual void beginRun(const RunLayout &layout, const PinnedRun &pin) = 0;
     virtual void applySnapshot(const RunSnapshot & /*snapshot*/, const RunLayout & /*layout*/) {}
     /// Draws everything still queued.
     virtual void flush() {}
@@ -90,7 +91,8 @@ public:
     virtual void finishRun(const RunOutcome & /*outcome*/) {}
     /// The names of the plotted θ components.
     virtual void setComponentNames(const QStringList & /*names*/) {}
-    /// Adds what the page shows now to `pin`; showPin draws a pin (or removes it, when empty).
+    /// Adds what the page shows now to `pin`; showPin draws a pin (or removes it, when empty)
+    /// on the page as it is.
     virtual void pinInto(PinnedRun & /*pin*/) const {}
     virtual void showPin(const PinnedRun & /*pin*/) {}
     /// The charts a user can export from this page, in the page's order.

@@ -30,7 +30,7 @@ PosteriorPage::PosteriorPage()
     m_page->setUp({tr("Posterior samples over the true tempered log-posterior")}, {}, 0);
 }
 
-void PosteriorPage::beginRun(const RunLayout &layout)
+void PosteriorPage::beginRun(const RunLayout &layout, const PinnedRun &pin)
 {
     m_request = layout.request;
     const RunRequest &request = layout.request;
@@ -49,6 +49,7 @@ void PosteriorPage::beginRun(const RunLayout &layout)
             titles.append(tr("Posterior samples of the first two coefficients (%1)").arg(label));
     }
     m_page->setUp(titles, layout.methods, layout.dataSize);
+    showPin(pin); // the new charts' own layers draw the pin under their samples
     const qint64 perChart = std::min<qint64>(request.config.samples, SamplerWorker::kMaxPlottedSamples) * request.chains;
     for (PosteriorChart *chart : m_page->charts()) {
         chart->setExpectedSampleCount(perChart);

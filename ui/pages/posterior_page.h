@@ -17,7 +17,7 @@ class PosteriorPage : public ChartPage {
 public:
     PosteriorPage();
 
-    void beginRun(const RunLayout &layout) override;
+    void beginRun(const RunLayout &layout, const PinnedRun &pin) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
     void setComponentNames(const QStringList &names) override;

@@ -131,8 +131,7 @@ void ResultsView::beginRun(const RunRequest &request)
 {
     m_layout = makeRunLayout(request);
     for (const std::unique_ptr<ChartPage> &p : m_pages)
-        p->beginRun(m_layout);
-    showPin();
+        p->beginRun(m_layout, m_pin);
 }
 
 void ResultsView::applySnapshot(const RunSnapshot &snapshot)

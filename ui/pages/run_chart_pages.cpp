@@ -44,8 +44,9 @@ SizesPage::SizesPage()
     m_histogram->reset({QString::fromStdString(core::methodName(defaults.method))}, defaults.nData);
 }
 
-void SizesPage::beginRun(const RunLayout &layout)
+void SizesPage::beginRun(const RunLayout &layout, const PinnedRun &pin)
 {
+    showPin(pin); // first, so that the run's series are drawn over it
     m_histogram->reset(layout.methods, layout.dataSize);
     if (layout.window > 0)
         m_histogram->setWindow(layout.window * layout.request.chains);
@@ -107,8 +108,9 @@ TracesPage::TracesPage()
     m_traces->reset({tr("chain 1")}, {seriesColour(0)}, core::RunConfig{}.samples);
 }
 
-void TracesPage::beginRun(const RunLayout &layout)
+void TracesPage::beginRun(const RunLayout &layout, const PinnedRun &pin)
 {
+    showPin(pin); // first, so that the run's lines are drawn over it
     const RunRequest &request = layout.request;
     m_dimension = layout.dimension;
     m_traces->reset(layout.channels, layout.colours, request.config.samples);
@@ -179,7 +181,7 @@ DiagnosticsPage::DiagnosticsPage()
     layout->addWidget(note);
 }
 
-void DiagnosticsPage::beginRun(const RunLayout &)
+void DiagnosticsPage::beginRun(const RunLayout &, const PinnedRun &)
 {
     m_table->clearRows();
 }
@@ -199,7 +201,7 @@ AccuracyPage::AccuracyPage()
 {
 }
 
-void AccuracyPage::beginRun(const RunLayout &layout)
+void AccuracyPage::beginRun(const RunLayout &layout, const PinnedRun &)
 {
     m_chart->reset(layout.channels, layout.colours, core::isLogisticDataset(layout.request.config.dataset));
 }

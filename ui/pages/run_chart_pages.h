@@ -18,7 +18,7 @@ class TraceChart;
 class SizesPage : public ChartPage {
 public:
     SizesPage();
-    void beginRun(const RunLayout &layout) override;
+    void beginRun(const RunLayout &layout, const PinnedRun &pin) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
     void pinInto(PinnedRun &pin) const override;
@@ -34,7 +34,7 @@ private:
 class CorrectionPage : public ChartPage {
 public:
     CorrectionPage();
-    void beginRun(const RunLayout &) override {}
+    void beginRun(const RunLayout &, const PinnedRun &) override {}
     QList<NamedChart> exportViews() const override;
     CorrectionChart *chart() const { return m_chart; }
 
@@ -46,7 +46,7 @@ private:
 class TracesPage : public ChartPage {
 public:
     TracesPage();
-    void beginRun(const RunLayout &layout) override;
+    void beginRun(const RunLayout &layout, const PinnedRun &pin) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
     void setComponentNames(const QStringList &names) override;
@@ -67,7 +67,7 @@ class DiagnosticsPage : public ChartPage {
 public:
     DiagnosticsPage();
     bool scrolls() const override { return false; } // the table scrolls itself
-    void beginRun(const RunLayout &layout) override;
+    void beginRun(const RunLayout &layout, const PinnedRun &pin) override;
     void finishRun(const RunOutcome &outcome) override;
     DiagnosticsTable *table() const { return m_table; }
 
@@ -79,7 +79,7 @@ private:
 class AccuracyPage : public ChartPage {
 public:
     AccuracyPage();
-    void beginRun(const RunLayout &layout) override;
+    void beginRun(const RunLayout &layout, const PinnedRun &pin) override;
     void applySnapshot(const RunSnapshot &snapshot, const RunLayout &layout) override;
     void flush() override;
     QList<NamedChart> exportViews() const override;

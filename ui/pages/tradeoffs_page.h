@@ -34,7 +34,7 @@ public:
     ~TradeoffsPage() override;
 
     // As a chart page: a sweep's figures are its own runs', so a run leaves them as they are.
-    void beginRun(const RunLayout &) override {}
+    void beginRun(const RunLayout &, const PinnedRun &) override {}
     QList<NamedChart> exportViews() const override;
 
     /// The form whose settings and methods a sweep starts from, and into which a clicked point

@@ -19,19 +19,25 @@ using namespace core;
 
 namespace {
 
-// Always proposes `target`, symmetric by fiat; counts `reads` as its own when set.
+// Always proposes `target`, with log q(from | to) − log q(to | from) = `logRatio` (as if it
+// were an asymmetric proposal); counts `reads` and `violations` as its own moves' cost.
 class FixedProposal final : public Proposal {
 public:
-    FixedProposal(Vector target, std::int64_t reads = -1) : m_target(std::move(target)), m_reads(reads) {}
+    explicit FixedProposal(Vector target, double logRatio = 0.0, std::int64_t reads = -1, std::int64_t violations = 0)
+        : m_target(std::move(target)), m_logRatio(logRatio), m_reads(reads), m_violations(violations)
+    {
+    }
     void propose(const Vector &, Vector &to, double, Rng &) const override { to = m_target; }
-    double logProposalRatio(const Vector &, const Vector &) const override { return 0.0; }
+    double logProposalRatio(const Vector &, const Vector &) const override { return m_logRatio; }
     double step() const override { return 1.0; }
-    std::unique_ptr<Proposal> withStep(double) const override { return std::make_unique<FixedProposal>(m_target); }
-    MoveCost lastMoveCost() const override { return {m_reads, 0}; }
+    std::unique_ptr<Proposal> withStep(double) const override { return std::make_unique<FixedProposal>(*this); }
+    MoveCost lastMoveCost() const override { return {m_reads, m_violations}; }
 
 private:
     Vector m_target;
+    double m_logRatio;
     std::int64_t m_reads;
+    std::int64_t m_violations;
 };
 
 // Accepts every move and reads nothing a proposal's cost would not replace.
@@ -53,7 +59,9 @@ GaussianMeanModel model()
     Eigen::VectorXd x(500);
     for (Eigen::Index i = 0; i < x.size(); ++i)
         x[i] = 0.3 + rng.normal();
-    return GaussianMeanModel(x, 1.0, 0.0, 4.0); // a proper prior: log p0 is -inf at an infinite θ
+    // A prior that pulls (sd 0.2 around 0), so that a step that drops or mis-scales its term
+    // moves the acceptance well beyond the check's tolerance; log p0 is -inf at an infinite θ.
+    return GaussianMeanModel(x, 1.0, 0.0, 0.04);
 }
 
 Vector scalar(double value)
@@ -69,13 +77,15 @@ BOOST_AUTO_TEST_CASE(aStepAcceptsWithMetropolissProbability)
 {
     const GaussianMeanModel data = model();
     const double temperature = 20.0;
-    const Vector from = scalar(0.3), to = scalar(0.55);
+    const Vector from = scalar(0.3), to = scalar(0.45);
+    // The proposal's own share of the ratio, so that a step that leaves it out is caught too.
+    const double logProposalRatio = 0.4;
     const double delta = (data.logPrior(to) - data.logPrior(from))
-                         + (data.logLikelihoodSum(to) - data.logLikelihoodSum(from)) / temperature;
+                         + (data.logLikelihoodSum(to) - data.logLikelihoodSum(from)) / temperature + logProposalRatio;
     const double exact = std::min(1.0, std::exp(delta));
     BOOST_TEST_REQUIRE(exact > 0.05);
     BOOST_TEST_REQUIRE(exact < 0.95); // a move whose outcome is in doubt
-    const FixedProposal proposal(to);
+    const FixedProposal proposal(to, logProposalRatio);
     MetropolisTest test;
     Rng rng(11);
     constexpr int kSteps = 40'000;
@@ -93,6 +103,11 @@ BOOST_AUTO_TEST_CASE(aStepAcceptsWithMetropolissProbability)
     const double sd = std::sqrt(exact * (1.0 - exact) / kSteps);
     BOOST_TEST(std::abs(static_cast<double>(accepted) / kSteps - exact) < z * sd,
                "acceptance " << static_cast<double>(accepted) / kSteps << " against exact " << exact);
+    // Each of the three terms of Δ moves the acceptance by more than the tolerance: a step that
+    // drops one (or scales the prior or the ratio by 1/T) cannot pass.
+    const double priorTerm = data.logPrior(to) - data.logPrior(from);
+    for (const double without : {delta - priorTerm, delta - logProposalRatio, delta - priorTerm * (1.0 - 1.0 / temperature)})
+        BOOST_TEST(std::abs(std::min(1.0, std::exp(without)) - exact) > 2.0 * z * sd);
 }
 
 BOOST_AUTO_TEST_CASE(aCandidateOutsideThePriorIsRefusedUnread)
@@ -100,24 +115,28 @@ BOOST_AUTO_TEST_CASE(aCandidateOutsideThePriorIsRefusedUnread)
     const GaussianMeanModel data = model();
     const FixedProposal proposal(scalar(std::numeric_limits<double>::infinity()));
     MetropolisTest test;
-    Rng rng(1);
+    Rng rng(1), untouched(1);
     ChainState state{scalar(0.2), data.logPrior(scalar(0.2)), Vector(1)};
     const StepOutcome step = metropolisStep(data, proposal, test, state, 1.0, rng);
     BOOST_TEST(!step.accepted);
     BOOST_TEST(step.decision.pointsUsed == 0);
     BOOST_TEST(state.current[0] == 0.2);
+    // Nothing was drawn for the test: the chain's later draws are those of a chain that never
+    // proposed it.
+    BOOST_TEST(rng.uniform01() == untouched.uniform01());
 }
 
 BOOST_AUTO_TEST_CASE(aMoveWithoutATestCountsItsOwnReads)
 {
     const GaussianMeanModel data = model();
-    const FixedProposal proposal(scalar(0.4), 37);
+    const FixedProposal proposal(scalar(0.4), 0.0, 37, 2);
     TestlessMove test;
     Rng rng(1);
     ChainState state{scalar(0.2), data.logPrior(scalar(0.2)), Vector(1)};
     const StepOutcome step = metropolisStep(data, proposal, test, state, 1.0, rng);
     BOOST_TEST(step.accepted);
     BOOST_TEST(step.decision.pointsUsed == 37);
+    BOOST_TEST(step.decision.boundViolations == 2);
     BOOST_TEST(state.current[0] == 0.4);
 
     // And the row it makes.
@@ -132,5 +151,6 @@ BOOST_AUTO_TEST_CASE(aMoveWithoutATestCountsItsOwnReads)
     BOOST_TEST(result.batchSize[1] == 37);
     BOOST_TEST(result.accepted[1] == 1);
     BOOST_TEST(result.completed == 2);
+    BOOST_TEST(result.boundViolations == 2);
     BOOST_TEST(result.brightPoints.empty());
 }
