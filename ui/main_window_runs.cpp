@@ -434,6 +434,9 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
         notices << tr("%1% of the tests read all N data points: a minibatch saves nothing here. A smaller step, a "
                       "larger T or (for the minibatch test) a larger σ lets more tests stop early.")
                        .arg(100.0 * static_cast<double>(allData) / static_cast<double>(described), 0, 'f', 0);
+    // SMH's forecast says, beside its figures, whether its chain could mix at all.
+    if (!outcome.smhForecast.empty())
+        notices << QString::fromStdString(outcome.smhForecast) + QLatin1Char('.');
     if (!notices.isEmpty())
         m_strip->showNotice(notices.join(QLatin1Char(' ')));
     if (!outcome.austereNote.empty())

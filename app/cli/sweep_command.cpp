@@ -98,6 +98,8 @@ int sweepCommand(int argc, char **argv)
         throw UsageError("--trials must be in [1, " + std::to_string(core::RunRequest::kMaxChains) + "]; got "
                          + std::to_string(trials));
     request.base.chains = static_cast<int>(trials);
+    // A step the preset derived from N follows N from point to point; one the user gave stays.
+    request.stepFollowsDataSize = !args.has("step") && core::stepIsInverseRootOfDataSize(request.base.config);
     const auto threads = args.integer("threads", 0);
     if (threads < 0 || threads > 1024)
         throw UsageError("--threads must be in [0, 1024] (0: one per core); got " + std::to_string(threads));
@@ -117,6 +119,8 @@ int sweepCommand(int argc, char **argv)
     SweepProgress progress(varied->key, request.axis.count, iterationsPerPoint);
     std::fprintf(stderr, "sweeping %s over %d points, %zu method(s) x %d trial(s) each\n", varied->key.c_str(),
                  request.axis.count, request.base.methods.size(), request.base.chains);
+    if (request.stepFollowsDataSize && varied->flag == "n-data")
+        std::fprintf(stderr, "the step is 1/sqrt(N) at each point, as the preset sets it (--step fixes one for all)\n");
     const core::SweepOutcome outcome = core::runSweep(request, progress, {interruptToken()});
     progress.finish();
     if (outcome.stopped) {

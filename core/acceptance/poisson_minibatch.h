@@ -16,6 +16,9 @@ std::int64_t poissonDraw(double mean, Rng &rng);
 
 class PoissonMinibatch {
 public:
+    static constexpr std::size_t kFirstChunk = 16;
+    static constexpr std::size_t kLargestChunk = 1024;
+
     PoissonMinibatch();
 
     /// Draws n ~ Poisson(rate) points by `weights` and evaluates their ratios
@@ -29,7 +32,7 @@ public:
     {
         const std::int64_t count = poissonDraw(rate, rng);
         std::int64_t evaluated = 0;
-        std::size_t chunk = 16;
+        std::size_t chunk = kFirstChunk;
         while (evaluated < count) {
             const auto size = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(chunk),
                                                                               count - evaluated));
@@ -44,6 +47,10 @@ public:
         }
         return evaluated;
     }
+
+    /// The mean of run()'s return when each visited point stops the walk with probability
+    /// `stopChance` independently (SMH's thinning: q = U/Λ): chunks read whole included.
+    static double expectedEvaluated(double rate, double stopChance);
 
 private:
     std::vector<DataIndex> m_rows;

@@ -52,6 +52,12 @@ SweepAxisRow::SweepAxisRow(QWidget *parent) : QWidget(parent)
     m_count->setRange(2, core::SweepRequest::kMaxPoints);
     m_count->setValue(8);
     m_log = new QCheckBox(tr("Log spacing"));
+    m_stepFollowsN = new QCheckBox(tr("Step 1/√N per point"));
+    m_stepFollowsN->setObjectName(QStringLiteral("sweepStepFollowsN"));
+    m_stepFollowsN->setToolTip(tr("Each point runs at the step 1/√N of its own N, as a run at that N would with the "
+                                  "preset's step (on tall data and the worst case the posterior's width shrinks like "
+                                  "1/√N, and so do a random walk's step and a Zig-Zag's spacing). Unticked, every "
+                                  "point runs at the form's step."));
 
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -64,9 +70,33 @@ SweepAxisRow::SweepAxisRow(QWidget *parent) : QWidget(parent)
     row->addWidget(new QLabel(tr("points")));
     row->addWidget(m_count);
     row->addWidget(m_log);
+    row->addWidget(m_stepFollowsN);
     row->addStretch(1);
 
+    connect(m_setting, &QComboBox::currentIndexChanged, this, &SweepAxisRow::showStepRule);
     connect(m_setting, &QComboBox::currentIndexChanged, this, &SweepAxisRow::settingChosen);
+    showStepRule();
+}
+
+bool SweepAxisRow::variesDataSize() const
+{
+    const core::SettingSpec *spec = setting();
+    return spec && spec->flag == "n-data";
+}
+
+void SweepAxisRow::showStepRule()
+{
+    m_stepFollowsN->setVisible(variesDataSize());
+}
+
+void SweepAxisRow::suggestStepRule(const core::RunConfig &config)
+{
+    m_stepFollowsN->setChecked(core::stepIsInverseRootOfDataSize(config));
+}
+
+bool SweepAxisRow::stepFollowsDataSize() const
+{
+    return variesDataSize() && m_stepFollowsN->isChecked();
 }
 
 void SweepAxisRow::offerSettings(const std::string &dataset)
@@ -85,6 +115,7 @@ void SweepAxisRow::offerSettings(const std::string &dataset)
     for (const QString &key : keys)
         m_setting->addItem(key, key);
     m_setting->setCurrentIndex(std::max<int>(0, static_cast<int>(keys.indexOf(current))));
+    showStepRule();
 }
 
 const core::SettingSpec *SweepAxisRow::setting() const
@@ -94,6 +125,7 @@ const core::SettingSpec *SweepAxisRow::setting() const
 
 void SweepAxisRow::suggestBounds(const core::RunConfig &config)
 {
+    suggestStepRule(config);
     const core::SettingSpec *spec = setting();
     if (spec && spec->key == "sigma") {
         m_from->setText(QStringLiteral("0.4"));
@@ -124,6 +156,7 @@ void SweepAxisRow::setAxis(const core::SweepAxis &axis)
     m_to->setText(number(axis.to));
     m_count->setValue(axis.count);
     m_log->setChecked(axis.logSpacing);
+    showStepRule();
 }
 
 core::SweepAxis SweepAxisRow::axis() const

@@ -39,6 +39,11 @@ public:
     /// Sensible bounds for the chosen setting: σ's useful range, else half to twice its value
     /// in `config`.
     void suggestBounds(const core::RunConfig &config);
+    /// Ticks "step 1/√N per point" where `config`'s step is its preset's 1/√N, as the command
+    /// line's sweep does when no step is given (core::SweepRequest::stepFollowsDataSize).
+    void suggestStepRule(const core::RunConfig &config);
+    /// The axis is n-data and each point takes the step 1/√N at its own N.
+    bool stepFollowsDataSize() const;
 
 signals:
     /// The user chose another setting to vary.
@@ -50,6 +55,10 @@ private:
     QLineEdit *m_to = nullptr;
     QSpinBox *m_count = nullptr;
     QCheckBox *m_log = nullptr;
+    QCheckBox *m_stepFollowsN = nullptr; ///< shown on an n-data axis only
+
+    bool variesDataSize() const;
+    void showStepRule();
 };
 
 } // namespace ui

@@ -180,6 +180,7 @@ void TradeoffsPage::refreshMarker()
 void TradeoffsPage::setAxis(const core::SweepAxis &axis)
 {
     m_axisRow->setAxis(axis);
+    m_axisRow->suggestStepRule(m_form ? m_form->config() : core::RunConfig{});
 }
 
 core::SweepAxis TradeoffsPage::axis() const
@@ -205,6 +206,7 @@ core::SweepRequest TradeoffsPage::sweepRequest() const
     if (m_samples->value() > 0)
         request.base.config.samples = m_samples->value();
     request.axis = axis();
+    request.stepFollowsDataSize = m_axisRow->stepFollowsDataSize();
     return request;
 }
 

@@ -181,6 +181,10 @@ struct RunOutcome {
     /// TunaMH's forecast, in words (tuna_forecast.h; empty when no channel runs TunaMH on a
     /// model that has one): its batch and noise at a move that mixes, said before the chains.
     std::string tunaForecast;
+    /// SMH's forecast, in words (smh_forecast.h; empty when no channel runs SMH with
+    /// Crank–Nicolson moves around a Laplace fit): what its chain will read and whether it can
+    /// mix, one sentence per Taylor order, said before the chains.
+    std::string smhForecast;
 
     /// The exact posterior of the mixture's data at config.temperature, for lp__ and the binning
     /// bound (null for other datasets and for stopped runs); rows of other segments use

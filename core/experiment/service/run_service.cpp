@@ -13,6 +13,7 @@
 #include "core/experiment/inputs/austere_setup.h"
 #include "core/experiment/service/continuous_chain.h"
 #include "core/experiment/service/control_variate_setup.h"
+#include "core/experiment/service/smh_setup.h"
 #include "core/experiment/service/tuna_setup.h"
 #include "core/experiment/reports/ess_figures.h"
 #include "core/experiment/service/experiment_runner.h"
@@ -431,6 +432,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
         // TunaMH's χ, when the request leaves it to the forecast, before any channel's test is made.
         prepareTunaForecast(outcome, *prepared, shared.laplace, observer, stop);
+        prepareSmhForecast(outcome, shared.laplace, shared.controlVariates, observer);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -166,11 +167,19 @@ std::vector<double> sweepValues(const SweepAxis &axis, const SettingSpec &spec)
     return values;
 }
 
+bool stepIsInverseRootOfDataSize(const RunConfig &config)
+{
+    // The presets write exactly this expression, so equality is the test.
+    return config.nData > 0 && config.step == 1.0 / std::sqrt(static_cast<double>(config.nData));
+}
+
 RunRequest sweepPointRequest(const SweepRequest &request, double value)
 {
     const SettingSpec &spec = findSweepSetting(request.axis.setting, request.base.config.dataset);
     RunRequest point = request.base;
     spec.set(point.config, spec.key, settingTextFor(spec, value));
+    if (request.stepFollowsDataSize && spec.flag == "n-data" && point.config.nData > 0)
+        point.config.step = 1.0 / std::sqrt(static_cast<double>(point.config.nData));
     point.keepSamples = false;
     return point;
 }

@@ -40,7 +40,17 @@ struct SweepRequest {
     SweepAxis axis;
     /// Threads for the whole sweep (0: one per core), shared out between points run at once.
     int threads = 0;
+    /// The base's step is the preset's 1/√N, not the user's: on an n-data axis each point then
+    /// takes 1/√N at its own N, as `compare --n-data` at that value would (else a sweep from
+    /// 10⁴ to 10⁷ ran every point at the base N's step, and a move or a Zig-Zag spacing that
+    /// is half a posterior sd at one end is 30 sds at the other).
+    bool stepFollowsDataSize = false;
 };
+
+/// Whether `config`'s step is its preset's 1/√N (the tall data and the worst case derive it so
+/// when no step is given): the front ends set SweepRequest::stepFollowsDataSize from it when the
+/// user gave no step.
+bool stepIsInverseRootOfDataSize(const RunConfig &config);
 
 /// One trial of one method at one point. NaN marks a figure that does not apply.
 struct SweepRow {

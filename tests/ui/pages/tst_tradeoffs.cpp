@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QGraphicsTextItem>
@@ -73,6 +74,7 @@ private slots:
     void closingMidSweepJoins();
     void logisticSweepWithAFullDataMethodShowsTheMeanShift();
     void titlesAreNeverCutAt1280Pixels();
+    void anNDataAxisOffersTheStepThatFollowsN();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -492,5 +494,54 @@ void tst_Tradeoffs::titlesAreNeverCutAt1280Pixels()
     }
 }
 
+// On an n-data axis the row offers "Step 1/√N per point", ticked where the form's step is the
+// preset's 1/√N (as the command line's sweep does when no --step is given); the request then
+// carries it. Another setting hides the box, and the request does not carry it.
+void tst_Tradeoffs::anNDataAxisOffersTheStepThatFollowsN()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    ui::ControlPanel *panel = window.controls();
+    QComboBox *kind = panel->datasetBox()->datasetCombo();
+    kind->setCurrentIndex(kind->findData(QStringLiteral("tall-logreg")));
+    core::RunConfig config = panel->config();
+    config.nData = 40'000;
+    config.step = 1.0 / std::sqrt(40'000.0);
+    panel->setRequest(core::RunRequest::single(config));
+    window.show();
+
+    ui::TradeoffsPage *page = window.results()->tradeoffsPage();
+    window.results()->showTab(QStringLiteral("tradeoffs"));
+    auto *followsN = page->findChild<QCheckBox *>(QStringLiteral("sweepStepFollowsN"));
+    QVERIFY(followsN);
+    core::SweepAxis axis;
+    axis.setting = "n-data";
+    axis.from = 10'000;
+    axis.to = 1'000'000;
+    axis.count = 3;
+    axis.logSpacing = true;
+    page->setAxis(axis);
+    QVERIFY(followsN->isVisible());
+    QVERIFY(followsN->isChecked());
+    QVERIFY(page->sweepRequest().stepFollowsDataSize);
+    followsN->setChecked(false);
+    QVERIFY(!page->sweepRequest().stepFollowsDataSize);
+
+    config.step = 0.01; // the user's own step: each point keeps it
+    panel->setRequest(core::RunRequest::single(config));
+    page->setAxis(axis);
+    QVERIFY(!followsN->isChecked());
+    QVERIFY(!page->sweepRequest().stepFollowsDataSize);
+
+    axis.setting = "temperature";
+    axis.from = 1;
+    axis.to = 4;
+    page->setAxis(axis);
+    QVERIFY(!followsN->isVisible());
+    followsN->setChecked(true);
+    QVERIFY(!page->sweepRequest().stepFollowsDataSize);
+}
+
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)
+
 #include "tst_tradeoffs.moc"

@@ -6,6 +6,7 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -245,6 +246,36 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
 // variance, so at smaller batches, while the correction's CDF error grows. Up to σ = 1 the NNLS
 // table sits at its solver's floor (about 1e-8 at this grid, not monotone from one σ to the next);
 // above it the error rises by orders of magnitude.
+// A step the preset derived from N follows N from point to point, as `compare --n-data` at each
+// value would give it; a step the user gave, or a sweep of another setting, leaves it alone.
+BOOST_AUTO_TEST_CASE(aStepDerivedFromNFollowsNAcrossAnNDataSweep)
+{
+    SweepRequest request;
+    request.base = RunRequest::single(RunConfig{});
+    request.base.config.dataset = "tall-logreg";
+    request.base.config.nData = 1'000'000;
+    request.base.config.step = 1.0 / std::sqrt(1e6);
+    BOOST_TEST(stepIsInverseRootOfDataSize(request.base.config));
+    request.axis = parseSweepAxis("n-data=10000:10000000:4");
+    request.axis.logSpacing = true;
+
+    request.stepFollowsDataSize = true;
+    for (double n : {1e4, 1e5, 1e7}) {
+        const RunRequest point = sweepPointRequest(request, n);
+        BOOST_TEST(point.config.nData == static_cast<std::int64_t>(n));
+        BOOST_TEST(point.config.step == 1.0 / std::sqrt(n));
+        BOOST_TEST(stepIsInverseRootOfDataSize(point.config));
+    }
+    request.stepFollowsDataSize = false; // the user's --step
+    BOOST_TEST(sweepPointRequest(request, 1e4).config.step == 1e-3);
+
+    request.stepFollowsDataSize = true;
+    request.axis = parseSweepAxis("temperature=1:4:2");
+    BOOST_TEST(sweepPointRequest(request, 4.0).config.step == 1e-3);
+    request.base.config.step = 0.002;
+    BOOST_TEST(!stepIsInverseRootOfDataSize(request.base.config));
+}
+
 BOOST_AUTO_TEST_CASE(largerSigmaGivesSmallerBatchesAndALargerCorrectionError)
 {
     SweepRequest request = mixtureSweep("sigma", 0.5, 1.5, 5);
