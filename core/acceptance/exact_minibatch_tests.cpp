@@ -40,31 +40,58 @@ constexpr double kBoundSlack = 1e-9;
 
 } // namespace
 
-SmhFactorBounds smhFactorBounds(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
-                                SmhBound bound)
+namespace {
+
+// The remainder bound's move factors (‖θ − θ̂‖^{k+1} + ‖θ' − θ̂‖^{k+1}) / ((k+1)! T) of the ℓ₁ and
+// the margin (ℓ₂) forms: φ_i is a table's weight times one of them (Sec. 3.2).
+struct SmhMoveScales {
+    double l1 = 0.0;
+    double margin = 0.0;
+};
+
+SmhMoveScales smhMoveScales(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
+                            bool withMargin)
 {
-    // φ_i = Ū_i · scale: the remainder bound of Sec. 3.2 at both ends of the move.
     const int power = proxies.order() + 1;
     const double denominator = (power == 2 ? 2.0 : 6.0) * temperature; // (k+1)! T
     // Norms of expressions: reductions, no temporary vector.
-    SmhFactorBounds chosen{&proxies.derivativeBoundWeights(),
-                           (std::pow((from - proxies.anchor()).lpNorm<1>(), power)
-                            + std::pow((to - proxies.anchor()).lpNorm<1>(), power))
-                               / denominator,
-                           false};
-    if (bound == SmhBound::Auto && proxies.hasMarginBounds()) {
+    SmhMoveScales scales;
+    scales.l1 = (std::pow((from - proxies.anchor()).lpNorm<1>(), power) + std::pow((to - proxies.anchor()).lpNorm<1>(), power))
+                / denominator;
+    if (withMargin)
+        scales.margin =
+            (std::pow((from - proxies.anchor()).norm(), power) + std::pow((to - proxies.anchor()).norm(), power))
+            / denominator;
+    return scales;
+}
+
+} // namespace
+
+SmhFactorBounds smhFactorBounds(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
+                                SmhBound bound)
+{
+    const bool withMargin = bound == SmhBound::Auto && proxies.hasMarginBounds();
+    const SmhMoveScales scales = smhMoveScales(proxies, from, to, temperature, withMargin);
+    SmhFactorBounds chosen{&proxies.derivativeBoundWeights(), scales.l1, false};
+    if (withMargin) {
         // The margin form φ_i = V_i (‖θ − θ̂‖₂^{k+1} + ‖θ' − θ̂‖₂^{k+1}) / ((k+1)! T) where its Λ is
         // the smaller. Both scales are sums of the two ends' terms, so the choice is the same
         // for (θ, θ') as for (θ', θ) (floating-point addition commutes): each move is decided by
         // one valid factorisation, chosen symmetrically, and detailed balance holds.
         const PointWeights &margin = proxies.marginBoundWeights();
-        const double marginScale =
-            (std::pow((from - proxies.anchor()).norm(), power) + std::pow((to - proxies.anchor()).norm(), power))
-            / denominator;
-        if (margin.total * marginScale < chosen.weights->total * chosen.scale)
-            chosen = {&margin, marginScale, true};
+        if (margin.total * scales.margin < chosen.weights->total * chosen.scale)
+            chosen = {&margin, scales.margin, true};
     }
     return chosen;
+}
+
+double smhPoissonRate(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
+                      SmhBound bound, double l1Total, double marginTotal)
+{
+    const bool withMargin = bound == SmhBound::Auto && proxies.hasMarginBounds();
+    const SmhMoveScales scales = smhMoveScales(proxies, from, to, temperature, withMargin);
+    const double l1Rate = l1Total * scales.l1;
+    return withMargin ? std::min(l1Rate, marginTotal * scales.margin) : l1Rate;
 }
 
 Decision ScalableMetropolisTest::decide(const TestProblem &problem, Rng &rng)

@@ -26,6 +26,11 @@ struct SmhFactorBounds {
 /// {from, to}, bit for bit. Builds the tables on first use (a pass over the data each).
 SmhFactorBounds smhFactorBounds(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
                                 SmhBound bound);
+/// The Poisson rate Λ = Σ_i φ_i that smhFactorBounds' choice gives the move, from the two
+/// tables' totals alone (`marginTotal` is ignored without margin bounds): for a caller that
+/// has summed the bounds without building the kernel's tables (the forecast, smh_forecast.h).
+double smhPoissonRate(const TaylorProxies &proxies, const Vector &from, const Vector &to, double temperature,
+                      SmhBound bound, double l1Total, double marginTotal);
 
 /// Scalable Metropolis–Hastings (Cornish, Vanetti, Bouchard-Côté, Deligiannidis & Doucet,
 /// "Scalable Metropolis–Hastings for exact Bayesian inference with large datasets", ICML 2019,

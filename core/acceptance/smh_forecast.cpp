@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "core/io/number_format.h"
@@ -25,7 +26,7 @@ constexpr double kMixedDraws = 400.0;
 // samples" read better than 8.6e+02 and 1.8e+04.
 std::string figure(double value)
 {
-    if (!(value >= 100.0 && value < 1e12))
+    if (!(value >= 99.5 && value < 1e12))
         return formatSignificant(value, 2);
     const double unit = std::pow(10.0, std::floor(std::log10(value)) - 1.0);
     return std::to_string(std::llround(std::round(value / unit) * unit));
@@ -83,7 +84,8 @@ double SmhForecast::fullDataPointsPerEffectiveDraw() const
 
 bool SmhForecast::mixesWithinTenTimesFullData() const
 {
-    return best().pointsPerEffectiveDraw() <= kTenTimes * fullDataPointsPerEffectiveDraw();
+    const double cheapest = best().pointsPerEffectiveDraw();
+    return std::isfinite(cheapest) && cheapest <= kTenTimes * fullDataPointsPerEffectiveDraw();
 }
 
 std::string SmhForecast::summary() const
@@ -91,45 +93,65 @@ std::string SmhForecast::summary() const
     const std::string name = "SMH-" + std::to_string(order);
     const SmhScaleForecast &first = scales.front();
     const SmhScaleForecast &at = learned();
-    const double draws = (samples - burnIn) * at.effectiveDrawsPerIteration(at.acceptance);
+    const double perIteration = at.effectiveDrawsPerIteration(at.acceptance);
     std::string text = name + " forecast (Crank-Nicolson moves around the Laplace fit): at scale 1 a move is accepted "
                        "with probability about " + figure(first.acceptance) + " and a test reads about "
                        + figure(first.pointsPerIteration) + " points; the burn-in, steering toward an acceptance of "
-                       + figure(adaptTarget) + ", will learn a scale of about " + figure(at.scale)
-                       + ", where a test reads about " + figure(at.pointsPerIteration) + " points and the chain needs about "
-                       + figure(1.0 / at.effectiveDrawsPerIteration(at.acceptance)) + " iterations an effective draw ("
-                       + figure(at.pointsPerEffectiveDraw()) + " points, against full-data Metropolis' "
-                       + figure(fullDataPointsPerEffectiveDraw()) + " at its best scale), so the "
-                       + figure(samples - burnIn) + " draws after the burn-in give about " + figure(draws)
-                       + " effective draws of a typical weight";
+                       + figure(adaptTarget) + ", will learn a scale of about " + figure(at.scale);
+    if (!(perIteration > 0.0))
+        return text + ", where no move is accepted: " + name + " cannot mix here";
+    text += ", where a test reads about " + figure(at.pointsPerIteration) + " points and the chain needs about "
+            + figure(1.0 / perIteration) + " iterations an effective draw (" + figure(at.pointsPerEffectiveDraw())
+            + " points, against full-data Metropolis' " + figure(fullDataPointsPerEffectiveDraw()) + " at its best scale)";
+    // A run until stopped has no count of samples to judge.
+    const double kept = samples - burnIn;
+    const double draws = kept * perIteration;
+    if (kept > 0.0)
+        text += ", so the " + figure(kept) + " draws after the burn-in give about " + figure(draws)
+                + " effective draws of a typical weight";
     const SmhScaleForecast &cheapest = best();
-    const double fullData = fullDataPointsPerEffectiveDraw();
     if (!mixesWithinTenTimesFullData()) {
-        text += ": " + name + " cannot mix here for less than ten times full-data Metropolis' cost at any scale "
-                "(at its best, scale " + figure(cheapest.scale) + ", it needs about "
-                + figure(cheapest.pointsPerEffectiveDraw()) + " points an effective draw)";
+        text += ": " + name + " cannot mix here for less than ten times full-data Metropolis' cost at any scale";
+        if (std::isfinite(cheapest.pointsPerEffectiveDraw()))
+            text += " (at its best, scale " + figure(cheapest.scale) + ", it needs about "
+                    + figure(cheapest.pointsPerEffectiveDraw()) + " points an effective draw)";
         if (order == 1)
             text += "; smh with --control-variates taylor2 leaves each point a third-order remainder instead";
         return text;
     }
-    if (at.pointsPerEffectiveDraw() > kTenTimes * fullData) {
+    if (at.pointsPerEffectiveDraw() > kTenTimes * fullDataPointsPerEffectiveDraw()) {
         // The target steers the burn-in to a scale that costs more than the full-data test; the
-        // cheapest scale accepts less often, and a target at its acceptance steers there.
+        // cheapest scale accepts less often, and a target at its acceptance (one the settings
+        // take: in (0, 1)) steers there.
         text += "; that is more than ten times full-data Metropolis' cost, where scale " + figure(cheapest.scale)
-                + " (acceptance about " + figure(cheapest.acceptance) + ", --adapt-target "
-                + figure(cheapest.acceptance) + ") needs about " + figure(cheapest.pointsPerEffectiveDraw())
-                + " points an effective draw";
-        return text;
+                + " (acceptance about " + figure(cheapest.acceptance);
+        if (cheapest.acceptance > 0.005 && cheapest.acceptance < 0.95)
+            text += ", --adapt-target " + figure(cheapest.acceptance);
+        return text + ") needs about " + figure(cheapest.pointsPerEffectiveDraw()) + " points an effective draw";
     }
-    if (draws < kMixedDraws)
-        text += ": too few for a mixed chain; --samples " + figure(burnIn + kMixedDraws / at.effectiveDrawsPerIteration(at.acceptance))
-                + " gives about " + figure(kMixedDraws);
+    if (kept > 0.0 && draws < kMixedDraws)
+        text += ": too few for a mixed chain; --samples " + figure(burnIn + kMixedDraws / perIteration) + " gives about "
+                + figure(kMixedDraws);
     return text;
+}
+
+SmhBoundTotals smhBoundTotals(const TaylorProxies &proxies, SmhBound bound)
+{
+    SmhBoundTotals totals;
+    const std::optional<std::vector<double>> l1 = proxies.pointDerivativeBounds();
+    if (!l1)
+        throw std::invalid_argument("these Taylor proxies' remainders have no bound, which SMH needs");
+    totals.l1 = std::accumulate(l1->begin(), l1->end(), 0.0);
+    if (bound == SmhBound::Auto && proxies.hasMarginBounds()) {
+        const std::vector<double> margin = proxies.pointMarginBounds();
+        totals.margin = std::accumulate(margin.begin(), margin.end(), 0.0);
+    }
+    return totals;
 }
 
 SmhMoveForecast forecastSmhMove(const Model &residualModel, const Vector &from, const Vector &to,
                                 double logProposalRatio, double temperature, SmhBound bound,
-                                const std::vector<DataIndex> &rows)
+                                const SmhBoundTotals &totals, const std::vector<DataIndex> &rows)
 {
     const TaylorProxies *proxies = residualModel.residualProxies();
     if (!proxies)
@@ -154,8 +176,7 @@ SmhMoveForecast forecastSmhMove(const Model &residualModel, const Vector &from, 
     total *= toPopulation;     // Σ_i r_i / T
     const double a0 = residualModel.logPrior(to) - residualModel.logPrior(from) + logProposalRatio
                       + residualModel.exactLogLikelihoodRatioPart(from, to) / temperature;
-    const SmhFactorBounds bounds = smhFactorBounds(*proxies, from, to, temperature, bound);
-    const double rate = bounds.weights->total * bounds.scale; // Λ
+    const double rate = smhPoissonRate(*proxies, from, to, temperature, bound, totals.l1, totals.margin); // Λ
 
     SmhMoveForecast move;
     move.fullDataAcceptance = std::min(1.0, std::exp(a0 + total));
@@ -186,6 +207,7 @@ SmhForecast forecastSmh(const Model &residualModel, const GaussianApproximation 
     forecast.samples = samples;
     forecast.burnIn = burnIn;
 
+    const SmhBoundTotals totals = smhBoundTotals(*proxies, bound);
     Rng rng(0x5C0A57);
     const DataIndex n = residualModel.dataSize();
     std::vector<DataIndex> rows; // empty: every row
@@ -220,7 +242,7 @@ SmhForecast forecastSmh(const Model &residualModel, const GaussianApproximation 
             const double proposalRatio = 0.5 * (landing.squaredNorm() - z.squaredNorm());
             const SmhMoveForecast one = forecastSmhMove(
                 residualModel, laplace.mode + laplace.covarianceFactor * z,
-                laplace.mode + laplace.covarianceFactor * landing, proposalRatio, temperature, bound, rows);
+                laplace.mode + laplace.covarianceFactor * landing, proposalRatio, temperature, bound, totals, rows);
             at.acceptance += one.acceptance;
             at.pointsPerIteration += one.pointsRead;
             at.fallbackShare += one.fallback ? 1.0 : 0.0;

@@ -25,6 +25,7 @@
 /// shrink with the move, since Λ bounds both ends' remainders), and the forecast says so before
 /// the chain. Rows and moves are drawn with a fixed seed, so every run of the data gets the same
 /// forecast.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -52,12 +53,13 @@ struct SmhForecast {
     int order = 0;             ///< the Taylor proxies' k
     double population = 0.0;   ///< N
     double adaptTarget = 0.0;  ///< the burn-in's acceptance target
-    double samples = 0.0;      ///< the run's --samples
+    double samples = 0.0;      ///< the run's --samples (0: a run until stopped, which has no count)
     double burnIn = 0.0;       ///< the first of them, not kept
     std::vector<SmhScaleForecast> scales; ///< from 1 down, halving s²
 
     /// The scale the burn-in learns: the largest whose acceptance reaches the target (the
-    /// smallest scale when none does).
+    /// smallest scale when none does). The Crank–Nicolson proposal always has a burn-in: the
+    /// settings refuse it without one.
     const SmhScaleForecast &learned() const;
     /// The scale with the fewest points per effective draw.
     const SmhScaleForecast &best() const;
@@ -78,11 +80,21 @@ struct SmhMoveForecast {
     bool fallback = false;           ///< Λ > N
 };
 
+/// Σ_i of SMH's per-point bounds in the ℓ₁ and the margin form (NaN where the kernel does not
+/// use it), one pass each. The forecast sums them itself rather than build the kernel's
+/// tables, so that the chains build and time those as they do without a forecast.
+struct SmhBoundTotals {
+    double l1 = 0.0;
+    double margin = std::nan("");
+};
+/// Throws std::invalid_argument where the proxies' remainders have no bound.
+SmhBoundTotals smhBoundTotals(const TaylorProxies &proxies, SmhBound bound);
+
 /// The move (from, to) with the log proposal ratio log q(from|to)/q(to|from): U and Σ_i r_i from
 /// `rows` scaled to N (every row when empty: then exact).
 SmhMoveForecast forecastSmhMove(const Model &residualModel, const Vector &from, const Vector &to,
                                 double logProposalRatio, double temperature, SmhBound bound,
-                                const std::vector<DataIndex> &rows);
+                                const SmhBoundTotals &totals, const std::vector<DataIndex> &rows);
 
 /// The forecast for SMH on `residualModel` (the control-variate model of order k, whose
 /// per-point ratios are the Taylor residuals: Model::residualProxies() is not null) at

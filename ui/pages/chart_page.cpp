@@ -17,11 +17,6 @@ QColor channelColour(int methodIndex, int chainIndex)
     }
 }
 
-qint64 RunLayout::burnInOf(int channel) const
-{
-    return request.untilStopped ? 0 : request.channelConfig(channel).burnIn;
-}
-
 RunLayout makeRunLayout(const RunRequest &request)
 {
     RunLayout layout;
@@ -34,10 +29,11 @@ RunLayout makeRunLayout(const RunRequest &request)
     for (int channel = 0; channel < request.channelCount(); ++channel) {
         const int method = request.methodIndexOf(channel), chain = request.chainIndexOf(channel);
         layout.channels.append(request.chains > 1
-                                   ? QStringLiteral("%1 #%2").arg(layout.methods[method]).arg(chain + 1)
+                                   ? ChartPage::tr("%1 #%2").arg(layout.methods[method]).arg(chain + 1)
                                    : layout.methods[method]);
         // One method: chains in distinct hues; comparing: each method's hue, shaded per chain.
         layout.colours.append(request.methods.size() == 1 ? seriesColour(chain) : channelColour(method, chain));
+        layout.burnIns.append(request.untilStopped ? 0 : request.channelConfig(channel).burnIn);
     }
     layout.dataSize = data && !data->generated ? 0 : request.config.nData;
     layout.window = request.untilStopped ? request.config.samples : 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <QColor>
+#include <QCoreApplication>
 #include <QList>
 #include <QPointF>
 #include <QString>
@@ -47,9 +48,12 @@ struct RunLayout {
     /// A run until stopped: the latest iterations per chain the charts keep; 0 for a fixed run.
     qint64 window = 0;
 
+    /// Per channel, the iterations that warm up (0 for a run until stopped, which has none):
+    /// worked out once, since snapshots ask for it many times a second.
+    QVector<qint64> burnIns;
+
     int methodOf(int channel) const { return request.methodIndexOf(channel); }
-    /// The iterations of `channel` that warm up (0 for a run until stopped, which has none).
-    qint64 burnInOf(int channel) const;
+    qint64 burnInOf(int channel) const { return burnIns.value(channel); }
 };
 
 RunLayout makeRunLayout(const RunRequest &request);
@@ -66,6 +70,9 @@ struct PinnedRun {
 };
 
 class ChartPage {
+    // The pages' words belong to the results view's translation context, as before they moved.
+    Q_DECLARE_TR_FUNCTIONS(ui::ResultsView)
+
 public:
     /// `widget` is what the tab shows (its charts are its children); `tabTitle` has the tab's
     /// Alt-key mnemonic.

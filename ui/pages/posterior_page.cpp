@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include <QChart>
-#include <QCoreApplication>
 
 #include "core/experiment/settings/run_config.h"
 #include "ui/charts/batch_size_histogram.h"
@@ -12,14 +11,6 @@
 #include "ui/run/sampler_worker.h"
 
 namespace ui {
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ui::ResultsView", text);
-}
-
-} // namespace
 
 PosteriorPage::PosteriorPage()
     : ChartPage(new ComparePage, tr("&Posterior"),

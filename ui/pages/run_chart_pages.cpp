@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <QCoreApplication>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -17,11 +16,6 @@
 
 namespace ui {
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ui::ResultsView", text);
-}
 
 // The iterations of a snapshot's batch sizes after the burn-in: the scope of the chain
 // summaries, the status strip and the Diagnostics table, so that the histogram's mean is theirs.

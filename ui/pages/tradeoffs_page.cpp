@@ -109,6 +109,7 @@ void TradeoffsPage::setForm(ControlPanel *form)
 {
     m_form = form;
     connect(m_form, &ControlPanel::settingsChanged, this, [this] {
+        m_axisRow->suggestStepRule(m_form->config()); // a step typed into the form is not overridden
         refreshSettings();
         refreshMarker();
         refreshStale();
@@ -328,6 +329,8 @@ void TradeoffsPage::loadValue(double value)
     const std::string text = integer ? std::to_string(std::llround(nearest)) : core::settingText(nearest);
     try {
         spec->set(config, spec->key, text);
+        if (m_outcome.request.stepFollowsDataSize && spec->flag == "n-data")
+            config.step = core::sweepPointRequest(m_outcome.request, nearest).config.step; // the step it ran at
     } catch (const std::exception &problem) {
         emit statusMessage(tr("Cannot load %1 = %2: %3")
                                .arg(QString::fromStdString(spec->key), QString::fromStdString(text), problem.what()));

@@ -432,7 +432,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         shared.designer = prepareAustere(outcome, dataset, shared.controlVariates, observer, stop);
         // TunaMH's χ, when the request leaves it to the forecast, before any channel's test is made.
         prepareTunaForecast(outcome, *prepared, shared.laplace, observer, stop);
-        prepareSmhForecast(outcome, shared.laplace, shared.controlVariates, observer);
+        prepareSmhForecast(outcome, shared.laplace, shared.controlVariates, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

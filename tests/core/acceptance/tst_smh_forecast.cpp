@@ -82,8 +82,15 @@ BOOST_AUTO_TEST_CASE(oneMovesForecastIsTheKernelsExpectation)
             for (double scale : {0.3, 1.0}) {
                 const Move move = crankNicolsonMove(fit, scale, 7);
                 const double priorProposal = model.logPrior(move.to) - model.logPrior(move.from) + move.proposalRatio;
+                const TaylorProxies &proxies = *model.residualProxies();
+                const SmhBoundTotals totals = smhBoundTotals(proxies, SmhBound::Auto);
+                // The rate from the summed bounds is the kernel's from its tables.
+                const SmhFactorBounds kernels = smhFactorBounds(proxies, move.from, move.to, temperature, SmhBound::Auto);
+                BOOST_TEST(smhPoissonRate(proxies, move.from, move.to, temperature, SmhBound::Auto, totals.l1, totals.margin)
+                               == kernels.weights->total * kernels.scale,
+                           boost::test_tools::tolerance(1e-9));
                 const SmhMoveForecast forecast = forecastSmhMove(model, move.from, move.to, move.proposalRatio,
-                                                                 temperature, SmhBound::Auto, {});
+                                                                 temperature, SmhBound::Auto, totals, {});
                 const int repetitions = 40'000;
                 const Measured m = decideRepeatedly(model, move.from, move.to, temperature, priorProposal, repetitions);
                 const double acceptanceSe = std::sqrt(forecast.acceptance * (1.0 - forecast.acceptance) / repetitions);
@@ -108,7 +115,8 @@ BOOST_AUTO_TEST_CASE(aMovePastTheBudgetIsForecastAsTheFullDataTest)
     const ControlVariateModel model(data, makeTaylorProxies(*data, fit.mode, 1));
     const Vector from = fit.mode;
     const Vector to = fit.mode + Vector::Constant(fit.mode.size(), 0.8);
-    const SmhMoveForecast forecast = forecastSmhMove(model, from, to, 0.0, 1.0, SmhBound::Auto, {});
+    const SmhMoveForecast forecast = forecastSmhMove(model, from, to, 0.0, 1.0, SmhBound::Auto,
+                                                     smhBoundTotals(*model.residualProxies(), SmhBound::Auto), {});
     BOOST_TEST(forecast.fallback);
     BOOST_TEST(forecast.pointsRead == 300.0);
     BOOST_TEST(forecast.acceptance == forecast.fullDataAcceptance);

@@ -242,10 +242,6 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
     BOOST_TEST(sequential.rows[0].acceptanceRate > sequential.rows[8].acceptanceRate);
 }
 
-// Seita et al., "Minibatch Acceptance Test", Sec. 4–5: a larger σ lets the test stop at a larger
-// variance, so at smaller batches, while the correction's CDF error grows. Up to σ = 1 the NNLS
-// table sits at its solver's floor (about 1e-8 at this grid, not monotone from one σ to the next);
-// above it the error rises by orders of magnitude.
 // A step the preset derived from N follows N from point to point, as `compare --n-data` at each
 // value would give it; a step the user gave, or a sweep of another setting, leaves it alone.
 BOOST_AUTO_TEST_CASE(aStepDerivedFromNFollowsNAcrossAnNDataSweep)
@@ -276,6 +272,10 @@ BOOST_AUTO_TEST_CASE(aStepDerivedFromNFollowsNAcrossAnNDataSweep)
     BOOST_TEST(!stepIsInverseRootOfDataSize(request.base.config));
 }
 
+// Seita et al., "Minibatch Acceptance Test", Sec. 4–5: a larger σ lets the test stop at a larger
+// variance, so at smaller batches, while the correction's CDF error grows. Up to σ = 1 the NNLS
+// table sits at its solver's floor (about 1e-8 at this grid, not monotone from one σ to the next);
+// above it the error rises by orders of magnitude.
 BOOST_AUTO_TEST_CASE(largerSigmaGivesSmallerBatchesAndALargerCorrectionError)
 {
     SweepRequest request = mixtureSweep("sigma", 0.5, 1.5, 5);
