@@ -210,12 +210,13 @@ SmhForecast forecastSmh(const Model &residualModel, const GaussianApproximation 
     const SmhBoundTotals totals = smhBoundTotals(*proxies, bound);
     Rng rng(0x5C0A57);
     const DataIndex n = residualModel.dataSize();
-    std::vector<DataIndex> rows; // empty: every row
-    if (n > kForecastRows) {
-        rows.resize(static_cast<std::size_t>(kForecastRows));
+    // Every row of a small data set, listed once here rather than by each of the 400 moves.
+    std::vector<DataIndex> rows(static_cast<std::size_t>(std::min(n, kForecastRows)));
+    if (n > kForecastRows)
         for (DataIndex &row : rows)
             row = static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n)));
-    }
+    else
+        std::iota(rows.begin(), rows.end(), DataIndex{0});
 
     // The same pairs (z, z') at every scale, so that the acceptance falls smoothly with s.
     const Eigen::Index d = laplace.mode.size();
