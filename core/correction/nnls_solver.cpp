@@ -82,6 +82,54 @@ private:
     std::vector<Eigen::Index> m_indices;
 };
 
+/// The free variable (neither passive nor blocked) with the steepest slope above `tolerance`,
+/// or -1 where none is: the active-set method's entering variable.
+Eigen::Index steepestFreeVariable(const Eigen::VectorXd &slope, const std::vector<char> &passive,
+                                  const std::vector<char> &blocked, double tolerance)
+{
+    Eigen::Index entering = -1;
+    double best = tolerance;
+    for (Eigen::Index j = 0; j < slope.size(); ++j)
+        if (!passive[static_cast<std::size_t>(j)] && !blocked[static_cast<std::size_t>(j)] && slope(j) > best) {
+            best = slope(j);
+            entering = j;
+        }
+    return entering;
+}
+
+/// Steps the passive variables from x towards the unconstrained solution z until the first of
+/// them hits zero, and moves every variable at zero back out of the passive set.
+void stepTowardsUntilOneHitsZero(Eigen::VectorXd &x, const Eigen::VectorXd &z, PassiveFactor &factor,
+                                 std::vector<char> &passive)
+{
+    const Eigen::Index m = factor.size();
+    double alpha = HUGE_VAL;
+    Eigen::Index limiting = -1;
+    for (Eigen::Index r = 0; r < m; ++r) {
+        if (z(r) > 0.0)
+            continue;
+        const double xr = x(factor.indices()[static_cast<std::size_t>(r)]);
+        const double ratio = xr / (xr - z(r));
+        if (ratio < alpha) { // a 0/0 ratio (x = z = 0) is NaN and never limits
+            alpha = ratio;
+            limiting = r;
+        }
+    }
+    alpha = std::min(alpha, 1.0);
+    for (Eigen::Index r = 0; r < m; ++r) {
+        double &xr = x(factor.indices()[static_cast<std::size_t>(r)]);
+        xr += alpha * (z(r) - xr);
+    }
+    for (Eigen::Index r = m - 1; r >= 0; --r) {
+        const Eigen::Index j = factor.indices()[static_cast<std::size_t>(r)];
+        if (r == limiting || x(j) <= 0.0) {
+            x(j) = 0.0;
+            passive[static_cast<std::size_t>(j)] = 0;
+            factor.remove(r);
+        }
+    }
+}
+
 } // namespace
 
 NnlsResult solveNnls(const Eigen::MatrixXd &q, const Eigen::VectorXd &p, const NnlsOptions &options,
@@ -114,13 +162,7 @@ NnlsResult solveNnls(const Eigen::MatrixXd &q, const Eigen::VectorXd &p, const N
         for (const Eigen::Index j : set)
             slope.noalias() -= q.col(j) * x(j);
 
-        Eigen::Index entering = -1;
-        double best = tolerance;
-        for (Eigen::Index j = 0; j < n; ++j)
-            if (!passive[static_cast<std::size_t>(j)] && !blocked[static_cast<std::size_t>(j)] && slope(j) > best) {
-                best = slope(j);
-                entering = j;
-            }
+        const Eigen::Index entering = steepestFreeVariable(slope, passive, blocked, tolerance);
         if (entering < 0) {
             result.converged = true;
             break;
@@ -147,32 +189,7 @@ NnlsResult solveNnls(const Eigen::MatrixXd &q, const Eigen::VectorXd &p, const N
                     x(factor.indices()[static_cast<std::size_t>(r)]) = z(r);
                 break;
             }
-            // Step from x towards z until the first passive variable hits zero.
-            double alpha = HUGE_VAL;
-            Eigen::Index limiting = -1;
-            for (Eigen::Index r = 0; r < m; ++r) {
-                if (z(r) > 0.0)
-                    continue;
-                const double xr = x(factor.indices()[static_cast<std::size_t>(r)]);
-                const double ratio = xr / (xr - z(r));
-                if (ratio < alpha) { // a 0/0 ratio (x = z = 0) is NaN and never limits
-                    alpha = ratio;
-                    limiting = r;
-                }
-            }
-            alpha = std::min(alpha, 1.0);
-            for (Eigen::Index r = 0; r < m; ++r) {
-                double &xr = x(factor.indices()[static_cast<std::size_t>(r)]);
-                xr += alpha * (z(r) - xr);
-            }
-            for (Eigen::Index r = m - 1; r >= 0; --r) {
-                const Eigen::Index j = factor.indices()[static_cast<std::size_t>(r)];
-                if (r == limiting || x(j) <= 0.0) {
-                    x(j) = 0.0;
-                    passive[static_cast<std::size_t>(j)] = 0;
-                    factor.remove(r);
-                }
-            }
+            stepTowardsUntilOneHitsZero(x, z, factor, passive);
             std::fill(blocked.begin(), blocked.end(), 0);
             if (factor.size() == 0)
                 break;

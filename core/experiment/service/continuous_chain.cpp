@@ -118,6 +118,95 @@ std::uint64_t lapSeed(std::uint64_t seed, std::int64_t lap)
 
 namespace {
 
+/// What every lap adds up: clocks and the bound violations.
+struct LapTotals {
+    double wall = 0.0, paused = 0.0, fullScan = 0.0;
+    std::int64_t violations = 0;
+
+    void add(const ChainResult &lap)
+    {
+        wall += lap.wallSeconds;
+        paused += lap.pausedSeconds;
+        fullScan += lap.fullScanSeconds;
+        violations += lap.boundViolations;
+    }
+};
+
+/// The kernel the next lap runs with when the user changed it since `seenKernel`, or nothing.
+/// A change the chain cannot take (validateLap refuses it) is said through the hooks and the
+/// lap goes on with the kernel it had; a change that is taken may prepare `inputs` anew.
+std::optional<RunConfig> takeKernelChange(const ContinuousChainHooks &hooks, const RunConfig &lapConfig,
+                                          std::uint64_t &seenKernel, const Proposal *proposal, ChainInputs &inputs)
+{
+    if (!hooks.kernel || hooks.kernel->version() == seenKernel)
+        return std::nullopt;
+    seenKernel = hooks.kernel->version();
+    const auto wanted = hooks.kernel->latest();
+    if (!wanted)
+        return std::nullopt;
+    RunConfig next = lapConfig;
+    copyKernelSettings(*wanted, next);
+    if (!hooks.methodMayChange)
+        next.method = lapConfig.method;
+    if (sameKernel(next, lapConfig))
+        return std::nullopt;
+    try {
+        validateLap(next, proposal);
+        ChainInputs prepared = inputs;
+        if (hooks.prepareKernel)
+            hooks.prepareKernel(next, prepared);
+        inputs = std::move(prepared);
+        return next;
+    } catch (const std::invalid_argument &error) {
+        if (hooks.kernelRefused)
+            hooks.kernelRefused(error.what());
+        return std::nullopt;
+    }
+}
+
+/// Adds a lap's segments to the run's, in run iterations and seconds; a lap that goes on with
+/// the previous lap's settings is no new segment.
+void appendLapSegments(std::vector<ChainSegment> &segments, const ChainResult &lap, std::int64_t done,
+                       double wall, bool kernelChanged)
+{
+    for (std::size_t k = 0; k < lap.segments.size(); ++k) {
+        ChainSegment segment = lap.segments[k];
+        if (segment.start >= lap.completed)
+            break; // nothing ran with it (a lap stopped before its first iteration, say)
+        segment.start += done;
+        segment.startSeconds += wall;
+        if (k == 0 && !kernelChanged && !segments.empty() && lapContinuesSegment(segments.back(), segment))
+            continue;
+
+        if (!segments.empty() && segments.back().start >= segment.start)
+            segments.back() = segment;
+        else
+            segments.push_back(segment);
+    }
+}
+
+/// The window's rows as the run's result, after `done` iterations in all.
+ChainResult windowedResult(RowWindow &window, std::int64_t done, const LapTotals &totals)
+{
+    ChainResult result = std::move(window.rows());
+    const std::int64_t held = window.held();
+    result.samples.conservativeResize(held, result.samples.cols());
+    const auto rows = static_cast<std::size_t>(held);
+    result.batchSize.resize(rows);
+    result.fullScanPoints.resize(rows);
+    result.accepted.resize(rows);
+    result.fullDataFallback.resize(rows);
+    if (!result.brightPoints.empty())
+        result.brightPoints.resize(rows);
+    result.completed = held;
+    result.firstIteration = done - held;
+    result.wallSeconds = totals.wall;
+    result.pausedSeconds = totals.paused;
+    result.fullScanSeconds = totals.fullScan;
+    result.boundViolations = totals.violations;
+    return result;
+}
+
 // The laps of a run until stopped (total = 0: timed laps, a moving window of config.samples
 // rows) or of a run of `total` iterations that follows kernel changes (laps end only where a
 // change applies; without one it is a single lap, the fixed-length chain itself).
@@ -132,37 +221,17 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
     std::uint64_t seenKernel = hooks.kernel ? hooks.kernel->version() : 0;
     bool kernelChanged = false;
     std::int64_t done = 0, lapLength = kFirstLap;
-    double wall = 0.0, paused = 0.0, fullScan = 0.0;
-    std::int64_t violations = 0;
+    LapTotals totals;
     bool stopped = !fixedLength; // a run until stopped ends by a stop
     std::unique_ptr<AcceptanceTest> test; // one per kernel, shared by its laps
     std::unique_ptr<Proposal> proposal;   // one per chain: what it learned lasts every lap
     inputs.keptProposal = &proposal;
     std::optional<LearnedProposal> adaptation;
     for (std::int64_t lap = 0;; ++lap) {
-        if (hooks.kernel && hooks.kernel->version() != seenKernel) {
-            seenKernel = hooks.kernel->version();
-            if (const auto wanted = hooks.kernel->latest()) {
-                RunConfig next = lapConfig;
-                copyKernelSettings(*wanted, next);
-                if (!hooks.methodMayChange)
-                    next.method = lapConfig.method;
-                if (!sameKernel(next, lapConfig)) {
-                    try {
-                        validateLap(next, proposal.get());
-                        ChainInputs prepared = inputs;
-                        if (hooks.prepareKernel)
-                            hooks.prepareKernel(next, prepared);
-                        inputs = std::move(prepared);
-                        lapConfig = next;
-                        test.reset();
-                        kernelChanged = true;
-                    } catch (const std::invalid_argument &error) {
-                        if (hooks.kernelRefused)
-                            hooks.kernelRefused(error.what());
-                    }
-                }
-            }
+        if (auto next = takeKernelChange(hooks, lapConfig, seenKernel, proposal.get(), inputs)) {
+            lapConfig = std::move(*next);
+            test.reset();
+            kernelChanged = true;
         }
         if (inputs.stop.stop_requested() || (fixedLength && done >= total))
             break;
@@ -207,29 +276,12 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
             return lapResult;
         }
 
-        for (std::size_t k = 0; k < lapResult.segments.size(); ++k) {
-            ChainSegment segment = lapResult.segments[k];
-            if (segment.start >= lapResult.completed)
-                break; // nothing ran with it (a lap stopped before its first iteration, say)
-            segment.start += done;
-            segment.startSeconds += wall;
-            // A lap that goes on with the previous lap's settings is no new segment.
-            if (k == 0 && !kernelChanged && !segments.empty() && lapContinuesSegment(segments.back(), segment))
-                continue;
-
-            if (!segments.empty() && segments.back().start >= segment.start)
-                segments.back() = segment;
-            else
-                segments.push_back(segment);
-        }
+        appendLapSegments(segments, lapResult, done, totals.wall, kernelChanged);
         if (lapResult.completed > 0)
             kernelChanged = false;
         window.append(lapResult);
         done += lapResult.completed;
-        wall += lapResult.wallSeconds;
-        paused += lapResult.pausedSeconds;
-        fullScan += lapResult.fullScanSeconds;
-        violations += lapResult.boundViolations;
+        totals.add(lapResult);
         inputs.pacedFrom = lapResult.nextPacedIteration;
         if (lapResult.completed > 0)
             inputs.initialTheta = lapResult.samples.row(lapResult.completed - 1).transpose();
@@ -247,23 +299,8 @@ ChainResult runLaps(const RunConfig &config, const DatasetInstance &dataset, Cha
                                kShortestLap, kLongestLap);
     }
 
-    ChainResult result = std::move(window.rows());
-    const std::int64_t held = window.held();
-    result.samples.conservativeResize(held, result.samples.cols());
-    const auto rows = static_cast<std::size_t>(held);
-    result.batchSize.resize(rows);
-    result.fullScanPoints.resize(rows);
-    result.accepted.resize(rows);
-    result.fullDataFallback.resize(rows);
-    if (!result.brightPoints.empty())
-        result.brightPoints.resize(rows);
-    result.completed = held;
-    result.firstIteration = done - held;
+    ChainResult result = windowedResult(window, done, totals);
     result.stopped = stopped || inputs.stop.stop_requested();
-    result.wallSeconds = wall;
-    result.pausedSeconds = paused;
-    result.fullScanSeconds = fullScan;
-    result.boundViolations = violations;
     result.segments = windowSegments(segments, result.firstIteration);
     result.adaptation = std::move(adaptation);
     if (result.segments.empty())

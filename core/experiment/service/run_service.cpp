@@ -374,6 +374,34 @@ void addSplitRhat(RunOutcome &outcome)
     }
 }
 
+/// The data stage's line: what is loaded, or what is generated and from which seed.
+std::string dataStageMessage(const RunConfig &config)
+{
+    const DatasetEntry &data = datasetEntry(config.dataset);
+    if (!data.generated)
+        return modelIsChosen(data) ? "Loading " + config.logreg.data : std::string("Loading the logistic-regression data");
+    return "Generating " + std::to_string(config.nData) + " " + config.dataset + " points"
+           + (data.dimensionSetting ? " of dimension " + std::to_string(config.dimension) : std::string())
+           + " (data seed " + std::to_string(config.dataSeed) + ")";
+}
+
+/// What the outcome reports of the data themselves: size, dimension, source, scaling and cost.
+void recordDataFacts(const DatasetInstance &dataset, RunOutcome &outcome)
+{
+    outcome.dataSize = dataset.model->dataSize();
+    outcome.dimension = dataset.model->dimension();
+    outcome.datasetDescription = dataset.description;
+    outcome.augmented = dataset.augmented;
+    outcome.featureScaling = dataset.scaling;
+    outcome.dataSeconds = dataset.seconds;
+    outcome.dataBytes = dataset.bytes;
+    if (dataset.classifier) {
+        outcome.featureCount = static_cast<std::int64_t>(dataset.classifier->data().featureCount());
+        outcome.testSize = static_cast<std::int64_t>(dataset.testSet->size());
+        outcome.testSet = dataset.testSet;
+    }
+}
+
 } // namespace
 
 RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const RunControls &controls,
@@ -388,15 +416,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
     const RunConfig &config = outcome.request.config;
     const std::stop_token stop = controls.stop;
     try {
-        const DatasetEntry &data = datasetEntry(config.dataset);
-        observer.stageStarted(RunStage::Data,
-                              !data.generated
-                                  ? (modelIsChosen(data) ? "Loading " + config.logreg.data
-                                                         : std::string("Loading the logistic-regression data"))
-                                  : "Generating " + std::to_string(config.nData) + " " + config.dataset + " points"
-                                        + (data.dimensionSetting ? " of dimension " + std::to_string(config.dimension)
-                                                                 : std::string())
-                                        + " (data seed " + std::to_string(config.dataSeed) + ")");
+        observer.stageStarted(RunStage::Data, dataStageMessage(config));
         observer.preparationProgress(RunStage::Data, -1.0);
         const auto dataProgress = [&observer](double f) { observer.preparationProgress(RunStage::Data, f); };
         const std::shared_ptr<const PreparedData> prepared = inputs ? inputs->data(config, dataProgress, stop)
@@ -404,18 +424,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         const DatasetInstance &dataset = prepared->dataset;
         if (stop.stop_requested())
             throw Cancelled();
-        outcome.dataSize = dataset.model->dataSize();
-        outcome.dimension = dataset.model->dimension();
-        outcome.datasetDescription = dataset.description;
-        outcome.augmented = dataset.augmented;
-        outcome.featureScaling = dataset.scaling;
-        outcome.dataSeconds = dataset.seconds;
-        outcome.dataBytes = dataset.bytes;
-        if (dataset.classifier) {
-            outcome.featureCount = static_cast<std::int64_t>(dataset.classifier->data().featureCount());
-            outcome.testSize = static_cast<std::int64_t>(dataset.testSet->size());
-            outcome.testSet = dataset.testSet;
-        }
+        recordDataFacts(dataset, outcome);
         choosePlottedComponents(dataset, outcome);
         observer.dataReady(dataset, outcome);
 

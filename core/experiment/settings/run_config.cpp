@@ -235,11 +235,10 @@ void validateExactMinibatch(const RunConfig &config)
                                     + std::to_string(config.tunaChi));
 }
 
-} // namespace
-
-void validate(const RunConfig &config)
+/// The dataset's own needs: a chosen model's parameters, a file for a file regression and a
+/// dimension in range.
+void validateDataset(const RunConfig &config, const DatasetEntry &data)
 {
-    const DatasetEntry &data = datasetEntry(config.dataset);
     if (modelIsChosen(data))
         makeGlmFamily(config.glm); // the model's name, ν and scale, before any data are made
     if (modelIsChosen(data) && !data.generated && config.logreg.data.empty())
@@ -251,6 +250,11 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("dimension must be in [" + std::string(config.logreg.model.bias ? "2" : "1")
                                     + ", 10000] (the model's weights, the bias included); got "
                                     + std::to_string(config.dimension));
+}
+
+/// The chain's length, seeds' use across checkpoints, and the schedule and proposal numbers.
+void validateChainSettings(const RunConfig &config)
+{
     if (config.burnIn < 0 || (config.burnIn > 0 && config.burnIn >= config.samples))
         throw std::invalid_argument("burn-in must be in [0, samples) so that some samples target the posterior; got "
                                     + std::to_string(config.burnIn));
@@ -287,6 +291,11 @@ void validate(const RunConfig &config)
     requireAtLeast("samples", config.samples, 1);
     requireFinitePositive("temperature", config.temperature);
     requireFinitePositive("step", config.step);
+}
+
+/// The gradient minibatch and whether the method takes the control variates asked for.
+void validateGradientAndControlVariates(const RunConfig &config, const DatasetEntry &data)
+{
     // The logistic data's N is known only once they are loaded: makeProposal checks it then.
     if ((usesGradient(config.proposal) || movesWithoutAcceptStep(config.method))
         && (config.gradBatch < 0 || (data.generated && config.gradBatch > config.nData)))
@@ -305,8 +314,12 @@ void validate(const RunConfig &config)
                                         + "'s control variates are first order, a gradient around the mode: use "
                                           "--control-variates taylor1");
     }
-    requireModelCapabilities(config);
-    validateExactMinibatch(config);
+}
+
+/// A proposal that learns in the burn-in needs one, at the target temperature, and a target
+/// acceptance the test can reach.
+void validateAdaptation(const RunConfig &config)
+{
     // The adaptive proposal learns from the burn-in and is frozen after it: with no burn-in it
     // would silently be the plain random walk, and a burn-in at an annealing temperature would
     // teach it the hot posterior's covariance instead of the target's.
@@ -328,6 +341,11 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("adapt-target must be in (0, " + std::string(barkerType ? "0.5" : "1")
                                     + ")" + (barkerType ? " for a Barker-type test, which accepts at most half the moves" : "")
                                     + "; got " + std::to_string(config.adaptTarget));
+}
+
+/// The acceptance tests' own settings.
+void validateTestSettings(const RunConfig &config)
+{
     validate(config.minibatch);
     validate(config.correction);
     validate(config.austere);
@@ -338,7 +356,11 @@ void validate(const RunConfig &config)
         throw std::invalid_argument("error-bound must be > 0 for austere-nc (it designs the test every iteration)");
     if (config.austerePilot < 1 || config.austerePilot > 100'000)
         throw std::invalid_argument("pilot must be in [1, 100000]; got " + std::to_string(config.austerePilot));
-    const LogisticDataSpec &logreg = config.logreg;
+}
+
+/// Which data files go together, and the split, augmentation and prior numbers.
+void validateDataFiles(const LogisticDataSpec &logreg)
+{
     if (!logreg.images.empty() && logreg.labels.empty())
         throw std::invalid_argument("images and --labels go together (an IDX image file and its label file)");
     if (!logreg.labels.empty() && logreg.images.empty() && logreg.data.empty())
@@ -356,6 +378,21 @@ void validate(const RunConfig &config)
     if (!(logreg.model.priorSd >= 0.0) || !std::isfinite(logreg.model.priorSd))
         throw std::invalid_argument("prior-sd must be finite and >= 0 (0: the paper's flat prior); got "
                                     + std::to_string(logreg.model.priorSd));
+}
+
+} // namespace
+
+void validate(const RunConfig &config)
+{
+    const DatasetEntry &data = datasetEntry(config.dataset);
+    validateDataset(config, data);
+    validateChainSettings(config);
+    validateGradientAndControlVariates(config, data);
+    requireModelCapabilities(config);
+    validateExactMinibatch(config);
+    validateAdaptation(config);
+    validateTestSettings(config);
+    validateDataFiles(config.logreg);
 }
 
 bool followsLiveTuning(const RunConfig &config)

@@ -193,9 +193,45 @@ SettingSpec chosenModel(SettingSpec spec)
     return spec;
 }
 
-std::vector<SettingSpec> makeTable()
+/// What --step means for this run's method and proposal: a note that files carry for readers,
+/// since several methods read the step as something other than a random-walk sd.
+std::string stepMeaning(const RunConfig &c)
 {
-    std::vector<SettingSpec> table;
+    if (c.method == TestMethod::Sgld)
+        return std::string("SGLD noise standard deviation h per coordinate: epsilon = h^2, drift epsilon/2 times "
+                           "the minibatch gradient, no accept step");
+    if (c.method == TestMethod::ZigZag)
+        return std::string(c.zigzagSpacing > 0.0 ? "not used: the Zig-Zag skeleton is read off every zigzag_spacing"
+                                                 : "a tenth of the time between the Zig-Zag skeleton's "
+                                                   "outputs (speed 1 per coordinate)");
+    if (c.method == TestMethod::Sghmc)
+        return std::string("SGHMC time step h: learning rate epsilon = h^2, momentum noise variance 2 alpha "
+                           "epsilon, no accept step");
+    switch (c.proposal) {
+    case ProposalKind::Langevin:
+        return std::string("Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)");
+    case ProposalKind::LaplaceLangevin:
+        return std::string("initial Langevin noise standard deviation h; the Laplace covariance preconditions it "
+                           "and the burn-in adapts h");
+    case ProposalKind::LaplaceHamiltonian:
+        return std::string("not used: the leapfrog step starts at d^(-1/4) in the units the Laplace covariance "
+                           "whitens and the burn-in adapts it");
+    case ProposalKind::LaplaceCrankNicolson:
+        return std::string("not used: the Crank-Nicolson scale s starts at 1 (independent draws from the Laplace "
+                           "approximation) and the burn-in adapts it within (0, 1]");
+    case ProposalKind::AdaptiveLangevin:
+        return std::string("initial Langevin noise standard deviation h; the burn-in adapts it and a diagonal "
+                           "preconditioner");
+    case ProposalKind::Adaptive:
+        return std::string("initial proposal standard deviation per coordinate; the burn-in adapts it");
+    case ProposalKind::RandomWalk: break;
+    }
+    return std::string("proposal standard deviation per coordinate");
+}
+
+/// The run's identity: preset, dataset, method, length, seeds, temperature and step.
+void appendRunRows(std::vector<SettingSpec> &table)
+{
     table.push_back(named(
         "preset", "preset",
         "recommended (a proposal that mixes on the dataset, its burn-in and enough samples for thousands of "
@@ -237,43 +273,15 @@ std::vector<SettingSpec> makeTable()
                          [](auto &c) -> auto & { return c.temperature; }));
     table.push_back(real("step", "step", "proposal standard deviation per coordinate (langevin, sgld: its noise sd h; sghmc: its time step h) [0.15; worst-case and tall-logreg 1/sqrt(N), logreg 0.05]",
                          [](auto &c) -> auto & { return c.step; }));
-    SettingSpec meaning = named(
-        "step_meaning", "", "",
-        [](const RunConfig &c) {
-            if (c.method == TestMethod::Sgld)
-                return std::string("SGLD noise standard deviation h per coordinate: epsilon = h^2, drift epsilon/2 times "
-                                   "the minibatch gradient, no accept step");
-            if (c.method == TestMethod::ZigZag)
-                return std::string(c.zigzagSpacing > 0.0 ? "not used: the Zig-Zag skeleton is read off every zigzag_spacing"
-                                                         : "a tenth of the time between the Zig-Zag skeleton's "
-                                                           "outputs (speed 1 per coordinate)");
-            if (c.method == TestMethod::Sghmc)
-                return std::string("SGHMC time step h: learning rate epsilon = h^2, momentum noise variance 2 alpha "
-                                   "epsilon, no accept step");
-            switch (c.proposal) {
-            case ProposalKind::Langevin:
-                return std::string("Langevin noise standard deviation h per coordinate (drift h^2/2 times the gradient)");
-            case ProposalKind::LaplaceLangevin:
-                return std::string("initial Langevin noise standard deviation h; the Laplace covariance preconditions it "
-                                   "and the burn-in adapts h");
-            case ProposalKind::LaplaceHamiltonian:
-                return std::string("not used: the leapfrog step starts at d^(-1/4) in the units the Laplace covariance "
-                                   "whitens and the burn-in adapts it");
-            case ProposalKind::LaplaceCrankNicolson:
-                return std::string("not used: the Crank-Nicolson scale s starts at 1 (independent draws from the Laplace "
-                                   "approximation) and the burn-in adapts it within (0, 1]");
-            case ProposalKind::AdaptiveLangevin:
-                return std::string("initial Langevin noise standard deviation h; the burn-in adapts it and a diagonal "
-                                   "preconditioner");
-            case ProposalKind::Adaptive:
-                return std::string("initial proposal standard deviation per coordinate; the burn-in adapts it");
-            case ProposalKind::RandomWalk: break;
-            }
-            return std::string("proposal standard deviation per coordinate");
-        },
-        [](RunConfig &, const std::string &) {}); // a note for readers
+    SettingSpec meaning = named("step_meaning", "", "", stepMeaning,
+                                [](RunConfig &, const std::string &) {}); // a note for readers
     meaning.noteOnly = true;
     table.push_back(meaning);
+}
+
+/// The burn-in, the proposal and the control variates.
+void appendProposalRows(std::vector<SettingSpec> &table)
+{
     table.push_back(integer("burn_in", "burn-in", "first B of the samples are a burn-in at --temperature (or --anneal-from): not written, not counted [paper 0; recommended: samples/10 for a proposal that learns, logreg samples/6]",
                             [](auto &c) -> auto & { return c.burnIn; }));
     table.push_back(integer("checkpoint_every", "checkpoint-every",
@@ -318,6 +326,11 @@ std::vector<SettingSpec> makeTable()
             + ", none otherwise; recommended preset on tall-logreg: taylor2 when every method takes it]",
         [](const RunConfig &c) { return controlVariatesName(resolvedControlVariates(c)); },
         [](RunConfig &c, const std::string &value) { c.controlVariates = parseControlVariates(value); }));
+}
+
+/// The acceptance tests' own settings: the minibatch test, its correction and the baselines.
+void appendTestRows(std::vector<SettingSpec> &table)
+{
     // m is the baselines' first batch too, unless a file says otherwise (austere_batch and
     // sublhd_batch come later in the table).
     SettingSpec batch = integer("batch", "batch", "initial minibatch m >= 2, for every method [100]",
@@ -364,6 +377,11 @@ std::vector<SettingSpec> makeTable()
                             [](auto &c) -> auto & { return c.austerePilot; }));
     table.push_back(integer("trace_every", "trace-every", "logreg: evaluate the test set every K samples [10]",
                             [](auto &c) -> auto & { return c.traceStride; }));
+}
+
+/// Where the data come from: generated sizes, files and their parsing, the split.
+void appendDataRows(std::vector<SettingSpec> &table)
+{
     SettingSpec nData = integer("n_data_requested", "n-data", "generated data size N [1000000; recommended worst-case 100000]",
                                 [](auto &c) -> auto & { return c.nData; });
     nData.scope = SettingScope::GeneratedData;
@@ -438,6 +456,11 @@ std::vector<SettingSpec> makeTable()
     table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
     table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
+}
+
+/// The model's settings and the tall-data methods' own.
+void appendModelRows(std::vector<SettingSpec> &table)
+{
     table.push_back(regressionModel(real("prior_sd", "prior-sd", "logreg, tall-logreg, tall-glm, glm: Gaussian prior sd [tall data 1; logreg: paper 0 (flat), recommended 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
     table.push_back(regressionModel(real("tuna_chi", "tuna-chi",
@@ -489,6 +512,16 @@ std::vector<SettingSpec> makeTable()
     table.push_back(chosenModel(real("noise_scale", "noise-scale",
                                      "tall-glm, glm: the noise's sd (linear) or the Student-t's scale (robust-linear), > 0 [1]",
                                      [](auto &c) -> auto & { return c.glm.noiseScale; })));
+}
+
+std::vector<SettingSpec> makeTable()
+{
+    std::vector<SettingSpec> table;
+    appendRunRows(table);
+    appendProposalRows(table);
+    appendTestRows(table);
+    appendDataRows(table);
+    appendModelRows(table);
     return table;
 }
 
