@@ -82,6 +82,51 @@ double kernelPointsPerSecond(const core::Model &model, core::DataIndex batch, st
     return static_cast<double>(points) / elapsed;
 }
 
+/// The three chains' median timings.
+struct BenchTimings {
+    Timing minibatch, metropolis, barker;
+
+    double speedup() const { return minibatch.summary.iterationsPerSecond / metropolis.summary.iterationsPerSecond; }
+};
+
+/// The kernel alone, in points per second: the log-likelihood ratios' and, with control
+/// variates, the residuals' (NaN without).
+struct KernelSpeeds {
+    double ratios = 0.0, residuals = 0.0;
+};
+
+/// bench --summary: the figures as JSON.
+void writeBenchSummary(const std::string &summaryPath, const core::RunConfig &config, core::DataIndex dataSize,
+                       const BenchTimings &timings, const KernelSpeeds &kernels, std::int64_t repeats)
+{
+    // NaN (too few iterations for an ESS) is null, as in every summary.
+    auto ess = [&](const Timing &t) {
+        return nlohmann::ordered_json{{"ess_bulk_min", core::jsonNumber(t.essBulkMin)},
+                                      {"ess_bulk_median", core::jsonNumber(t.essBulkMedian)},
+                                      {"ess_per_second", core::jsonNumber(t.essPerSecond)},
+                                      {"data_points_per_ess", core::jsonNumber(t.dataPointsPerEss)}};
+    };
+    const nlohmann::ordered_json json = {{"dataset", config.dataset},
+                                         {"n_data", dataSize},
+                                         {"temperature", config.temperature},
+                                         {"step", config.step},
+                                         {"minibatch_iterations_per_second", timings.minibatch.summary.iterationsPerSecond},
+                                         {"minibatch_points_per_second", timings.minibatch.pointsPerSecond},
+                                         {"minibatch_mean_batch", timings.minibatch.summary.meanBatch()},
+                                         {"metropolis_iterations_per_second", timings.metropolis.summary.iterationsPerSecond},
+                                         {"metropolis_points_per_second", timings.metropolis.pointsPerSecond},
+                                         {"barker_iterations_per_second", timings.barker.summary.iterationsPerSecond},
+                                         {"speedup_vs_metropolis", timings.speedup()},
+                                         {"kernel_points_per_second", kernels.ratios},
+                                         {"control_variates", core::controlVariatesName(core::resolvedControlVariates(config))},
+                                         {"residual_kernel_points_per_second", core::jsonNumber(kernels.residuals)},
+                                         {"repeats", repeats},
+                                         {"minibatch_ess", ess(timings.minibatch)},
+                                         {"metropolis_ess", ess(timings.metropolis)},
+                                         {"barker_ess", ess(timings.barker)}};
+    core::writeJsonFile(summaryPath, json);
+}
+
 } // namespace
 
 int benchCommand(int argc, char **argv)
@@ -156,7 +201,7 @@ int benchCommand(int argc, char **argv)
     line(minibatchName.c_str(), minibatch);
     line("full-data Metropolis", metropolis);
     line("full-data Barker", barker);
-    const double speedup = minibatch.summary.iterationsPerSecond / metropolis.summary.iterationsPerSecond;
+    const double speedup = BenchTimings{minibatch, metropolis, barker}.speedup();
     std::printf("  speed-up per iteration, minibatch / full-data Metropolis: %.0fx\n", speedup);
     std::printf("  kernel: log-likelihood ratios over %lld random rows: %.3g points/s\n",
                 static_cast<long long>(config.minibatch.initialBatch), kernel);
@@ -164,34 +209,9 @@ int benchCommand(int argc, char **argv)
         std::printf("  kernel: control-variate residuals over %lld random rows: %.3g points/s (%.2f of the ratios')\n",
                     static_cast<long long>(config.minibatch.initialBatch), residualKernel, residualKernel / kernel);
 
-    if (!summaryPath.empty()) {
-        // NaN (too few iterations for an ESS) is null, as in every summary.
-        auto ess = [&](const Timing &t) {
-            return nlohmann::ordered_json{{"ess_bulk_min", core::jsonNumber(t.essBulkMin)},
-                                          {"ess_bulk_median", core::jsonNumber(t.essBulkMedian)},
-                                          {"ess_per_second", core::jsonNumber(t.essPerSecond)},
-                                          {"data_points_per_ess", core::jsonNumber(t.dataPointsPerEss)}};
-        };
-        const nlohmann::ordered_json json = {{"dataset", config.dataset},
-                                             {"n_data", model.dataSize()},
-                                             {"temperature", config.temperature},
-                                             {"step", config.step},
-                                             {"minibatch_iterations_per_second", minibatch.summary.iterationsPerSecond},
-                                             {"minibatch_points_per_second", minibatch.pointsPerSecond},
-                                             {"minibatch_mean_batch", minibatch.summary.meanBatch()},
-                                             {"metropolis_iterations_per_second", metropolis.summary.iterationsPerSecond},
-                                             {"metropolis_points_per_second", metropolis.pointsPerSecond},
-                                             {"barker_iterations_per_second", barker.summary.iterationsPerSecond},
-                                             {"speedup_vs_metropolis", speedup},
-                                             {"kernel_points_per_second", kernel},
-                                             {"control_variates", core::controlVariatesName(core::resolvedControlVariates(config))},
-                                             {"residual_kernel_points_per_second", core::jsonNumber(residualKernel)},
-                                             {"repeats", repeats},
-                                             {"minibatch_ess", ess(minibatch)},
-                                             {"metropolis_ess", ess(metropolis)},
-                                             {"barker_ess", ess(barker)}};
-        core::writeJsonFile(summaryPath, json);
-    }
+    if (!summaryPath.empty())
+        writeBenchSummary(summaryPath, config, model.dataSize(), {minibatch, metropolis, barker},
+                          {kernel, residualKernel}, repeats);
     return 0;
 }
 

@@ -174,18 +174,13 @@ Resumption planResumption(const Arguments &args, const std::set<std::string> &va
     return plan;
 }
 
-} // namespace
-
-int runCommand(int argc, char **argv)
+// The request the arguments ask for: a run's settings, a samples file's (--from) or a cut-short
+// run's (--resume, which `resumption` then holds), its chains and threads, validated.
+core::RunRequest makeRunRequest(const Arguments &args, const std::set<std::string> &valueOptions,
+                                const std::set<std::string> &flags, std::optional<Resumption> &resumption)
 {
-    auto valueOptions = runValueOptions();
-    valueOptions.insert({"chains", "threads", "from", "resume"});
-    auto flags = runFlags();
-    flags.insert("parallel");
-    const Arguments args(argc, argv, 2, valueOptions, flags);
     if (args.has("from") && args.has("resume"))
         throw UsageError("--from makes a chain again from the start, --resume continues one: give one of them");
-    std::optional<Resumption> resumption;
     if (args.has("resume"))
         resumption = planResumption(args, valueOptions, flags);
     core::RunRequest request = core::RunRequest::single(
@@ -204,101 +199,54 @@ int runCommand(int argc, char **argv)
     request.threads = static_cast<int>(args.integer("threads", 0));
     request.useCorrectionCache = !args.flag("no-cache");
     asUsage([&] { core::validate(request); });
-    const core::RunConfig &config = request.config;
-    const std::string outPath = resumption ? resumption->file.path : args.text("out", "");
-    const std::string summaryPath = args.text("summary", "");
-    const std::string tracePath = args.text("trace", "");
-    // Fail before minutes of sampling, not after.
-    if (!outPath.empty())
-        requireWritable("out", outPath);
-    if (!summaryPath.empty())
-        requireWritable("summary", summaryPath);
-    if (!tracePath.empty()) {
-        if (!core::isLogisticDataset(config.dataset))
-            throw UsageError("--trace is for --dataset logreg or tall-logreg (accuracy against data consumed)");
-        if (request.chains > 1)
-            throw UsageError("--trace is for one chain (--chains 1)");
-        requireWritable("trace", tracePath);
-    }
+    return request;
+}
 
-    RunProgress progress(core::methodName(config.method));
-    // With --out the draws go to their files as they are made: a run cut short keeps them.
-    std::optional<core::SamplesStreamingObserver> streaming;
-    if (!outPath.empty())
-        streaming.emplace(progress, request, outPath, kProgram);
-    if (resumption) {
-        const auto draws = static_cast<long long>(resumption->file.rows.size());
-        if (resumption->checkpoint > 0) {
-            core::cutBackStreamedSamples(resumption->file, resumption->keptRows);
-            streaming->appendAfter(static_cast<std::int64_t>(resumption->keptRows));
-            std::fprintf(stderr, "resuming %s: %lld rows in the file; the chain goes on from its checkpoint at draw %lld "
-                                 "(the %lld rows after it are made again, the same), after running the burn-in again\n",
-                         outPath.c_str(), draws, static_cast<long long>(resumption->checkpoint),
-                         draws - static_cast<long long>(resumption->keptRows));
-        } else {
-            std::fprintf(stderr, "resuming %s: %lld rows, before the first checkpoint: the chain starts again\n",
-                         outPath.c_str(), draws);
-        }
+// Cuts a resumed file back to its checkpoint, where it has one, and says what happens to its rows.
+void continueResumedFile(const Resumption &resumption, core::SamplesStreamingObserver &streaming)
+{
+    const std::string &outPath = resumption.file.path;
+    const auto draws = static_cast<long long>(resumption.file.rows.size());
+    if (resumption.checkpoint > 0) {
+        core::cutBackStreamedSamples(resumption.file, resumption.keptRows);
+        streaming.appendAfter(static_cast<std::int64_t>(resumption.keptRows));
+        std::fprintf(stderr, "resuming %s: %lld rows in the file; the chain goes on from its checkpoint at draw %lld "
+                             "(the %lld rows after it are made again, the same), after running the burn-in again\n",
+                     outPath.c_str(), draws, static_cast<long long>(resumption.checkpoint),
+                     draws - static_cast<long long>(resumption.keptRows));
+    } else {
+        std::fprintf(stderr, "resuming %s: %lld rows, before the first checkpoint: the chain starts again\n",
+                     outPath.c_str(), draws);
     }
-    core::RunObserver &observer = streaming ? static_cast<core::RunObserver &>(*streaming) : progress;
-    const core::RunOutcome outcome = [&] {
-        try {
-            return core::runRequest(request, observer, {interruptToken()});
-        } catch (const std::exception &error) {
-            // The draws made stay, marked with what stopped them.
-            if (streaming)
-                streaming->closeFailed(error.what());
-            throw;
-        }
-    }();
-    progress.finish();
-    if (streaming && !streaming->error().empty())
-        std::fprintf(stderr, "warning: the draws could not be streamed to their file (%s); they are written at the end\n",
-                     streaming->error().c_str());
-    if (outcome.stopped) {
-        std::fprintf(stderr, "interrupted after %lld of %lld samples", static_cast<long long>(outcome.totalIterations()),
-                     static_cast<long long>(config.samples) * request.channelCount());
-        if (!streaming) {
-            std::fprintf(stderr, "; nothing written (--out streams the draws to a file as they are made)\n");
-            return 130;
-        }
-        std::fprintf(stderr, "\n");
-        for (const auto &kept : streaming->closeInterrupted(outcome))
-            std::fprintf(stderr, "  kept %lld draws in %s (marked interrupted; diagnose, pandas and ArviZ read it)\n",
-                         static_cast<long long>(kept.draws), kept.path.c_str());
-        if (!summaryPath.empty()) {
-            core::writeRunSummary(outcome, summaryPath, kProgram);
-            std::fprintf(stderr, "  summary of the draws made written to %s\n", summaryPath.c_str());
-        }
+}
+
+// What an interrupted run keeps: the streamed draws, marked, and the summary of them. The
+// shell's exit status for an interrupt.
+int reportInterrupted(const core::RunOutcome &outcome, const core::RunRequest &request,
+                      core::SamplesStreamingObserver *streaming, const std::string &summaryPath)
+{
+    std::fprintf(stderr, "interrupted after %lld of %lld samples", static_cast<long long>(outcome.totalIterations()),
+                 static_cast<long long>(request.config.samples) * request.channelCount());
+    if (!streaming) {
+        std::fprintf(stderr, "; nothing written (--out streams the draws to a file as they are made)\n");
         return 130;
     }
-    const bool appended = resumption && resumption->checkpoint > 0;
-    if (appended) {
-        streaming->closeWith("complete: resumed at draw " + std::to_string(resumption->checkpoint) + " of "
-                             + std::to_string(config.samples - config.burnIn)
-                             + "; the draws are those of the uninterrupted chain");
-        // The streamed lines have no lp__; the finished file gets it as an uninterrupted run's does.
-        if (const std::string why = core::addLogPosteriorToResumedSamples(outcome, outPath, interruptToken()); !why.empty())
-            std::fprintf(stderr, "lp__ left out of %s: %s\n", outPath.c_str(), why.c_str());
-    } else if (streaming)
-        streaming->closeFinished();
-    if (!outcome.austereNote.empty())
-        std::fprintf(stderr, "%s\n", outcome.austereNote.c_str());
-    if (!outcome.correctionConverged)
-        std::fprintf(stderr, "warning: the NNLS correction solve stopped at its iteration limit before converging; "
-                             "the table's L-inf error (%.3g) is measured, but a finer or different solve may do better "
-                             "(--solver ridge, or another --grid)\n", outcome.correctionLinf);
-
-    std::vector<std::string> written;
-    if (appended)
-        written = {outPath}; // the file is the stream: its first draws are not in this run's memory
-    else if (!outPath.empty())
-        written = core::writeRunSamples(outcome, outPath, kProgram, interruptToken());
-    if (!tracePath.empty())
-        core::writeClassifierTrace(outcome, outcome.chains.front(), tracePath);
-    if (!summaryPath.empty())
+    std::fprintf(stderr, "\n");
+    for (const auto &kept : streaming->closeInterrupted(outcome))
+        std::fprintf(stderr, "  kept %lld draws in %s (marked interrupted; diagnose, pandas and ArviZ read it)\n",
+                     static_cast<long long>(kept.draws), kept.path.c_str());
+    if (!summaryPath.empty()) {
         core::writeRunSummary(outcome, summaryPath, kProgram);
+        std::fprintf(stderr, "  summary of the draws made written to %s\n", summaryPath.c_str());
+    }
+    return 130;
+}
 
+// The run's first lines: what ran, on which data, with which preset, and the set-up it paid for
+// before sampling (the mode, the control variates, the correction table).
+void printRunHeader(const core::RunOutcome &outcome, const core::RunRequest &request)
+{
+    const core::RunConfig &config = request.config;
     std::printf("method %s on %s: N = %lld, T = %g, step %g, %lld samples x %d chain%s, seed %llu\n",
                 core::methodName(config.method).c_str(), config.dataset.c_str(),
                 static_cast<long long>(outcome.dataSize), config.temperature, config.step,
@@ -345,6 +293,88 @@ int runCommand(int argc, char **argv)
         std::printf("  correction L-inf     %.3g (%s, sigma %g, lambda %g%s)\n", outcome.correctionLinf,
                     core::solverName(config.correction.solver).c_str(), config.correction.sigma,
                     config.correction.lambda, outcome.correctionFromCache ? ", cached" : "");
+}
+
+} // namespace
+
+int runCommand(int argc, char **argv)
+{
+    auto valueOptions = runValueOptions();
+    valueOptions.insert({"chains", "threads", "from", "resume"});
+    auto flags = runFlags();
+    flags.insert("parallel");
+    const Arguments args(argc, argv, 2, valueOptions, flags);
+    std::optional<Resumption> resumption;
+    core::RunRequest request = makeRunRequest(args, valueOptions, flags, resumption);
+    const core::RunConfig &config = request.config;
+    const std::string outPath = resumption ? resumption->file.path : args.text("out", "");
+    const std::string summaryPath = args.text("summary", "");
+    const std::string tracePath = args.text("trace", "");
+    // Fail before minutes of sampling, not after.
+    if (!outPath.empty())
+        requireWritable("out", outPath);
+    if (!summaryPath.empty())
+        requireWritable("summary", summaryPath);
+    if (!tracePath.empty()) {
+        if (!core::isLogisticDataset(config.dataset))
+            throw UsageError("--trace is for --dataset logreg or tall-logreg (accuracy against data consumed)");
+        if (request.chains > 1)
+            throw UsageError("--trace is for one chain (--chains 1)");
+        requireWritable("trace", tracePath);
+    }
+
+    RunProgress progress(core::methodName(config.method));
+    // With --out the draws go to their files as they are made: a run cut short keeps them.
+    std::optional<core::SamplesStreamingObserver> streaming;
+    if (!outPath.empty())
+        streaming.emplace(progress, request, outPath, kProgram);
+    if (resumption)
+        continueResumedFile(*resumption, *streaming);
+    core::RunObserver &observer = streaming ? static_cast<core::RunObserver &>(*streaming) : progress;
+    const core::RunOutcome outcome = [&] {
+        try {
+            return core::runRequest(request, observer, {interruptToken()});
+        } catch (const std::exception &error) {
+            // The draws made stay, marked with what stopped them.
+            if (streaming)
+                streaming->closeFailed(error.what());
+            throw;
+        }
+    }();
+    progress.finish();
+    if (streaming && !streaming->error().empty())
+        std::fprintf(stderr, "warning: the draws could not be streamed to their file (%s); they are written at the end\n",
+                     streaming->error().c_str());
+    if (outcome.stopped)
+        return reportInterrupted(outcome, request, streaming ? &*streaming : nullptr, summaryPath);
+    const bool appended = resumption && resumption->checkpoint > 0;
+    if (appended) {
+        streaming->closeWith("complete: resumed at draw " + std::to_string(resumption->checkpoint) + " of "
+                             + std::to_string(config.samples - config.burnIn)
+                             + "; the draws are those of the uninterrupted chain");
+        // The streamed lines have no lp__; the finished file gets it as an uninterrupted run's does.
+        if (const std::string why = core::addLogPosteriorToResumedSamples(outcome, outPath, interruptToken()); !why.empty())
+            std::fprintf(stderr, "lp__ left out of %s: %s\n", outPath.c_str(), why.c_str());
+    } else if (streaming)
+        streaming->closeFinished();
+    if (!outcome.austereNote.empty())
+        std::fprintf(stderr, "%s\n", outcome.austereNote.c_str());
+    if (!outcome.correctionConverged)
+        std::fprintf(stderr, "warning: the NNLS correction solve stopped at its iteration limit before converging; "
+                             "the table's L-inf error (%.3g) is measured, but a finer or different solve may do better "
+                             "(--solver ridge, or another --grid)\n", outcome.correctionLinf);
+
+    std::vector<std::string> written;
+    if (appended)
+        written = {outPath}; // the file is the stream: its first draws are not in this run's memory
+    else if (!outPath.empty())
+        written = core::writeRunSamples(outcome, outPath, kProgram, interruptToken());
+    if (!tracePath.empty())
+        core::writeClassifierTrace(outcome, outcome.chains.front(), tracePath);
+    if (!summaryPath.empty())
+        core::writeRunSummary(outcome, summaryPath, kProgram);
+
+    printRunHeader(outcome, request);
     for (const core::ChainReport &chain : outcome.chains)
         printChain(outcome, chain);
     for (const core::PooledEss &pooled : outcome.pooled)
