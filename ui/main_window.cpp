@@ -47,12 +47,10 @@
 
 namespace ui {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+// The form and its run buttons on the left, the charts under their banner on the right, the
+// status strip below.
+void MainWindow::buildLayout()
 {
-    registerRunMetaTypes();
-    setWindowTitle(tr("Minibatch MH Explorer"));
-    setWindowIcon(applicationIcon());
-
     m_controls = new ControlPanel;
     // The panel scrolls rather than forcing the window taller than small screens.
     auto *scroll = new QScrollArea;
@@ -93,9 +91,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     // The form's minimum grows with what it shows (a file's name in the dataset box, "Samples
     // shown" in continuous mode): the panel follows, so its boxes never scroll sideways.
     m_controls->installEventFilter(this);
+}
 
-    m_runs = new RunController(this);
-    connectRunController();
+// The form's, the strip's, the banner's and the preview's signals to the window's slots.
+void MainWindow::connectControls()
+{
     connect(m_controls->runButtons(), &RunButtons::runRequested, this, &MainWindow::startRunFromControls);
     connect(m_controls->runButtons(), &RunButtons::stopRequested, this, &MainWindow::stopRun);
     connect(m_controls->runButtons(), &RunButtons::pauseToggled, this, [this](bool paused) {
@@ -133,6 +133,19 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_autoRunDelay->setSingleShot(true);
     m_autoRunDelay->setInterval(kAutoRunDelayMs);
     connect(m_autoRunDelay, &QTimer::timeout, this, &MainWindow::onAutoRunDue);
+}
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    registerRunMetaTypes();
+    setWindowTitle(tr("Minibatch MH Explorer"));
+    setWindowIcon(applicationIcon());
+
+    buildLayout();
+
+    m_runs = new RunController(this);
+    connectRunController();
+    connectControls();
     m_results->correctionChart()->setParams(m_controls->correctionParams());
     m_results->tradeoffsPage()->setForm(m_controls);
     connect(m_results->tradeoffsPage(), &TradeoffsPage::statusMessage, this, &MainWindow::showStatus);

@@ -165,6 +165,8 @@ private:
     int leastPanelWidth() const;
     void showStatusElided();
     void connectRunController();
+    void buildLayout();
+    void connectControls();
     void reportFailure(const QString &message);
     void shutDownWorker();
     /// Why the panel's settings cannot start a run (empty if they can).

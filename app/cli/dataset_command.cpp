@@ -4,6 +4,7 @@
 // converted, as a stream, into the .npy array a run reads in place (core/data/npy_conversion.h).
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -75,6 +76,60 @@ void stopIfInterrupted()
         throw std::runtime_error("interrupted");
 }
 
+// The shape of a generated file: its rows and covariates, .npy or CSV, the .npy cell type and
+// the CSV name of the last column.
+struct GeneratedLayout {
+    std::int64_t rows;
+    int features;
+    bool npy;
+    const char *npyType;
+    const char *targetName;
+};
+
+// Generated rows, block by block, into `out`: an .npy array of Cell (the covariates, then the
+// label or response last) or a CSV with the header x1, …, xd and the target's name.
+// `makeBlock(block, features, targets)` fills one block of float covariates and returns its
+// rows; `targetText` writes one target as CSV text.
+template <typename Cell, typename Target, typename MakeBlock, typename TargetText>
+void writeGeneratedRows(std::ofstream &out, const std::string &temporary, const GeneratedLayout &layout,
+                        MakeBlock makeBlock, TargetText targetText)
+{
+    const std::uint64_t columns = static_cast<std::uint64_t>(layout.features) + 1;
+    if (layout.npy) {
+        out << core::npyHeaderBytes(layout.npyType, {layout.rows, static_cast<std::int64_t>(columns)});
+    } else {
+        for (int j = 0; j < layout.features; ++j)
+            out << 'x' << (j + 1) << ',';
+        out << layout.targetName << '\n';
+    }
+    const auto blockRows = static_cast<std::size_t>(core::kSyntheticBlockRows);
+    std::vector<float> features(blockRows * static_cast<std::size_t>(layout.features));
+    std::vector<Target> targets(blockRows);
+    std::vector<Cell> rows(blockRows * columns);
+    const std::int64_t blocks = (layout.rows + core::kSyntheticBlockRows - 1) / core::kSyntheticBlockRows;
+    for (std::int64_t block = 0; block < blocks; ++block) {
+        stopIfInterrupted();
+        const std::int64_t count = makeBlock(block, features.data(), targets.data());
+        for (std::int64_t r = 0; r < count; ++r) {
+            const auto row = static_cast<std::size_t>(r);
+            const float *x = features.data() + row * static_cast<std::size_t>(layout.features);
+            if (layout.npy) {
+                std::copy(x, x + layout.features, rows.data() + row * columns);
+                rows[row * columns + columns - 1] = static_cast<Cell>(targets[row]);
+            } else {
+                for (int j = 0; j < layout.features; ++j)
+                    out << core::formatRoundTrip(x[j]) << ',';
+                out << targetText(targets[row]) << '\n';
+            }
+        }
+        if (layout.npy)
+            out.write(reinterpret_cast<const char *>(rows.data()),
+                      static_cast<std::streamsize>(static_cast<std::size_t>(count) * columns * sizeof(Cell)));
+        if (!out)
+            throw std::runtime_error(temporary + ": write failed (disk full?)");
+    }
+}
+
 // tall-logreg's rows, block by block (streamToFile).
 int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::string &outPath)
 {
@@ -92,38 +147,12 @@ int writeTallLogistic(const Arguments &args, std::uint64_t seed, const std::stri
     const std::uint64_t bytes = static_cast<std::uint64_t>(spec.rows) * columns * (npy ? 4 : 12);
     const auto started = std::chrono::steady_clock::now();
     streamToFile(outPath, bytes, [&](std::ofstream &out, const std::string &temporary) {
-        if (npy) {
-            out << core::npyHeaderBytes("<f4", {spec.rows, static_cast<std::int64_t>(columns)});
-        } else {
-            for (int j = 0; j < spec.features; ++j)
-                out << 'x' << (j + 1) << ',';
-            out << "label\n";
-        }
-        std::vector<float> features(static_cast<std::size_t>(core::kSyntheticBlockRows) * static_cast<std::size_t>(spec.features));
-        std::vector<std::uint8_t> labels(static_cast<std::size_t>(core::kSyntheticBlockRows));
-        std::vector<float> rows(static_cast<std::size_t>(core::kSyntheticBlockRows) * columns);
-        const std::int64_t blocks = (spec.rows + core::kSyntheticBlockRows - 1) / core::kSyntheticBlockRows;
-        for (std::int64_t block = 0; block < blocks; ++block) {
-            stopIfInterrupted();
-            const std::int64_t count = core::syntheticLogisticBlock(spec, block, features.data(), labels.data());
-            for (std::int64_t r = 0; r < count; ++r) {
-                const auto row = static_cast<std::size_t>(r);
-                const float *x = features.data() + row * static_cast<std::size_t>(spec.features);
-                if (npy) {
-                    std::copy(x, x + spec.features, rows.data() + row * columns);
-                    rows[row * columns + columns - 1] = labels[row];
-                } else {
-                    for (int j = 0; j < spec.features; ++j)
-                        out << core::formatRoundTrip(x[j]) << ',';
-                    out << int(labels[row]) << '\n';
-                }
-            }
-            if (npy)
-                out.write(reinterpret_cast<const char *>(rows.data()),
-                          static_cast<std::streamsize>(static_cast<std::size_t>(count) * columns * sizeof(float)));
-            if (!out)
-                throw std::runtime_error(temporary + ": write failed (disk full?)");
-        }
+        writeGeneratedRows<float, std::uint8_t>(
+            out, temporary, {spec.rows, spec.features, npy, "<f4", "label"},
+            [&](std::int64_t block, float *features, std::uint8_t *labels) {
+                return core::syntheticLogisticBlock(spec, block, features, labels);
+            },
+            [](std::uint8_t label) { return std::to_string(int(label)); });
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("wrote %lld rows of %d features and the label (last column) to %s: %.3g MB in %.1f s; read it with "
@@ -158,39 +187,12 @@ int writeTallGlm(const Arguments &args, std::uint64_t seed, const std::string &o
     const auto started = std::chrono::steady_clock::now();
     streamToFile(outPath, static_cast<std::uint64_t>(spec.rows) * columns * (npy ? 8 : 14),
                  [&](std::ofstream &out, const std::string &temporary) {
-        if (npy) {
-            out << core::npyHeaderBytes("<f8", {spec.rows, static_cast<std::int64_t>(columns)});
-        } else {
-            for (int j = 0; j < spec.features; ++j)
-                out << 'x' << (j + 1) << ',';
-            out << "response\n";
-        }
-        const auto blockRows = static_cast<std::size_t>(core::kSyntheticBlockRows);
-        std::vector<float> features(blockRows * static_cast<std::size_t>(spec.features));
-        std::vector<double> responses(blockRows);
-        std::vector<double> rows(blockRows * columns);
-        const std::int64_t blocks = (spec.rows + core::kSyntheticBlockRows - 1) / core::kSyntheticBlockRows;
-        for (std::int64_t block = 0; block < blocks; ++block) {
-            stopIfInterrupted();
-            const std::int64_t count = core::syntheticGlmBlock(spec, *family, block, features.data(), responses.data());
-            for (std::int64_t r = 0; r < count; ++r) {
-                const auto row = static_cast<std::size_t>(r);
-                const float *x = features.data() + row * static_cast<std::size_t>(spec.features);
-                if (npy) {
-                    std::copy(x, x + spec.features, rows.data() + row * columns);
-                    rows[row * columns + columns - 1] = responses[row];
-                } else {
-                    for (int j = 0; j < spec.features; ++j)
-                        out << core::formatRoundTrip(x[j]) << ',';
-                    out << core::formatRoundTrip(responses[row]) << '\n';
-                }
-            }
-            if (npy)
-                out.write(reinterpret_cast<const char *>(rows.data()),
-                          static_cast<std::streamsize>(static_cast<std::size_t>(count) * columns * sizeof(double)));
-            if (!out)
-                throw std::runtime_error(temporary + ": write failed (disk full?)");
-        }
+        writeGeneratedRows<double, double>(
+            out, temporary, {spec.rows, spec.features, npy, "<f8", "response"},
+            [&](std::int64_t block, float *features, double *responses) {
+                return core::syntheticGlmBlock(spec, *family, block, features, responses);
+            },
+            [](double response) { return core::formatRoundTrip(response); });
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("%s\nwrote %lld rows of %d covariates and the response (last column) to %s: %.3g MB in %.1f s; read "
@@ -246,10 +248,10 @@ int datasetCommand(int argc, char **argv)
             throw UsageError(std::string("--") + tableOnly + " is for converting your file (--data)");
     const std::string dataset = args.text("dataset", "gmm");
     const core::DatasetEntry *entry = core::findDataset(dataset);
-    if (!entry || !entry->exportable) {
+    if (!entry || entry->exportAs == core::DatasetExport::None) {
         std::string names;
         for (const core::DatasetEntry &candidate : core::datasetTable())
-            if (candidate.exportable) {
+            if (candidate.exportAs != core::DatasetExport::None) {
                 names += names.empty() ? "" : " or ";
                 names += candidate.name;
             }
@@ -268,10 +270,13 @@ int datasetCommand(int argc, char **argv)
     requireWritable("out", outPath);
     // The mixture's seed is --seed (what a run's header records for its data); tall-logreg's rows are those of
     // run --dataset tall-logreg --data-seed S.
-    if (dataset == "gmm")
-        return writeMixture(args, seeded.seed, outPath);
-    return core::modelIsChosen(*entry) ? writeTallGlm(args, seeded.dataSeed, outPath)
-                                       : writeTallLogistic(args, seeded.dataSeed, outPath);
+    switch (entry->exportAs) {
+    case core::DatasetExport::MixturePoints: return writeMixture(args, seeded.seed, outPath);
+    case core::DatasetExport::LogisticRows: return writeTallLogistic(args, seeded.dataSeed, outPath);
+    case core::DatasetExport::RegressionRows: return writeTallGlm(args, seeded.dataSeed, outPath);
+    case core::DatasetExport::None: break;
+    }
+    throw std::logic_error("a dataset that cannot be written passed the check above");
 }
 
 } // namespace cli

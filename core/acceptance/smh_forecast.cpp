@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/acceptance/forecast_rows.h"
 #include "core/io/number_format.h"
 #include "core/random/rng.h"
 
@@ -157,13 +158,8 @@ SmhMoveForecast forecastSmhMove(const Model &residualModel, const Vector &from, 
     if (!proxies)
         throw std::invalid_argument("SMH's forecast needs the model's Taylor proxies (control variates taylor1 or taylor2)");
     const double population = static_cast<double>(residualModel.dataSize());
-    std::vector<DataIndex> all;
-    const std::vector<DataIndex> *chosen = &rows;
-    if (rows.empty()) {
-        all.resize(static_cast<std::size_t>(residualModel.dataSize()));
-        std::iota(all.begin(), all.end(), DataIndex{0});
-        chosen = &all;
-    }
+    const std::vector<DataIndex> all = rows.empty() ? allRows(residualModel.dataSize()) : std::vector<DataIndex>{};
+    const std::vector<DataIndex> *chosen = rows.empty() ? &all : &rows;
     std::vector<double> residuals(chosen->size());
     residualModel.logLikelihoodRatios(from, to, *chosen, residuals);
     double rejecting = 0.0, total = 0.0;
@@ -211,12 +207,7 @@ SmhForecast forecastSmh(const Model &residualModel, const GaussianApproximation 
     Rng rng(0x5C0A57);
     const DataIndex n = residualModel.dataSize();
     // Every row of a small data set, listed once here rather than by each of the 400 moves.
-    std::vector<DataIndex> rows(static_cast<std::size_t>(std::min(n, kForecastRows)));
-    if (n > kForecastRows)
-        for (DataIndex &row : rows)
-            row = static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n)));
-    else
-        std::iota(rows.begin(), rows.end(), DataIndex{0});
+    const std::vector<DataIndex> rows = forecastRows(n, rng, kForecastRows);
 
     // The same pairs (z, z') at every scale, so that the acceptance falls smoothly with s.
     const Eigen::Index d = laplace.mode.size();

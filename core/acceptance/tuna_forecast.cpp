@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/acceptance/forecast_rows.h"
 #include "core/io/number_format.h"
 #include "core/models/model_registry.h"
 #include "core/random/rng.h"
@@ -69,13 +70,8 @@ double tunaBoundUse(const Model &model, const Vector &from, const Vector &to, co
 {
     const PointWeights &lipschitz = model.lipschitzWeights();
     const double move = (to - from).norm();
-    std::vector<DataIndex> all;
-    const std::vector<DataIndex> *chosen = &rows;
-    if (rows.empty()) {
-        all.resize(static_cast<std::size_t>(model.dataSize()));
-        std::iota(all.begin(), all.end(), DataIndex{0});
-        chosen = &all;
-    }
+    const std::vector<DataIndex> all = rows.empty() ? allRows(model.dataSize()) : std::vector<DataIndex>{};
+    const std::vector<DataIndex> *chosen = rows.empty() ? &all : &rows;
     std::vector<double> ratios(chosen->size());
     model.logLikelihoodRatios(from, to, *chosen, ratios);
     // Σ_i (M_i/L)(r_i/(T M_i))² = Σ_i r_i²/(c_i M²) / Σ_i c_i: the temperature cancels (the
@@ -105,10 +101,7 @@ TunaForecast forecastTuna(const Model &model, const GaussianApproximation &lapla
 
     Rng rng(0x70CA57);
     const DataIndex n = model.dataSize();
-    std::vector<DataIndex> rows(static_cast<std::size_t>(std::min(n, kForecastRows)));
-    for (std::size_t k = 0; k < rows.size(); ++k)
-        rows[k] = rows.size() == static_cast<std::size_t>(n) ? static_cast<DataIndex>(k)
-                                                             : static_cast<DataIndex>(rng.uniformIndex(static_cast<std::uint64_t>(n)));
+    const std::vector<DataIndex> rows = forecastRows(n, rng, kForecastRows);
     // ρ² of one move depends on its direction, not its length: the mean over moves drawn from
     // the walk's proposal, centred on the mode so that both ends lie where the chain spends
     // its time.

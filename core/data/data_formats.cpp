@@ -1,5 +1,6 @@
 #include "core/data/data_formats.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -133,10 +134,9 @@ const std::vector<DataFormatEntry> &dataFormatTable()
 
 const DataFormatEntry &dataFormatEntry(DataFormat format)
 {
-    for (const DataFormatEntry &row : dataFormatTable())
-        if (row.format == format)
-            return row;
-    throw std::logic_error("a data format without its row in dataFormatTable()");
+    const auto &table = dataFormatTable();
+    const auto found = std::find_if(table.begin(), table.end(), [format](const DataFormatEntry &row) { return row.format == format; });
+    return found != table.end() ? *found : throw std::logic_error("a data format without its row in dataFormatTable()");
 }
 
 std::string dataFileDialogPatterns()

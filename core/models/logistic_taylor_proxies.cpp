@@ -3,17 +3,17 @@
 // 2019, Sec. 3.2).
 #include <cmath>
 
-#include "core/models/control_variates.h"
+#include "core/models/model_computed_proxies.h"
 #include "core/models/logistic_regression_model.h"
 
 namespace core {
 namespace {
 
-class LogisticTaylorProxies final : public TaylorProxies {
+class LogisticTaylorProxies final : public ModelComputedProxies<LogisticRegressionModel> {
 public:
     LogisticTaylorProxies(const LogisticRegressionModel &model, const Vector &anchor, int order,
                           LogisticRegressionModel::TaylorSums sums)
-        : TaylorProxies(order, anchor, std::move(sums.gradient), std::move(sums.hessian)), m_model(model)
+        : ModelComputedProxies(model, order, anchor, std::move(sums.gradient), std::move(sums.hessian))
     {
         // Bounds on the (k+1)-th derivatives of every ℓ_i (Cornish et al. 2019): ¼ x²
         // for k = 1, |x|³/(6√3) for k = 2, with x the largest feature (or the bias's 1).
@@ -21,15 +21,6 @@ public:
         m_derivativeBound = order == 1 ? 0.25 * x * x : x * x * x / (6.0 * std::sqrt(3.0));
     }
 
-    void residuals(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
-                   std::span<double> out) const override
-    {
-        m_model.taylorResiduals(from, to, anchor(), order(), rows, out);
-    }
-    void residualsRange(const Vector &from, const Vector &to, DataIndex first, std::span<double> out) const override
-    {
-        m_model.taylorResidualsRange(from, to, anchor(), order(), first, out);
-    }
     std::optional<double> residualBound(const Vector &from, const Vector &to) const override
     {
         // |r_i| ≤ |R_i(θ')| + |R_i(θ)|, each Taylor remainder ≤ U ‖θ − θ̂‖₁^{k+1} / (k+1)!.
@@ -59,7 +50,6 @@ public:
     }
 
 private:
-    const LogisticRegressionModel &m_model;
     double m_derivativeBound = 0.0;
 };
 

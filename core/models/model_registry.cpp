@@ -1,5 +1,6 @@
 #include "core/models/model_registry.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -85,10 +86,9 @@ const std::vector<ModelEntry> &modelTable()
 
 const ModelEntry *findModel(std::string_view name)
 {
-    for (const ModelEntry &entry : modelTable())
-        if (entry.name == name)
-            return &entry;
-    return nullptr;
+    const auto &table = modelTable();
+    const auto found = std::find_if(table.begin(), table.end(), [name](const ModelEntry &row) { return row.name == name; });
+    return found != table.end() ? &*found : nullptr;
 }
 
 const ModelEntry &modelEntry(std::string_view name)

@@ -61,6 +61,75 @@ enum SpeedColumn {
     AllColumnCount
 };
 
+/// The method's cell: its label, and for a chain retuned during the run the final segment's T
+/// and step, since its statistics are that segment's.
+QTableWidgetItem *methodCell(const RunOutcome &outcome, const ChainReport &report)
+{
+    // A chain retuned during the run (or started after a change) targets another posterior
+    // than the run's settings say: its row says which, since its statistics are the final
+    // segment's.
+    QString methodText = QString::fromStdString(report.methodLabel());
+    const auto &segments = report.result ? report.result->segments : std::vector<core::ChainSegment>{};
+    const core::RunConfig settings = outcome.request.channelConfig(report.channel);
+    const bool retuned = report.result && report.result->retuned(settings.temperature, settings.step);
+    // A burn-in that learned the step retunes the chain once: one segment at the target.
+    if (retuned && report.result->targetSegmentCount() > 1)
+        methodText = DiagnosticsTable::tr("%1 (T = %L2, step %L3; %4 segments)")
+                         .arg(methodText)
+                         .arg(segments.back().temperature, 0, 'g', 6)
+                         .arg(segments.back().step, 0, 'g', 4)
+                         .arg(report.result->targetSegmentCount());
+    else if (retuned)
+        methodText = DiagnosticsTable::tr("%1 (T = %L2, step %L3)")
+                         .arg(methodText)
+                         .arg(segments.back().temperature, 0, 'g', 6)
+                         .arg(segments.back().step, 0, 'g', 4);
+    auto *method = makeCell(methodText, Qt::AlignLeft | Qt::AlignVCenter);
+    if (retuned)
+        method->setToolTip(DiagnosticsTable::tr("T or the step changed during the run: ESS, R-hat and TV describe the final "
+                              "segment, from iteration %L1.")
+                               .arg(segments.back().start));
+    return method;
+}
+
+/// The data-used cell, compact ("2.15 G (2,150 N)") so that every column fits a 1024-pixel
+/// window; the exact counts are in the tooltip.
+QTableWidgetItem *dataUsedCell(const core::ChainSummary &s, qint64 nData)
+{
+    const qint64 used = s.dataPointsUsed() + s.fullScanPoints;
+    auto *data = makeCell(nData > 0 ? DiagnosticsTable::tr("%1 (%L2 N)")
+                                          .arg(compactCount(used))
+                                          .arg(static_cast<double>(used) / static_cast<double>(nData), 0, 'f',
+                                               used >= 100 * nData ? 0 : 1)
+                                    : compactCount(used));
+    data->setToolTip(DiagnosticsTable::tr("%L1 points: %L2 in minibatches, %L3 in full-data passes")
+                         .arg(used)
+                         .arg(s.dataPointsUsed())
+                         .arg(s.fullScanPoints));
+    return data;
+}
+
+/// Colours the mixing cells of a chain that has not mixed or converged, and says why.
+void markMixing(const ChainReport &report, std::initializer_list<QTableWidgetItem *> cells)
+{
+    if (const core::MixingVerdict mixing = core::checkMixing(report); !mixing.figures.empty()) {
+        const bool notMixed = mixing.level == core::Mixing::NotMixed;
+        const QString why = notMixed ? DiagnosticsTable::tr("Not mixed: %1. The figures describe where the chain went, not the "
+                                          "posterior: run longer, or choose a proposal that mixes on this data.")
+                                     : DiagnosticsTable::tr("Not converged: %1. The chain moves, but its estimates carry more "
+                                          "error than their ESS says: run longer.");
+        for (QTableWidgetItem *cell : cells) {
+            cell->setForeground(notMixed ? kNotMixedColour : kNotConvergedColour);
+            QFont font = cell->font();
+            font.setBold(notMixed);
+            cell->setFont(font);
+            cell->setToolTip(why.arg(QString::fromStdString(mixing.figures))
+                             + DiagnosticsTable::tr(" (Vehtari et al. 2021 ask for split R-hat ≤ 1.01 and a bulk ESS of at least "
+                                  "100 a chain.)"));
+        }
+    }
+}
+
 } // namespace
 
 DiagnosticsTable::DiagnosticsTable(QWidget *parent) : QTableWidget(0, AllColumnCount, parent)
@@ -302,30 +371,7 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         const ChainReport &report = outcome.chains[static_cast<std::size_t>(row)];
         const core::ChainSummary &s = report.summary;
         const int methodIndex = outcome.request.methodIndexOf(report.channel);
-        // A chain retuned during the run (or started after a change) targets another posterior
-        // than the run's settings say: its row says which, since its statistics are the final
-        // segment's.
-        QString methodText = QString::fromStdString(report.methodLabel());
-        const auto &segments = report.result ? report.result->segments : std::vector<core::ChainSegment>{};
-        const core::RunConfig settings = outcome.request.channelConfig(report.channel);
-        const bool retuned = report.result && report.result->retuned(settings.temperature, settings.step);
-        // A burn-in that learned the step retunes the chain once: one segment at the target.
-        if (retuned && report.result->targetSegmentCount() > 1)
-            methodText = tr("%1 (T = %L2, step %L3; %4 segments)")
-                             .arg(methodText)
-                             .arg(segments.back().temperature, 0, 'g', 6)
-                             .arg(segments.back().step, 0, 'g', 4)
-                             .arg(report.result->targetSegmentCount());
-        else if (retuned)
-            methodText = tr("%1 (T = %L2, step %L3)")
-                             .arg(methodText)
-                             .arg(segments.back().temperature, 0, 'g', 6)
-                             .arg(segments.back().step, 0, 'g', 4);
-        auto *method = makeCell(methodText, Qt::AlignLeft | Qt::AlignVCenter);
-        if (retuned)
-            method->setToolTip(tr("T or the step changed during the run: ESS, R-hat and TV describe the final "
-                                  "segment, from iteration %L1.")
-                                   .arg(segments.back().start));
+        auto *method = methodCell(outcome, report);
         method->setForeground(seriesColour(methodIndex));
         setItem(row, MethodColumn, method);
         setItem(row, ChainColumn, makeCell(tr("%1 (%2)").arg(report.chainIndex + 1).arg(report.seed)));
@@ -333,18 +379,7 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         setItem(row, MeanBatchColumn, makeCell(number(s.meanBatch(), 1)));
         setItem(row, SdBatchColumn, makeCell(number(s.sdBatch, 1)));
         setItem(row, MaxBatchColumn, makeCell(count(s.maxBatch)));
-        const qint64 used = s.dataPointsUsed() + s.fullScanPoints;
-        // Compact ("2.15 G (2,150 N)"), so that every column fits a 1024-pixel window; the exact
-        // counts are in the tooltip.
-        auto *data = makeCell(nData > 0 ? tr("%1 (%L2 N)")
-                                              .arg(compactCount(used))
-                                              .arg(static_cast<double>(used) / static_cast<double>(nData), 0, 'f',
-                                                   used >= 100 * nData ? 0 : 1)
-                                        : compactCount(used));
-        data->setToolTip(tr("%L1 points: %L2 in minibatches, %L3 in full-data passes")
-                             .arg(used)
-                             .arg(s.dataPointsUsed())
-                             .arg(s.fullScanPoints));
+        auto *data = dataUsedCell(s, nData);
         setItem(row, DataUsedColumn, data);
         const auto ess = [&report](std::size_t k) { return k < report.bulkEss.size() ? report.bulkEss[k] : std::nan(""); };
         setItem(row, EssTheta1Column, makeCell(number(ess(0), 0)));
@@ -352,23 +387,7 @@ void DiagnosticsTable::showOutcome(const RunOutcome &outcome)
         setItem(row, EssPerSecondColumn, makeCell(number(report.essPerSecond, 0)));
         setItem(row, RhatColumn, makeCell(number(report.splitRhat, 3)));
         setItem(row, EssMinColumn, makeCell(number(report.essBulkMin, 0)));
-        if (const core::MixingVerdict mixing = core::checkMixing(report); !mixing.figures.empty()) {
-            const bool notMixed = mixing.level == core::Mixing::NotMixed;
-            const QString why = notMixed ? tr("Not mixed: %1. The figures describe where the chain went, not the "
-                                              "posterior: run longer, or choose a proposal that mixes on this data.")
-                                         : tr("Not converged: %1. The chain moves, but its estimates carry more "
-                                              "error than their ESS says: run longer.");
-            for (const int column : {int(RhatColumn), int(EssMinColumn)}) {
-                QTableWidgetItem *cell = item(row, column);
-                cell->setForeground(notMixed ? kNotMixedColour : kNotConvergedColour);
-                QFont font = cell->font();
-                font.setBold(notMixed);
-                cell->setFont(font);
-                cell->setToolTip(why.arg(QString::fromStdString(mixing.figures))
-                                 + tr(" (Vehtari et al. 2021 ask for split R-hat ≤ 1.01 and a bulk ESS of at least "
-                                      "100 a chain.)"));
-            }
-        }
+        markMixing(report, {item(row, RhatColumn), item(row, EssMinColumn)});
         setItem(row, PosteriorTvColumn,
                 makeCell(report.hasPosteriorMetrics ? number(report.posterior.totalVariation, 3) : QStringLiteral("—")));
         setItem(row, EssMedianColumn, makeCell(number(report.essBulkMedian, 0)));

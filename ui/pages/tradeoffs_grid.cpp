@@ -129,6 +129,24 @@ private:
     QString m_title;
 };
 
+/// The mean of the trials' figures at one setting value and its standard error (NaN from one trial).
+std::pair<double, double> meanAndStandardError(const std::vector<double> &values)
+{
+    double sum = 0.0;
+    for (double v : values)
+        sum += v;
+    const double mean = sum / static_cast<double>(values.size());
+    double halfWidth = std::nan("");
+    if (values.size() > 1) {
+        double squares = 0.0;
+        for (double v : values)
+            squares += (v - mean) * (v - mean);
+        const double n = static_cast<double>(values.size());
+        halfWidth = std::sqrt(squares / (n - 1.0) / n);
+    }
+    return {mean, halfWidth};
+}
+
 } // namespace
 
 TradeoffsGrid::TradeoffsGrid(QWidget *parent) : QWidget(parent)
@@ -273,6 +291,51 @@ void TradeoffsGrid::buildPanel(int figure)
     updateMarker(panel);
 }
 
+std::map<double, std::vector<double>> TradeoffsGrid::trialsOf(const std::vector<core::SweepRow> &rows, int figure,
+                                                              const std::string &method) const
+{
+    std::map<double, std::vector<double>> trials;
+    for (const core::SweepRow &row : rows) {
+        const double y = figureOf(row, figure,
+                                  m_fidelityIsShift ? FidelityMeasure::ReferenceShift
+                                  : m_logreg        ? FidelityMeasure::TestAccuracy
+                                                    : FidelityMeasure::PosteriorTv);
+        if (row.methodLabel() == method && std::isfinite(y))
+            trials[row.value].push_back(y);
+    }
+    return trials;
+}
+
+std::map<double, double> TradeoffsGrid::pooledLineOf(const std::vector<core::SweepPooled> &pooled, int figure,
+                                                     const std::string &method) const
+{
+    std::map<double, double> line;
+    if (m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss))
+        for (const core::SweepPooled &point : pooled) {
+            const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
+            if (point.figures.methodLabel() == method && std::isfinite(y))
+                line[point.value] = y;
+        }
+    return line;
+}
+
+void TradeoffsGrid::drawWhiskers(Panel &panel, int method, const std::vector<std::pair<QPointF, QPointF>> &bars)
+{
+    for (const auto &[bottom, top] : bars) {
+        auto *bar = new QLineSeries;
+        QPen pen(seriesColour(method));
+        pen.setWidthF(1.5);
+        bar->setPen(pen);
+        panel.chart->addSeries(bar);
+        bar->attachAxis(panel.x);
+        bar->attachAxis(panel.y);
+        bar->replace(QList<QPointF>{bottom, top});
+        for (QLegendMarker *marker : panel.chart->legend()->markers(bar))
+            marker->setVisible(false);
+        panel.whiskers.append(bar);
+    }
+}
+
 void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std::vector<core::SweepPooled> &pooled)
 {
     m_pooledSpeed = !pooled.empty();
@@ -290,22 +353,8 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
             // Mean over the trials at each value, in the order of the setting; the speed
             // figures of pooled trials as they are.
             // The trials' values at each setting value, in its order.
-            std::map<double, std::vector<double>> trials;
-            for (const core::SweepRow &row : rows) {
-                const double y = figureOf(row, figure,
-                                          m_fidelityIsShift ? FidelityMeasure::ReferenceShift
-                                          : m_logreg        ? FidelityMeasure::TestAccuracy
-                                                            : FidelityMeasure::PosteriorTv);
-                if (row.methodLabel() == m_methods[m] && std::isfinite(y))
-                    trials[row.value].push_back(y);
-            }
-            std::map<double, double> pooledLine;
-            if (m_pooledSpeed && (figure == EssPerSecond || figure == DataPerEss))
-                for (const core::SweepPooled &point : pooled) {
-                    const double y = figure == EssPerSecond ? point.figures.essPerSecond : point.figures.dataPointsPerEss;
-                    if (point.figures.methodLabel() == m_methods[m] && std::isfinite(y))
-                        pooledLine[point.value] = y;
-                }
+            const std::map<double, std::vector<double>> trials = trialsOf(rows, figure, m_methods[m]);
+            const std::map<double, double> pooledLine = pooledLineOf(pooled, figure, m_methods[m]);
             QList<QPointF> points;
             std::map<double, double> &halfWidths = panel.halfWidths[m];
             halfWidths.clear();
@@ -324,51 +373,23 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
                 low = std::min(low, bottom);
                 high = std::max(high, y + halfWidth);
             };
-            // The mean of the trials' figures at each value and its standard error.
-            const auto meanAndError = [](const std::vector<double> &values) {
-                double sum = 0.0;
-                for (double v : values)
-                    sum += v;
-                const double mean = sum / static_cast<double>(values.size());
-                double halfWidth = std::nan("");
-                if (values.size() > 1) {
-                    double squares = 0.0;
-                    for (double v : values)
-                        squares += (v - mean) * (v - mean);
-                    const double n = static_cast<double>(values.size());
-                    halfWidth = std::sqrt(squares / (n - 1.0) / n);
-                }
-                return std::pair{mean, halfWidth};
-            };
             if (!pooledLine.empty()) {
                 // A pooled ESS is one estimate from all the trials; its bar is the spread of the
                 // trials' own figures (their standard error), so that a swing between values
                 // that lies within the trials' noise reads as noise, not as a trade-off.
                 for (const auto &[x, y] : pooledLine) {
                     const auto found = trials.find(x);
-                    add(x, y, found != trials.end() ? meanAndError(found->second).second : std::nan(""));
+                    add(x, y, found != trials.end() ? meanAndStandardError(found->second).second : std::nan(""));
                 }
             } else {
                 for (const auto &[x, values] : trials) {
-                    const auto [mean, halfWidth] = meanAndError(values);
+                    const auto [mean, halfWidth] = meanAndStandardError(values);
                     add(x, mean, halfWidth);
                 }
             }
             QLineSeries *line = panel.lines[static_cast<qsizetype>(m)];
             line->replace(points);
-            for (const auto &[bottom, top] : bars) {
-                auto *bar = new QLineSeries;
-                QPen pen(seriesColour(static_cast<int>(m)));
-                pen.setWidthF(1.5);
-                bar->setPen(pen);
-                panel.chart->addSeries(bar);
-                bar->attachAxis(panel.x);
-                bar->attachAxis(panel.y);
-                bar->replace(QList<QPointF>{bottom, top});
-                for (QLegendMarker *marker : panel.chart->legend()->markers(bar))
-                    marker->setVisible(false);
-                panel.whiskers.append(bar);
-            }
+            drawWhiskers(panel, static_cast<int>(m), bars);
             bars.clear();
             // A method without this figure (no correction table) gets no line and no legend entry.
             const bool shown = !points.isEmpty() || rows.empty();

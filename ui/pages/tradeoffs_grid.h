@@ -9,9 +9,12 @@
 // marks the form's value of the setting. Clicking a point of a line reports its setting value.
 #include <array>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <QList>
+#include <QPointF>
 #include <QString>
 #include <QWidget>
 
@@ -89,6 +92,14 @@ private:
     void buildPanel(int figure);
     void retitle(Panel &panel, int figure);
     void updateMarker(Panel &panel);
+    /// One method's figures at each setting value, a list of its trials' at each.
+    std::map<double, std::vector<double>> trialsOf(const std::vector<core::SweepRow> &rows, int figure,
+                                                   const std::string &method) const;
+    /// One method's pooled speed figure at each value, where the figure is pooled.
+    std::map<double, double> pooledLineOf(const std::vector<core::SweepPooled> &pooled, int figure,
+                                          const std::string &method) const;
+    /// The error bars of one method's line, from bottom to top.
+    void drawWhiskers(Panel &panel, int method, const std::vector<std::pair<QPointF, QPointF>> &bars);
     /// A figure's chart title and its y axis's title (what it measures, in its unit).
     struct FigureText {
         QString title, unit;

@@ -104,6 +104,9 @@ signals:
 
 private:
     QWidget *buildRunGroup();
+    void buildMethodControls();
+    void buildMoveControls();
+    void buildLengthControls();
     void updateSharpness();
     void updateModeWidgets();
     /// Greys out the methods the selected model cannot run, saying why in their tooltips.

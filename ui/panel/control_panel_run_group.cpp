@@ -58,7 +58,8 @@ QString presetNote(const core::RunConfig &config)
 
 } // namespace
 
-QWidget *ControlPanel::buildRunGroup()
+// The preset, the method and its control variates: what the run is.
+void ControlPanel::buildMethodControls()
 {
     m_preset = new QComboBox;
     m_preset->setObjectName(QStringLiteral("preset"));
@@ -108,7 +109,11 @@ QWidget *ControlPanel::buildRunGroup()
            "once before sampling and the chains start there. For the minibatch tests on the mixture and the "
            "logistic models; MHSubLhd needs the logistic models' remainder bound."),
         "control_variates"));
+}
 
+// The data size, the temperature and the proposal: what shapes each move.
+void ControlPanel::buildMoveControls()
+{
     m_nData = integerBox(kMinGuiData, kMaxGuiData, 10'000);
     m_nData->setToolTip(withSettingHelp(tr("Number N of data points generated for the Gaussian mixture or the worst case; real "
                            "data have the size they have (Seita et al. Sec. 6.1 uses 1,000,000)."), "n_data_requested"));
@@ -165,6 +170,11 @@ QWidget *ControlPanel::buildRunGroup()
            "The candidate enters the test only through its log proposal ratio, here the change in kinetic energy "
            "(Seita et al. Sec. 3), so K changes the speed, not the posterior."),
         "leapfrog_steps"));
+}
+
+// How long each chain runs, from which seed, and how many chains.
+void ControlPanel::buildLengthControls()
+{
     m_samples = integerBox(1, kMaxGuiSamples, 1000);
     m_samples->setToolTip(withSettingHelp(tr("Number of Metropolis–Hastings iterations per chain, one posterior sample each "
                              "(Seita et al. Sec. 6.1 draws 3000)."), "samples"));
@@ -186,6 +196,13 @@ QWidget *ControlPanel::buildRunGroup()
     m_parallel->setToolTip(wrappedToolTip(tr("Run the chains (and compared methods) at the same time, one per processor core, like "
                               "the repeated runs Seita et al. Sec. 6 average; per-chain speed figures then share "
                               "the cores.")));
+}
+
+QWidget *ControlPanel::buildRunGroup()
+{
+    buildMethodControls();
+    buildMoveControls();
+    buildLengthControls();
 
     // Sliders for the settings one explores; samples and the seed are typed. Log scales where
     // the interesting values span decades.

@@ -51,13 +51,13 @@ QString sourceLabel(const core::ImageSource &source)
 
 } // namespace
 
-DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent)
+// The dataset box: the generated datasets of the core's table, then the image sources found
+// and the two file entries.
+void DatasetBox::buildKindBox()
 {
-    m_sources = core::discoverImageSources(core::dataSearchDirectories());
     m_kind = new QComboBox;
     m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kind->setMinimumContentsLength(22);
-    // The generated datasets of the core's table, then the image sources and the file entry.
     for (const core::DatasetEntry &entry : core::datasetTable()) {
         if (!entry.generated)
             continue;
@@ -78,6 +78,12 @@ DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent
     m_kind->setToolTip(tr("The data and model to sample: the Welling–Teh Gaussian mixture (Seita et al. Sec. 6.1), "
                           "the worst-case Gaussian (Sec. 2.1), or Bayesian logistic regression on real images, "
                           "your own file (Sec. 6.2) or generated tall data of N rows."));
+}
+
+DatasetBox::DatasetBox(QWidget *parent) : QGroupBox(tr("Data and model"), parent)
+{
+    m_sources = core::discoverImageSources(core::dataSearchDirectories());
+    buildKindBox();
 
     // The models a dataset like tall-glm lets the user choose, and plugins of the user's own.
     m_model = new ModelPicker;

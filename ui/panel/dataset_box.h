@@ -112,6 +112,7 @@ signals:
     void checked(bool ok, const QString &message);
 
 private:
+    void buildKindBox();
     QString currentKey() const;
     /// "Logistic: your file" or "Regression: your file" is shown.
     bool userFileShown() const;

@@ -72,6 +72,56 @@ double SnapshotBuilder::recentSpeed(std::int64_t last, double fallback)
     return m_recentSpeed > 0.0 ? m_recentSpeed : fallback;
 }
 
+void SnapshotBuilder::appendNewSegments(RunSnapshot &shot, const core::ChainResult &result, std::int64_t lastRow)
+{
+    const std::int64_t offset = result.firstIteration;
+    for (; m_segmentsSent < result.segments.size() && result.segments[m_segmentsSent].start < lastRow; ++m_segmentsSent) {
+        core::ChainSegment segment = result.segments[m_segmentsSent];
+        segment.start += offset;
+        // A lap that goes on with the settings of the one before is no new segment.
+        if (offset > 0 && m_segmentsSent == 0 && m_sentSegment && core::lapContinuesSegment(m_lastSegment, segment))
+            continue;
+        m_lastSegment = segment;
+        m_sentSegment = true;
+        shot.newSegments.append(segment);
+    }
+}
+
+void SnapshotBuilder::describeTallies(RunSnapshot &shot, std::int64_t last) const
+{
+    // A fixed-length run describes the iterations after the burn-in, as the summaries, the
+    // Diagnostics table and the histogram do; during the burn-in, the burn-in's own.
+    shot.inBurnIn = m_window == 0 && m_burnIn > 0 && last <= m_burnIn;
+    shot.afterBurnIn = m_window == 0 && m_burnIn > 0 && !shot.inBurnIn;
+    const core::TestTally &described = m_window > 0 ? m_windowTests : shot.afterBurnIn ? m_keptTests : m_allTests;
+    shot.acceptanceRate = described.acceptanceRate();
+    shot.meanBatch = described.meanBatch();
+    shot.dataPointsUsed = m_allTests.testPoints;
+    shot.fullDataFallbacks = m_fallbacks;
+    if (m_window == 0) {
+        shot.segmentStart = m_segmentByChange ? m_segmentStart : 0;
+        shot.segmentIterations = m_segmentTests.iterations;
+        shot.segmentAcceptance = m_segmentTests.acceptanceRate();
+        shot.segmentMeanBatch = m_segmentTests.meanBatch();
+        shot.segmentRelearning = m_segmentRelearning;
+    }
+}
+
+void SnapshotBuilder::timeShot(RunSnapshot &shot, std::int64_t last, double lapPausedSeconds)
+{
+    m_lapPaused = lapPausedSeconds;
+    shot.elapsedSeconds = std::max(0.0, secondsSince(m_start) - m_pausedBefore - m_lapPaused); // sampling time only
+    shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
+    if (m_window > 0) {
+        shot.iterationsPerSecond = recentSpeed(last, shot.iterationsPerSecond);
+        // Until stopped, the window is redrawn many times a second and a fast chain refills it
+        // within a few frames: plotting more than kMaxPlottedPerSecond samples a second would
+        // only load the GUI thread (and take the core the chain needs on a small machine).
+        const double perSecond = static_cast<double>(SamplerWorker::kMaxPlottedPerSecond);
+        m_stride = std::max<int>(m_windowStride, static_cast<int>(std::ceil(shot.iterationsPerSecond / perSecond)));
+    }
+}
+
 RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t lastRow)
 {
     const std::int64_t offset = result.firstIteration;
@@ -143,16 +193,7 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
             shot.newClassifierPoints.append({t, m_allPointsRead, fit.accuracy, fit.meanLogLikelihood});
         }
     }
-    for (; m_segmentsSent < result.segments.size() && result.segments[m_segmentsSent].start < lastRow; ++m_segmentsSent) {
-        core::ChainSegment segment = result.segments[m_segmentsSent];
-        segment.start += offset;
-        // A lap that goes on with the settings of the one before is no new segment.
-        if (offset > 0 && m_segmentsSent == 0 && m_sentSegment && core::lapContinuesSegment(m_lastSegment, segment))
-            continue;
-        m_lastSegment = segment;
-        m_sentSegment = true;
-        shot.newSegments.append(segment);
-    }
+    appendNewSegments(shot, result, lastRow);
     if (lastRow > 0) {
         shot.current = point(lastRow - 1);
         if (!m_followsPath)
@@ -163,33 +204,8 @@ RunSnapshot SnapshotBuilder::take(const core::ChainResult &result, std::int64_t 
         for (const core::Vector &corner : result.recentPath)
             shot.path.append(QPointF(corner[x], twoD ? corner[y] : 0.0));
     }
-    // A fixed-length run describes the iterations after the burn-in, as the summaries, the
-    // Diagnostics table and the histogram do; during the burn-in, the burn-in's own.
-    shot.inBurnIn = m_window == 0 && m_burnIn > 0 && last <= m_burnIn;
-    shot.afterBurnIn = m_window == 0 && m_burnIn > 0 && !shot.inBurnIn;
-    const core::TestTally &described = m_window > 0 ? m_windowTests : shot.afterBurnIn ? m_keptTests : m_allTests;
-    shot.acceptanceRate = described.acceptanceRate();
-    shot.meanBatch = described.meanBatch();
-    shot.dataPointsUsed = m_allTests.testPoints;
-    shot.fullDataFallbacks = m_fallbacks;
-    if (m_window == 0) {
-        shot.segmentStart = m_segmentByChange ? m_segmentStart : 0;
-        shot.segmentIterations = m_segmentTests.iterations;
-        shot.segmentAcceptance = m_segmentTests.acceptanceRate();
-        shot.segmentMeanBatch = m_segmentTests.meanBatch();
-        shot.segmentRelearning = m_segmentRelearning;
-    }
-    m_lapPaused = result.pausedSeconds;
-    shot.elapsedSeconds = std::max(0.0, secondsSince(m_start) - m_pausedBefore - m_lapPaused); // sampling time only
-    shot.iterationsPerSecond = shot.elapsedSeconds > 0.0 ? static_cast<double>(last) / shot.elapsedSeconds : 0.0;
-    if (m_window > 0) {
-        shot.iterationsPerSecond = recentSpeed(last, shot.iterationsPerSecond);
-        // Until stopped, the window is redrawn many times a second and a fast chain refills it
-        // within a few frames: plotting more than kMaxPlottedPerSecond samples a second would
-        // only load the GUI thread (and take the core the chain needs on a small machine).
-        const double perSecond = static_cast<double>(SamplerWorker::kMaxPlottedPerSecond);
-        m_stride = std::max<int>(m_windowStride, static_cast<int>(std::ceil(shot.iterationsPerSecond / perSecond)));
-    }
+    describeTallies(shot, last);
+    timeShot(shot, last, result.pausedSeconds);
     m_emitted = last;
     m_lastEmit = Clock::now();
     return shot;

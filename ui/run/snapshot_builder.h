@@ -86,6 +86,13 @@ private:
     bool m_followsPath = false;
     void countInWindow(std::int64_t t, std::uint8_t accepted, std::int64_t batch);
     double recentSpeed(std::int64_t last, double fallback);
+    /// The segments that began by `lastRow` of this lap and were not sent yet.
+    void appendNewSegments(RunSnapshot &shot, const core::ChainResult &result, std::int64_t lastRow);
+    /// The acceptance and batch figures the snapshot shows: the burn-in's, the kept draws', the
+    /// window's, and the current segment's.
+    void describeTallies(RunSnapshot &shot, std::int64_t last) const;
+    /// The sampling time, the speed, and (until stopped) the plotted stride that speed allows.
+    void timeShot(RunSnapshot &shot, std::int64_t last, double lapPausedSeconds);
 
     std::int64_t m_emitted = 0;   ///< iterations sent
     std::size_t m_segmentsSent = 0; ///< of the current lap's segments

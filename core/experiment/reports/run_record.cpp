@@ -1,9 +1,6 @@
 #include "core/experiment/reports/run_record.h"
 
-#include <algorithm>
 #include <stdexcept>
-
-#include "core/io/number_format.h"
 
 namespace core {
 
@@ -47,30 +44,6 @@ void addTo(nlohmann::ordered_json &json, const RunSettings &settings)
 {
     for (const auto &setting : settings)
         std::visit([&](const auto &v) { json[setting.first] = v; }, setting.second);
-}
-
-void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned,
-                        std::int64_t firstRow)
-{
-    const bool burnInWritten = chain.hasBurnIn() && firstRow == 0;
-    const bool segmented = burnInWritten || chain.retuned(config.temperature, config.step);
-    if (segmented) {
-        std::size_t listed = 0;
-        for (const ChainSegment &segment : chain.segments) {
-            if (segment.burnIn && !burnInWritten)
-                continue;
-            metadata.emplace_back("segment." + std::to_string(++listed),
-                                  "start=" + std::to_string(std::max<std::int64_t>(segment.start - firstRow, 0))
-                                      + " temperature=" + formatRoundTrip(segment.temperature)
-                                      + " step=" + formatRoundTrip(segment.step) + (segment.burnIn ? " burn_in=1" : "")
-                                      + (segment.relearning ? " relearning=1" : ""));
-        }
-    }
-    std::string meaning = binned ? "tempered log posterior (unnormalised, binned-data evaluation)"
-                                 : "tempered log posterior log p0 + sum of log p(x_i|theta) / T over all N (unnormalised)";
-    if (segmented)
-        meaning += ", each row at its segment's temperature";
-    metadata.emplace_back("lp_meaning", meaning);
 }
 
 } // namespace core

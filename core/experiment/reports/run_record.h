@@ -32,13 +32,4 @@ CsvMetadata toMetadata(const RunSettings &settings);
 /// Adds every setting to `json` with its type.
 void addTo(nlohmann::ordered_json &json, const RunSettings &settings);
 
-/// `segment.k = start=… temperature=… step=… [burn_in=1] [relearning=1]` lines for a chain whose rows need
-/// them to be read right (an annealing burn-in, or ChainResult::retuned), and `lp_meaning` saying what lp__ holds: `binned` for the
-/// mixture's binned-data evaluation, otherwise the full-data sum. Nothing is added for a chain
-/// with one segment at the configured settings except lp_meaning. `firstRow` > 0: the file
-/// starts at that iteration, after a burn-in it leaves out; the burn-in segment is then not
-/// listed, and starts count the file's rows.
-void addSegmentMetadata(CsvMetadata &metadata, const ChainResult &chain, const RunConfig &config, bool binned,
-                        std::int64_t firstRow = 0);
-
 } // namespace core

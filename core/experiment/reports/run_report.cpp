@@ -8,24 +8,13 @@
 #include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/inputs/logistic_dataset.h"
 #include "core/experiment/reports/run_record.h"
+#include "core/experiment/reports/samples_header.h"
 #include "core/io/atomic_file.h"
 #include "core/io/number_format.h"
 #include "core/io/json_file.h"
 
 namespace core {
 namespace {
-
-// Numbers separated by spaces, each in round-trip form.
-std::string joinRoundTrip(const std::vector<double> &values)
-{
-    std::string text;
-    for (double value : values) {
-        if (!text.empty())
-            text += ' ';
-        text += formatRoundTrip(value);
-    }
-    return text;
-}
 
 std::string methodList(const RunRequest &request)
 {
@@ -166,26 +155,19 @@ CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &cha
 {
     const RunConfig config = outcome.chainConfig(chain);
     const ChainResult &result = *chain.result;
-    CsvMetadata meta = {{"program", program}};
-    for (auto &entry : toMetadata(runSettings(config)))
-        meta.push_back(std::move(entry));
-    for (auto &entry : dataFactsMetadata(outcome))
-        meta.push_back(std::move(entry));
-    meta.insert(meta.end(), {{"chain", std::to_string(chain.chainIndex + 1)},
-                             {"chains", std::to_string(outcome.request.chains)},
-                             {"completed", std::to_string(result.completed)},
-                             {"stopped", result.stopped ? "1" : "0"}});
-    for (auto &entry : featureScalingMetadata(outcome.featureScaling))
-        meta.push_back(std::move(entry));
     const std::int64_t first = firstWrittenRow(outcome, chain);
-    if (first > 0)
-        meta.emplace_back("first_iteration", std::to_string(first)); // the burn-in's rows are left out
+    SamplesHeader header(program, config);
+    header.data(sampledDataFacts(outcome))
+        .chainPlace(chain.chainIndex, outcome.request.chains)
+        .completion(result.completed, result.stopped)
+        .featureScaling(outcome.featureScaling)
+        .firstIteration(first);
     // Burn-in and live changes: where each segment starts and its settings, and what lp__ is.
     if (outcome.posterior || outcome.model)
-        addSegmentMetadata(meta, result, config, outcome.posterior != nullptr, first);
+        header.segmentsAndLogPosterior(result, outcome.posterior != nullptr, first);
     if (outcome.usedCorrection && needsCorrection(config.method))
-        meta.emplace_back("correction_linf", formatRoundTrip(outcome.correctionLinf));
-    return meta;
+        header.correctionError(outcome.correctionLinf);
+    return header.lines();
 }
 
 namespace {
@@ -201,18 +183,9 @@ std::string samplesPathOf(const std::string &path, const std::string &method, in
 
 } // namespace
 
-CsvMetadata dataFactsMetadata(const RunOutcome &outcome)
+SampledDataFacts sampledDataFacts(const RunOutcome &outcome)
 {
-    return {{"description", outcome.datasetDescription},
-            {"augmented", outcome.augmented ? "1" : "0"},
-            {"n_data", std::to_string(outcome.dataSize)}};
-}
-
-CsvMetadata featureScalingMetadata(const FeatureScaling &scaling)
-{
-    if (scaling.empty())
-        return {};
-    return {{"feature_means", joinRoundTrip(scaling.means)}, {"feature_sds", joinRoundTrip(scaling.sds)}};
+    return {outcome.datasetDescription, outcome.augmented, outcome.dataSize, outcome.featureScaling};
 }
 
 std::string chainSamplesPath(const RunOutcome &outcome, const ChainReport &chain, const std::string &path)

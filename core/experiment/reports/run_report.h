@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/service/run_outcome.h"
+#include "core/experiment/reports/samples_header.h"
 #include "core/io/samples_csv.h"
 
 namespace core {
@@ -24,13 +25,8 @@ namespace core {
 /// ("mh-explorer-cli run", "mh-explorer").
 CsvMetadata samplesCsvMetadata(const RunOutcome &outcome, const ChainReport &chain, const std::string &program);
 
-/// The header lines that describe the data: `description`, `augmented` and `n_data`.
-CsvMetadata dataFactsMetadata(const RunOutcome &outcome);
-
-/// The header lines of a standardisation, `feature_means` and `feature_sds` (numbers separated
-/// by spaces): what a reader needs to put the weights back on the file's units, w_j / sd_j.
-/// Empty without one.
-CsvMetadata featureScalingMetadata(const FeatureScaling &scaling);
+/// What a samples header says of the run's data (samples_header.h).
+SampledDataFacts sampledDataFacts(const RunOutcome &outcome);
 
 /// The file of one chain: `path` itself when the run has one chain, else `path` with
 /// "-<method>-chain<k>" inserted before the suffix (".csv" when there is none).

@@ -4,6 +4,7 @@
 
 #include "core/experiment/reports/run_record.h"
 #include "core/experiment/reports/run_report.h"
+#include "core/experiment/reports/samples_header.h"
 
 namespace core {
 
@@ -29,29 +30,23 @@ void SamplesStreamingObserver::dataReady(const DatasetInstance &dataset, const R
     {
         const std::lock_guard lock(m_mutex);
         m_dimension = outcome.dimension;
-        m_dataFacts = dataFactsMetadata(outcome);
-        for (auto &entry : featureScalingMetadata(outcome.featureScaling))
-            m_dataFacts.push_back(std::move(entry));
+        m_dataFacts = sampledDataFacts(outcome);
     }
     m_inner.dataReady(dataset, outcome);
 }
 
 void SamplesStreamingObserver::chainStarted(int channel, const RunConfig &settings)
 {
-    CsvMetadata meta = {{"program", m_program}};
-    for (auto &entry : toMetadata(runSettings(settings)))
-        meta.push_back(std::move(entry));
+    SamplesHeader header(m_program, settings);
     int dimension = 0;
     {
         const std::lock_guard lock(m_mutex);
-        meta.insert(meta.end(), m_dataFacts.begin(), m_dataFacts.end());
+        header.data(m_dataFacts).featureScaling(m_dataFacts.scaling);
         dimension = m_dimension;
     }
-    meta.emplace_back("chain", std::to_string(m_request.chainIndexOf(channel) + 1));
-    meta.emplace_back("chains", std::to_string(m_request.chains));
     const std::int64_t firstRow = plainBurnIn(settings) ? settings.burnIn : 0;
-    if (firstRow > 0)
-        meta.emplace_back("first_iteration", std::to_string(firstRow)); // the burn-in's rows are left out
+    header.chainPlace(m_request.chainIndexOf(channel), m_request.chains).firstIteration(firstRow);
+    const CsvMetadata &meta = header.lines();
     try {
         if (m_appendAfter >= 0) // the burn-in runs again; its rows, if written, are in the file
             m_streams[static_cast<std::size_t>(channel)] = std::make_unique<SamplesCsvStream>(

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/experiment/service/run_observer.h"
+#include "core/experiment/reports/samples_header.h"
 #include "core/io/samples_csv_stream.h"
 
 namespace core {
@@ -53,7 +54,7 @@ private:
     RunRequest m_request;
     std::string m_path;
     std::string m_program;
-    CsvMetadata m_dataFacts;
+    SampledDataFacts m_dataFacts;
     int m_dimension = 0; // description, n_data, scaling: known once the data are ready
     std::vector<std::unique_ptr<SamplesCsvStream>> m_streams; // one per channel, each fed by its own thread
     mutable std::mutex m_mutex; // the data facts and the error

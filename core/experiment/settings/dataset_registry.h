@@ -15,6 +15,10 @@ namespace core {
 struct PresetContext;
 struct RunConfig;
 
+/// The rows `mh-explorer-cli dataset` writes of a generated dataset: none, the mixture's scalar
+/// points, or a tall regression's covariates with its label or response.
+enum class DatasetExport { None, MixturePoints, LogisticRows, RegressionRows };
+
 struct DatasetEntry {
     std::string_view name;  ///< "gmm", "worst-case", "logreg", "tall-logreg", "tall-glm", "glm"
     std::string_view label; ///< the app's short name: "Gaussian mixture"
@@ -32,8 +36,8 @@ struct DatasetEntry {
     int fixedDimension;
     /// --dimension sets θ's dimension (the tall synthetic data).
     bool dimensionSetting;
-    /// `mh-explorer-cli dataset` writes it to a file.
-    bool exportable;
+    /// What `mh-explorer-cli dataset` writes of it to a file, if anything.
+    DatasetExport exportAs;
     /// The app's data box: the entry of a generated dataset and its tooltip (a dataset read
     /// from files is offered as its sources and a file entry instead).
     std::string_view boxLabel;

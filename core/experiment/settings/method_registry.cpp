@@ -1,5 +1,6 @@
 #include "core/experiment/settings/method_registry.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/acceptance/accept_every_move.h"
@@ -156,10 +157,9 @@ const std::vector<MethodEntry> &methodTable()
 
 const MethodEntry &methodRow(TestMethod method)
 {
-    for (const MethodEntry &row : methodTable())
-        if (row.method == method)
-            return row;
-    throw std::invalid_argument("a method without a row in the method table");
+    const auto &table = methodTable();
+    const auto found = std::find_if(table.begin(), table.end(), [method](const MethodEntry &row) { return row.method == method; });
+    return found != table.end() ? *found : throw std::invalid_argument("a method without a row in the method table");
 }
 
 const std::vector<TestMethod> &allMethods()
@@ -196,11 +196,7 @@ TestMethod parseMethod(const std::string &name)
 
 std::string methodNames(std::string_view conjunction, bool (*which)(const MethodEntry &))
 {
-    std::vector<std::string_view> names;
-    for (const MethodEntry &row : methodTable())
-        if (!which || which(row))
-            names.push_back(row.name);
-    return joinAsProse(names, conjunction);
+    return joinNamesAsProse(methodTable(), conjunction, which);
 }
 
 bool isExactMinibatchMethod(TestMethod method)

@@ -163,33 +163,10 @@ SettingSpec flag(std::string key, std::string flagName, std::string help, bool s
     return spec;
 }
 
-SettingSpec logregOnly(SettingSpec spec)
+/// The spec, offered only where `scope` says (a dataset's or a model's own setting).
+SettingSpec inScope(SettingScope scope, SettingSpec spec)
 {
-    spec.scope = SettingScope::Logreg;
-    return spec;
-}
-
-SettingSpec fileData(SettingSpec spec)
-{
-    spec.scope = SettingScope::FileData;
-    return spec;
-}
-
-SettingSpec logisticModel(SettingSpec spec)
-{
-    spec.scope = SettingScope::LogisticModel;
-    return spec;
-}
-
-SettingSpec regressionModel(SettingSpec spec)
-{
-    spec.scope = SettingScope::RegressionModel;
-    return spec;
-}
-
-SettingSpec chosenModel(SettingSpec spec)
-{
-    spec.scope = SettingScope::ChosenModel;
+    spec.scope = scope;
     return spec;
 }
 
@@ -391,23 +368,23 @@ void appendDataRows(std::vector<SettingSpec> &table)
                                     [](auto &c) -> auto & { return c.dimension; });
     dimension.scope = SettingScope::TallLogreg;
     table.push_back(dimension);
-    table.push_back(logregOnly(text("source", "source", "logreg: image source name [auto]",
+    table.push_back(inScope(SettingScope::Logreg, text("source", "source", "logreg: image source name [auto]",
                                     [](auto &c) -> auto & { return c.logreg.source; })));
-    table.push_back(logregOnly(text("images", "images", "logreg: IDX image file (with --labels)",
+    table.push_back(inScope(SettingScope::Logreg, text("images", "images", "logreg: IDX image file (with --labels)",
                                     [](auto &c) -> auto & { return c.logreg.images; })));
-    table.push_back(fileData(text("labels", "labels", "logreg: label file, IDX (with --images, or IDX --data) or .npy (with .npy --data); glm: the response file of an .npy --data",
+    table.push_back(inScope(SettingScope::FileData, text("labels", "labels", "logreg: label file, IDX (with --images, or IDX --data) or .npy (with .npy --data); glm: the response file of an .npy --data",
                                     [](auto &c) -> auto & { return c.logreg.labels; })));
-    table.push_back(logregOnly(text("csv", "csv", "logreg: CSV of label + features",
+    table.push_back(inScope(SettingScope::Logreg, text("csv", "csv", "logreg: CSV of label + features",
                                     [](auto &c) -> auto & { return c.logreg.csv; })));
-    table.push_back(fileData(text("data", "data",
+    table.push_back(inScope(SettingScope::FileData, text("data", "data",
                                     "logreg: your data file, CSV, LIBSVM/svmlight, NumPy .npy (with --labels, or "
                                     "--label-column) or IDX images (with --labels), gzipped or not; glm: a CSV, "
                                     "LIBSVM or .npy file with a numeric response",
                                     [](auto &c) -> auto & { return c.logreg.data; })));
-    table.push_back(fileData(checkedText("format", "format", "logreg, glm --data: " + dataFormatNames() + " [auto: from the file's content]",
+    table.push_back(inScope(SettingScope::FileData, checkedText("format", "format", "logreg, glm --data: " + dataFormatNames() + " [auto: from the file's content]",
                                            [](auto &c) -> auto & { return c.logreg.format; },
                                            [](const std::string &value) { parseDataFormat(value); })));
-    table.push_back(logregOnly(text("label_column", "label-column",
+    table.push_back(inScope(SettingScope::Logreg, text("label_column", "label-column",
                                     "logreg --csv or --data: the label's column, a header name or a number (1 = first, -1 = "
                                     "last) [the column named label, else the first]",
                                     [](auto &c) -> auto & { return c.logreg.labelColumn; })));
@@ -418,63 +395,63 @@ void appendDataRows(std::vector<SettingSpec> &table)
                                       [](auto &c) -> auto & { return c.responseColumn; });
     responseColumn.scope = SettingScope::FileRegression;
     table.push_back(responseColumn);
-    table.push_back(fileData(checkedText("delimiter", "delimiter",
+    table.push_back(inScope(SettingScope::FileData, checkedText("delimiter", "delimiter",
                                            "logreg, glm CSV: the field separator, auto (, ; or tab, from the first line), "
                                            "tab or one character [auto]",
                                            [](auto &c) -> auto & { return c.logreg.delimiter; },
                                            [](const std::string &value) { parseDelimiter(value); })));
-    table.push_back(fileData(flag("drop_missing", "drop-missing",
+    table.push_back(inScope(SettingScope::FileData, flag("drop_missing", "drop-missing",
                                     "logreg, glm CSV: leave out rows with a missing value (empty, NA, NaN, NULL, ?) and "
                                     "count them, instead of stopping at the first",
                                     true, [](auto &c) -> auto & { return c.logreg.dropMissing; })));
-    table.push_back(logregOnly(checkedText("memory_map", "memory-map",
+    table.push_back(inScope(SettingScope::Logreg, checkedText("memory_map", "memory-map",
                                            "logreg --data .npy: read the features in place through a memory map, for "
                                            "files larger than memory: auto (an uncompressed float32 array of 1 GiB or "
                                            "more), on or off [auto]",
                                            [](auto &c) -> auto & { return c.logreg.memoryMap; },
                                            [](const std::string &value) { parseMemoryMap(value); })));
-    SettingSpec standardize = fileData(flag(
+    SettingSpec standardize = inScope(SettingScope::FileData, flag(
         "standardize", "standardize",
         "logreg, glm: centre and scale each feature by the training rows' mean and sd (--no-standardize: as read) [on for "
         "a table (--csv, or --data that is not IDX), off for images]",
         true, [](auto &c) -> auto & { return c.logreg.standardize; }));
     standardize.offFlag = "no-standardize";
     table.push_back(standardize);
-    table.push_back(logregOnly(named(
+    table.push_back(inScope(SettingScope::Logreg, named(
         "classes", "classes", "logreg: two image classes, the first labelled 0 [1,7]",
         [](const RunConfig &c) {
             return std::to_string(c.logreg.classes.first) + "," + std::to_string(c.logreg.classes.second);
         },
         [](RunConfig &c, const std::string &value) { c.logreg.classes = parseClassPair(value); })));
-    table.push_back(logisticModel(integer("test_size", "test-size",
+    table.push_back(inScope(SettingScope::LogisticModel, integer("test_size", "test-size",
                                        "logreg, tall-logreg: rows held out for testing, at most --test-fraction of them (tall-logreg: generated apart) [1000]",
                                        [](auto &c) -> auto & { return c.logreg.testSize; })));
-    table.push_back(logregOnly(real("test_fraction", "test-fraction",
+    table.push_back(inScope(SettingScope::Logreg, real("test_fraction", "test-fraction",
                                     "logreg: hold out at most this share of the rows, in (0, 1) [0.5]",
                                     [](auto &c) -> auto & { return c.logreg.testFraction; })));
-    table.push_back(logregOnly(seed("split_seed", "", "", [](auto &c) -> auto & { return c.logreg.splitSeed; })));
-    table.push_back(logregOnly(seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
-    table.push_back(logregOnly(integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
+    table.push_back(inScope(SettingScope::Logreg, seed("split_seed", "", "", [](auto &c) -> auto & { return c.logreg.splitSeed; })));
+    table.push_back(inScope(SettingScope::Logreg, seed("augment_seed", "", "", [](auto &c) -> auto & { return c.logreg.augmentSeed; })));
+    table.push_back(inScope(SettingScope::Logreg, integer("augment_to", "augment-to", "logreg: augment the training images to N rows [0: off]",
                                        [](auto &c) -> auto & { return c.logreg.augmentTo; })));
 }
 
 /// The model's settings and the tall-data methods' own.
 void appendModelRows(std::vector<SettingSpec> &table)
 {
-    table.push_back(regressionModel(real("prior_sd", "prior-sd", "logreg, tall-logreg, tall-glm, glm: Gaussian prior sd [tall data 1; logreg: paper 0 (flat), recommended 1]",
+    table.push_back(inScope(SettingScope::RegressionModel, real("prior_sd", "prior-sd", "logreg, tall-logreg, tall-glm, glm: Gaussian prior sd [tall data 1; logreg: paper 0 (flat), recommended 1]",
                                     [](auto &c) -> auto & { return c.logreg.model.priorSd; })));
-    table.push_back(regressionModel(real("tuna_chi", "tuna-chi",
+    table.push_back(inScope(SettingScope::RegressionModel, real("tuna_chi", "tuna-chi",
                                        "tunamh: chi > 0, the batch spent for an acceptance nearer Metropolis' (expected "
                                        "batch chi C^2 M^2 + C M); 0 chooses it from TunaMH's forecast once the data "
                                        "are loaded [1e-05; recommended on tall data: 0]",
                                        [](auto &c) -> auto & { return c.tunaChi; })));
-    table.push_back(regressionModel(named(
+    table.push_back(inScope(SettingScope::RegressionModel, named(
         "smh_bound", "smh-bound",
         "smh: the remainder bound its points are drawn by, auto (per move the smaller of Cornish et al.'s l1 form and "
         "the margin form |x_i|_2^(k+1) |theta - theta_hat|_2^(k+1), for models of one margin) or l1 [auto]",
         [](const RunConfig &c) { return smhBoundName(c.smhBound); },
         [](RunConfig &c, const std::string &value) { c.smhBound = parseSmhBound(value); })));
-    table.push_back(regressionModel(real("flymc_qdb", "flymc-qdb",
+    table.push_back(inScope(SettingScope::RegressionModel, real("flymc_qdb", "flymc-qdb",
                                        "flymc: probability in (0, 1] that a dark point is proposed bright in each "
                                        "z-update (about qdb N likelihoods an iteration) [0.001]",
                                        [](auto &c) -> auto & { return c.flymcDarkToBright; })));
@@ -491,25 +468,25 @@ void appendModelRows(std::vector<SettingSpec> &table)
     table.push_back(real("zigzag_spacing", "zigzag-spacing",
                          "zigzag: the time between the Zig-Zag skeleton's outputs, > 0, or 0: ten times the --step [0]",
                          [](auto &c) -> auto & { return c.zigzagSpacing; }));
-    SettingSpec bias = logisticModel(flag("bias", "bias", "logreg: add a bias weight (--no-bias: none; always on for tall-logreg, whose --dimension counts it) [paper off; recommended on for --csv]", true,
+    SettingSpec bias = inScope(SettingScope::LogisticModel, flag("bias", "bias", "logreg: add a bias weight (--no-bias: none; always on for tall-logreg, whose --dimension counts it) [paper off; recommended on for --csv]", true,
                                           [](auto &c) -> auto & { return c.logreg.model.bias; }));
     bias.offFlag = "no-bias";
     table.push_back(bias);
     const std::vector<std::string_view> models(glmFamilyNames().begin(), glmFamilyNames().end());
-    table.push_back(chosenModel(checkedText(
+    table.push_back(inScope(SettingScope::ChosenModel, checkedText(
         "model", "model", "tall-glm, glm: the model, " + joinAsProse(models, "or") + " [robust-linear]",
         [](auto &c) -> auto & { return c.glm.name; }, [](const std::string &value) {
             GlmFamilySpec spec;
             spec.name = value;
             makeGlmFamily(spec);
         })));
-    table.push_back(chosenModel(text("model_plugin", "model-plugin",
+    table.push_back(inScope(SettingScope::ChosenModel, text("model_plugin", "model-plugin",
                                      "tall-glm, glm: a model of your own, a shared library built against mhx_model_plugin.h "
                                      "(docs/models.md); replaces --model [none]",
                                      [](auto &c) -> auto & { return c.glm.plugin; })));
-    table.push_back(chosenModel(real("nu", "nu", "tall-glm, glm --model robust-linear: the Student-t's degrees of freedom > 0 [4]",
+    table.push_back(inScope(SettingScope::ChosenModel, real("nu", "nu", "tall-glm, glm --model robust-linear: the Student-t's degrees of freedom > 0 [4]",
                                      [](auto &c) -> auto & { return c.glm.nu; })));
-    table.push_back(chosenModel(real("noise_scale", "noise-scale",
+    table.push_back(inScope(SettingScope::ChosenModel, real("noise_scale", "noise-scale",
                                      "tall-glm, glm: the noise's sd (linear) or the Student-t's scale (robust-linear), > 0 [1]",
                                      [](auto &c) -> auto & { return c.glm.noiseScale; })));
 }

@@ -12,16 +12,16 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/models/control_variates.h"
+#include "core/models/model_computed_proxies.h"
 #include "core/models/glm/glm_model.h"
 
 namespace core {
 namespace {
 
-class GlmTaylorProxies final : public TaylorProxies {
+class GlmTaylorProxies final : public ModelComputedProxies<GlmModel> {
 public:
     GlmTaylorProxies(const GlmModel &model, const Vector &anchor, int order, GlmModel::DerivativeSums sums)
-        : TaylorProxies(order, anchor, std::move(sums.gradient), std::move(sums.hessian)), m_model(model),
+        : ModelComputedProxies(model, order, anchor, std::move(sums.gradient), std::move(sums.hessian)),
           m_remainderDerivative(model.family().derivativeBound(order + 1))
     {
         // A pass for the anchor's largest margin only where the bound needs it.
@@ -29,15 +29,6 @@ public:
             m_largestAnchorMargin = model.largestMargin(anchor);
     }
 
-    void residuals(const Vector &from, const Vector &to, std::span<const DataIndex> rows,
-                   std::span<double> out) const override
-    {
-        m_model.taylorResiduals(from, to, anchor(), order(), rows, out);
-    }
-    void residualsRange(const Vector &from, const Vector &to, DataIndex first, std::span<double> out) const override
-    {
-        m_model.taylorResidualsRange(from, to, anchor(), order(), first, out);
-    }
     std::optional<double> residualBound(const Vector &from, const Vector &to) const override
     {
         // |r_i| ≤ |R_i(θ')| + |R_i(θ)|, each remainder ≤ Ū ‖θ − θ̂‖₁^{k+1} / (k+1)!.
@@ -74,7 +65,6 @@ public:
     }
 
 private:
-    const GlmModel &m_model;
     /// sup|ℓ^{(k+1)}| over every response and margin; none where it is unbounded (Poisson).
     std::optional<double> m_remainderDerivative;
     /// Ẑ = max_i x̃_i·θ̂, where the residuals' range needs it (no global bound, one below a margin).
