@@ -13,6 +13,7 @@
 //   --help, --version                 print and exit 0, also without a display
 #include <cstdio>
 #include <optional>
+#include <string_view>
 
 #include <QApplication>
 #include <QPalette>

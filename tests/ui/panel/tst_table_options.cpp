@@ -44,7 +44,7 @@ private slots:
         ui::ControlPanel *panel = window.controls();
         ui::DatasetBox *box = panel->datasetBox();
         box->setInteractive(false);
-        // The app opens with the recommended preset (app/gui/main.cpp); a bare window with the paper's.
+        // The app opens with the recommended preset (app/gui/gui_options.cpp); a bare window with the paper's.
         panel->presetBox()->setCurrentIndex(panel->presetBox()->findData(QStringLiteral("recommended")));
         QSignalSpy checked(box, &ui::DatasetBox::checked);
         box->selectFiles({m_table, QString(), QString(), QString()});
