@@ -173,7 +173,7 @@ int benchCommand(int argc, char **argv)
         });
         return runs[runs.size() / 2];
     };
-    const Timing minibatch = median(minibatchRuns), metropolis = median(metropolisRuns), barker = median(barkerRuns);
+    const BenchTimings timings{median(minibatchRuns), median(metropolisRuns), median(barkerRuns)};
     // The kernel alone, on the same data (generated again from the data seed).
     const core::DatasetInstance dataset = core::makeDataset(config, false, {}, interruptToken());
     const core::Model &model = *dataset.model;
@@ -198,11 +198,10 @@ int benchCommand(int argc, char **argv)
                     t.summary.meanBatch(), t.essBulkMin, t.essBulkMedian, t.essPerSecond, t.dataPointsPerEss);
     };
     const std::string minibatchName = "minibatch (" + core::methodVariantName(config) + ")";
-    line(minibatchName.c_str(), minibatch);
-    line("full-data Metropolis", metropolis);
-    line("full-data Barker", barker);
-    const double speedup = BenchTimings{minibatch, metropolis, barker}.speedup();
-    std::printf("  speed-up per iteration, minibatch / full-data Metropolis: %.0fx\n", speedup);
+    line(minibatchName.c_str(), timings.minibatch);
+    line("full-data Metropolis", timings.metropolis);
+    line("full-data Barker", timings.barker);
+    std::printf("  speed-up per iteration, minibatch / full-data Metropolis: %.0fx\n", timings.speedup());
     std::printf("  kernel: log-likelihood ratios over %lld random rows: %.3g points/s\n",
                 static_cast<long long>(config.minibatch.initialBatch), kernel);
     if (std::isfinite(residualKernel))
@@ -210,8 +209,7 @@ int benchCommand(int argc, char **argv)
                     static_cast<long long>(config.minibatch.initialBatch), residualKernel, residualKernel / kernel);
 
     if (!summaryPath.empty())
-        writeBenchSummary(summaryPath, config, model.dataSize(), {minibatch, metropolis, barker},
-                          {kernel, residualKernel}, repeats);
+        writeBenchSummary(summaryPath, config, model.dataSize(), timings, {kernel, residualKernel}, repeats);
     return 0;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "core/acceptance/forecast_rows.h"
 #include "core/io/number_format.h"

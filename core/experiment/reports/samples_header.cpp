@@ -22,7 +22,7 @@ std::string joinRoundTrip(const std::vector<double> &values)
 
 } // namespace
 
-SamplesHeader::SamplesHeader(const std::string &program, const RunConfig &settings) : m_settings(settings)
+SamplesHeader::SamplesHeader(const std::string &program, const RunConfig &settings) : m_temperature(settings.temperature), m_step(settings.step)
 {
     m_lines = {{"program", program}};
     for (auto &entry : toMetadata(runSettings(settings)))
@@ -67,7 +67,7 @@ SamplesHeader &SamplesHeader::firstIteration(std::int64_t first)
 SamplesHeader &SamplesHeader::segmentsAndLogPosterior(const ChainResult &chain, bool binned, std::int64_t firstRow)
 {
     const bool burnInWritten = chain.hasBurnIn() && firstRow == 0;
-    const bool segmented = burnInWritten || chain.retuned(m_settings.temperature, m_settings.step);
+    const bool segmented = burnInWritten || chain.retuned(m_temperature, m_step);
     if (segmented) {
         std::size_t listed = 0;
         for (const ChainSegment &segment : chain.segments) {

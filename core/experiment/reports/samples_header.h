@@ -53,7 +53,9 @@ public:
     const CsvMetadata &lines() const { return m_lines; }
 
 private:
-    RunConfig m_settings;
+    /// The temperature and step the chain was asked for: a segment at others is listed.
+    double m_temperature;
+    double m_step;
     CsvMetadata m_lines;
 };
 
