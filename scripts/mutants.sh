@@ -12,6 +12,7 @@
 #   bash scripts/mutants.sh                  every mutant
 #   bash scripts/mutants.sh --only NAME      one mutant (scripts/extended_checks.sh runs one as a smoke check)
 #   bash scripts/mutants.sh --list           the names, files and tests
+#   bash scripts/mutants.sh --check-list     the catalogue fits the tree (no build; a ctest runs it)
 #   options: --head (copy the last commit instead of the working tree's tracked and untracked,
 #            not ignored files), --scratch DIR (default build-mutants/, ignored by git; kept
 #            between runs so that its build is incremental)
@@ -19,173 +20,85 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 shopt -u patsub_replacement 2>/dev/null || true # '&' in a replacement is a literal '&'
-
-# name | file | tests (suite or suite/case, space-separated; the first that fails kills) |
-# the exact text to replace (must occur once in the file) | its replacement.
+# The catalogue: tests/mutants/catalogue.txt, one block of name, file, tests, from and to per
+# mutant (the file's head says their form).
+catalogue="$root/tests/mutants/catalogue.txt"
 names=() files=() tests=() originals=() replacements=()
-mutant() { names+=("$1"); files+=("$2"); tests+=("$3"); originals+=("$4"); replacements+=("$5"); }
+catalogue_error() { echo "mutants.sh: $catalogue, line $1: $2" >&2; exit 2; }
+read_catalogue() {
+  local line number=0 name="" file="" tests_="" from="" to="" seen=0
+  end_block() {
+    [ "$seen" -eq 0 ] && return 0
+    [ -n "$name" ] && [ -n "$file" ] && [ -n "$tests_" ] && [ -n "$from" ] \
+      || catalogue_error "$number" "the block before this line lacks one of name, file, tests, from"
+    names+=("$name"); files+=("$file"); tests+=("$tests_"); originals+=("$from"); replacements+=("$to")
+    name="" file="" tests_="" from="" to="" seen=0
+  }
+  while IFS= read -r line || [ -n "$line" ]; do
+    number=$((number + 1))
+    case "$line" in
+      '#'*) ;;
+      '') end_block ;;
+      'name: '*) name=${line#name: }; seen=1 ;;
+      'file: '*) file=${line#file: }; seen=1 ;;
+      'tests: '*) tests_=${line#tests: }; seen=1 ;;
+      'from: '*) from=${line#from: }; seen=1 ;;
+      'to: '*|'to:') to=${line#to:}; to=${to# }; seen=1 ;;
+      *) catalogue_error "$number" "not 'key: value' with a key of name, file, tests, from or to: $line" ;;
+    esac
+  done < "$catalogue"
+  end_block
+}
+read_catalogue
 
-# A dropped 1/T in each method.
-mutant full-data-no-1/T core/acceptance/full_data_tests.cpp \
-  "tst_acceptance_probability/fullData" \
-  "logLikelihoodRatioSum(problem.current, problem.proposed) / problem.temperature" \
-  "logLikelihoodRatioSum(problem.current, problem.proposed)"
-mutant minibatch-no-1/T core/acceptance/minibatch_accumulator.cpp \
-  "tst_acceptance_probability/minibatchAtOtherTemperatures tst_sequential_tests/acceptanceProbabilityAtOtherTemperatures" \
-  "m_scale = static_cast<double>(m_population) / problem.temperature;" \
-  "m_scale = static_cast<double>(m_population);"
-mutant sublhd-range-no-1/T core/acceptance/sequential_tests.cpp \
-  "tst_sequential_tests/acceptanceProbabilityAtOtherTemperatures tst_control_variates_tempered/subLhdWithControlVariatesHasMetropolisProbabilityAtOtherTemperatures" \
-  "const double rangeBound = *bound * m_batch.scale();" \
-  "const double rangeBound = *bound * static_cast<double>(problem.model.dataSize());"
-mutant control-variates-exact-part-no-1/T core/acceptance/acceptance_test.h \
-  "tst_control_variates/minibatchTestWithControlVariatesHasBarkersProbabilityAtOtherTemperatures tst_exact_minibatch/smhAcceptsWithItsFactorisedProbabilityAtOtherTemperatures tst_control_variates_tempered/naiveTestWithControlVariatesHasTheSmearedBarkerProbability" \
-  "model.exactLogLikelihoodRatioPart(current, proposed) / temperature;" \
-  "model.exactLogLikelihoodRatioPart(current, proposed);"
-mutant smh-residual-no-1/T core/acceptance/exact_minibatch_tests.cpp \
-  "tst_exact_minibatch/smhAcceptsWithItsFactorisedProbabilityAtOtherTemperatures" \
-  "const double u = std::max(0.0, -residual / problem.temperature);" \
-  "const double u = std::max(0.0, -residual);"
-mutant smh-bound-no-1/T core/acceptance/exact_minibatch_tests.cpp \
-  "tst_exact_minibatch/smhWithABoundTenPercentTooSmallIsCaught" \
-  "const double denominator = (power == 2 ? 2.0 : 6.0) * temperature; // (k+1)! T" \
-  "const double denominator = (power == 2 ? 2.0 : 6.0); // (k+1)! T"
-mutant tuna-ratio-no-1/T core/acceptance/exact_minibatch_tests.cpp \
-  "tst_exact_minibatch/tunaAcceptsWithItsExactProbabilityAtOtherTemperatures" \
-  "double phi = 0.5 * (Mi - ratio / T);" \
-  "double phi = 0.5 * (Mi - ratio);"
-mutant tuna-lipschitz-sum-no-1/T core/acceptance/exact_minibatch_tests.cpp \
-  "tst_exact_minibatch/tunaAcceptsWithItsExactProbabilityAtOtherTemperatures" \
-  "const double C = lipschitz.total / T;" \
-  "const double C = lipschitz.total;"
-mutant flymc-weight-no-1/T core/acceptance/firefly_test.cpp \
-  "tst_firefly/fireflyAcceptsWithItsExactProbability tst_firefly/fireflyChainsHaveTheTemperedPosterior" \
-  "const double g = m_bound->logGap(i, theta) / m_temperature;" \
-  "const double g = m_bound->logGap(i, theta);"
-mutant flymc-bounds-no-1/T core/acceptance/firefly_test.cpp \
-  "tst_firefly/fireflyAcceptsWithItsExactProbability tst_firefly/fireflyChainsHaveTheTemperedPosterior" \
-  "+ (m_bound->logProduct(problem.proposed) - m_bound->logProduct(problem.current)) / problem.temperature;" \
-  "+ (m_bound->logProduct(problem.proposed) - m_bound->logProduct(problem.current));"
-# AustereMH(nc)'s design chosen from moments without their 1/T: at T = 20 it runs the other design.
-mutant austere-nc-design-no-1/T core/acceptance/austere_adaptive_test.cpp \
-  "tst_sequential_tests/austereNonConservativeRunsTheDesignItChose" \
-  "const double scale = static_cast<double>(problem.model.dataSize()) / problem.temperature;" \
-  "const double scale = static_cast<double>(problem.model.dataSize());"
-# The naive test shares the minibatch accumulator's N/T: its own test at T = 0.5, 20 and 100.
-mutant naive-barker-no-1/T core/acceptance/minibatch_accumulator.cpp \
-  "tst_acceptance_probability/naiveAtOtherTemperatures" \
-  "m_scale = static_cast<double>(m_population) / problem.temperature;" \
-  "m_scale = static_cast<double>(m_population);"
-# MHSubLhd's range bound and the control variates' derivative bound from the first 1,000 rows.
-mutant bound-from-first-1000-rows core/models/logistic_regression_model.cpp \
-  "tst_logistic_regression/dataBoundsCoverEveryRow" \
-  "                   [&](DataIndex, const Eigen::ArrayXd &x) {" \
-  "                   [&](DataIndex i, const Eigen::ArrayXd &x) { if (i >= 1000) return;"
-# The control variates' global residual bound (MHSubLhd's range) 1 % too small.
-mutant residual-bound-one-percent-small core/models/logistic_taylor_proxies.cpp \
-  "tst_remainder_bound_tightness" \
-  "        return m_derivativeBound" \
-  "        return 0.99 * m_derivativeBound"
-# TunaMH's per-row Lipschitz constants on a generalised linear model without the family's slope
-# bound (‖x̃_i‖ alone: 20 % too small for the Student-t of ν = 4).
-mutant glm-lipschitz-without-slope core/models/glm/glm_model.cpp \
-  "tst_glm_acceptance/tunaOnRobustLinearRegressionAcceptsWithItsExactProbability" \
-  "        c *= *slope;" \
-  "        c *= 1.0;"
-# The finite-population factor removed from the minibatch test's variance and AustereMH's s.
-mutant minibatch-no-finite-population-factor core/acceptance/growing_minibatch.cpp \
-  "tst_acceptance_probability/smallPopulation tst_acceptance_probability/minibatchAtOtherTemperatures tst_finite_population" \
-  "? varianceOfMeanWithoutReplacement(m_batch.sampleVariance(), b, m_batch.populationSize())" \
-  "? m_batch.sampleVariance() / static_cast<double>(b)"
-mutant austere-no-finite-population-factor core/acceptance/sequential_tests.cpp \
-  "tst_sequential_tests/acceptanceProbability tst_finite_population" \
-  "std::sqrt(m_batch.sampleVariance() / n * m_batch.finitePopulationFactor());" \
-  "std::sqrt(m_batch.sampleVariance() / n);"
-# The control variates' gradient term with its sign flipped in the proxies' exact sum.
-mutant control-variate-gradient-sign core/models/control_variates.cpp \
-  "tst_control_variates" \
-  "double sum = m_gradient.dot(to - from);" \
-  "double sum = m_gradient.dot(from - to);"
-# The minibatch Barker test with the correction's σ doubled (the variance target and X_nc's
-# top-up then belong to another σ than the table's X_corr).
-mutant barker-correction-sigma-doubled core/acceptance/minibatch_barker_test.cpp \
-  "tst_acceptance_probability/minibatch" \
-  "m_sigma = m_correction->params().sigma;" \
-  "m_sigma = 2.0 * m_correction->params().sigma;"
-# R-hat (and the bulk ESS) of whole chains instead of their halves.
-mutant rhat-without-split core/diagnostics/effective_sample_size.cpp \
-  "tst_effective_sample_size tst_diagnostics_reference" \
-  "const SortedDraws sorted = sortDraws(splitChains(chains));" \
-  "const SortedDraws sorted = sortDraws(chains);"
-# The stochastic-gradient methods' likelihood gradient not divided by T (the suites run at T = 20).
-mutant sg-gradient-no-1/T core/proposals/stochastic_gradient_dynamics.cpp \
-  "tst_stochastic_gradient_dynamics/sgldMatchesItsClosedFormBiasWithFullAndMinibatchGradients" \
-  "const double perRow = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(rows.size()));" \
-  "const double perRow = static_cast<double>(m_model.dataSize()) / static_cast<double>(rows.size());"
-# The same line, for SGHMC: its own closed-form test at T = 20.
-mutant sghmc-gradient-no-1/T core/proposals/stochastic_gradient_dynamics.cpp \
-  "tst_stochastic_gradient_dynamics/sghmcMatchesItsClosedFormStationaryVariance" \
-  "const double perRow = static_cast<double>(m_model.dataSize()) / (temperature * static_cast<double>(rows.size()));" \
-  "const double perRow = static_cast<double>(m_model.dataSize()) / static_cast<double>(rows.size());"
-# SGLD's drift without its 1/2: the Welling-Teh step is (epsilon/2) g.
-mutant sgld-drift-without-half core/proposals/stochastic_gradient_dynamics.cpp \
-  "tst_stochastic_gradient_dynamics/sgldMatchesItsClosedFormBiasWithFullAndMinibatchGradients" \
-  "to[k] = from[k] + 0.5 * epsilon * m_gradient[k] + noise * rng.normal();" \
-  "to[k] = from[k] + epsilon * m_gradient[k] + noise * rng.normal();"
-# SGHMC's injected noise 10 % too large in variance: 2.2 alpha epsilon for Chen et al.'s 2 alpha epsilon.
-mutant sghmc-noise-ten-percent-large core/proposals/stochastic_gradient_dynamics.cpp \
-  "tst_stochastic_gradient_dynamics/sghmcMatchesItsClosedFormStationaryVariance" \
-  "const double noise = std::sqrt(2.0 * alpha * epsilon);" \
-  "const double noise = std::sqrt(2.2 * alpha * epsilon);"
-# SGLD-CV without the anchor's gradients subtracted: the plain estimate plus G.
-mutant sgld-cv-anchor-not-subtracted core/proposals/stochastic_gradient_dynamics.cpp \
-  "tst_stochastic_gradient_dynamics/sgldWithControlVariatesHasNoGradientNoiseOnTheGaussianMean tst_stochastic_gradient_dynamics/sghmcWithControlVariatesHasTheFullGradientVariance" \
-  "    m_rowSum -= m_anchorRowSum;" \
-  "    m_rowSum -= 0.0 * m_anchorRowSum;"
-# The Zig-Zag estimate's likelihood part not divided by T (the Gaussian suite runs at T = 20).
-mutant zigzag-estimate-no-1/T core/proposals/zig_zag_process.cpp \
-  "tst_zig_zag_process/theSkeletonHasTheGaussianPosteriorAndItsBoundHolds" \
-  "           - (n / temperature) * (m_rowGradient[coordinate] - m_anchorRowGradient[coordinate]);" \
-  "           - n * (m_rowGradient[coordinate] - m_anchorRowGradient[coordinate]);"
-# The Zig-Zag bound's growth along the path without its sqrt(d) (|v|_2): too small off the mode.
-mutant zigzag-bound-without-speed core/proposals/zig_zag_process.cpp \
-  "tst_zig_zag_process/onLogisticRegressionItAgreesWithFullDataMetropolis" \
-  "    const double speed = std::sqrt(static_cast<double>(dim)); // ‖v‖₂" \
-  "    const double speed = 0.1 * std::sqrt(static_cast<double>(dim)); // ‖v‖₂"
-# The rate bound's slopes without their N/T: far too small a bound (the suite runs at T = 20).
-mutant zigzag-slopes-no-N/T core/proposals/zig_zag_process.cpp \
-  "tst_zig_zag_process/theSkeletonHasTheGaussianPosteriorAndItsBoundHolds" \
-  "return m_boundScale * ((n / temperature) * m_lipschitz.array() + m_priorLipschitz).matrix();" \
-  "return m_boundScale * (m_lipschitz.array() + m_priorLipschitz).matrix();"
-# The anchor's gradient ∂U(θ̂) with G not divided by T: every estimate, and its bound, shifted.
-mutant zigzag-anchor-gradient-no-1/T core/proposals/zig_zag_process.cpp \
-  "tst_zig_zag_process/theSkeletonHasTheGaussianPosteriorAndItsBoundHolds" \
-  "m_anchorGradient = -m_priorAtAnchor - m_proxies->gradientSum() / temperature;" \
-  "m_anchorGradient = -m_priorAtAnchor - m_proxies->gradientSum();"
-# zigzag+none's estimate without its 1/T: the untempered posterior at T = 4.
-mutant zigzag-none-estimate-no-1/T core/proposals/zig_zag_process.cpp \
-  "tst_zig_zag_process/withoutControlVariatesItAgreesTooButReadsFarMore" \
-  "        return -m_priorGradient[coordinate] - (n / temperature) * m_rowGradient[coordinate];" \
-  "        return -m_priorGradient[coordinate] - n * m_rowGradient[coordinate];"
-# zigzag+none's global bound without its N: a single point's gradient bound, far too small.
-mutant zigzag-none-bound-without-N core/proposals/zig_zag_process.cpp \
-  "tst_zig_zag_process/withoutControlVariatesItAgreesTooButReadsFarMore" \
-  "            m_dataRate = m_boundScale * m_pointGradientBound * static_cast<double>(m_model.dataSize()) / temperature;" \
-  "            m_dataRate = m_boundScale * m_pointGradientBound / temperature;"
+# --check-list: that the catalogue still fits the tree, without building anything: each file
+# holds its target text exactly once, and each named suite (and case) exists.
+check_catalogue() {
+  local k t suite case_ file content rest problems=0
+  for k in "${!names[@]}"; do
+    file="$root/${files[$k]}"
+    if [ ! -f "$file" ]; then
+      echo "${names[$k]}: no file ${files[$k]}"; problems=$((problems + 1)); continue
+    fi
+    content=$(cat "$file"; printf x)
+    rest=${content//"${originals[$k]}"/}
+    if [ $(( (${#content} - ${#rest}) / ${#originals[$k]} )) -ne 1 ]; then
+      echo "${names[$k]}: the target text does not occur exactly once in ${files[$k]}"; problems=$((problems + 1))
+    fi
+    for t in ${tests[$k]}; do
+      suite=${t%%/*} case_=""
+      [ "$t" != "$suite" ] && case_=${t#*/}
+      suite_file=$(find "$root/tests" -name "$suite.cpp" -print -quit)
+      if [ -z "$suite_file" ]; then
+        echo "${names[$k]}: no suite $suite under tests/"; problems=$((problems + 1))
+      elif [ -n "$case_" ] && ! grep -qE "TEST_CASE[A-Z_]*\(\s*$case_\b" "$suite_file"; then
+        echo "${names[$k]}: no case $case_ in ${suite_file#"$root"/}"; problems=$((problems + 1))
+      fi
+    done
+  done
+  echo "${#names[@]} mutants, $problems problems"
+  [ "$problems" -eq 0 ]
+}
 
-only="" from_head=false scratch="$root/build-mutants"
+only="" from_head=false check_list=false scratch="$root/build-mutants"
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only="${2:?--only needs a mutant name}"; shift 2 ;;
     --list)
       for k in "${!names[@]}"; do printf '%-40s %-46s %s\n' "${names[$k]}" "${files[$k]}" "${tests[$k]}"; done
       exit 0 ;;
+    --check-list) check_list=true; shift ;;
     --head) from_head=true; shift ;;
     --scratch) scratch="${2:?--scratch needs a directory}"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutants.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+
+if $check_list; then
+  check_catalogue && exit 0
+  exit 2
+fi
 
 selected=()
 for k in "${!names[@]}"; do
