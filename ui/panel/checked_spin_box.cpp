@@ -122,9 +122,11 @@ void restoreAfterFocusOut(Box &box, QLineEdit *edit, const QString &typed, const
 
 QString refusalOf(const QAbstractSpinBox *box)
 {
-    if (const auto *integer = qobject_cast<const CheckedSpinBox *>(box))
+    // dynamic_cast: the boxes are a template's instances, with QSpinBox's meta-object, so
+    // qobject_cast would take any QSpinBox for one.
+    if (const auto *integer = dynamic_cast<const CheckedSpinBox *>(box))
         return integer->refusal();
-    if (const auto *real = qobject_cast<const CheckedDoubleSpinBox *>(box))
+    if (const auto *real = dynamic_cast<const CheckedDoubleSpinBox *>(box))
         return real->refusal();
     return {};
 }
@@ -139,7 +141,7 @@ void endRefusalWhenValid(Box *box, QLineEdit *edit)
     QObject::connect(edit, &QLineEdit::textChanged, box, [box] {
         if (box->property("refused").toBool() && box->refusal().isEmpty()) {
             mark(*box, false);
-            emit box->refusalChanged(QString());
+            emit box->refusals()->refusalChanged(QString());
         }
     });
 }
@@ -162,9 +164,9 @@ bool outOfRange(const Box &box, const QString &text)
 
 bool isNumberOutOfRange(const QAbstractSpinBox *box, const QString &text)
 {
-    if (const auto *integer = qobject_cast<const CheckedSpinBox *>(box))
+    if (const auto *integer = dynamic_cast<const CheckedSpinBox *>(box))
         return outOfRange(*integer, text);
-    if (const auto *real = qobject_cast<const CheckedDoubleSpinBox *>(box))
+    if (const auto *real = dynamic_cast<const CheckedDoubleSpinBox *>(box))
         return outOfRange(*real, text);
     return false;
 }
@@ -172,70 +174,45 @@ bool isNumberOutOfRange(const QAbstractSpinBox *box, const QString &text)
 // Typed text becomes the value when it is confirmed (Enter, or the focus leaving), not at each
 // keystroke: typing 100000010 into a box of at most 10⁷ would otherwise pass through the value
 // 1,000,000 on the way, a value nobody chose, and keep it once the rest is refused.
-CheckedSpinBox::CheckedSpinBox(QWidget *parent) : QSpinBox(parent)
+template <typename Base>
+CheckedBox<Base>::CheckedBox(QWidget *parent) : Base(parent), m_refusals(new RefusalSignal(this))
 {
-    setKeyboardTracking(false);
-    endRefusalWhenValid(this, lineEdit());
+    this->setKeyboardTracking(false);
+    endRefusalWhenValid(this, this->lineEdit());
 }
 
-CheckedDoubleSpinBox::CheckedDoubleSpinBox(QWidget *parent) : QDoubleSpinBox(parent)
+template <typename Base>
+QValidator::State CheckedBox<Base>::validate(QString &text, int &pos) const
 {
-    setKeyboardTracking(false);
-    endRefusalWhenValid(this, lineEdit());
+    return keepOutOfRange(*this, Base::validate(text, pos), text);
 }
 
-QValidator::State CheckedSpinBox::validate(QString &text, int &pos) const
+template <typename Base>
+QString CheckedBox<Base>::refusal() const
 {
-    return keepOutOfRange(*this, QSpinBox::validate(text, pos), text);
+    return refusalText(*this, this->lineEdit()->text());
 }
 
-QString CheckedSpinBox::refusal() const
+template <typename Base>
+void CheckedBox<Base>::keyPressEvent(QKeyEvent *event)
 {
-    return refusalText(*this, lineEdit()->text());
-}
-
-void CheckedSpinBox::keyPressEvent(QKeyEvent *event)
-{
-    if (handleKey(*this, event, refusal(), [this](const QString &text) { emit refusalChanged(text); }))
+    if (handleKey(*this, event, refusal(), [this](const QString &text) { emit m_refusals->refusalChanged(text); }))
         return;
-    QSpinBox::keyPressEvent(event);
+    Base::keyPressEvent(event);
 }
 
-void CheckedSpinBox::focusOutEvent(QFocusEvent *event)
+template <typename Base>
+void CheckedBox<Base>::focusOutEvent(QFocusEvent *event)
 {
-    const QString typed = lineEdit()->text();
+    const QString typed = this->lineEdit()->text();
     const QString why = refusal();
-    QSpinBox::focusOutEvent(event);
-    restoreAfterFocusOut(*this, lineEdit(), typed, why);
+    Base::focusOutEvent(event);
+    restoreAfterFocusOut(*this, this->lineEdit(), typed, why);
     if (!why.isEmpty())
-        emit refusalChanged(why);
+        emit m_refusals->refusalChanged(why);
 }
 
-QValidator::State CheckedDoubleSpinBox::validate(QString &text, int &pos) const
-{
-    return keepOutOfRange(*this, QDoubleSpinBox::validate(text, pos), text);
-}
-
-QString CheckedDoubleSpinBox::refusal() const
-{
-    return refusalText(*this, lineEdit()->text());
-}
-
-void CheckedDoubleSpinBox::keyPressEvent(QKeyEvent *event)
-{
-    if (handleKey(*this, event, refusal(), [this](const QString &text) { emit refusalChanged(text); }))
-        return;
-    QDoubleSpinBox::keyPressEvent(event);
-}
-
-void CheckedDoubleSpinBox::focusOutEvent(QFocusEvent *event)
-{
-    const QString typed = lineEdit()->text();
-    const QString why = refusal();
-    QDoubleSpinBox::focusOutEvent(event);
-    restoreAfterFocusOut(*this, lineEdit(), typed, why);
-    if (!why.isEmpty())
-        emit refusalChanged(why);
-}
+template class CheckedBox<QSpinBox>;
+template class CheckedBox<QDoubleSpinBox>;
 
 } // namespace ui

@@ -11,37 +11,40 @@
 
 namespace ui {
 
-class CheckedSpinBox : public QSpinBox {
+/// Says when a checked box's text is refused or a refusal ends: the box's child, since the box
+/// is a class template and a template cannot declare Qt signals.
+class RefusalSignal : public QObject {
     Q_OBJECT
 public:
-    explicit CheckedSpinBox(QWidget *parent = nullptr);
-    QValidator::State validate(QString &text, int &pos) const override;
-    /// Why the text shown is not the box's value ("“-5” is outside 1 … 4"); empty when it is.
-    QString refusal() const;
+    using QObject::QObject;
 
 signals:
     /// The text was refused (Enter, or the focus left), or a refusal ended (empty).
     void refusalChanged(const QString &refusal);
-
-protected:
-    void keyPressEvent(QKeyEvent *event) override;
-    void focusOutEvent(QFocusEvent *event) override;
 };
 
-class CheckedDoubleSpinBox : public QDoubleSpinBox {
-    Q_OBJECT
+/// Base: QSpinBox or QDoubleSpinBox (the two instances below).
+template <typename Base>
+class CheckedBox : public Base {
 public:
-    explicit CheckedDoubleSpinBox(QWidget *parent = nullptr);
+    explicit CheckedBox(QWidget *parent = nullptr);
     QValidator::State validate(QString &text, int &pos) const override;
+    /// Why the text shown is not the box's value ("“-5” is outside 1 … 4"); empty when it is.
     QString refusal() const;
-
-signals:
-    void refusalChanged(const QString &refusal);
+    RefusalSignal *refusals() const { return m_refusals; }
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
     void focusOutEvent(QFocusEvent *event) override;
+
+private:
+    RefusalSignal *m_refusals;
 };
+
+extern template class CheckedBox<QSpinBox>;
+extern template class CheckedBox<QDoubleSpinBox>;
+using CheckedSpinBox = CheckedBox<QSpinBox>;
+using CheckedDoubleSpinBox = CheckedBox<QDoubleSpinBox>;
 
 /// The refusal of `box` when it is one of the above; empty otherwise.
 QString refusalOf(const QAbstractSpinBox *box);

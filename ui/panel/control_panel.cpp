@@ -101,10 +101,8 @@ QString ControlPanel::inputProblem() const
 void ControlPanel::connectEditSignals()
 {
     const auto refusalShown = [this] { emit inputRefused(inputProblem()); };
-    for (auto *box : findChildren<CheckedSpinBox *>())
-        connect(box, &CheckedSpinBox::refusalChanged, this, refusalShown);
-    for (auto *box : findChildren<CheckedDoubleSpinBox *>())
-        connect(box, &CheckedDoubleSpinBox::refusalChanged, this, refusalShown);
+    for (auto *refusals : findChildren<RefusalSignal *>()) // one for each checked box
+        connect(refusals, &RefusalSignal::refusalChanged, this, refusalShown);
     connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);

@@ -186,10 +186,8 @@ SliderSpinBox::SliderSpinBox(QAbstractSpinBox *box, const QString &name, Scale s
         if (refusal.isEmpty())
             m_message->hide();
     };
-    if (auto *checked = qobject_cast<CheckedSpinBox *>(box))
-        connect(checked, &CheckedSpinBox::refusalChanged, this, refusalEnded);
-    else if (auto *checkedReal = qobject_cast<CheckedDoubleSpinBox *>(box))
-        connect(checkedReal, &CheckedDoubleSpinBox::refusalChanged, this, refusalEnded);
+    if (auto *refusals = box->findChild<RefusalSignal *>(QString(), Qt::FindDirectChildrenOnly)) // a checked box
+        connect(refusals, &RefusalSignal::refusalChanged, this, refusalEnded);
     m_shownValue = value();
     syncSlider();
     // The slider speaks for the box: same tooltip (range and meaning from the settings table).

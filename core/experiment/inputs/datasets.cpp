@@ -38,10 +38,17 @@ DataSettings fileLogisticSettings(const RunConfig &config)
     return settings;
 }
 
-DataSettings tallLogisticSettings(const RunConfig &config)
+// The tall datasets: generated rows of the chosen dimension.
+DataSettings tallSettings(const RunConfig &config)
 {
     DataSettings settings = generatedSettings(config);
     settings.dimension = config.dimension;
+    return settings;
+}
+
+DataSettings tallLogisticSettings(const RunConfig &config)
+{
+    DataSettings settings = tallSettings(config);
     settings.logreg.model = config.logreg.model;
     settings.logreg.testSize = config.logreg.testSize;
     return settings;
@@ -68,8 +75,7 @@ DataSettings fileGlmSettings(const RunConfig &config)
 
 DataSettings tallGlmSettings(const RunConfig &config)
 {
-    DataSettings settings = generatedSettings(config);
-    settings.dimension = config.dimension;
+    DataSettings settings = tallSettings(config);
     settings.logreg.model.priorSd = config.logreg.model.priorSd;
     settings.glm = config.glm;
     return settings;
