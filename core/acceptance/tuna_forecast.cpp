@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <boost/math/distributions/normal.hpp>
+
 #include "core/acceptance/forecast_rows.h"
 #include "core/io/number_format.h"
 #include "core/models/model_registry.h"
@@ -12,56 +14,149 @@ namespace core {
 
 namespace {
 
-constexpr double kOptimalRandomWalkScale = 2.38; // Roberts, Gelman & Gilks (1997)
 constexpr DataIndex kForecastRows = 10'000;
 constexpr int kForecastMoves = 16;
+constexpr int kScales = 25; // s = 1 … 2^−12, halving s²
 constexpr double kSmallestChi = 1e-12;
+// Where the own kernel loses, χ makes the batch of a move of scale 1 at least this many N, so
+// that moves around that length fall back to the full-data test.
+constexpr double kFallbackBatchMultiple = 2.0;
 
 std::string figure(double value)
 {
     return formatSignificant(value, 3);
 }
 
+// The noise variance σ² whose acceptance 2Φ(−σ/2) is `acceptance`.
+double noiseForAcceptance(double acceptance)
+{
+    const double sigma = -2.0 * boost::math::quantile(boost::math::normal(), 0.5 * acceptance);
+    return sigma * sigma;
+}
+
+// An AR(1) with coefficient 1 − α(1 − √(1 − s²)): (1 − ρ)/(1 + ρ) effective draws an iteration.
+double effectiveDrawsPerIteration(double acceptance, double scale)
+{
+    const double oneMinusRho = acceptance * (1.0 - std::sqrt(std::max(0.0, 1.0 - scale * scale)));
+    return oneMinusRho / (2.0 - oneMinusRho);
+}
+
 } // namespace
 
-double TunaForecast::batchAt(double chiValue) const
+double tunaAcceptanceForNoise(double noise)
 {
-    const double L = mixingLipschitz();
-    return chiValue * L * L + L;
+    return 2.0 * boost::math::cdf(boost::math::normal(), -0.5 * std::sqrt(std::max(0.0, noise)));
 }
 
-double TunaForecast::noiseAt(double chiValue) const
+TunaChainForecast TunaForecast::chainAt(double chiValue) const
 {
-    const double L = mixingLipschitz();
-    return L > 0.0 ? boundUse / (chiValue + 0.5 / L) : 0.0;
+    TunaChainForecast chain;
+    chain.chi = chiValue;
+    for (const TunaScaleForecast &at : scales) {
+        chain.scale = at.scale;
+        const double batch = at.batchAt(chiValue);
+        chain.fallsBack = batch > population;
+        chain.acceptance = chain.fallsBack ? 1.0 : tunaAcceptanceForNoise(at.noiseAt(chiValue));
+        chain.pointsPerIteration = chain.fallsBack ? population : batch;
+        if (chain.acceptance >= adaptTarget)
+            break; // the burn-in, shortening the moves from scale 1, stops here
+    }
+    chain.effectiveDrawsPerIteration = effectiveDrawsPerIteration(chain.acceptance, chain.scale);
+    return chain;
 }
 
-double TunaForecast::chiForMixing() const
+std::vector<double> TunaForecast::candidateChis() const
 {
-    const double L = mixingLipschitz();
-    return std::max(L > 0.0 ? boundUse - 0.5 / L : 0.0, kSmallestChi);
+    std::vector<double> chis;
+    // The χ at which the burn-in settles exactly at one scale: its noise there gives the target
+    // acceptance.
+    const double targetNoise = noiseForAcceptance(adaptTarget);
+    for (const TunaScaleForecast &at : scales)
+        chis.push_back(std::max(at.boundUse / targetNoise - 0.5 / at.lipschitz, kSmallestChi));
+    // And a grid in steps of 2^¼ over 2⁻²⁴ … 2⁴ times ρ² of scale 1.
+    const double rho2 = std::max(scales.front().boundUse, kSmallestChi);
+    for (int step = -96; step <= 16; ++step)
+        chis.push_back(rho2 * std::exp2(0.25 * step));
+    return chis;
+}
+
+std::optional<TunaChainForecast> TunaForecast::bestOwnKernel() const
+{
+    std::optional<TunaChainForecast> best;
+    for (double chiValue : candidateChis()) {
+        const TunaChainForecast chain = chainAt(chiValue);
+        if (!chain.fallsBack && (!best || chain.pointsPerEffectiveDraw() < best->pointsPerEffectiveDraw()))
+            best = chain;
+    }
+    return best;
+}
+
+std::optional<TunaChainForecast> TunaForecast::ownKernelFloor() const
+{
+    std::optional<TunaChainForecast> best;
+    for (double chiValue : candidateChis()) {
+        for (const TunaScaleForecast &at : scales) {
+            TunaChainForecast chain;
+            chain.chi = chiValue;
+            chain.scale = at.scale;
+            chain.pointsPerIteration = at.batchAt(chiValue);
+            if (chain.pointsPerIteration > population)
+                continue; // the full-data test's, not the own kernel's
+            chain.acceptance = tunaAcceptanceForNoise(at.noiseAt(chiValue));
+            chain.effectiveDrawsPerIteration = effectiveDrawsPerIteration(chain.acceptance, at.scale);
+            if (!best || chain.pointsPerEffectiveDraw() < best->pointsPerEffectiveDraw())
+                best = chain;
+        }
+    }
+    return best;
+}
+
+bool TunaForecast::ownKernelBeatsFullData() const
+{
+    const std::optional<TunaChainForecast> own = bestOwnKernel();
+    return own && own->pointsPerEffectiveDraw() < fullDataPointsPerEffectiveDraw();
+}
+
+double TunaForecast::chosenChi() const
+{
+    if (ownKernelBeatsFullData())
+        return bestOwnKernel()->chi;
+    const TunaScaleForecast &one = scales.front();
+    const double L = one.lipschitz;
+    const double fallbackChi = L > 0.0 ? (kFallbackBatchMultiple * population - L) / (L * L) : 0.0;
+    return std::max({one.boundUse, fallbackChi, kSmallestChi});
 }
 
 std::string TunaForecast::summary() const
 {
-    const double atChi = batchAt(chi);
-    std::string text = "TunaMH forecast: a move as long as a mixing random walk's (|theta' - theta| about "
-                       + figure(mixingMove) + ") has C M = " + figure(mixingLipschitz()) + "; at --tuna-chi "
-                       + figure(chi) + " such a move reads "
-                       + (atChi > population ? "all N points (its batch, about " + figure(atChi)
-                                                   + ", exceeds N, so the full-data test decides)"
-                                             : "about " + figure(atChi) + " points")
-                       + ", and its log-ratio estimate has a variance of about " + figure(noiseAt(chi))
-                       + " (rho^2 / (chi + 1/(2 C M)), with rho^2 = " + figure(boundUse)
-                       + " the mean squared share of its bound a point's change uses)";
-    if (noiseAt(chi) > 1.0)
-        text += ", so such moves are rejected and the burn-in learns shorter ones that mix slowly";
-    text += ". At the chi where that variance is 1 (" + figure(chiForMixing()) + "), a test of such a move reads about "
-            + figure(mixingBatch()) + " points (" + figure(mixingBatch() / population) + " N)";
-    if (!mixesOnFewerThanAllPoints())
-        text += ": on these data TunaMH cannot mix for less than full-data Metropolis' cost (its Lipschitz "
-                "bounds sum to C, which grows with N); smh, or minibatch with --control-variates taylor2, "
-                "read a small batch";
+    const TunaChainForecast chain = chainAt(chi);
+    const double full = fullDataPointsPerEffectiveDraw();
+    std::string text = "TunaMH forecast (Crank-Nicolson moves around the Laplace fit, their scale learned in the "
+                       "burn-in toward an acceptance of " + figure(adaptTarget)
+                       + "; a move's log-ratio estimate has a noise variance of rho^2 / (chi + 1/(2 C M)), with rho^2 = "
+                       + figure(scales.front().boundUse)
+                       + " the mean squared share of its bound a point's change uses): at --tuna-chi " + figure(chi)
+                       + " the burn-in will learn a scale of about " + figure(chain.scale) + ", where ";
+    if (chain.fallsBack)
+        text += "a move's batch exceeds N, so the full-data test decides";
+    else
+        text += "a test reads about " + figure(chain.pointsPerIteration) + " points and accepts about "
+                + figure(chain.acceptance);
+    text += ", about " + figure(chain.pointsPerEffectiveDraw()) + " points per effective draw ("
+            + figure(chain.pointsPerEffectiveDraw() / full) + " times full-data Metropolis' N = " + figure(full) + ")";
+    const std::optional<TunaChainForecast> own = ownKernelFloor();
+    if (!own)
+        return text + ". Its own kernel's batch exceeds N at every scale: the full-data test always decides";
+    const double ratio = own->pointsPerEffectiveDraw() / full;
+    text += ". Its own kernel at its best, at any fixed scale and chi (here chi " + figure(own->chi) + ", scale "
+            + figure(own->scale) + ", a batch of about " + figure(own->pointsPerIteration) + ", acceptance "
+            + figure(own->acceptance) + "), needs about " + figure(own->pointsPerEffectiveDraw())
+            + " points per effective draw (" + figure(ratio) + " times full-data Metropolis')";
+    if (ratio > 1.0)
+        text += std::string(": on these data TunaMH cannot mix for less than full-data Metropolis' cost")
+                + (ratio > 10.0 ? ", nor within ten times it" : "")
+                + " (its Lipschitz bounds sum to C, which grows with N); smh, or minibatch with --control-variates "
+                  "taylor2, read a small batch";
     return text;
 }
 
@@ -87,32 +182,44 @@ double tunaBoundUse(const Model &model, const Vector &from, const Vector &to, co
     return weighted / (total * move * move);
 }
 
-TunaForecast forecastTuna(const Model &model, const GaussianApproximation &laplace, double temperature, double chi)
+TunaForecast forecastTuna(const Model &model, const GaussianApproximation &laplace, double temperature, double chi,
+                          double adaptTarget)
 {
     requireCapability(model, ModelCapability::PointLipschitz, "TunaMH's forecast");
     TunaForecast forecast;
     forecast.population = static_cast<double>(model.dataSize());
     forecast.boundTotal = model.lipschitzWeights().total / temperature;
+    forecast.adaptTarget = adaptTarget;
     forecast.chi = chi;
     const Eigen::Index d = laplace.mode.size();
-    const double scale = kOptimalRandomWalkScale / std::sqrt(static_cast<double>(d));
-    forecast.mixingMove = scale * laplace.covarianceFactor.norm(); // √tr(L Lᵀ) = ‖L‖_F
+    const double factorNorm2 = laplace.covarianceFactor.squaredNorm(); // tr(L Lᵀ)
 
     Rng rng(0x70CA57);
-    const DataIndex n = model.dataSize();
-    const std::vector<DataIndex> rows = forecastRows(n, rng, kForecastRows);
-    // ρ² of one move depends on its direction, not its length: the mean over moves drawn from
-    // the walk's proposal, centred on the mode so that both ends lie where the chain spends
-    // its time.
-    double sum = 0.0;
-    Vector z(d), half(d);
-    for (int move = 0; move < kForecastMoves; ++move) {
-        for (Eigen::Index j = 0; j < d; ++j)
-            z[j] = rng.normal();
-        half = 0.5 * scale * (laplace.covarianceFactor * z);
-        sum += tunaBoundUse(model, laplace.mode - half, laplace.mode + half, rows);
+    const std::vector<DataIndex> rows = forecastRows(model.dataSize(), rng, kForecastRows);
+    Vector z(d), fresh(d), from(d), to(d);
+    double scale2 = 1.0;
+    for (int k = 0; k < kScales; ++k, scale2 *= 0.5) {
+        TunaScaleForecast at;
+        at.scale = std::sqrt(scale2);
+        const double keep = std::sqrt(1.0 - scale2);
+        // E‖θ' − θ‖² = ‖(√(1 − s²) − 1) L z + s L z'‖² averaged: (2 − 2√(1 − s²)) tr(L Lᵀ).
+        at.move = std::sqrt((2.0 - 2.0 * keep) * factorNorm2);
+        at.lipschitz = forecast.boundTotal * at.move;
+        // ρ² over moves of the chain's own kind: θ from the fit's Gaussian, where the chain
+        // spends its time, and θ' its Crank–Nicolson successor.
+        double sum = 0.0;
+        for (int move = 0; move < kForecastMoves; ++move) {
+            for (Eigen::Index j = 0; j < d; ++j) {
+                z[j] = rng.normal();
+                fresh[j] = rng.normal();
+            }
+            from = laplace.mode + laplace.covarianceFactor * z;
+            to = laplace.mode + keep * (laplace.covarianceFactor * z) + at.scale * (laplace.covarianceFactor * fresh);
+            sum += tunaBoundUse(model, from, to, rows);
+        }
+        at.boundUse = sum / kForecastMoves;
+        forecast.scales.push_back(at);
     }
-    forecast.boundUse = sum / kForecastMoves;
     return forecast;
 }
 

@@ -320,8 +320,9 @@ private:
                 // (ρ² is a ratio of the bounds to the changes they bound: T cancels in it).
                 if (!(m_forecastChi > 0.0))
                     m_forecastChi = forecastForKernel(*m_dataset.model, m_shared.laplace,
-                                                      m_outcome.request.config.temperature, stop)
-                                        .chiForMixing();
+                                                      m_outcome.request.config.temperature,
+                                                      m_outcome.request.config.adaptTarget, stop)
+                                        .chosenChi();
                 kernel.tunaChi = m_forecastChi;
             }
             if (needsAustereDesign(kernel)) {

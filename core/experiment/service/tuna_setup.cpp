@@ -54,7 +54,7 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
                 fit = prepared.laplaceFits ? prepared.laplaceFits->at(config.temperature, stop)->approximation
                                            : model.laplaceFit(config.temperature, 40, stop);
             }
-            forecast = forecastTuna(model, fit, config.temperature, chooseChi ? 1.0 : config.tunaChi);
+            forecast = forecastTuna(model, fit, config.temperature, chooseChi ? 1.0 : config.tunaChi, config.adaptTarget);
         } catch (const Cancelled &) {
             throw;
         } catch (const std::exception &error) {
@@ -70,25 +70,29 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
                                             : std::string());
     } else {
         if (chooseChi) {
-            config.tunaChi = forecast.chiForMixing();
+            config.tunaChi = forecast.chosenChi();
             forecast.chi = config.tunaChi;
         }
-        outcome.tunaForecast = forecast.summary()
-                               + (chooseChi ? "; chi " + formatSignificant(config.tunaChi, 3)
-                                                  + " was taken from this forecast (--tuna-chi 0)"
-                                            : std::string());
+        outcome.tunaForecast = forecast.summary();
+        if (chooseChi)
+            outcome.tunaForecast += ". Chi " + formatSignificant(config.tunaChi, 3)
+                                    + " was taken from this forecast (--tuna-chi 0): "
+                                    + (forecast.ownKernelBeatsFullData()
+                                           ? "its own kernel at its best"
+                                           : "moves of scale 1 take the full-data test, the cheapest chain TunaMH "
+                                             "can run on these data");
     }
     observer.stageStarted(RunStage::Forecast, outcome.tunaForecast); // a sentence, said once; no progress follows
 }
 
 TunaForecast forecastForKernel(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &laplace,
-                               double temperature, std::stop_token stop)
+                               double temperature, double adaptTarget, std::stop_token stop)
 {
     if (const std::string whyNot = whyNoForecast(model, laplace != nullptr); !whyNot.empty())
         throw std::invalid_argument("TunaMH's chi is left to its forecast, which cannot be made here: " + whyNot);
     if (laplace)
-        return forecastTuna(model, laplace->approximation, temperature, 1.0);
-    return forecastTuna(model, model.laplaceFit(temperature, 40, std::move(stop)), temperature, 1.0);
+        return forecastTuna(model, laplace->approximation, temperature, 1.0, adaptTarget);
+    return forecastTuna(model, model.laplaceFit(temperature, 40, std::move(stop)), temperature, 1.0, adaptTarget);
 }
 
 } // namespace core
