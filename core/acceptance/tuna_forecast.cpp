@@ -133,25 +133,24 @@ std::string TunaForecast::summary() const
     const double full = fullDataPointsPerEffectiveDraw();
     std::string text = "TunaMH forecast (Crank-Nicolson moves around the Laplace fit, their scale learned in the "
                        "burn-in toward an acceptance of " + figure(adaptTarget)
-                       + "; a move's log-ratio estimate has a noise variance of rho^2 / (chi + 1/(2 C M)), with rho^2 = "
-                       + figure(scales.front().boundUse)
-                       + " the mean squared share of its bound a point's change uses): at --tuna-chi " + figure(chi)
-                       + " the burn-in will learn a scale of about " + figure(chain.scale) + ", where ";
+                       + "; log-ratio noise rho^2 / (chi + 1/(2 C M)), rho^2 = " + figure(scales.front().boundUse)
+                       + "): at --tuna-chi " + figure(chi) + " the burn-in will learn a scale of about "
+                       + figure(chain.scale) + ", where ";
     if (chain.fallsBack)
         text += "a move's batch exceeds N, so the full-data test decides";
     else
         text += "a test reads about " + figure(chain.pointsPerIteration) + " points and accepts about "
                 + figure(chain.acceptance);
-    text += ", about " + figure(chain.pointsPerEffectiveDraw()) + " points per effective draw ("
-            + figure(chain.pointsPerEffectiveDraw() / full) + " times full-data Metropolis' N = " + figure(full) + ")";
+    text += ": about " + figure(chain.pointsPerEffectiveDraw()) + " points per effective draw ("
+            + figure(chain.pointsPerEffectiveDraw() / full) + " times full-data Metropolis')";
     const std::optional<TunaChainForecast> own = ownKernelFloor();
     if (!own)
         return text + ". Its own kernel's batch exceeds N at every scale: the full-data test always decides";
     const double ratio = own->pointsPerEffectiveDraw() / full;
-    text += ". Its own kernel at its best, at any fixed scale and chi (here chi " + figure(own->chi) + ", scale "
-            + figure(own->scale) + ", a batch of about " + figure(own->pointsPerIteration) + ", acceptance "
-            + figure(own->acceptance) + "), needs about " + figure(own->pointsPerEffectiveDraw())
-            + " points per effective draw (" + figure(ratio) + " times full-data Metropolis')";
+    text += ". Its own kernel at its best, at any fixed scale and chi (chi " + figure(own->chi) + ", scale "
+            + figure(own->scale) + ": a batch of about " + figure(own->pointsPerIteration) + ", acceptance "
+            + figure(own->acceptance) + "), needs about " + figure(own->pointsPerEffectiveDraw()) + " ("
+            + figure(ratio) + " times)";
     if (ratio > 1.0)
         text += std::string(": on these data TunaMH cannot mix for less than full-data Metropolis' cost")
                 + (ratio > 10.0 ? ", nor within ten times it" : "")
