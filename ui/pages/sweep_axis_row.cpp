@@ -15,6 +15,8 @@
 #include <QSpinBox>
 #include <QStringList>
 
+#include "ui/panel/spin_box_values.h"
+
 namespace ui {
 namespace {
 
@@ -48,9 +50,10 @@ SweepAxisRow::SweepAxisRow(QWidget *parent) : QWidget(parent)
     m_to->setObjectName(QStringLiteral("sweepTo"));
     for (QLineEdit *edit : {m_from, m_to})
         edit->setMaximumWidth(90);
-    m_count = new QSpinBox;
-    m_count->setRange(2, core::SweepRequest::kMaxPoints);
+    m_count = integerBox(2, core::SweepRequest::kMaxPoints, 1);
     m_count->setValue(8);
+    m_count->setAccessibleName(tr("Points"));
+    m_count->setObjectName(QStringLiteral("sweepCount"));
     m_log = new QCheckBox(tr("Log spacing"));
     m_stepFollowsN = new QCheckBox(tr("Step 1/√N per point"));
     m_stepFollowsN->setObjectName(QStringLiteral("sweepStepFollowsN"));

@@ -16,7 +16,9 @@
 
 #include "core/experiment/settings/settings_table.h"
 #include "core/experiment/reports/sweep_report.h"
+#include "ui/panel/checked_spin_box.h"
 #include "ui/panel/control_panel.h"
+#include "ui/panel/spin_box_values.h"
 #include "ui/run/sweep_runner.h"
 #include "ui/pages/sweep_axis_row.h"
 #include "ui/pages/tradeoffs_grid.h"
@@ -41,18 +43,18 @@ TradeoffsPage::TradeoffsPage(QWidget *parent)
                    "fidelity and speed against it (Seita et al. Sec. 4–5)."))
 {
     m_axisRow = new SweepAxisRow;
-    m_samples = new QSpinBox;
+    m_samples = integerBox(0, 10'000'000, 1000);
     // 0: the form's samples and burn-in, which the preset chose to give a mixed chain; a
     // sweep of unmixed chains draws noise where a trend should be.
-    m_samples->setRange(0, 10'000'000);
-    m_samples->setSingleStep(1000);
     m_samples->setSpecialValueText(tr("the form's"));
+    m_samples->setAccessibleName(tr("Samples per point"));
     m_samples->setValue(0);
     m_samples->setToolTip(tr("Samples of every chain at every point: the form's (with its burn-in), or a number of "
                              "your own."));
-    m_trials = new QSpinBox;
-    m_trials->setRange(1, 100);
+    m_trials = integerBox(1, 100, 1);
     m_trials->setValue(3);
+    m_trials->setAccessibleName(tr("Trials"));
+    m_trials->setObjectName(QStringLiteral("sweepTrials"));
     m_trials->setToolTip(tr("Chains per method at every point, with seeds seed, seed + 1, …; the lines show their "
                             "mean and the error bars one standard error of it, so that a step between two points "
                             "can be told from noise."));
@@ -211,14 +213,29 @@ core::SweepRequest TradeoffsPage::sweepRequest() const
     return request;
 }
 
+QString TradeoffsPage::inputProblem() const
+{
+    // A box showing text that is not its value (checked_spin_box.h): the sweep would run with
+    // the value, which is not what the user sees.
+    for (const QAbstractSpinBox *box : findChildren<QAbstractSpinBox *>())
+        if (const QString refusal = refusalOf(box); !refusal.isEmpty())
+            return tr("%1: %2. Type a value in range, or press Esc for the one in use.").arg(box->accessibleName(), refusal);
+    return {};
+}
+
 bool TradeoffsPage::startSweep()
 {
     m_runner->stopAndJoin();
     const core::SweepRequest request = sweepRequest();
-    try {
-        core::validate(request);
-    } catch (const std::exception &problem) {
-        const QString message = QString::fromStdString(problem.what());
+    QString message = inputProblem();
+    if (message.isEmpty()) {
+        try {
+            core::validate(request);
+        } catch (const std::exception &problem) {
+            message = QString::fromStdString(problem.what());
+        }
+    }
+    if (!message.isEmpty()) {
         m_progress->setText(tr("Not started: %1").arg(message));
         emit statusMessage(tr("Sweep not started: %1").arg(message));
         emit sweepFailed(message);

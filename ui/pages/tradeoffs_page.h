@@ -52,8 +52,11 @@ public:
     /// point and trials (as chains).
     core::SweepRequest sweepRequest() const;
 
+    /// Why the page's own boxes cannot be swept as shown (a box showing refused text, named by
+    /// its label); empty when they can.
+    QString inputProblem() const;
     /// Validates and starts a sweep, stopping any running one first. Returns false, with
-    /// sweepFailed(message), when the request is invalid.
+    /// sweepFailed(message), when a box shows refused text or the request is invalid.
     bool startSweep();
     /// Asks a running sweep to stop; sweepFinished follows with the completed points.
     void stopSweep();

@@ -14,6 +14,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
 #include <QtTest>
@@ -295,6 +296,27 @@ void tst_Tradeoffs::invalidSweepIsRefusedWithTheReason()
     QVERIFY(!page->startSweep());
     QCOMPARE(failed.count(), 2);
     QCOMPARE(finished.count(), 0);
+
+    // A trial count typed out of range is kept as typed and refused by name, not turned into
+    // another count (Qt's own box would drop the '-' of "-5" and sweep 5 trials).
+    page->findChild<QLineEdit *>(QStringLiteral("sweepFrom"))->setText(QStringLiteral("0.4"));
+    auto *trials = page->findChild<QSpinBox *>(QStringLiteral("sweepTrials"));
+    QVERIFY(trials);
+    const int trialsBefore = trials->value();
+    trials->selectAll();
+    QTest::keyClicks(trials, QStringLiteral("-5"));
+    QTest::keyClick(trials, Qt::Key_Return);
+    QCOMPARE(trials->text(), QStringLiteral("-5"));
+    QCOMPARE(trials->value(), trialsBefore);
+    QVERIFY(!page->startSweep());
+    QCOMPARE(failed.count(), 3);
+    const QString refused = failed.at(2).at(0).toString();
+    QVERIFY2(refused.contains(QStringLiteral("Trials")) && refused.contains(QStringLiteral("-5")), qPrintable(refused));
+    QVERIFY(!page->isRunning());
+    // Esc puts the value in use back, and the sweep may start.
+    QTest::keyClick(trials, Qt::Key_Escape);
+    QCOMPARE(trials->value(), trialsBefore);
+    QVERIFY(page->inputProblem().isEmpty());
 }
 
 void tst_Tradeoffs::closingMidSweepJoins()
