@@ -25,6 +25,18 @@ std::string whyNoForecast(const Model &model, bool fitGiven)
     return {};
 }
 
+// The fit the forecast is made around: the request's when its proposal made one, else the
+// data's kept fit at `temperature` when the data keep fits, else one made here.
+GaussianApproximation forecastFit(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &laplace,
+                                  LaplaceFits *keptFits, double temperature, std::stop_token stop)
+{
+    if (laplace)
+        return laplace->approximation;
+    if (keptFits)
+        return keptFits->at(temperature, stop)->approximation;
+    return model.laplaceFit(temperature, 40, stop);
+}
+
 } // namespace
 
 void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
@@ -43,17 +55,14 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
     TunaForecast forecast;
     if (whyNot.empty()) {
         try {
-            GaussianApproximation fit;
-            if (laplace) {
-                fit = laplace->approximation;
-            } else {
+            if (!laplace) {
                 observer.stageStarted(RunStage::LaplaceFit, "Fitting the Laplace approximation for TunaMH's forecast "
                                                             "(Newton steps over the " + std::to_string(outcome.dataSize)
                                                             + " points)");
                 observer.preparationProgress(RunStage::LaplaceFit, -1.0);
-                fit = prepared.laplaceFits ? prepared.laplaceFits->at(config.temperature, stop)->approximation
-                                           : model.laplaceFit(config.temperature, 40, stop);
             }
+            const GaussianApproximation fit =
+                forecastFit(model, laplace, prepared.laplaceFits.get(), config.temperature, stop);
             forecast = forecastTuna(model, fit, config.temperature, chooseChi ? 1.0 : config.tunaChi, config.adaptTarget);
         } catch (const Cancelled &) {
             throw;
@@ -90,9 +99,8 @@ TunaForecast forecastForKernel(const Model &model, const std::shared_ptr<const T
 {
     if (const std::string whyNot = whyNoForecast(model, laplace != nullptr); !whyNot.empty())
         throw std::invalid_argument("TunaMH's chi is left to its forecast, which cannot be made here: " + whyNot);
-    if (laplace)
-        return forecastTuna(model, laplace->approximation, temperature, 1.0, adaptTarget);
-    return forecastTuna(model, model.laplaceFit(temperature, 40, std::move(stop)), temperature, 1.0, adaptTarget);
+    return forecastTuna(model, forecastFit(model, laplace, nullptr, temperature, std::move(stop)), temperature, 1.0,
+                        adaptTarget);
 }
 
 } // namespace core

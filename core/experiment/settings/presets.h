@@ -21,6 +21,9 @@ namespace core {
 
 /// The worst case's N under the recommended preset (the paper's is RunConfig{}.nData, 10⁶).
 inline constexpr std::int64_t kRecommendedWorstCaseSize = 100'000;
+/// AustereMH(nc)'s bound on the mean |error| of its acceptance probability under the
+/// recommended preset (the paper's is 0, which AustereMH(nc) refuses).
+inline constexpr double kRecommendedAustereErrorBound = 0.05;
 
 /// "paper" or "recommended".
 std::string presetName(Preset preset);

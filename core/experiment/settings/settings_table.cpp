@@ -342,7 +342,7 @@ void appendTestRows(std::vector<SettingSpec> &table)
     table.push_back(real("epsilon", "epsilon", "AustereMH(c) test level [0.005]",
                          [](auto &c) -> auto & { return c.austere.epsilon; }));
     table.push_back(integer("sublhd_batch", "", "", [](auto &c) -> auto & { return c.sublhd.batch; }));
-    table.push_back(real("error_bound", "error-bound", "AustereMH: design (m, epsilon) under this mean |dP| [0: off]",
+    table.push_back(real("error_bound", "error-bound", "AustereMH: design (m, epsilon) under this mean |dP| [0: off; recommended when austere-nc runs: 0.05]",
                          [](auto &c) -> auto & { return c.austereErrorBound; }));
     table.push_back(real("gamma", "gamma", "MHSubLhd batch growth factor [1.5]", [](auto &c) -> auto & { return c.sublhd.gamma; }));
     table.push_back(real("sublhd_p", "sublhd-p", "MHSubLhd p [2]", [](auto &c) -> auto & { return c.sublhd.p; }));
