@@ -437,6 +437,9 @@ void MainWindow::onFinished(const ui::RunOutcome &outcome)
     // SMH's forecast says, beside its figures, whether its chain could mix at all.
     if (!outcome.smhForecast.empty())
         notices << QString::fromStdString(outcome.smhForecast) + QLatin1Char('.');
+    // SGLD's and SGHMC's forecast puts a number on the bias the note above names.
+    if (!outcome.gradientForecast.empty())
+        notices << QString::fromStdString(outcome.gradientForecast) + QLatin1Char('.');
     if (!notices.isEmpty())
         m_strip->showNotice(notices.join(QLatin1Char(' ')));
     if (!outcome.austereNote.empty())

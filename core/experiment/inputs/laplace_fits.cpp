@@ -35,4 +35,14 @@ std::shared_ptr<const TimedLaplaceFit> LaplaceFits::at(double temperature, std::
     return fit;
 }
 
+GaussianApproximation fitForForecast(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &given,
+                                     LaplaceFits *kept, double temperature, std::stop_token stop)
+{
+    if (given)
+        return given->approximation;
+    if (kept)
+        return kept->at(temperature, stop)->approximation;
+    return model.laplaceFit(temperature, 40, stop);
+}
+
 } // namespace core

@@ -42,4 +42,10 @@ private:
     std::deque<std::pair<double, std::shared_ptr<const TimedLaplaceFit>>> m_fits; // oldest first
 };
 
+/// The fit a pre-run forecast is made around: `given` (the request's, when its proposal made
+/// one), else `kept`'s at `temperature` when the data keep fits, else one made here (40 Newton
+/// steps at most). Throws as Model::laplaceFit does, and Cancelled on a stop.
+GaussianApproximation fitForForecast(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &given,
+                                     LaplaceFits *kept, double temperature, std::stop_token stop);
+
 } // namespace core

@@ -283,6 +283,7 @@ nlohmann::ordered_json runSummaryJson(const RunOutcome &outcome, const std::stri
     json["austere_note"] = outcome.austereNote;
     json["tuna_forecast"] = outcome.tunaForecast;
     json["smh_forecast"] = outcome.smhForecast;
+    json["gradient_forecast"] = outcome.gradientForecast;
     json["posterior_binning_error_bound"] = outcome.posterior ? jsonNumber(outcome.posterior->binningErrorBound()) : nullptr;
     nlohmann::ordered_json chains = nlohmann::ordered_json::array();
     for (const ChainReport &chain : outcome.chains)

@@ -185,6 +185,10 @@ struct RunOutcome {
     /// Crank–Nicolson moves around a Laplace fit): what its chain will read and whether it can
     /// mix, one sentence per Taylor order, said before the chains.
     std::string smhForecast;
+    /// SGLD's and SGHMC's forecast, in words (gradient_setup.h; empty when no channel runs them):
+    /// their spread against the posterior's at the run's step, an effective draw's cost, and the
+    /// step that keeps the spread within 10 %, one sentence per method entry.
+    std::string gradientForecast;
 
     /// The exact posterior of the mixture's data at config.temperature, for lp__ and the binning
     /// bound (null for other datasets and for stopped runs); rows of other segments use

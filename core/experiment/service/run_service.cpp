@@ -13,6 +13,7 @@
 #include "core/experiment/inputs/austere_setup.h"
 #include "core/experiment/service/continuous_chain.h"
 #include "core/experiment/service/control_variate_setup.h"
+#include "core/experiment/service/gradient_setup.h"
 #include "core/experiment/service/smh_setup.h"
 #include "core/experiment/service/tuna_setup.h"
 #include "core/experiment/reports/ess_figures.h"
@@ -443,6 +444,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
         // TunaMH's χ, when the request leaves it to the forecast, before any channel's test is made.
         prepareTunaForecast(outcome, *prepared, shared.laplace, observer, stop);
         prepareSmhForecast(outcome, shared.laplace, shared.controlVariates, observer, stop);
+        prepareGradientForecast(outcome, *prepared, shared.laplace, observer, stop);
 
         PosteriorReferences *references = prepared->references.get(); // the mixture's only
         if (!references)

@@ -25,18 +25,6 @@ std::string whyNoForecast(const Model &model, bool fitGiven)
     return {};
 }
 
-// The fit the forecast is made around: the request's when its proposal made one, else the
-// data's kept fit at `temperature` when the data keep fits, else one made here.
-GaussianApproximation forecastFit(const Model &model, const std::shared_ptr<const TimedLaplaceFit> &laplace,
-                                  LaplaceFits *keptFits, double temperature, std::stop_token stop)
-{
-    if (laplace)
-        return laplace->approximation;
-    if (keptFits)
-        return keptFits->at(temperature, stop)->approximation;
-    return model.laplaceFit(temperature, 40, stop);
-}
-
 } // namespace
 
 void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
@@ -62,7 +50,7 @@ void prepareTunaForecast(RunOutcome &outcome, const PreparedData &prepared,
                 observer.preparationProgress(RunStage::LaplaceFit, -1.0);
             }
             const GaussianApproximation fit =
-                forecastFit(model, laplace, prepared.laplaceFits.get(), config.temperature, stop);
+                fitForForecast(model, laplace, prepared.laplaceFits.get(), config.temperature, stop);
             forecast = forecastTuna(model, fit, config.temperature, chooseChi ? 1.0 : config.tunaChi, config.adaptTarget);
         } catch (const Cancelled &) {
             throw;
@@ -99,7 +87,7 @@ TunaForecast forecastForKernel(const Model &model, const std::shared_ptr<const T
 {
     if (const std::string whyNot = whyNoForecast(model, laplace != nullptr); !whyNot.empty())
         throw std::invalid_argument("TunaMH's chi is left to its forecast, which cannot be made here: " + whyNot);
-    return forecastTuna(model, forecastFit(model, laplace, nullptr, temperature, std::move(stop)), temperature, 1.0,
+    return forecastTuna(model, fitForForecast(model, laplace, nullptr, temperature, std::move(stop)), temperature, 1.0,
                         adaptTarget);
 }
 

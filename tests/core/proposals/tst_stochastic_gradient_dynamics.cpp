@@ -15,6 +15,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "core/experiment/settings/method_registry.h"
 #include "core/experiment/settings/run_config.h"
 #include "core/models/control_variates.h"
+#include "core/proposals/gradient_dynamics_forecast.h"
 #include "core/proposals/stochastic_gradient_dynamics.h"
 #include "tests/support/gaussian_mean_posterior.h"
 #include "tests/support/gaussian_mean_proxies.h"
@@ -232,6 +234,44 @@ BOOST_AUTO_TEST_CASE(sghmcWithControlVariatesHasTheFullGradientVariance)
     const Draws draws = run("sghmc", h, settings, 15, 60, &proxies);
     BOOST_TEST(!expectStationaryLaw(draws.thinned, fullGradient, minibatch),
                "the plain minibatch variance was not rejected: the control variates made no difference");
+}
+
+// The pre-run forecast (gradient_dynamics_forecast.h) solves the same recursions in d
+// dimensions: on this one-dimensional posterior its spread is the closed forms' above (which
+// the chains of the cases above follow), its autocorrelation time SGLD's AR(1)'s
+// (1 + a)/(1 − a), a = 1 − εP/2, and the largest step it offers within a tolerance is on the
+// tolerance's side, with the next step on its grid beyond it.
+BOOST_AUTO_TEST_CASE(theForecastsSpreadIsTheClosedForm)
+{
+    const double posteriorVariance = 1.0 / precision();
+    const Eigen::MatrixXd H = Eigen::MatrixXd::Constant(1, 1, precision());
+    for (const DataIndex batch : {DataIndex{20000}, DataIndex{100}}) {
+        const Eigen::MatrixXd V =
+            Eigen::MatrixXd::Constant(1, 1, batch < GaussianMeanPosterior::x.size() ? gradientNoiseVariance(batch) : 0.0);
+        for (double fraction : {0.01, 0.1, 0.3}) { // εP
+            const double h = std::sqrt(fraction / precision());
+            BOOST_TEST_INFO("B = " << batch << ", eps P = " << fraction);
+            const GradientDynamicsForecast sgld = forecastGradientDynamics(GradientDynamics::Langevin, H, V, h, 0.1);
+            BOOST_REQUIRE(sgld.stable);
+            BOOST_TEST(sgld.sdRatio * sgld.sdRatio * posteriorVariance == sgldVariance(h * h, batch),
+                       boost::test_tools::tolerance(1e-8));
+            const double a = 1.0 - 0.5 * fraction;
+            BOOST_TEST(sgld.autocorrelation == (1.0 + a) / (1.0 - a), boost::test_tools::tolerance(1e-8));
+            const GradientDynamicsForecast sghmc = forecastGradientDynamics(GradientDynamics::Hamiltonian, H, V, h, 0.5);
+            BOOST_REQUIRE(sghmc.stable);
+            BOOST_TEST(sghmc.sdRatio * sghmc.sdRatio * posteriorVariance == sghmcVariance(h * h, 0.5, batch),
+                       boost::test_tools::tolerance(1e-8));
+        }
+        // εP ≥ 4 makes SGLD's recursion expand: no stationary law.
+        BOOST_TEST(!forecastGradientDynamics(GradientDynamics::Langevin, H, V, std::sqrt(4.5 / precision()), 0.1).stable);
+        const double start = std::sqrt(1.0 / precision());
+        const std::optional<double> within = largestStepWithin(GradientDynamics::Langevin, H, V, 0.1, 0.1, start);
+        BOOST_REQUIRE(within.has_value());
+        BOOST_TEST(forecastGradientDynamics(GradientDynamics::Langevin, H, V, *within, 0.1).sdRatio <= 1.1);
+        if (*within < start)
+            BOOST_TEST(forecastGradientDynamics(GradientDynamics::Langevin, H, V, *within * std::exp2(0.25), 0.1).sdRatio
+                       > 1.1);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(theDecreasingScheduleFollowsWellingAndTeh)

@@ -1,0 +1,89 @@
+#include "core/proposals/gradient_dynamics_forecast.h"
+
+#include <cmath>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+
+namespace core {
+
+namespace {
+
+// S = Σ_k M^k Q (M^k)ᵀ by doubling (Smith's method): after n rounds 2ⁿ terms are summed.
+// Returns nothing when M^(2ⁿ) has not vanished by then (a spectral radius at or above 1).
+std::optional<Eigen::MatrixXd> stationaryCovariance(Eigen::MatrixXd M, Eigen::MatrixXd Q)
+{
+    for (int round = 0; round < 64; ++round) {
+        Q += M * Q * M.transpose();
+        M = M * M;
+        if (!M.allFinite() || !Q.allFinite())
+            return std::nullopt;
+        if (M.norm() < 1e-14)
+            return Q;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                                  const Eigen::MatrixXd &noise, double step, double friction)
+{
+    const Eigen::Index d = precision.rows();
+    const double epsilon = step * step;
+    const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(d, d);
+    Eigen::MatrixXd M, Q;
+    if (dynamics == GradientDynamics::Langevin) {
+        M = I - 0.5 * epsilon * precision;
+        Q = epsilon * I + 0.25 * epsilon * epsilon * noise;
+    } else {
+        const Eigen::MatrixXd P = epsilon * epsilon * noise + 2.0 * friction * epsilon * I;
+        M.resize(2 * d, 2 * d);
+        M << I - epsilon * precision, (1.0 - friction) * I, -epsilon * precision, (1.0 - friction) * I;
+        Q.resize(2 * d, 2 * d);
+        Q << P, P, P, P;
+    }
+    GradientDynamicsForecast forecast;
+    const double radius = M.eigenvalues().cwiseAbs().maxCoeff();
+    if (!(radius < 1.0))
+        return forecast;
+    const std::optional<Eigen::MatrixXd> S = stationaryCovariance(M, Q);
+    if (!S)
+        return forecast;
+    const Eigen::Index n = M.rows();
+    const Eigen::MatrixXd lagSum = M * (Eigen::MatrixXd::Identity(n, n) - M).partialPivLu().solve(*S);
+    const Eigen::MatrixXd posterior = precision.inverse();
+    forecast.stable = true;
+    for (Eigen::Index j = 0; j < d; ++j) {
+        forecast.sdRatio = std::max(forecast.sdRatio, std::sqrt((*S)(j, j) / posterior(j, j)));
+        forecast.autocorrelation = std::max(forecast.autocorrelation, 1.0 + 2.0 * lagSum(j, j) / (*S)(j, j));
+    }
+    return forecast;
+}
+
+std::optional<double> largestStepWithin(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                        const Eigen::MatrixXd &noise, double friction, double sdTolerance,
+                                        double startStep)
+{
+    // Shorter steps spread less (the bias grows with the step), so the steps within the
+    // tolerance are the grid's tail: bisect for its first point.
+    const auto within = [&](int k) {
+        const GradientDynamicsForecast forecast =
+            forecastGradientDynamics(dynamics, precision, noise, startStep * std::exp2(-0.25 * k), friction);
+        return forecast.stable && forecast.sdRatio <= 1.0 + sdTolerance;
+    };
+    // 2⁻²⁰ of the first step: ε falls by 2⁴⁰, as far as a double still tells 1 − εP/2 from 1.
+    constexpr int kLast = 80;
+    if (!within(kLast))
+        return std::nullopt;
+    if (within(0))
+        return startStep;
+    int low = 0, high = kLast; // !within(low), within(high)
+    while (high - low > 1) {
+        const int middle = (low + high) / 2;
+        (within(middle) ? high : low) = middle;
+    }
+    return startStep * std::exp2(-0.25 * high);
+}
+
+} // namespace core

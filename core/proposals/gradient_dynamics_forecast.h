@@ -1,0 +1,44 @@
+#pragma once
+/// What SGLD and SGHMC (stochastic_gradient_dynamics.h) will do on a posterior before their
+/// chain runs: the spread of their stationary law against the posterior's, and the effective
+/// draws they make per iteration, from the closed form of their dynamics on a Gaussian.
+///
+/// On a Gaussian posterior N(μ, H⁻¹) the minibatch gradient is ĝ(θ) = −H(θ − μ) + ζ, with ζ of
+/// covariance V (the minibatch's: (N²/B)(1 − B/N) times the rows' gradient covariance, over T²),
+/// and both methods are linear recursions z' = M z + w, w ~ N(0, Q):
+///  - SGLD, z = θ − μ:  M = I − (ε/2) H,  Q = ε I + (ε/2)² V;
+///  - SGHMC, z = (θ − μ, v), with v ← (1 − α) v + ε ĝ + √(2αε) ξ and θ' = θ + v:
+///      M = [[I − εH, (1 − α) I], [−εH, (1 − α) I]],  Q = [[P, P], [P, P]],  P = ε² V + 2αε I.
+/// Their stationary covariance solves S = M S Mᵀ + Q (Welling & Teh 2011 Sec. 3 and Chen, Fox &
+/// Guestrin 2014 Sec. 3 give the dynamics; for SGLD on N(μ, σ²) with V = 0 it is the known
+/// σ²/(1 − ε/(4σ²))), and the lag-k covariances are M^k S, so a coordinate's integrated
+/// autocorrelation time is τ_j = 1 + 2 [M (I − M)⁻¹ S]_jj / S_jj: an effective draw every τ_j
+/// iterations, each reading B rows. The forecast takes the Laplace fit's Gaussian as the
+/// posterior, so it sees the bias in spread that the step and the gradient's noise make, not a
+/// shift of the mean from the posterior's skew.
+#include <optional>
+
+#include <Eigen/Core>
+
+#include "core/proposals/stochastic_gradient_dynamics.h"
+
+namespace core {
+
+/// The stationary law of one step's dynamics against the posterior.
+struct GradientDynamicsForecast {
+    bool stable = false;         ///< the recursion's spectral radius is below 1
+    double sdRatio = 0.0;        ///< the largest √(S_jj / Σ_jj) over the coordinates
+    double autocorrelation = 0.0; ///< the largest τ_j: iterations per effective draw
+};
+
+/// `precision`: H (at the run's temperature); `noise`: V; `step`: h (ε = h²); `friction`: SGHMC's α.
+GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                                  const Eigen::MatrixXd &noise, double step, double friction);
+
+/// The largest step on the grid h₀ · 2^(−k/4), k = 0 … 80, whose chain is stable and whose
+/// sds are within `sdTolerance` (0.1: 10 %) of the posterior's; none where no step on it is.
+std::optional<double> largestStepWithin(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                        const Eigen::MatrixXd &noise, double friction, double sdTolerance,
+                                        double startStep);
+
+} // namespace core
