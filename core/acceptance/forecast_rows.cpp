@@ -1,6 +1,7 @@
 #include "core/acceptance/forecast_rows.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 
@@ -21,6 +22,14 @@ std::vector<DataIndex> allRows(DataIndex dataSize)
     std::vector<DataIndex> rows(static_cast<std::size_t>(dataSize));
     std::iota(rows.begin(), rows.end(), DataIndex{0});
     return rows;
+}
+
+double crankNicolsonEffectiveDraws(double acceptance, double scale)
+{
+    // 1 − √(1 − s²) as s²/(1 + √(1 − s²)), without the cancellation at small s.
+    const double s2 = scale * scale;
+    const double oneMinusRho = acceptance * s2 / (1.0 + std::sqrt(std::max(0.0, 1.0 - s2)));
+    return oneMinusRho / (2.0 - oneMinusRho);
 }
 
 } // namespace core

@@ -33,19 +33,11 @@ std::string figure(double value)
     return std::to_string(std::llround(std::round(value / unit) * unit));
 }
 
-// 1 − √(1 − s²) without the cancellation at small s.
-double pull(double scale)
-{
-    const double s2 = scale * scale;
-    return s2 / (1.0 + std::sqrt(std::max(0.0, 1.0 - s2)));
-}
-
 } // namespace
 
 double SmhScaleForecast::effectiveDrawsPerIteration(double acceptanceRate) const
 {
-    const double step = acceptanceRate * pull(scale); // 1 − ρ
-    return step / (2.0 - step);
+    return crankNicolsonEffectiveDraws(acceptanceRate, scale);
 }
 
 double SmhScaleForecast::pointsPerEffectiveDraw() const

@@ -34,11 +34,19 @@ double noiseForAcceptance(double acceptance)
     return sigma * sigma;
 }
 
-// An AR(1) with coefficient 1 − α(1 − √(1 − s²)): (1 − ρ)/(1 + ρ) effective draws an iteration.
-double effectiveDrawsPerIteration(double acceptance, double scale)
+// The chain at one scale and χ: the own kernel's batch and acceptance, or the full-data test's
+// N points and (the fit's Gaussian as the posterior) an accepted move where the batch exceeds N.
+TunaChainForecast chainAtScale(const TunaScaleForecast &at, double chi, double population)
 {
-    const double oneMinusRho = acceptance * (1.0 - std::sqrt(std::max(0.0, 1.0 - scale * scale)));
-    return oneMinusRho / (2.0 - oneMinusRho);
+    TunaChainForecast chain;
+    chain.chi = chi;
+    chain.scale = at.scale;
+    const double batch = at.batchAt(chi);
+    chain.fallsBack = batch > population;
+    chain.acceptance = chain.fallsBack ? 1.0 : tunaAcceptanceForNoise(at.noiseAt(chi));
+    chain.pointsPerIteration = chain.fallsBack ? population : batch;
+    chain.effectiveDrawsPerIteration = crankNicolsonEffectiveDraws(chain.acceptance, at.scale);
+    return chain;
 }
 
 } // namespace
@@ -51,17 +59,11 @@ double tunaAcceptanceForNoise(double noise)
 TunaChainForecast TunaForecast::chainAt(double chiValue) const
 {
     TunaChainForecast chain;
-    chain.chi = chiValue;
     for (const TunaScaleForecast &at : scales) {
-        chain.scale = at.scale;
-        const double batch = at.batchAt(chiValue);
-        chain.fallsBack = batch > population;
-        chain.acceptance = chain.fallsBack ? 1.0 : tunaAcceptanceForNoise(at.noiseAt(chiValue));
-        chain.pointsPerIteration = chain.fallsBack ? population : batch;
+        chain = chainAtScale(at, chiValue, population);
         if (chain.acceptance >= adaptTarget)
             break; // the burn-in, shortening the moves from scale 1, stops here
     }
-    chain.effectiveDrawsPerIteration = effectiveDrawsPerIteration(chain.acceptance, chain.scale);
     return chain;
 }
 
@@ -96,31 +98,32 @@ std::optional<TunaChainForecast> TunaForecast::ownKernelFloor() const
     std::optional<TunaChainForecast> best;
     for (double chiValue : candidateChis()) {
         for (const TunaScaleForecast &at : scales) {
-            TunaChainForecast chain;
-            chain.chi = chiValue;
-            chain.scale = at.scale;
-            chain.pointsPerIteration = at.batchAt(chiValue);
-            if (chain.pointsPerIteration > population)
-                continue; // the full-data test's, not the own kernel's
-            chain.acceptance = tunaAcceptanceForNoise(at.noiseAt(chiValue));
-            chain.effectiveDrawsPerIteration = effectiveDrawsPerIteration(chain.acceptance, at.scale);
-            if (!best || chain.pointsPerEffectiveDraw() < best->pointsPerEffectiveDraw())
-                best = chain;
+            const TunaChainForecast chain = chainAtScale(at, chiValue, population);
+            if (!chain.fallsBack && (!best || chain.pointsPerEffectiveDraw() < best->pointsPerEffectiveDraw()))
+                best = chain; // the own kernel's, not the full-data test's
         }
     }
     return best;
 }
 
+namespace {
+
+bool beatsFullData(const std::optional<TunaChainForecast> &own, double fullData)
+{
+    return own && own->pointsPerEffectiveDraw() < fullData;
+}
+
+} // namespace
+
 bool TunaForecast::ownKernelBeatsFullData() const
 {
-    const std::optional<TunaChainForecast> own = bestOwnKernel();
-    return own && own->pointsPerEffectiveDraw() < fullDataPointsPerEffectiveDraw();
+    return beatsFullData(bestOwnKernel(), fullDataPointsPerEffectiveDraw());
 }
 
 double TunaForecast::chosenChi() const
 {
-    if (ownKernelBeatsFullData())
-        return bestOwnKernel()->chi;
+    if (const std::optional<TunaChainForecast> own = bestOwnKernel(); beatsFullData(own, fullDataPointsPerEffectiveDraw()))
+        return own->chi;
     const TunaScaleForecast &one = scales.front();
     const double L = one.lipschitz;
     const double fallbackChi = L > 0.0 ? (kFallbackBatchMultiple * population - L) / (L * L) : 0.0;

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "core/acceptance/forecast_rows.h"
 #include "core/correction/cancelled.h"
 #include "core/io/number_format.h"
@@ -19,7 +17,6 @@ namespace core {
 
 namespace {
 
-constexpr DataIndex kForecastRows = 10'000;
 constexpr int kControlVariateDraws = 16;
 constexpr double kSdTolerance = 0.1; // the spread within 10 % of the posterior's
 
@@ -49,14 +46,15 @@ Eigen::MatrixXd rowGradientCovariance(const Model &model, const Vector &theta, c
     return centred.transpose() * centred / std::max<double>(1.0, static_cast<double>(rows.size()) - 1.0);
 }
 
-// V, the covariance of the minibatch gradient's noise: (N²/B)(1 − B/N) Cov_i(∇ℓ_i) / T², at
+// V, the covariance of the minibatch gradient's noise: (N²/B)(1 − B/N) Cov_i(∇ℓ_i) / T², over
+// the forecasts' 10,000 rows (forecast_rows.h), at
 // the mode, or for control variates averaged over draws from the fit, where the chain spends
 // its time (their noise vanishes at the mode itself).
 Eigen::MatrixXd gradientNoise(const Model &model, const GaussianApproximation &fit, bool controlVariates,
                               DataIndex batch, double temperature)
 {
     Rng rng(0x56D7);
-    const std::vector<DataIndex> rows = forecastRows(model.dataSize(), rng, kForecastRows);
+    const std::vector<DataIndex> rows = forecastRows(model.dataSize(), rng);
     Eigen::MatrixXd covariance;
     if (!controlVariates) {
         covariance = rowGradientCovariance(model, fit.mode, nullptr, rows);
