@@ -215,12 +215,7 @@ core::SweepRequest TradeoffsPage::sweepRequest() const
 
 QString TradeoffsPage::inputProblem() const
 {
-    // A box showing text that is not its value (checked_spin_box.h): the sweep would run with
-    // the value, which is not what the user sees.
-    for (const QAbstractSpinBox *box : findChildren<QAbstractSpinBox *>())
-        if (const QString refusal = refusalOf(box); !refusal.isEmpty())
-            return tr("%1: %2. Type a value in range, or press Esc for the one in use.").arg(box->accessibleName(), refusal);
-    return {};
+    return firstRefusal(*this, [](const QAbstractSpinBox *box) { return box->accessibleName(); });
 }
 
 bool TradeoffsPage::startSweep()

@@ -131,6 +131,17 @@ QString refusalOf(const QAbstractSpinBox *box)
     return {};
 }
 
+QString firstRefusal(const QWidget &form, const std::function<QString(const QAbstractSpinBox *)> &nameOf)
+{
+    for (const QAbstractSpinBox *box : form.findChildren<QAbstractSpinBox *>()) {
+        if (!box->isEnabled())
+            continue; // its text is not in use
+        if (const QString refusal = refusalOf(box); !refusal.isEmpty())
+            return QObject::tr("%1: %2. Type a value in range, or press Esc for the one in use.").arg(nameOf(box), refusal);
+    }
+    return {};
+}
+
 namespace {
 
 // A refusal ends as soon as the text is a value again, however it got there (typed, an arrow,

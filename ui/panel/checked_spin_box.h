@@ -6,6 +6,8 @@
 // the user confirmed, and the panel refuses to run while any box shows text that is not its
 // value (ControlPanel::inputProblem). Esc puts the value back into the text. Typed text counts
 // once confirmed (Enter, or the focus leaving): keyboard tracking is off.
+#include <functional>
+
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 
@@ -48,6 +50,11 @@ using CheckedDoubleSpinBox = CheckedBox<QDoubleSpinBox>;
 
 /// The refusal of `box` when it is one of the above; empty otherwise.
 QString refusalOf(const QAbstractSpinBox *box);
+/// The first enabled box under `form` that shows refused text, said as "Samples: “-5” is outside
+/// 1 … 10,000,000. Type a value in range, or press Esc for the one in use." with the name
+/// `nameOf` gives the box; empty when every box shows its value. A form runs nothing while this
+/// says something: it would run with values the user does not see.
+QString firstRefusal(const QWidget &form, const std::function<QString(const QAbstractSpinBox *)> &nameOf);
 /// Whether `text` (a box's text as typed) is a whole number outside the box's range, for a box
 /// above: what a range message can name while the user is still typing ("-5", not "-").
 bool isNumberOutOfRange(const QAbstractSpinBox *box, const QString &text);

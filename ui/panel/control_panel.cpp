@@ -89,13 +89,7 @@ QString fieldName(const QWidget *widget)
 
 QString ControlPanel::inputProblem() const
 {
-    for (const QAbstractSpinBox *box : findChildren<QAbstractSpinBox *>()) {
-        if (!box->isEnabled())
-            continue;
-        if (const QString refusal = refusalOf(box); !refusal.isEmpty())
-            return tr("%1: %2. Type a value in range, or press Esc for the one in use.").arg(fieldName(box), refusal);
-    }
-    return {};
+    return firstRefusal(*this, [](const QAbstractSpinBox *box) { return fieldName(box); });
 }
 
 void ControlPanel::connectEditSignals()
