@@ -243,10 +243,12 @@ int reportInterrupted(const core::RunOutcome &outcome, const core::RunRequest &r
 }
 
 // The run's first lines: what ran, on which data, with which preset, and the set-up it paid for
-// before sampling (the mode, the control variates, the correction table).
-void printRunHeader(const core::RunOutcome &outcome, const core::RunRequest &request)
+// before sampling (the mode, the control variates, the correction table). The settings are the
+// run's, with what was chosen once the data were loaded (a step left to the forecast).
+void printRunHeader(const core::RunOutcome &outcome)
 {
-    const core::RunConfig &config = request.config;
+    const core::RunRequest &request = outcome.request;
+    const core::RunConfig config = request.methodConfig(0);
     std::printf("method %s on %s: N = %lld, T = %g, step %g, %lld samples x %d chain%s, seed %llu\n",
                 core::methodName(config.method).c_str(), config.dataset.c_str(),
                 static_cast<long long>(outcome.dataSize), config.temperature, config.step,
@@ -374,7 +376,7 @@ int runCommand(int argc, char **argv)
     if (!summaryPath.empty())
         core::writeRunSummary(outcome, summaryPath, kProgram);
 
-    printRunHeader(outcome, request);
+    printRunHeader(outcome);
     for (const core::ChainReport &chain : outcome.chains)
         printChain(outcome, chain);
     for (const core::PooledEss &pooled : outcome.pooled)

@@ -370,6 +370,14 @@ void tst_Datasets::recommendedPresetPicksWhatMixes()
     QCOMPARE(shown.samples, std::int64_t{20'000});
     QCOMPARE(panel->request().chains, 1); // one chain mixes here
     QVERIFY_THROWS_NO_EXCEPTION(core::validate(shown));
+    // SGLD's and SGHMC's step is the forecast's (within 10 %) until a step is typed, which then
+    // runs as typed: no input is replaced behind the user's back.
+    QCOMPARE(shown.sgStepBias, 0.1);
+    const double presetStep = panel->proposalStepBox()->value();
+    panel->proposalStepBox()->setValue(presetStep * 2.0);
+    QCOMPARE(panel->config().sgStepBias, 0.0);
+    panel->proposalStepBox()->setValue(presetStep);
+    QCOMPARE(panel->config().sgStepBias, 0.1);
 
     // The paper's preset on the same dataset: the random walk, no control variates, 3000 samples.
     preset->setCurrentIndex(preset->findData(QStringLiteral("paper")));

@@ -198,6 +198,9 @@ core::RunConfig ControlPanel::config() const
     config.nData = m_showingTrainingRows ? m_generatedN : keptValue(m_nData, m_base.nData);
     config.temperature = keptValue(m_temperature, m_base.temperature);
     config.step = keptValue(m_step, m_base.step);
+    // A step typed in the box runs as typed; only the preset's is left to SGLD's forecast.
+    if (config.step != m_base.step)
+        config.sgStepBias = 0.0;
     config.proposal = core::parseProposal(m_proposal->currentData().toString().toStdString());
     config.gradBatch = keptValue(m_gradBatch, m_base.gradBatch);
     config.leapfrogSteps = keptValue(m_leapfrogSteps, m_base.leapfrogSteps);

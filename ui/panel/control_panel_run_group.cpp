@@ -307,6 +307,7 @@ void ControlPanel::showPresetSettings(const core::RunConfig &defaults)
     m_base.gradBatch = defaults.gradBatch;
     m_gradBatch->setValue(shownValue(m_gradBatch, defaults.gradBatch));
     m_base.tunaChi = defaults.tunaChi; // no widget: 0 (the forecast's) under the recommended preset
+    m_base.sgStepBias = defaults.sgStepBias; // no widget: the forecast's step, unless one is typed
     m_base.annealFrom = defaults.annealFrom;
     m_base.logreg.model = defaults.logreg.model;
     m_dataset->setModel(defaults.logreg.model);

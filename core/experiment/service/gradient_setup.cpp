@@ -9,6 +9,7 @@
 
 #include "core/acceptance/forecast_rows.h"
 #include "core/correction/cancelled.h"
+#include "core/experiment/reports/mixing_check.h"
 #include "core/io/number_format.h"
 #include "core/proposals/gradient_dynamics_forecast.h"
 #include "core/random/rng.h"
@@ -19,6 +20,11 @@ namespace {
 
 constexpr int kControlVariateDraws = 16;
 constexpr double kSdTolerance = 0.1; // the spread within 10 % of the posterior's
+// A step left to the forecast is taken only where an effective draw costs at most this many
+// times N, full-data Metropolis' cost of about one effective draw per iteration.
+constexpr double kMostTimesFullData = 10.0;
+// ... and where the run's draws make the effective draws a mixed chain needs (mixing_check.h).
+constexpr double kLeastEffectiveDraws = kMixedEssPerChainAtLeast;
 
 std::string figure(double value)
 {
@@ -78,8 +84,19 @@ std::string methodTitle(const RunConfig &config, bool controlVariates)
     return controlVariates ? name + "-CV" : name;
 }
 
-// One method entry's sentence.
-std::string forecastSentence(const RunConfig &config, const Model &model, const GaussianApproximation &fit)
+// One method entry's forecast: its sentence, and the step it takes when the request leaves the
+// step to the forecast (0 where it keeps config.step).
+struct GradientChoice {
+    std::string sentence;
+    double chosenStep = 0.0;
+};
+
+std::string percent(double fraction)
+{
+    return figure(100.0 * fraction) + " %";
+}
+
+GradientChoice forecastFor(const RunConfig &config, const Model &model, const GaussianApproximation &fit)
 {
     const bool controlVariates = resolvedControlVariates(config) != ControlVariates::None;
     const DataIndex batch = gradBatchFor(config, model.dataSize());
@@ -92,15 +109,34 @@ std::string forecastSentence(const RunConfig &config, const Model &model, const 
     const Eigen::MatrixXd noise = gradientNoise(model, fit, controlVariates, batch, config.temperature);
     const double n = static_cast<double>(model.dataSize());
     const auto cost = [&](const GradientDynamicsForecast &at) { return static_cast<double>(batch) * at.autocorrelation; };
+    const auto forecastAt = [&](double step) {
+        return forecastGradientDynamics(dynamics, precision, noise, step, config.sghmcFriction);
+    };
+    const bool chooses = config.sgStepBias > 0.0;
+    const double tolerance = chooses ? config.sgStepBias : kSdTolerance;
+    const std::optional<double> within =
+        largestStepWithin(dynamics, precision, noise, config.sghmcFriction, tolerance, 16.0 * config.step);
+    const std::optional<GradientDynamicsForecast> atWithin =
+        within ? std::optional(forecastAt(*within)) : std::nullopt;
+    // The draws after the burn-in, over the iterations an effective draw takes at that step.
+    const double keptDraws = static_cast<double>(std::max<std::int64_t>(1, config.samples - config.burnIn));
+    const double withinDraws = atWithin ? keptDraws / atWithin->autocorrelation : 0.0;
+    const bool affordable = atWithin && cost(*atWithin) <= kMostTimesFullData * n;
+    GradientChoice choice;
+    if (chooses && affordable && withinDraws >= kLeastEffectiveDraws)
+        choice.chosenStep = *within;
+    const double step = choice.chosenStep > 0.0 ? choice.chosenStep : config.step;
 
-    std::string text = methodTitle(config, controlVariates) + " forecast (the Laplace fit's Gaussian as the posterior; "
-                       "the gradient's noise from " + std::to_string(batch) + " of the rows"
-                       + (controlVariates ? ", less their values at the mode," : "") + " as at the fit): at step "
-                       + figure(config.step);
+    std::string &text = choice.sentence;
+    text = methodTitle(config, controlVariates) + " forecast (the Laplace fit's Gaussian as the posterior; "
+           "the gradient's noise from " + std::to_string(batch) + " of the rows"
+           + (controlVariates ? ", less their values at the mode," : "") + " as at the fit): at step " + figure(step);
+    if (choice.chosenStep > 0.0)
+        text += ", the largest whose sds stay within " + percent(tolerance)
+                + " of the posterior's (taken from this forecast: --sg-step-bias " + figure(tolerance) + "),";
     if (config.sgDecay > 0.0)
         text += " (its first; the schedule shrinks it)";
-    const GradientDynamicsForecast atStep =
-        forecastGradientDynamics(dynamics, precision, noise, config.step, config.sghmcFriction);
+    const GradientDynamicsForecast atStep = forecastAt(step);
     if (!atStep.stable)
         text += " the dynamics diverge: the step is too long for the posterior's narrowest direction";
     else
@@ -108,21 +144,29 @@ std::string forecastSentence(const RunConfig &config, const Model &model, const 
                 + " times the posterior's (its worst coordinate), and an effective draw takes about "
                 + figure(atStep.autocorrelation) + " iterations, " + figure(cost(atStep)) + " points ("
                 + figure(cost(atStep) / n) + " times full-data Metropolis' N)";
-    const std::optional<double> within =
-        largestStepWithin(dynamics, precision, noise, config.sghmcFriction, kSdTolerance, 16.0 * config.step);
-    if (!within)
-        return text + "; no step keeps its sds within 10 % of the posterior's";
-    const GradientDynamicsForecast atWithin =
-        forecastGradientDynamics(dynamics, precision, noise, *within, config.sghmcFriction);
-    const double ratio = cost(atWithin) / n;
-    text += "; sds within 10 % of the posterior's need a step of at most " + figure(*within)
-            + ", where an effective draw takes about " + figure(cost(atWithin)) + " points (" + figure(ratio)
+    if (choice.chosenStep > 0.0)
+        return choice;
+    if (!within) {
+        text += "; no step keeps its sds within " + percent(tolerance) + " of the posterior's";
+        return choice;
+    }
+    const double ratio = cost(*atWithin) / n;
+    text += "; sds within " + percent(tolerance) + " of the posterior's need a step of at most " + figure(*within)
+            + ", where an effective draw takes about " + figure(cost(*atWithin)) + " points (" + figure(ratio)
             + " times full-data Metropolis')";
-    if (ratio > 10.0)
+    if (!affordable)
         text += ": within that bias it cannot come within ten times full-data Metropolis' cost on these data"
                 + std::string(controlVariates ? "" : "; sgld+taylor1 (control variates) reads far fewer")
                 + ", and smh is exact";
-    return text;
+    else if (chooses)
+        // Affordable, but not in this run's draws: said, and the step kept, rather than a chain
+        // that cannot mix in the draws it has.
+        text += ", but this run's " + figure(keptDraws) + " draws after the burn-in would make about "
+                + figure(withinDraws) + " effective draws there, under the "
+                + std::to_string(static_cast<int>(kLeastEffectiveDraws)) + " a chain needs (about "
+                + figure(std::ceil(kLeastEffectiveDraws * atWithin->autocorrelation) + static_cast<double>(config.burnIn))
+                + " --samples would do); the run keeps step " + figure(config.step);
+    return choice;
 }
 
 bool movesByGradients(TestMethod method)
@@ -141,6 +185,7 @@ void prepareGradientForecast(RunOutcome &outcome, const PreparedData &prepared,
         return;
     const Model &model = *prepared.dataset.model;
     std::vector<std::string> sentences;
+    std::vector<double> steps(request.methods.size(), 0.0);
     try {
         if (!model.hasGradient())
             throw std::invalid_argument("'" + model.name() + "' has no gradients");
@@ -149,8 +194,11 @@ void prepareGradientForecast(RunOutcome &outcome, const PreparedData &prepared,
         const GaussianApproximation fit =
             fitForForecast(model, laplace, prepared.laplaceFits.get(), request.config.temperature, stop);
         for (std::size_t index = 0; index < request.methods.size(); ++index)
-            if (movesByGradients(request.methods[index]))
-                sentences.push_back(forecastSentence(request.methodConfig(index), model, fit));
+            if (movesByGradients(request.methods[index])) {
+                GradientChoice choice = forecastFor(request.methodConfig(index), model, fit);
+                sentences.push_back(std::move(choice.sentence));
+                steps[index] = choice.chosenStep;
+            }
     } catch (const Cancelled &) {
         throw;
     } catch (const std::exception &error) {
@@ -160,6 +208,8 @@ void prepareGradientForecast(RunOutcome &outcome, const PreparedData &prepared,
     for (const std::string &sentence : sentences)
         joined += (joined.empty() ? "" : ". ") + sentence;
     outcome.gradientForecast = joined;
+    if (std::any_of(steps.begin(), steps.end(), [](double step) { return step > 0.0; }))
+        outcome.request.methodSteps = std::move(steps);
     observer.stageStarted(RunStage::Forecast, joined); // a sentence, said once; no progress follows
 }
 

@@ -4,7 +4,10 @@
 /// a model with gradients and a Laplace fit, one sentence per method entry, said to the observer
 /// before the sampling starts and kept in RunOutcome::gradientForecast. It says how far the
 /// chain's spread will be from the posterior's at the run's step, what an effective draw will
-/// cost, and the step that keeps the spread within 10 %.
+/// cost, and the step that keeps the spread within 10 %. Where the request leaves the step to it
+/// (RunConfig::sgStepBias), it takes that step for the entry (RunRequest::methodSteps) when it
+/// is affordable and the run's draws mix at it, and says so; otherwise it says what stands in
+/// the way and the run keeps its step.
 #include <memory>
 #include <stop_token>
 

@@ -71,6 +71,7 @@ RunConfig withPreset(RunConfig config, Preset preset, const std::vector<TestMeth
     config.annealFrom = paper.annealFrom;
     config.controlVariates = paper.controlVariates;
     config.tunaChi = paper.tunaChi;
+    config.sgStepBias = paper.sgStepBias;
     config.austereErrorBound = paper.austereErrorBound;
     applyPreset(config, methods, nullptr);
     return config;

@@ -275,6 +275,9 @@ void validateChainSettings(const RunConfig &config)
         throw std::invalid_argument("sg-decay must be in [0, 1] (the schedule's exponent; 0: a constant step); got "
                                     + std::to_string(config.sgDecay));
     requireFinitePositive("sg-decay-from", config.sgDecayFrom);
+    if (!(config.sgStepBias >= 0.0 && config.sgStepBias <= 1.0))
+        throw std::invalid_argument("sg-step-bias must be in [0, 1] (the sds' largest excess over the posterior's, "
+                                    "0.1 for 10 %; 0: the --step); got " + std::to_string(config.sgStepBias));
     if (!(config.zigzagSpacing >= 0.0) || !std::isfinite(config.zigzagSpacing))
         throw std::invalid_argument("zigzag-spacing must be finite and >= 0 (0: the --step); got "
                                     + std::to_string(config.zigzagSpacing));

@@ -138,6 +138,10 @@ struct RunConfig {
     double sghmcFriction = 0.1;
     double sgDecay = 0.0;
     double sgDecayFrom = 1000.0;
+    /// SGLD's and SGHMC's step chosen once the data are loaded (gradient_setup.h): 0 runs them
+    /// at `step`; b ∈ (0, 1] takes the largest step whose forecast sds are within b of the
+    /// posterior's, where an effective draw then costs under ten times full-data Metropolis'.
+    double sgStepBias = 0.0;
     /// The Zig-Zag process (zig_zag_process.h): the time between the skeleton's outputs, > 0;
     /// 0 reads it off every ten --step (a few posterior sds on tall data).
     double zigzagSpacing = 0.0;

@@ -22,6 +22,8 @@ RunConfig RunRequest::methodConfig(std::size_t index) const
     settings.method = index < methods.size() ? methods[index] : config.method;
     if (index < controlVariates.size())
         settings.controlVariates = controlVariates[index];
+    if (index < methodSteps.size() && methodSteps[index] > 0.0)
+        settings.step = methodSteps[index];
     return settings;
 }
 

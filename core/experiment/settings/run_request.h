@@ -28,6 +28,9 @@ struct RunRequest {
     /// "minibatch+taylor2" can run side by side); empty: every method takes
     /// config.controlVariates.
     std::vector<ControlVariates> controlVariates;
+    /// Per entry of `methods`, a step chosen once the data are loaded (SGLD's and SGHMC's, by
+    /// their forecast: RunConfig::sgStepBias); empty, or 0 for an entry: config.step.
+    std::vector<double> methodSteps;
     int chains = 1;                    ///< per method, seeds seed, seed + 1, …
     /// Run channels concurrently on up to `threads` threads (0: one per core).
     bool parallel = false;
@@ -57,7 +60,8 @@ struct RunRequest {
     int chainIndexOf(int channel) const { return chains > 0 ? channel % chains : 0; }
     /// The settings of one channel: its method, its control variates and its seed.
     RunConfig channelConfig(int channel) const;
-    /// The settings of method entry `index` (its method and control variates; config's seed).
+    /// The settings of method entry `index` (its method, control variates and any chosen step;
+    /// config's seed).
     RunConfig methodConfig(std::size_t index) const;
     /// How tables, charts and file names call method entry `index`: "minibatch", or
     /// "minibatch+taylor2" when it runs with control variates.

@@ -465,6 +465,12 @@ void appendModelRows(std::vector<SettingSpec> &table)
     table.push_back(real("sg_decay_from", "sg-decay-from",
                          "sgld, sghmc: t0 > 0, the moves over which a decreasing step falls by 2^gamma [1000]",
                          [](auto &c) -> auto & { return c.sgDecayFrom; }));
+    table.push_back(real("sg_step_bias", "sg-step-bias",
+                         "sgld, sghmc: 0 runs them at the --step; b in (0, 1] takes, once the data are loaded, the "
+                         "largest step whose forecast sds are within b of the posterior's (0.1: 10 %), where an "
+                         "effective draw then costs under ten times full-data Metropolis' [0; recommended on tall "
+                         "data: 0.1 unless --step is given]",
+                         [](auto &c) -> auto & { return c.sgStepBias; }));
     table.push_back(real("zigzag_spacing", "zigzag-spacing",
                          "zigzag: the time between the Zig-Zag skeleton's outputs, > 0, or 0: ten times the --step [0]",
                          [](auto &c) -> auto & { return c.zigzagSpacing; }));

@@ -207,6 +207,19 @@ BOOST_AUTO_TEST_CASE(withPresetSwitchesEveryPresetSettingBothWays)
     tall = withPreset(tall, Preset::Paper, {TestMethod::Tuna});
     BOOST_TEST(tall.tunaChi == RunConfig{}.tunaChi);
     BOOST_TEST(withPreset(tall, Preset::Recommended, {TestMethod::Tuna}).tunaChi == 0.0);
+
+    // SGLD's and SGHMC's step on tall data: left to their forecast (within 10 %) under the
+    // recommended preset, unless a step is given; the run's own under the paper's.
+    BOOST_TEST(withPreset(tall, Preset::Recommended, {TestMethod::Sgld}).sgStepBias == 0.1);
+    BOOST_TEST(withPreset(tall, Preset::Recommended, {TestMethod::Metropolis, TestMethod::Sghmc}).sgStepBias == 0.1);
+    BOOST_TEST(withPreset(tall, Preset::Recommended, {TestMethod::Minibatch}).sgStepBias == 0.1); // read by those two only
+    BOOST_TEST(withPreset(mixture, Preset::Recommended, {TestMethod::Sgld}).sgStepBias == 0.0);
+    const RunConfig leftToForecast = withPreset(tall, Preset::Recommended, {TestMethod::Sgld});
+    BOOST_TEST(withPreset(leftToForecast, Preset::Paper, {TestMethod::Sgld}).sgStepBias == 0.0);
+    RunConfig stepGiven = tall;
+    stepGiven.preset = Preset::Recommended;
+    applyPreset(stepGiven, {TestMethod::Sgld}, givenFlags({"step"}));
+    BOOST_TEST(stepGiven.sgStepBias == 0.0);
 }
 
 // What the front ends open with on the mixture must be a chain that has mixed: the paper's
