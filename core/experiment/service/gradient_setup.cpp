@@ -164,8 +164,10 @@ GradientChoice forecastFor(const RunConfig &config, const Model &model, const Ga
         text += ", but this run's " + figure(keptDraws) + " draws after the burn-in would make about "
                 + figure(withinDraws) + " effective draws there, under the "
                 + std::to_string(static_cast<int>(kLeastEffectiveDraws)) + " a chain needs (about "
-                + figure(std::ceil(kLeastEffectiveDraws * atWithin->autocorrelation) + static_cast<double>(config.burnIn))
-                + " --samples would do); the run keeps step " + figure(config.step);
+                + figure(std::ceil(kLeastEffectiveDraws * atWithin->autocorrelation * static_cast<double>(config.samples)
+                                   / keptDraws))
+                + " --samples would do, with the burn-in the same share of them); the run keeps step "
+                + figure(config.step);
     return choice;
 }
 
