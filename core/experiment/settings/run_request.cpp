@@ -22,8 +22,12 @@ RunConfig RunRequest::methodConfig(std::size_t index) const
     settings.method = index < methods.size() ? methods[index] : config.method;
     if (index < controlVariates.size())
         settings.controlVariates = controlVariates[index];
-    if (index < methodSteps.size() && methodSteps[index] > 0.0)
+    if (index < methodSteps.size() && methodSteps[index] > 0.0) {
+        // The chosen step is the entry's setting from here on: a samples file's header that
+        // says it, with nothing left to choose, runs again at the same step.
         settings.step = methodSteps[index];
+        settings.sgStepBias = 0.0;
+    }
     return settings;
 }
 

@@ -144,6 +144,7 @@ BOOST_AUTO_TEST_CASE(aStepLeftToTheForecastIsTheOneTheChainsRun)
             BOOST_REQUIRE(!chain.result->segments.empty());
             BOOST_TEST(chain.result->segments.back().step == chosen);
             BOOST_TEST(outcome.chainConfig(chain).step == chosen);
+            BOOST_TEST(outcome.chainConfig(chain).sgStepBias == 0.0); // its header runs again at that step
         }
     const double forecast = namedRatio(sentences[2]);
     BOOST_TEST(forecast <= 1.1);
