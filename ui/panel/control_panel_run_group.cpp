@@ -126,7 +126,10 @@ void ControlPanel::buildMoveControls()
     m_step = realBox(5, 0.00001, 10.0, 0.01);
     m_step->setToolTip(withSettingHelp(tr("Per-coordinate standard deviation of the Gaussian random-walk proposal "
                           "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
-                          "a new step applies from the next iteration and starts a marked chain segment."), "step"));
+                          "a new step applies from the next iteration and starts a marked chain segment. SGLD and "
+                          "SGHMC on tall data under the recommended preset: left at the preset's value, the step is "
+                          "the one their forecast takes (the notice under the charts gives it); a typed step runs as "
+                          "typed."), "step"));
     m_proposal = narrowComboBox();
     m_proposal->addItem(tr("random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::RandomWalk)));
     m_proposal->addItem(tr("Langevin (minibatch gradient)"),
