@@ -74,6 +74,18 @@ RunConfig tallSgldConfig()
     return config;
 }
 
+// SGLD, SGHMC and SGLD-CV on `config`, 2 chains each.
+RunOutcome runThreeEntries(const RunConfig &config)
+{
+    RunRequest request = RunRequest::single(config);
+    request.methods = {TestMethod::Sgld, TestMethod::Sghmc, TestMethod::Sgld};
+    request.controlVariates = {ControlVariates::None, ControlVariates::None, ControlVariates::Taylor1};
+    request.chains = 2;
+    RunOutcome outcome = runRequest(request);
+    BOOST_TEST_MESSAGE(outcome.gradientForecast);
+    return outcome;
+}
+
 Eigen::VectorXd laplaceSd(const RunOutcome &outcome)
 {
     const GaussianApproximation fit = outcome.model->laplaceFit(outcome.request.config.temperature, 50, {});
@@ -86,12 +98,7 @@ BOOST_AUTO_TEST_CASE(theSpreadTheForecastNamesIsTheChainsSpread)
 {
     RunConfig config = tallSgldConfig();
     config.sgStepBias = 0.0; // the run's step, whatever its bias (the next case leaves it to the forecast)
-    RunRequest request = RunRequest::single(config);
-    request.methods = {TestMethod::Sgld, TestMethod::Sghmc, TestMethod::Sgld};
-    request.controlVariates = {ControlVariates::None, ControlVariates::None, ControlVariates::Taylor1};
-    request.chains = 2;
-    const RunOutcome outcome = runRequest(request);
-    BOOST_TEST_MESSAGE(outcome.gradientForecast);
+    const RunOutcome outcome = runThreeEntries(config);
     BOOST_REQUIRE(outcome.model);
     const Eigen::VectorXd posteriorSd = laplaceSd(outcome);
 
@@ -119,12 +126,7 @@ BOOST_AUTO_TEST_CASE(aStepLeftToTheForecastIsTheOneTheChainsRun)
 {
     RunConfig config = tallSgldConfig();
     BOOST_REQUIRE_EQUAL(config.sgStepBias, 0.1);
-    RunRequest request = RunRequest::single(config);
-    request.methods = {TestMethod::Sgld, TestMethod::Sghmc, TestMethod::Sgld};
-    request.controlVariates = {ControlVariates::None, ControlVariates::None, ControlVariates::Taylor1};
-    request.chains = 2;
-    const RunOutcome outcome = runRequest(request);
-    BOOST_TEST_MESSAGE(outcome.gradientForecast);
+    const RunOutcome outcome = runThreeEntries(config);
     const std::vector<std::string> sentences = sentencesOf(outcome);
     BOOST_REQUIRE_EQUAL(sentences.size(), 3u);
     BOOST_REQUIRE_EQUAL(outcome.request.methodSteps.size(), 3u);
