@@ -136,7 +136,8 @@ GradientChoice forecastFor(const RunConfig &config, const Model &model, const Ga
                 + " of the posterior's (taken from this forecast: --sg-step-bias " + figure(tolerance) + "),";
     if (config.sgDecay > 0.0)
         text += " (its first; the schedule shrinks it)";
-    const GradientDynamicsForecast atStep = forecastAt(step);
+    // At a chosen step its forecast is the one already made.
+    const GradientDynamicsForecast atStep = choice.chosenStep > 0.0 ? *atWithin : forecastAt(step);
     if (!atStep.stable)
         text += " the dynamics diverge: the step is too long for the posterior's narrowest direction";
     else
