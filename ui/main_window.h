@@ -190,6 +190,8 @@ private:
     void onRunStarting(const ui::RunRequest &request);
     void onStateChanged(ui::RunState state);
     void onSnapshot(const ui::RunSnapshot &snapshot);
+    /// A chain runs at the step SGLD's or SGHMC's forecast took (SamplerWorker::forecastStepTaken).
+    void onForecastStepTaken(int channel, double step);
     void onFinished(const ui::RunOutcome &outcome);
     void onRunFailed(const QString &message);
     void onRestarted(const QString &setting);
@@ -212,6 +214,7 @@ private:
     QVector<int> m_channelSegments; // segments seen per channel in this run
     QVector<bool> m_channelInBurnIn; // per channel: its last segment so far is the burn-in
     bool m_stepSetLive = false;      // the user set the step during this run
+    QVector<bool> m_channelStepForecast; // per channel: it runs at the step its forecast took
     std::optional<RunRequest> m_shownRequest;
     StaleBanner *m_banner = nullptr;
     PosteriorPreview *m_preview = nullptr;

@@ -33,6 +33,7 @@ void MainWindow::connectRunController()
     connect(worker, &SamplerWorker::posteriorImageReady, this, &MainWindow::sayWhetherTheHeatMapShowsThePosterior);
     connect(worker, &SamplerWorker::plottedComponentsChosen, m_results, &ResultsView::setComponentNames);
     connect(worker, &SamplerWorker::snapshot, this, &MainWindow::onSnapshot);
+    connect(worker, &SamplerWorker::forecastStepTaken, this, &MainWindow::onForecastStepTaken);
     connect(m_runs, &RunController::runStarting, this, &MainWindow::onRunStarting);
     connect(m_runs, &RunController::stateChanged, this, &MainWindow::onStateChanged);
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onFinished);
@@ -159,6 +160,7 @@ void MainWindow::onRunStarting(const RunRequest &request)
     m_channelCompleted = QVector<qint64>(request.channelCount(), 0);
     m_channelSegments = QVector<int>(request.channelCount(), 0);
     m_channelInBurnIn = QVector<bool>(request.channelCount(), false);
+    m_channelStepForecast = QVector<bool>(request.channelCount(), false);
     m_stepSetLive = false;
     m_results->beginRun(request);
     m_lastError.clear();
@@ -354,9 +356,14 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
             continue; // the run's own settings (or changes made before the chain's first iteration)
         const bool burnInEnd = afterBurnIn && !segment.burnIn;
         m_results->traceChart()->addSegmentMark(segment.start, burnInEnd);
-        // A step set during the burn-in replaces the one it learned (chain_runner.cpp).
-        m_strip->showSegment(number, segment, burnInEnd,
-                             !m_stepSetLive && core::learnsStepInBurnIn(m_runs->request().channelConfig(snapshot.channel)));
+        // A step set during the burn-in replaces the one it learned, or the forecast's (chain_runner.cpp).
+        using StepSource = RunStatusStrip::StepSource;
+        StepSource source = StepSource::Form;
+        if (!m_stepSetLive && core::learnsStepInBurnIn(m_runs->request().channelConfig(snapshot.channel)))
+            source = StepSource::Learned;
+        else if (!m_stepSetLive && m_channelStepForecast[snapshot.channel])
+            source = StepSource::Forecast;
+        m_strip->showSegment(number, segment, burnInEnd, source);
         emit segmentStarted(snapshot.channel, segment);
     }
     qint64 done = 0;
@@ -365,6 +372,18 @@ void MainWindow::onSnapshot(const ui::RunSnapshot &snapshot)
     const RunRequest &request = m_runs->request();
     m_strip->showSnapshot(snapshot, request, done, request.config.samples * request.channelCount());
     emit snapshotApplied(snapshot.completed);
+}
+
+void MainWindow::onForecastStepTaken(int channel, double step)
+{
+    if (channel < 0 || channel >= m_channelStepForecast.size())
+        return; // a late signal of an earlier run
+    m_channelStepForecast[channel] = true;
+    // With one method entry the step box is its chains' step, so it shows the one they run. In a
+    // compare the box stays the other entries' step; the burn-in notice and the forecast's
+    // sentence name this entry's.
+    if (m_runs->request().methods.size() == 1 && !m_stepSetLive)
+        m_controls->showForecastStep(step);
 }
 
 void MainWindow::onRestarted(const QString &setting)

@@ -100,21 +100,35 @@ void ControlPanel::connectEditSignals()
     connect(m_nData, &QSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &ControlPanel::updateSharpness);
     connect(m_compare, &CompareBox::selectionChanged, this, &ControlPanel::updateModeWidgets);
+    // The box's forecast step belongs to the run it came from. A step typed over it stays as
+    // typed; T goes to the running chains, which keep their step; any other edit asks for
+    // another run, whose form shows its own step again.
+    connect(m_step, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!m_loading)
+            dropForecastStep(false);
+    });
     connect(m_correction, &CorrectionBox::edited, this, [this](const QString &setting) {
         if (m_loading)
             return;
+        dropForecastStep(true);
         emit correctionChanged(correctionParams());
         emit settingsChanged();
         requestRestart(setting);
     });
-    auto edited = [this] {
+    auto changed = [this] {
         if (!m_loading)
             emit settingsChanged();
+    };
+    auto edited = [this] {
+        if (m_loading)
+            return;
+        dropForecastStep(true);
+        emit settingsChanged();
     };
     for (QSpinBox *box : {m_nData, m_samples, m_burnIn, m_seed, m_chains})
         connect(box, &QSpinBox::valueChanged, this, edited);
     for (QDoubleSpinBox *box : {m_temperature, m_step})
-        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
+        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_method, &QComboBox::currentIndexChanged, this, edited);
     connect(m_method, &QComboBox::currentIndexChanged, this, &ControlPanel::updateModeWidgets);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ControlPanel::onPresetPicked);
@@ -133,7 +147,13 @@ void ControlPanel::connectEditSignals()
     connect(m_parallel, &QCheckBox::toggled, this, edited);
     connect(m_compare, &CompareBox::selectionChanged, this, edited);
     connect(m_minibatch, &MinibatchBox::settingsChanged, this, edited);
-    connect(m_dataset, &DatasetBox::settingsChanged, this, edited);
+    // The box's own checks (a file read again) change settings too, but only the user's edits
+    // ask for another run.
+    connect(m_dataset, &DatasetBox::settingsChanged, this, changed);
+    connect(m_dataset, &DatasetBox::userEdited, this, [this] {
+        if (!m_loading)
+            dropForecastStep(true);
+    });
     connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateSharpness);
     connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateModeWidgets);
     connect(m_dataset, &DatasetBox::datasetPicked, this, &ControlPanel::onDatasetPicked);
@@ -197,7 +217,8 @@ core::RunConfig ControlPanel::config() const
     // For real data the N box shows the training rows; the generated N is kept aside.
     config.nData = m_showingTrainingRows ? m_generatedN : keptValue(m_nData, m_base.nData);
     config.temperature = keptValue(m_temperature, m_base.temperature);
-    config.step = keptValue(m_step, m_base.step);
+    // The box may show the step the last run's forecast took: the form still asks for the preset's.
+    config.step = showsForecastStep() ? m_base.step : keptValue(m_step, m_base.step);
     // A step typed in the box runs as typed; only the preset's is left to SGLD's forecast.
     if (config.step != m_base.step)
         config.sgStepBias = 0.0;
@@ -214,6 +235,30 @@ core::RunConfig ControlPanel::config() const
     return config;
 }
 
+void ControlPanel::showForecastStep(double step)
+{
+    const bool loading = m_loading;
+    m_loading = true; // the box shows what runs, not an edit
+    m_forecastStep = step;
+    m_step->setValue(step);
+    m_stepLabel->setText(tr("Pr&oposal step (forecast)"));
+    m_loading = loading;
+}
+
+void ControlPanel::dropForecastStep(bool showFormStep)
+{
+    if (!showsForecastStep())
+        return;
+    m_forecastStep = 0.0;
+    m_stepLabel->setText(tr("Pr&oposal step"));
+    if (!showFormStep)
+        return;
+    const bool loading = m_loading;
+    m_loading = true;
+    m_step->setValue(m_base.step);
+    m_loading = loading;
+}
+
 core::CorrectionParams ControlPanel::correctionParams() const
 {
     return m_correction->params(m_base.correction);
@@ -223,6 +268,7 @@ void ControlPanel::setConfig(const core::RunConfig &config)
 {
     m_loading = true;
     m_base = config;
+    dropForecastStep(false); // the config's step is set below
     m_preset->setCurrentIndex(std::max(m_preset->findData(QString::fromStdString(core::presetName(config.preset))), 0));
     const int index = m_method->findData(QString::fromStdString(core::methodName(config.method)));
     m_method->setCurrentIndex(std::max(index, 0));

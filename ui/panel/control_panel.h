@@ -59,6 +59,15 @@ public:
     void setRunning(bool running);
     /// Continuous mode: the Samples box sizes the moving window (its label and tooltip say so).
     void setUntilStopped(bool on);
+    /// The run's SGLD or SGHMC chains run at `step`, which their forecast took in place of the
+    /// preset's (RunConfig::sgStepBias): the step box shows it and its label says whose it is.
+    /// The form still asks for the preset's step and the bias (config() is unchanged), so the next
+    /// run forecasts again. A step typed over it runs as typed; any other edit but T's (a live
+    /// change the chains take at their step) asks for another run, and the box shows the
+    /// preset's step again.
+    void showForecastStep(double step);
+    /// The step box shows the forecast's step (showForecastStep), not the form's own.
+    bool showsForecastStep() const { return m_forecastStep > 0.0; }
 
     /// Run, Stop, Pause, Step and Reset. Not in the panel's own layout: the window keeps them
     /// below the scrolling form, always in view.
@@ -122,6 +131,9 @@ private:
     /// Sets the chains (and parallel, for more than one) to the preset's count for the shown
     /// settings (core::presetChains).
     void showPresetChains();
+    /// The step box stops showing the forecast's step; `showFormStep`: it shows the preset's
+    /// again (else it keeps what was typed over it).
+    void dropForecastStep(bool showFormStep);
 
     QComboBox *m_method = nullptr;
     QComboBox *m_controlVariates = nullptr;
@@ -138,6 +150,8 @@ private:
     SliderSpinBox *m_gradBatchSlider = nullptr;
     QSpinBox *m_leapfrogSteps = nullptr;
     SliderSpinBox *m_stepSlider = nullptr;
+    QLabel *m_stepLabel = nullptr; // says when the box shows the forecast's step
+    double m_forecastStep = 0.0;   // > 0: the box shows this step, the forecast's (showForecastStep)
     SliderSpinBox *m_leapfrogSlider = nullptr;
     QFormLayout *m_runForm = nullptr; // hides the rows the chosen proposal does not use
     QSpinBox *m_samples = nullptr;

@@ -128,8 +128,8 @@ void ControlPanel::buildMoveControls()
                           "(Seita et al. Sec. 6.1 quotes 0.15, Sec. 2.1 uses 1/√N for the worst case). During a run "
                           "a new step applies from the next iteration and starts a marked chain segment. SGLD and "
                           "SGHMC on tall data under the recommended preset: left at the preset's value, the step is "
-                          "the one their forecast takes (the notice under the charts gives it); a typed step runs as "
-                          "typed."), "step"));
+                          "the one their forecast takes, which the box shows once their chain starts (labelled "
+                          "forecast); a typed step runs as typed."), "step"));
     m_proposal = narrowComboBox();
     m_proposal->addItem(tr("random walk"), QString::fromStdString(core::proposalName(core::ProposalKind::RandomWalk)));
     m_proposal->addItem(tr("Langevin (minibatch gradient)"),
@@ -223,7 +223,9 @@ QWidget *ControlPanel::buildRunGroup()
     temperatureSlider->setDragDecadesPerPixel(0.25 / 20.0);
     form->addRow(tr("Temperat&ure T"), temperatureSlider);
     m_stepSlider = new SliderSpinBox(m_step, tr("The proposal step"), Scale::Logarithmic, 1e-5, 10.0);
-    form->addRow(tr("Pr&oposal step"), m_stepSlider);
+    m_stepLabel = new QLabel(tr("Pr&oposal step"));
+    m_stepLabel->setBuddy(m_step);
+    form->addRow(m_stepLabel, m_stepSlider);
     form->addRow(tr("Proposal &kind"), m_proposal);
     m_gradBatchSlider = new SliderSpinBox(m_gradBatch, tr("The gradient batch"), Scale::Logarithmic, 1, kMaxGuiData);
     form->addRow(tr("Gradient batch B"), m_gradBatchSlider); // every letter is some other control's Alt key
@@ -305,6 +307,7 @@ void ControlPanel::showPresetSettings(const core::RunConfig &defaults)
         m_nData->setValue(shownValue(m_nData, defaults.nData));
     m_base.temperature = defaults.temperature;
     m_base.step = defaults.step;
+    dropForecastStep(false); // the preset's step is set below
     m_base.samples = defaults.samples;
     m_base.burnIn = defaults.burnIn;
     m_base.gradBatch = defaults.gradBatch;

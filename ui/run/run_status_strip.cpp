@@ -299,7 +299,7 @@ QString RunStatusStrip::notice() const
     return m_notice->text();
 }
 
-void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn, bool stepLearned)
+void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn, StepSource stepSource)
 {
     const bool afterRelearning = m_relearning;
     m_relearning = segment.relearning;
@@ -323,11 +323,24 @@ void RunStatusStrip::showSegment(int number, const core::ChainSegment &segment, 
     }
     if (afterBurnIn) {
         // Only an adaptive proposal learns in the burn-in; a fixed one, and the methods without an
-        // accept step (SGLD, SGHMC, the Zig-Zag process), keep the form's step throughout.
-        showNotice((stepLearned ? tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on (the step the "
-                                     "burn-in learned, starting from the form's)")
-                                : tr("burn-in over at iteration %L1: T = %L2, step %L3 (the form's: nothing is "
-                                     "learned in the burn-in); the figures start here"))
+        // accept step (SGLD, SGHMC, the Zig-Zag process), keep their step throughout: the form's,
+        // or the one SGLD's or SGHMC's forecast took before the chain.
+        QString text;
+        switch (stepSource) {
+        case StepSource::Learned:
+            text = tr("burn-in over at iteration %L1: T = %L2, step %L3 from here on (the step the burn-in learned, "
+                      "starting from the form's)");
+            break;
+        case StepSource::Forecast:
+            text = tr("burn-in over at iteration %L1: T = %L2, step %L3 (the one the forecast took before the chain, "
+                      "not the preset's; nothing is learned in the burn-in); the figures start here");
+            break;
+        case StepSource::Form:
+            text = tr("burn-in over at iteration %L1: T = %L2, step %L3 (the form's: nothing is learned in the "
+                      "burn-in); the figures start here");
+            break;
+        }
+        showNotice(text
                        .arg(segment.start)
                        .arg(segment.temperature, 0, 'g', 6)
                        .arg(segment.step, 0, 'g', 4));

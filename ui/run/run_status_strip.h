@@ -40,11 +40,17 @@ public:
     /// One channel's figures; `done` of `total` iterations over all channels.
     void showSnapshot(const RunSnapshot &snapshot, const RunRequest &request, qint64 done, qint64 total);
     void showOutcome(const RunOutcome &outcome);
+    /// Where the step a chain goes on with after its burn-in came from, for the notice that names it.
+    enum class StepSource {
+        Form,     ///< the form's step, kept through the burn-in (or set live)
+        Learned,  ///< learned in the burn-in by an adaptive proposal, starting from the form's
+        Forecast, ///< SGLD's or SGHMC's forecast took it for the run, in place of the form's
+    };
     /// A chain segment began during the run (segment `number` ≥ 2, counting from 1).
-    /// `afterBurnIn`: the segment is the one the burn-in hands over to, not a settings change.
-    /// `stepLearned`: the run's proposal learns its step in the burn-in (the notice at its end says
-    /// which step the chain goes on with).
-    void showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn = false, bool stepLearned = false);
+    /// `afterBurnIn`: the segment is the one the burn-in hands over to, not a settings change;
+    /// its notice says where the step it goes on with came from (`stepSource`).
+    void showSegment(int number, const core::ChainSegment &segment, bool afterBurnIn = false,
+                     StepSource stepSource = StepSource::Form);
     /// A live change of T from `from` to `to` was sent to the running chains: says at once what
     /// it will cost (the minibatch test's predicted batch, speed and the time left, from the
     /// latest snapshot), and where each test would read a large share of N offers to go back to

@@ -87,6 +87,9 @@ signals:
     /// for axis titles: "θ₁", "θ₂" for the mixture; for logistic regression the two most
     /// discriminative weights, e.g. "weight of pixel (14, 12)".
     void plottedComponentsChosen(const QStringList &names);
+    /// Channel `channel` runs at `step`, the step SGLD's or SGHMC's forecast took for its method
+    /// entry (RunConfig::sgStepBias), not the form's; sent as the chain starts.
+    void forecastStepTaken(int channel, double step);
     void snapshot(const ui::RunSnapshot &snapshot);
     void finished(const ui::RunOutcome &outcome);
     void runFailed(const QString &message);

@@ -111,6 +111,9 @@ void WorkerObserver::chainStarted(int channel, const core::RunConfig &settings)
                                                                  == core::MethodMove::ZigZag);
     if (!m_request.untilStopped)
         m_builders[static_cast<std::size_t>(channel)].setBurnIn(settings.burnIn);
+    // The service's request holds the steps chosen once the data were loaded; the form's does not.
+    if (settings.step != m_request.channelConfig(channel).step)
+        emitQueued(m_worker, &SamplerWorker::forecastStepTaken, channel, settings.step);
     if (m_request.concurrency() == 1)
         emitQueued(m_worker, &SamplerWorker::statusMessage, SamplerWorker::tr("Sampling with the %1 test (%2 of %3)…")
                                         .arg(QString::fromStdString(core::methodVariantName(settings)))

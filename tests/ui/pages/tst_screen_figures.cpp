@@ -4,10 +4,14 @@
 // last digit the cell shows); the status strip's per-method acceptance, mean batch and data read;
 // the minibatch histogram's mean labels; and each method's posterior cloud against its chains'
 // samples files, point for point. A swapped column, another chain's figure, a figure of another
-// scope (with the burn-in, one chain) or burn-in draws in the cloud fail here.
+// scope (with the burn-in, one chain) or burn-in draws in the cloud fail here. Also the Zig-Zag
+// path drawn between its draws, and the step box showing the step SGLD's chains ran.
+#include <QDoubleSpinBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/experiment/reports/run_report.h"
+#include "core/experiment/settings/presets.h"
 #include "core/io/samples_csv_reader.h"
 #include "tests/support/gui_test_main.h"
 #include "tests/support/small_runs.h"
@@ -31,6 +36,7 @@
 #include "ui/pages/compare_page.h"
 #include "ui/pages/diagnostics_table.h"
 #include "ui/pages/results_view.h"
+#include "ui/panel/control_panel.h"
 #include "ui/run/run_status_strip.h"
 
 namespace {
@@ -72,6 +78,7 @@ private slots:
     void initTestCase();
     void everyFigureOnScreenIsTheExportedRuns();
     void theZigZagPathIsDrawnBetweenItsDraws();
+    void theStepBoxShowsTheStepTheChainsRun();
 
 private:
     QTemporaryDir m_dir;
@@ -358,6 +365,74 @@ void tst_ScreenFigures::theZigZagPathIsDrawnBetweenItsDraws()
     for (QLegendMarker *marker : chart->chart()->legend()->markers())
         pathEntries += marker->isVisible() && marker->label().startsWith(QStringLiteral("Zig-Zag path"));
     QCOMPARE(pathEntries, 1);
+}
+
+// SGLD-CV under the recommended preset on tall data runs at the step its forecast took, not the
+// preset's 1/√N. The step box shows the step the chain runs, its label says whose it is, and the
+// notice at the burn-in's end names it as the forecast's; the form still asks for the preset's
+// step and the bias, so the next run forecasts again. Any other edit but T's asks for another
+// run and the box shows the preset's step again; a step typed over the forecast's runs as typed.
+void tst_ScreenFigures::theStepBoxShowsTheStepTheChainsRun()
+{
+    ui::MainWindow window;
+    window.setShowErrorDialogs(false);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy finished(&window, &ui::MainWindow::runFinished);
+    core::RunConfig config;
+    config.dataset = "tall-logreg";
+    config.nData = 20'000;
+    config.dimension = 5;
+    config.method = core::TestMethod::Sgld;
+    config.controlVariates = core::ControlVariates::Taylor1;
+    core::applyDatasetDefaults(config, false, false);
+    config.preset = core::Preset::Recommended;
+    core::applyPreset(config, {core::TestMethod::Sgld}, nullptr);
+    config.samples = 20'000;
+    config.burnIn = 2'000;
+    QCOMPARE(config.sgStepBias, 0.1);
+    QStringList burnInNotices;
+    connect(&window, &ui::MainWindow::segmentStarted, this,
+            [&](int, const core::ChainSegment &) { burnInNotices << window.statusStrip()->notice(); });
+    QVERIFY(window.startRequest(ui::RunRequest::single(config)));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, testruns::kRunTimeoutMs);
+    const auto outcome = finished.at(0).at(0).value<ui::RunOutcome>();
+    QCOMPARE(outcome.request.methodSteps.size(), std::size_t{1});
+    const double chosen = outcome.request.methodSteps[0];
+    QVERIFY2(chosen > config.step, qPrintable(QString::number(chosen)));
+    QCOMPARE(outcome.chains.front().result->segments.back().step, chosen);
+
+    ui::ControlPanel *panel = window.controls();
+    QDoubleSpinBox *box = panel->proposalStepBox();
+    QLabel *label = nullptr;
+    for (QLabel *candidate : panel->findChildren<QLabel *>())
+        if (candidate->buddy() == box)
+            label = candidate;
+    QVERIFY(label);
+    QVERIFY(panel->showsForecastStep());
+    QCOMPARE(box->text(), box->textFromValue(chosen)); // the chain's step, as the box rounds it
+    QVERIFY2(label->text().contains(QStringLiteral("forecast")), qPrintable(label->text()));
+    QCOMPARE(burnInNotices.size(), 1);
+    QVERIFY2(burnInNotices[0].contains(QStringLiteral("step %1 (the one the forecast took").arg(QLocale().toString(chosen, 'g', 4))),
+             qPrintable(burnInNotices[0]));
+    // What the form asks for: the preset's step left to the forecast, as before the run.
+    QCOMPARE(panel->config().step, config.step);
+    QCOMPARE(panel->config().sgStepBias, 0.1);
+
+    // Another edit asks for another run: the box shows the preset's step again.
+    panel->samplesBox()->setValue(30'000);
+    QVERIFY(!panel->showsForecastStep());
+    QCOMPARE(box->text(), box->textFromValue(config.step));
+    QVERIFY2(!label->text().contains(QStringLiteral("forecast")), qPrintable(label->text()));
+    QCOMPARE(panel->config().sgStepBias, 0.1);
+
+    // A step typed over the forecast's runs as typed, with nothing left to a forecast.
+    panel->showForecastStep(chosen);
+    box->setValue(0.005);
+    QVERIFY(!panel->showsForecastStep());
+    QCOMPARE(box->value(), 0.005);
+    QCOMPARE(panel->config().step, 0.005);
+    QCOMPARE(panel->config().sgStepBias, 0.0);
 }
 
 MHX_GUI_TEST_MAIN(tst_ScreenFigures)
