@@ -1,6 +1,7 @@
 #pragma once
-// The compare-mode switch of the control panel: when checked, the run covers two to four
-// methods on the same data and seeds, shown side by side (Seita et al. Sec. 6.1, Table 1).
+// The compare-mode switch of the control panel: when checked, the run covers two to
+// kMaxMethods methods on the same data and seeds, shown side by side (Seita et al. Sec. 6.1,
+// Table 1).
 #include <QGroupBox>
 #include <QMap>
 #include <QVector>
