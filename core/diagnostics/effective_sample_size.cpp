@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -184,6 +185,43 @@ double essOfSplit(const ChainDraws &split)
     // ρ̂_t = 1 − (W − mean_c γ_{c,t}) / var⁺ (Vehtari et al. Eq. 10).
     auto rhoAt = [&](std::ptrdiff_t lag) { return 1.0 - (within - meanGamma(lag)) / varPlus; };
 
+    double tau = truncatedAutocorrelationTime(rhoAt, length);
+    if (std::isnan(tau))
+        return std::nan("");
+    // τ̂ ≥ 1/log10(S) keeps antithetic chains from claiming an unbounded ESS.
+    tau = std::max(tau, 1.0 / std::log10(total));
+    return total / tau;
+}
+
+// Classic R-hat of split (and transformed) chains: sqrt(var⁺ / W) (Vehtari et al. Eq. 3–4).
+double rhatOfSplit(const ChainDraws &split)
+{
+    const auto n = static_cast<double>(split.front().size());
+    std::vector<double> means, variances;
+    for (const auto &chain : split) {
+        means.push_back(mean(chain));
+        variances.push_back(variance(chain));
+    }
+    const double within = mean(variances);
+    const double between = n * variance(means); // split chains: always at least two halves
+    if (!(within > 0.0))
+        return 1.0; // every draw tied: nothing disagrees
+    return std::sqrt((between / within + n - 1.0) / n);
+}
+
+ChainDraws indicatorBelow(const ChainDraws &chains, double threshold)
+{
+    ChainDraws indicator = chains;
+    for (auto &chain : indicator)
+        for (double &x : chain)
+            x = x <= threshold ? 1.0 : 0.0;
+    return indicator;
+}
+
+} // namespace
+
+double truncatedAutocorrelationTime(const std::function<double(std::ptrdiff_t)> &rhoAt, std::ptrdiff_t length)
+{
     std::vector<double> rho(static_cast<std::size_t>(length), 0.0);
     auto at = [&](std::ptrdiff_t lag) -> double & { return rho[static_cast<std::size_t>(lag)]; };
     at(0) = 1.0;
@@ -216,40 +254,11 @@ double essOfSplit(const ChainDraws &split)
         tau += 2.0 * at(k);
     if (last + 1 < length)
         tau += at(last + 1);
-    // τ̂ ≥ 1/log10(S) keeps antithetic chains from claiming an unbounded ESS.
-    tau = std::max(tau, 1.0 / std::log10(total));
     for (double r : rho)
         if (std::isnan(r))
             return std::nan("");
-    return total / tau;
+    return tau;
 }
-
-// Classic R-hat of split (and transformed) chains: sqrt(var⁺ / W) (Vehtari et al. Eq. 3–4).
-double rhatOfSplit(const ChainDraws &split)
-{
-    const auto n = static_cast<double>(split.front().size());
-    std::vector<double> means, variances;
-    for (const auto &chain : split) {
-        means.push_back(mean(chain));
-        variances.push_back(variance(chain));
-    }
-    const double within = mean(variances);
-    const double between = n * variance(means); // split chains: always at least two halves
-    if (!(within > 0.0))
-        return 1.0; // every draw tied: nothing disagrees
-    return std::sqrt((between / within + n - 1.0) / n);
-}
-
-ChainDraws indicatorBelow(const ChainDraws &chains, double threshold)
-{
-    ChainDraws indicator = chains;
-    for (auto &chain : indicator)
-        for (double &x : chain)
-            x = x <= threshold ? 1.0 : 0.0;
-    return indicator;
-}
-
-} // namespace
 
 std::vector<double> autocovariance(const std::vector<double> &series)
 {

@@ -16,6 +16,8 @@
 /// - quantiles are Hyndman & Fan's type 7 (linear interpolation between order statistics).
 /// Chains must have equal lengths; one chain is fine (its two halves are compared). A NaN draw
 /// makes the result NaN.
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "core/diagnostics/rank_normalisation.h" // ChainDraws
@@ -29,6 +31,15 @@ std::vector<double> autocovariance(const std::vector<double> &series);
 /// Autocorrelation ρ_t = γ_t/γ_0 of one series; ρ_0 = 1. A constant series gives all zeros
 /// beyond lag 0.
 std::vector<double> autocorrelation(const std::vector<double> &series);
+
+/// The integrated autocorrelation time τ̂ = −1 + 2 Σ of the kept pairs that the estimates below
+/// read off autocorrelations ρ(1), ρ(2), … (ρ(0) = 1) of split chains `length` draws long:
+/// Geyer's initial positive sequence, the first rejected pair's even term when positive, then
+/// the initial monotone sequence (Vehtari et al. 2021 Sec. 3.2), before τ̂'s floor. `rhoAt` is
+/// asked for increasing lags, each once. NaN when a ρ is. The truncation is made for reversible
+/// chains, whose pair sums stay positive: on a chain whose autocorrelations swing negative
+/// (SGHMC's momentum at a long step) it leaves the negative swings out and reads τ too long.
+double truncatedAutocorrelationTime(const std::function<double(std::ptrdiff_t)> &rhoAt, std::ptrdiff_t length);
 
 /// ESS of the mean: the draws as they are (no rank normalisation), over the split halves of
 /// every chain (ArviZ's ess(method="mean")). Constant draws give S, the number of split draws.

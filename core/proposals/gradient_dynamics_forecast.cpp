@@ -1,9 +1,12 @@
 #include "core/proposals/gradient_dynamics_forecast.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+
+#include "core/diagnostics/effective_sample_size.h"
 
 namespace core {
 
@@ -24,15 +27,19 @@ std::optional<Eigen::MatrixXd> stationaryCovariance(Eigen::MatrixXd M, Eigen::Ma
     return std::nullopt;
 }
 
-} // namespace
+// z' = M z + w, w ~ N(0, Q): the header's two recursions.
+struct LinearRecursion {
+    Eigen::MatrixXd M, Q;
+};
 
-GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
-                                                  const Eigen::MatrixXd &noise, double step, double friction)
+LinearRecursion recursionOf(GradientDynamics dynamics, const Eigen::MatrixXd &precision, const Eigen::MatrixXd &noise,
+                            double step, double friction)
 {
     const Eigen::Index d = precision.rows();
     const double epsilon = step * step;
     const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(d, d);
-    Eigen::MatrixXd M, Q;
+    LinearRecursion recursion;
+    Eigen::MatrixXd &M = recursion.M, &Q = recursion.Q;
     if (dynamics == GradientDynamics::Langevin) {
         M = I - 0.5 * epsilon * precision;
         Q = epsilon * I + 0.25 * epsilon * epsilon * noise;
@@ -43,11 +50,27 @@ GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, con
         Q.resize(2 * d, 2 * d);
         Q << P, P, P, P;
     }
+    return recursion;
+}
+
+// The stationary covariance of a stable recursion; nothing for one whose spectral radius is 1 or more.
+std::optional<Eigen::MatrixXd> stableCovariance(const LinearRecursion &recursion)
+{
+    if (!(recursion.M.eigenvalues().cwiseAbs().maxCoeff() < 1.0))
+        return std::nullopt;
+    return stationaryCovariance(recursion.M, recursion.Q);
+}
+
+} // namespace
+
+GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                                  const Eigen::MatrixXd &noise, double step, double friction)
+{
+    const Eigen::Index d = precision.rows();
+    const LinearRecursion recursion = recursionOf(dynamics, precision, noise, step, friction);
+    const Eigen::MatrixXd &M = recursion.M;
     GradientDynamicsForecast forecast;
-    const double radius = M.eigenvalues().cwiseAbs().maxCoeff();
-    if (!(radius < 1.0))
-        return forecast;
-    const std::optional<Eigen::MatrixXd> S = stationaryCovariance(M, Q);
+    const std::optional<Eigen::MatrixXd> S = stableCovariance(recursion);
     if (!S)
         return forecast;
     const Eigen::Index n = M.rows();
@@ -59,6 +82,40 @@ GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, con
         forecast.autocorrelation = std::max(forecast.autocorrelation, 1.0 + 2.0 * lagSum(j, j) / (*S)(j, j));
     }
     return forecast;
+}
+
+std::optional<double> bulkEssAutocorrelation(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                             const Eigen::MatrixXd &noise, double step, double friction,
+                                             std::int64_t draws)
+{
+    const Eigen::Index d = precision.rows();
+    const std::ptrdiff_t length = draws / 2; // the estimate splits the chain into halves
+    if (d > kMostTruncatedCoordinates || length < 4)
+        return std::nullopt;
+    const LinearRecursion recursion = recursionOf(dynamics, precision, noise, step, friction);
+    const std::optional<Eigen::MatrixXd> S = stableCovariance(recursion);
+    if (!S)
+        return std::nullopt;
+    double longest = 0.0;
+    for (Eigen::Index j = 0; j < d; ++j) {
+        Eigen::VectorXd lagged = S->col(j); // M^k S e_j, for the lag k reached
+        std::ptrdiff_t reached = 0;
+        bool capped = false;
+        const auto rhoAt = [&](std::ptrdiff_t lag) {
+            if (lag > kMostTruncatedLags) {
+                capped = true;
+                return 0.0; // a zero pair ends the sum; the figure is then not given
+            }
+            for (; reached < lag; ++reached)
+                lagged = recursion.M * lagged;
+            return lagged[j] / (*S)(j, j);
+        };
+        const double tau = truncatedAutocorrelationTime(rhoAt, length);
+        if (capped || !std::isfinite(tau))
+            return std::nullopt;
+        longest = std::max(longest, tau);
+    }
+    return longest;
 }
 
 std::optional<double> largestStepWithin(GradientDynamics dynamics, const Eigen::MatrixXd &precision,

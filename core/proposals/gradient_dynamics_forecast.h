@@ -19,6 +19,8 @@
 /// noise and the curvature change across it: such a chain drifts from the mode toward noisier
 /// gradients and spreads wider than forecast (SGHMC at the preset's step on tall data, d = 20:
 /// about 21 % at the worst coordinate; docs/methods.md measures it).
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include <Eigen/Core>
@@ -37,6 +39,20 @@ struct GradientDynamicsForecast {
 /// `precision`: H (at the run's temperature); `noise`: V; `step`: h (ε = h²); `friction`: SGHMC's α.
 GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
                                                   const Eigen::MatrixXd &noise, double step, double friction);
+
+/// The iterations per effective draw that the bulk ESS (effective_sample_size.h) will read off
+/// one chain of `draws` draws at this step: its truncated sum over the recursion's exact
+/// autocorrelations ρ_j(k) = [M^k S]_jj / S_jj, the largest over the coordinates. Where they
+/// stay positive the truncation reads them whole and this is `autocorrelation` above; where they
+/// swing negative (SGHMC's momentum at a long step makes a damped oscillation) it leaves the
+/// negative swings out and counts fewer effective draws than the chain's mean has. Nothing where
+/// the dynamics are unstable, for more than kMostTruncatedCoordinates coordinates (a lag costs
+/// d·(2d)²), or where a coordinate's sum has not stopped within kMostTruncatedLags lags.
+std::optional<double> bulkEssAutocorrelation(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
+                                             const Eigen::MatrixXd &noise, double step, double friction,
+                                             std::int64_t draws);
+inline constexpr Eigen::Index kMostTruncatedCoordinates = 64;
+inline constexpr std::ptrdiff_t kMostTruncatedLags = 2000;
 
 /// The largest step on the grid h₀ · 2^(−k/4), k = 0 … 80, whose chain is stable and whose
 /// sds are within `sdTolerance` (0.1: 10 %) of the posterior's; none where no step on it is.

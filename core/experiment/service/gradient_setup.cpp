@@ -19,6 +19,9 @@ namespace core {
 namespace {
 
 constexpr int kControlVariateDraws = 16;
+// The bulk ESS's reading of the iterations per effective draw is said where it exceeds the
+// forecast's by more than a fifth (a chain's own ESS scatters by about that much).
+constexpr double kTruncationShown = 1.2;
 constexpr double kSdTolerance = 0.1; // the spread within 10 % of the posterior's
 // A step left to the forecast is taken only where an effective draw costs at most this many
 // times N, full-data Metropolis' cost of about one effective draw per iteration.
@@ -145,6 +148,16 @@ GradientChoice forecastFor(const RunConfig &config, const Model &model, const Ga
                 + " times the posterior's (its worst coordinate), and an effective draw takes about "
                 + figure(atStep.autocorrelation) + " iterations, " + figure(cost(atStep)) + " points ("
                 + figure(cost(atStep) / n) + " times full-data Metropolis' N)";
+    // The bulk ESS counts the same draws differently where the autocorrelations swing negative:
+    // said here, so that the diagnostics' figure is not read as the forecast's error.
+    if (atStep.stable)
+        if (const std::optional<double> truncated =
+                bulkEssAutocorrelation(dynamics, precision, noise, step, config.sghmcFriction,
+                                       static_cast<std::int64_t>(keptDraws));
+            truncated && *truncated > kTruncationShown * atStep.autocorrelation)
+            text += "; the bulk ESS will count one every " + figure(*truncated)
+                    + " iterations, since its truncated sum leaves out the negative autocorrelations of moves "
+                      "that swing back (SGHMC's momentum at a long step)";
     if (choice.chosenStep > 0.0)
         return choice;
     if (!within) {
