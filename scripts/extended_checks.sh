@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The checks beyond CI's time, for a change to a kernel, a file reader or the build: the build
-# without Qt (-DMHX_BUILD_GUI=OFF) and its CLI suites, the address, leak and undefined-behaviour
+# without Qt (-DMHX_BUILD_GUI=OFF) with the documentation's commands run by its CLI, the address, leak and undefined-behaviour
 # sanitizer stage on the core and CLI suites, one named mutant the core suites must kill
 # (scripts/mutants.sh runs the whole list), and a short smoke run of every fuzz target. About
 # 40 min on two cores with a cold compiler cache. Run after scripts/test.sh.
@@ -15,7 +15,7 @@ started=$(date +%s)
 # the build without Qt and recompiles only the mutated file.
 export CCACHE_BASEDIR="$(pwd)"
 
-stage "the build without Qt: core, CLI and the CLI's suites (bash scripts/build_core_only.sh)"
+stage "the build without Qt: core, CLI and the documented commands run by it (bash scripts/build_core_only.sh)"
 bash scripts/build_core_only.sh
 
 stage "a named mutant the suites must kill: SMH without the 1/T on its residuals (bash scripts/mutants.sh --only smh-residual-no-1/T)"

@@ -92,7 +92,8 @@ export TSAN_OPTIONS="halt_on_error=1:ignore_noninstrumented_modules=1:second_dea
 [ -f "$supp/lsan.supp" ] && export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 [ -f "$supp/tsan.supp" ] && TSAN_OPTIONS+=":suppressions=$supp/tsan.supp"
 
-ctest_args=(--test-dir "$build" --output-on-failure -j "$(nproc)")
+# --no-tests=error: a subset that matches no suite fails instead of passing silently.
+ctest_args=(--test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)")
 [ -n "$regex" ] && ctest_args+=(-R "$regex")
 test_start=$(date +%s)
 status=0
