@@ -58,7 +58,10 @@ ControlPanel::ControlPanel(QWidget *parent) : QWidget(parent)
     // After every box is built: the wheel scrolls the form over boxes without the focus.
     WheelGuard::guardChildren(this);
 
+    // In this order: Qt calls a signal's slots in the order they were connected.
     connectEditSignals();
+    connectLiveChanges();
+    connectRestarts();
 
     setConfig(core::RunConfig{});
     setRunning(false);
@@ -157,7 +160,10 @@ void ControlPanel::connectEditSignals()
     connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateSharpness);
     connect(m_dataset, &DatasetBox::settingsChanged, this, &ControlPanel::updateModeWidgets);
     connect(m_dataset, &DatasetBox::datasetPicked, this, &ControlPanel::onDatasetPicked);
+}
 
+void ControlPanel::connectLiveChanges()
+{
     // During a run, temperature and step go to the running chains. Arrow clicks come in
     // bursts, so a short pause in them decides the value (typed values arrive on Enter or
     // when leaving the box: keyboard tracking is off); every value sent is a chain segment.
@@ -184,6 +190,10 @@ void ControlPanel::connectEditSignals()
                 liveDelay->start();
         });
     }
+}
+
+void ControlPanel::connectRestarts()
+{
     // Every other setting defines the sampler itself: name it so the window can restart.
     auto restart = [this](const QString &setting) { return [this, setting] { requestRestart(setting); }; };
     connect(m_method, &QComboBox::currentIndexChanged, this, restart(tr("the method")));

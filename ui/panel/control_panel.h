@@ -120,7 +120,12 @@ private:
     void updateModeWidgets();
     /// Greys out the methods the selected model cannot run, saying why in their tooltips.
     void updateMethodAvailability();
+    /// The edits that reach the form's users: refusals, settings changed, the forecast step dropped.
     void connectEditSignals();
+    /// T and the step, sent to the running chains once a burst of edits settles.
+    void connectLiveChanges();
+    /// The settings that define the sampler: a run asks whether to restart.
+    void connectRestarts();
     /// During a run (and not while settings are loaded): restartSettingChanged(setting).
     void requestRestart(const QString &setting);
     void onDatasetPicked();
