@@ -194,7 +194,7 @@ void tst_Charts::narrowHistogramLegendDropsTheMeans()
     histogram.show();
     QVERIFY(QTest::qWaitForWindowExposed(&histogram));
     histogram.flush();
-    QVERIFY2(legendTexts().count(QStringLiteral("(mean ")) == 3, qPrintable(legendTexts()));
+    QTRY_VERIFY2(legendTexts().count(QStringLiteral("(mean ")) == 3, qPrintable(legendTexts()));
 
     histogram.resize(480, 600);
     QTRY_VERIFY2(!legendTexts().contains(QStringLiteral("(mean")), qPrintable(legendTexts()));
