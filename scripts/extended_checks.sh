@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The checks beyond CI's time, for a change to a kernel, a file reader or the build: the build
-# without Qt (-DMHX_BUILD_GUI=OFF) with the documentation's commands run by its CLI, the address, leak and undefined-behaviour
-# sanitizer stage on the core and CLI suites, one named mutant the core suites must kill
-# (scripts/mutants.sh runs the whole list), and a short smoke run of every fuzz target. About
-# 40 min on two cores with a cold compiler cache. Run after scripts/test.sh.
+# without Qt (-DMHX_BUILD_GUI=OFF) with the documentation's commands run by its CLI, the
+# address, leak and undefined-behaviour sanitizer stage on the core and CLI suites, one named
+# mutant the core suites must kill (scripts/mutants.sh runs the whole list), and a short smoke
+# run of every fuzz target. About 40 min on two cores with a cold compiler cache. Run after
+# scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Warnings are errors here as in CI (MHX_WERROR=ON in each script under CI=true).

@@ -61,10 +61,41 @@ std::optional<Eigen::MatrixXd> stableCovariance(const LinearRecursion &recursion
     return stationaryCovariance(recursion.M, recursion.Q);
 }
 
+// The bulk ESS's truncated reading of a stable recursion's autocorrelations (the header's
+// GradientDynamicsForecast::bulkEssAutocorrelation).
+std::optional<double> truncatedReading(const LinearRecursion &recursion, const Eigen::MatrixXd &S, Eigen::Index d,
+                                       std::int64_t draws)
+{
+    const std::ptrdiff_t length = draws / 2; // the estimate splits the chain into halves
+    if (d > kMostTruncatedCoordinates || length < 4)
+        return std::nullopt;
+    double longest = 0.0;
+    for (Eigen::Index j = 0; j < d; ++j) {
+        Eigen::VectorXd lagged = S.col(j); // M^k S e_j, for the lag k reached
+        std::ptrdiff_t reached = 0;
+        bool capped = false;
+        const auto rhoAt = [&](std::ptrdiff_t lag) {
+            if (lag > kMostTruncatedLags) {
+                capped = true;
+                return 0.0; // a zero pair ends the sum; the figure is then not given
+            }
+            for (; reached < lag; ++reached)
+                lagged = recursion.M * lagged;
+            return lagged[j] / S(j, j);
+        };
+        const double tau = truncatedAutocorrelationTime(rhoAt, length);
+        if (capped || !std::isfinite(tau))
+            return std::nullopt;
+        longest = std::max(longest, tau);
+    }
+    return longest;
+}
+
 } // namespace
 
 GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
-                                                  const Eigen::MatrixXd &noise, double step, double friction)
+                                                  const Eigen::MatrixXd &noise, double step, double friction,
+                                                  std::int64_t bulkEssDraws)
 {
     const Eigen::Index d = precision.rows();
     const LinearRecursion recursion = recursionOf(dynamics, precision, noise, step, friction);
@@ -81,41 +112,9 @@ GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, con
         forecast.sdRatio = std::max(forecast.sdRatio, std::sqrt((*S)(j, j) / posterior(j, j)));
         forecast.autocorrelation = std::max(forecast.autocorrelation, 1.0 + 2.0 * lagSum(j, j) / (*S)(j, j));
     }
+    if (bulkEssDraws > 0)
+        forecast.bulkEssAutocorrelation = truncatedReading(recursion, *S, d, bulkEssDraws);
     return forecast;
-}
-
-std::optional<double> bulkEssAutocorrelation(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
-                                             const Eigen::MatrixXd &noise, double step, double friction,
-                                             std::int64_t draws)
-{
-    const Eigen::Index d = precision.rows();
-    const std::ptrdiff_t length = draws / 2; // the estimate splits the chain into halves
-    if (d > kMostTruncatedCoordinates || length < 4)
-        return std::nullopt;
-    const LinearRecursion recursion = recursionOf(dynamics, precision, noise, step, friction);
-    const std::optional<Eigen::MatrixXd> S = stableCovariance(recursion);
-    if (!S)
-        return std::nullopt;
-    double longest = 0.0;
-    for (Eigen::Index j = 0; j < d; ++j) {
-        Eigen::VectorXd lagged = S->col(j); // M^k S e_j, for the lag k reached
-        std::ptrdiff_t reached = 0;
-        bool capped = false;
-        const auto rhoAt = [&](std::ptrdiff_t lag) {
-            if (lag > kMostTruncatedLags) {
-                capped = true;
-                return 0.0; // a zero pair ends the sum; the figure is then not given
-            }
-            for (; reached < lag; ++reached)
-                lagged = recursion.M * lagged;
-            return lagged[j] / (*S)(j, j);
-        };
-        const double tau = truncatedAutocorrelationTime(rhoAt, length);
-        if (capped || !std::isfinite(tau))
-            return std::nullopt;
-        longest = std::max(longest, tau);
-    }
-    return longest;
 }
 
 std::optional<double> largestStepWithin(GradientDynamics dynamics, const Eigen::MatrixXd &precision,

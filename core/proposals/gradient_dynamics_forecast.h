@@ -34,23 +34,24 @@ struct GradientDynamicsForecast {
     bool stable = false;         ///< the recursion's spectral radius is below 1
     double sdRatio = 0.0;        ///< the largest √(S_jj / Σ_jj) over the coordinates
     double autocorrelation = 0.0; ///< the largest τ_j: iterations per effective draw
+    /// The iterations per effective draw that the bulk ESS (effective_sample_size.h) will read
+    /// off one chain of `bulkEssDraws` draws at this step: its truncated sum over the
+    /// recursion's exact autocorrelations ρ_j(k) = [M^k S]_jj / S_jj, the largest over the
+    /// coordinates. Where they stay positive the truncation reads them whole and this is
+    /// `autocorrelation`; where they swing negative (SGHMC's momentum at a long step makes a
+    /// damped oscillation) it leaves the negative swings out and counts fewer effective draws
+    /// than the chain's mean has. Nothing where no draws were given, where the dynamics are
+    /// unstable, for more than kMostTruncatedCoordinates coordinates (a lag costs d·(2d)²), or
+    /// where a coordinate's sum has not stopped within kMostTruncatedLags lags.
+    std::optional<double> bulkEssAutocorrelation;
 };
 
-/// `precision`: H (at the run's temperature); `noise`: V; `step`: h (ε = h²); `friction`: SGHMC's α.
+/// `precision`: H (at the run's temperature); `noise`: V; `step`: h (ε = h²); `friction`: SGHMC's α;
+/// `bulkEssDraws`: a chain's length for the bulk ESS's reading (0: not wanted), which reuses the
+/// stationary covariance solved for the rest.
 GradientDynamicsForecast forecastGradientDynamics(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
-                                                  const Eigen::MatrixXd &noise, double step, double friction);
-
-/// The iterations per effective draw that the bulk ESS (effective_sample_size.h) will read off
-/// one chain of `draws` draws at this step: its truncated sum over the recursion's exact
-/// autocorrelations ρ_j(k) = [M^k S]_jj / S_jj, the largest over the coordinates. Where they
-/// stay positive the truncation reads them whole and this is `autocorrelation` above; where they
-/// swing negative (SGHMC's momentum at a long step makes a damped oscillation) it leaves the
-/// negative swings out and counts fewer effective draws than the chain's mean has. Nothing where
-/// the dynamics are unstable, for more than kMostTruncatedCoordinates coordinates (a lag costs
-/// d·(2d)²), or where a coordinate's sum has not stopped within kMostTruncatedLags lags.
-std::optional<double> bulkEssAutocorrelation(GradientDynamics dynamics, const Eigen::MatrixXd &precision,
-                                             const Eigen::MatrixXd &noise, double step, double friction,
-                                             std::int64_t draws);
+                                                  const Eigen::MatrixXd &noise, double step, double friction,
+                                                  std::int64_t bulkEssDraws = 0);
 inline constexpr Eigen::Index kMostTruncatedCoordinates = 64;
 inline constexpr std::ptrdiff_t kMostTruncatedLags = 2000;
 

@@ -112,8 +112,11 @@ GradientChoice forecastFor(const RunConfig &config, const Model &model, const Ga
     const Eigen::MatrixXd noise = gradientNoise(model, fit, controlVariates, batch, config.temperature);
     const double n = static_cast<double>(model.dataSize());
     const auto cost = [&](const GradientDynamicsForecast &at) { return static_cast<double>(batch) * at.autocorrelation; };
+    // The draws after the burn-in: the chain's length for the bulk ESS's reading.
+    const std::int64_t keptCount = std::max<std::int64_t>(1, config.samples - config.burnIn);
+    const double keptDraws = static_cast<double>(keptCount);
     const auto forecastAt = [&](double step) {
-        return forecastGradientDynamics(dynamics, precision, noise, step, config.sghmcFriction);
+        return forecastGradientDynamics(dynamics, precision, noise, step, config.sghmcFriction, keptCount);
     };
     const bool chooses = config.sgStepBias > 0.0;
     const double tolerance = chooses ? config.sgStepBias : kSdTolerance;
@@ -121,8 +124,7 @@ GradientChoice forecastFor(const RunConfig &config, const Model &model, const Ga
         largestStepWithin(dynamics, precision, noise, config.sghmcFriction, tolerance, 16.0 * config.step);
     const std::optional<GradientDynamicsForecast> atWithin =
         within ? std::optional(forecastAt(*within)) : std::nullopt;
-    // The draws after the burn-in, over the iterations an effective draw takes at that step.
-    const double keptDraws = static_cast<double>(std::max<std::int64_t>(1, config.samples - config.burnIn));
+    // Those draws over the iterations an effective draw takes at that step.
     const double withinDraws = atWithin ? keptDraws / atWithin->autocorrelation : 0.0;
     const bool affordable = atWithin && cost(*atWithin) <= kMostTimesFullData * n;
     GradientChoice choice;
@@ -150,14 +152,11 @@ GradientChoice forecastFor(const RunConfig &config, const Model &model, const Ga
                 + figure(cost(atStep) / n) + " times full-data Metropolis' N)";
     // The bulk ESS counts the same draws differently where the autocorrelations swing negative:
     // said here, so that the diagnostics' figure is not read as the forecast's error.
-    if (atStep.stable)
-        if (const std::optional<double> truncated =
-                bulkEssAutocorrelation(dynamics, precision, noise, step, config.sghmcFriction,
-                                       static_cast<std::int64_t>(keptDraws));
-            truncated && *truncated > kTruncationShown * atStep.autocorrelation)
-            text += "; the bulk ESS will count one every " + figure(*truncated)
-                    + " iterations, since its truncated sum leaves out the negative autocorrelations of moves "
-                      "that swing back (SGHMC's momentum at a long step)";
+    if (const std::optional<double> truncated = atStep.bulkEssAutocorrelation;
+        truncated && *truncated > kTruncationShown * atStep.autocorrelation)
+        text += "; the bulk ESS will count one every " + figure(*truncated)
+                + " iterations, since its truncated sum leaves out the negative autocorrelations of moves "
+                  "that swing back (SGHMC's momentum at a long step)";
     if (choice.chosenStep > 0.0)
         return choice;
     if (!within) {

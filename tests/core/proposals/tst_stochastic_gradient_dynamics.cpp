@@ -292,9 +292,8 @@ BOOST_AUTO_TEST_CASE(theForecastSaysWhatTheBulkEssWillCount)
     const double h = std::sqrt(0.2 / precision()); // εP = 0.2 > α²/4: underdamped
     const int length = 5000;
     const GradientDynamicsForecast forecast =
-        forecastGradientDynamics(GradientDynamics::Hamiltonian, H, V, h, settings.friction);
-    const std::optional<double> truncated =
-        bulkEssAutocorrelation(GradientDynamics::Hamiltonian, H, V, h, settings.friction, length);
+        forecastGradientDynamics(GradientDynamics::Hamiltonian, H, V, h, settings.friction, length);
+    const std::optional<double> truncated = forecast.bulkEssAutocorrelation;
     BOOST_REQUIRE(forecast.stable);
     BOOST_REQUIRE(truncated.has_value());
     BOOST_TEST_MESSAGE("tau " << forecast.autocorrelation << ", truncated " << *truncated);
