@@ -9,9 +9,6 @@
 namespace core {
 
 namespace {
-constexpr std::size_t kFirstChunk = PoissonMinibatch::kFirstChunk;
-constexpr std::size_t kLargestChunk = PoissonMinibatch::kLargestChunk;
-
 // E[min(n, m)] for n ~ Poisson(λ): Σ_{j<m} j p_j + m P(n ≥ m), and Σ_{j<m} j p_j = λ P(n ≤ m − 2).
 double meanCappedAt(double rate, std::int64_t m)
 {
