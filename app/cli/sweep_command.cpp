@@ -133,6 +133,8 @@ int sweepCommand(int argc, char **argv)
     if (!summaryPath.empty())
         core::writeSweepSummary(outcome, summaryPath, kProgram);
     std::fputs(core::sweepTableText(outcome).c_str(), stdout);
+    if (const std::string note = core::sweepMixingNote(outcome); !note.empty())
+        std::printf("\n%s\n", note.c_str());
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("total wall time %.2f s (%d points, %zu rows)\n", wall, outcome.pointsCompleted, outcome.rows.size());
     return 0;

@@ -365,12 +365,21 @@ private slots:
         const QStringList lines = QString::fromUtf8(rows.readAll()).trimmed().split('\n');
         QCOMPARE(lines.first(), QStringLiteral("setting,value,method,trial,mean_batch,acceptance_rate,correction_linf,"
                                                "posterior_tv,ess_bulk_min,ess_per_second,data_points_per_ess,"
-                                               "test_accuracy,wall_seconds,reference_shift,reference_sd_ratio"));
+                                               "test_accuracy,wall_seconds,reference_shift,reference_sd_ratio,r_hat,mixing"));
         QCOMPARE(lines.size(), 1 + 3 * 2 * 2); // header + points × methods × trials
         QVERIFY2(lines[1].startsWith("sigma,0.5,minibatch,0,"), qPrintable(lines[1]));
         const QJsonObject sweep = readJson(summary);
         QCOMPARE(sweep["rows"].toArray().size(), 12);
         QVERIFY(sweep["rows"].toArray().at(0).toObject().contains("ess_bulk_median"));
+        // Each row says whether its chain mixed; the table names those that did not, under it.
+        bool anyUnmixed = false;
+        for (const QJsonValue &row : sweep["rows"].toArray()) {
+            QVERIFY(row.toObject().contains("r_hat"));
+            const QString mixing = row.toObject()["mixing"].toString();
+            QVERIFY2(mixing == "mixed" || mixing == "not converged" || mixing == "not mixed", qPrintable(mixing));
+            anyUnmixed = anyUnmixed || mixing != "mixed";
+        }
+        QCOMPARE(result.out.contains("describe where the chain went, not the posterior"), anyUnmixed);
         QCOMPARE(sweep["pooled"].toArray().size(), 3 * 2); // points × methods, two trials pooled each
         QVERIFY(sweep["pooled"].toArray().at(0).toObject().contains("ess_per_second"));
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 
 #include <QChart>
@@ -13,6 +14,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include "ui/charts/chart_style.h"
@@ -20,6 +22,14 @@
 
 namespace ui {
 namespace {
+
+// The ring round a point drawn from a chain that has not mixed: red, whatever the theme.
+const QColor kUnconvergedRing(198, 40, 40);
+
+bool hasNotMixed(const core::SweepRow &row)
+{
+    return row.mixing.level == core::Mixing::NotConverged || row.mixing.level == core::Mixing::NotMixed;
+}
 
 enum class FidelityMeasure { PosteriorTv, TestAccuracy, ReferenceShift };
 
@@ -156,6 +166,7 @@ TradeoffsGrid::TradeoffsGrid(QWidget *parent) : QWidget(parent)
     m_grid->setSpacing(2);
     m_legend = new QLabel;
     m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true); // the ring's entry can take a second line on a narrow page
     m_grid->addWidget(m_legend, 0, 0, 1, 3);
     for (int figure = 0; figure < FigureCount; ++figure) {
         auto *chart = new QChart;
@@ -240,7 +251,8 @@ void TradeoffsGrid::reset(const QString &settingKey, double from, double to, boo
                                 QString::fromStdString(methods[m]).toHtmlEscaped()));
     entries.append(tr("<span>&#9477;</span>&nbsp;the form's %1; bars: ± one standard error over the trials")
                        .arg(settingKey.toHtmlEscaped()));
-    m_legend->setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
+    m_legendText = entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;"));
+    m_legend->setText(m_legendText);
 }
 
 void TradeoffsGrid::buildPanel(int figure)
@@ -287,6 +299,19 @@ void TradeoffsGrid::buildPanel(int figure)
     panel.marker->attachAxis(panel.y);
     for (QLegendMarker *marker : chart->legend()->markers(panel.marker))
         marker->setVisible(false);
+    panel.unconverged = nullptr;
+    if (ringsUnconverged(figure)) {
+        panel.unconverged = new QScatterSeries;
+        panel.unconverged->setName(tr("chain not mixed"));
+        panel.unconverged->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        panel.unconverged->setMarkerSize(14.0);
+        panel.unconverged->setBrush(Qt::NoBrush);
+        panel.unconverged->setPen(QPen(kUnconvergedRing, 2.0));
+        chart->addSeries(panel.unconverged);
+        panel.unconverged->attachAxis(panel.x);
+        panel.unconverged->attachAxis(panel.y);
+        connect(panel.unconverged, &QXYSeries::clicked, this, [this](const QPointF &point) { emit pointClicked(point.x()); });
+    }
     applyPalette(chart, palette());
     updateMarker(panel);
 }
@@ -349,6 +374,7 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
         }
         panel.whiskers.clear();
         std::vector<std::pair<QPointF, QPointF>> bars; // one method's error bars at a time
+        QList<QPointF> rings;
         for (std::size_t m = 0; m < m_methods.size(); ++m) {
             // Mean over the trials at each value, in the order of the setting; the speed
             // figures of pooled trials as they are.
@@ -387,6 +413,16 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
                     add(x, mean, halfWidth);
                 }
             }
+            if (panel.unconverged) {
+                // A point is ringed when any of its trials has not mixed.
+                std::set<double> unmixedAt;
+                for (const core::SweepRow &row : rows)
+                    if (row.methodLabel() == m_methods[m] && hasNotMixed(row))
+                        unmixedAt.insert(row.value);
+                for (const QPointF &point : points)
+                    if (unmixedAt.count(point.x()))
+                        rings.append(point);
+            }
             QLineSeries *line = panel.lines[static_cast<qsizetype>(m)];
             line->replace(points);
             drawWhiskers(panel, static_cast<int>(m), bars);
@@ -396,6 +432,11 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
             line->setVisible(shown);
             for (QLegendMarker *marker : panel.chart->legend()->markers(line))
                 marker->setVisible(shown);
+        }
+        if (panel.unconverged) {
+            panel.unconverged->replace(rings);
+            for (QLegendMarker *marker : panel.chart->legend()->markers(panel.unconverged))
+                marker->setVisible(!rings.isEmpty());
         }
         if (std::isfinite(low)) {
             setAxisRange(panel.y, low, high, logarithmic);
@@ -411,6 +452,17 @@ void TradeoffsGrid::showRows(const std::vector<core::SweepRow> &rows, const std:
         retitle(panel, figure);
         updateMarker(panel);
     }
+    const bool anyUnmixed = std::any_of(rows.begin(), rows.end(), hasNotMixed);
+    m_legend->setText(anyUnmixed ? m_legendText
+                                       + tr("&nbsp;&nbsp;&nbsp;&nbsp;<span style=\"color:%1\">&#9711;</span>&nbsp;chain not "
+                                            "mixed (split R-hat &gt; 1.01 or ESS &lt; 100): its ESS overstates")
+                                             .arg(kUnconvergedRing.name())
+                                 : m_legendText);
+    m_legend->setToolTip(anyUnmixed ? tr("A ringed point's chain broke Vehtari et al.'s rule (split R-hat at most 1.01, "
+                                         "a bulk ESS of at least 100). The ESS is counted on ranks, so a chain that "
+                                         "wandered off can show a large ESS: its speed describes the chain's path, "
+                                         "not the posterior.")
+                                    : QString());
 }
 
 void TradeoffsGrid::retitle(Panel &panel, int figure)
@@ -449,6 +501,12 @@ void TradeoffsGrid::updateMarker(Panel &panel)
         return;
     }
     panel.marker->replace(QList<QPointF>{{m_marker, panel.yLow}, {m_marker, panel.yHigh}});
+}
+
+int TradeoffsGrid::unconvergedMarkCount(int figure) const
+{
+    const Panel &panel = m_panels[static_cast<std::size_t>(figure)];
+    return panel.unconverged ? static_cast<int>(panel.unconverged->count()) : 0;
 }
 
 int TradeoffsGrid::pointCount(int figure, int methodIndex) const

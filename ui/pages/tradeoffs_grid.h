@@ -26,6 +26,7 @@ class QChart;
 class QGridLayout;
 class QLabel;
 class QLineSeries;
+class QScatterSeries;
 QT_END_NAMESPACE
 
 namespace ui {
@@ -64,6 +65,10 @@ public:
     /// of the mean over the trials there (NaN with one trial, for pooled figures, or where the
     /// line has no point).
     double barAt(int figure, int methodIndex, double x) const;
+    /// Points of `figure` ringed as drawn from a chain that has not mixed (split R-hat above
+    /// 1.01 or a bulk ESS under 100, SweepRow::mixing): the speed figures only, where a
+    /// wandering chain's ESS, counted on ranks, would read as the cheapest. 0 on other figures.
+    int unconvergedMarkCount(int figure) const;
     /// The y of the point of `method`'s line of `figure` at setting value `x`, or NaN.
     double valueAt(int figure, int methodIndex, double x) const;
     /// The file-name stem part and title of a figure ("mean-batch", "Mean minibatch size").
@@ -86,6 +91,7 @@ private:
         QList<QLineSeries *> whiskers; // error bars: mean ± one standard error over the trials
         std::vector<std::map<double, double>> halfWidths; // per entry: setting value → bar half-width
         QLineSeries *marker = nullptr;
+        QScatterSeries *unconverged = nullptr; // rings round points of unmixed chains (speed figures)
         double yLow = 0.0, yHigh = 1.0;
         bool empty = false; // rows arrived, none with this figure
     };
@@ -106,11 +112,13 @@ private:
     };
     FigureText figureText(int figure) const;
     bool logY(int figure) const;
+    static bool ringsUnconverged(int figure) { return figure == EssPerSecond || figure == DataPerEss; }
 
     std::array<ThemedChartView *, FigureCount> m_views{};
     std::array<Panel, FigureCount> m_panels{};
     QGridLayout *m_grid = nullptr;
     QLabel *m_legend = nullptr; // the methods' colours, for every chart
+    QString m_legendText;       // its entries before rows arrive (the ring's entry comes with them)
     QString m_setting;
     std::vector<std::string> m_methods; // the entries' labels
     QString m_staleNote;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/reports/run_record.h"
 #include "core/io/atomic_file.h"
 #include "core/io/number_format.h"
@@ -59,7 +60,7 @@ std::string sweepCsv(const SweepOutcome &outcome)
             << ',' << csvCell(row.posteriorTv) << ',' << csvCell(row.essBulkMin) << ',' << csvCell(row.essPerSecond)
             << ',' << csvCell(row.dataPointsPerEss) << ',' << csvCell(row.testAccuracy) << ','
             << csvCell(row.wallSeconds) << ',' << csvCell(row.referenceShift) << ',' << csvCell(row.referenceSdRatio)
-            << '\n';
+            << ',' << csvCell(row.splitRhat) << ',' << mixingName(row.mixing.level) << '\n';
     return out.str();
 }
 
@@ -86,6 +87,12 @@ std::string sweepTableText(const SweepOutcome &outcome)
         {"wall s", [](const SweepRow &r) { return r.wallSeconds; }, "%.2f", nullptr},
         {"ref shift", [](const SweepRow &r) { return r.referenceShift; }, "%.3f", nullptr},
         {"ref sd ratio", [](const SweepRow &r) { return r.referenceSdRatio; }, "%.3f", nullptr},
+        {"R-hat", [](const SweepRow &r) { return r.splitRhat; }, "%.3f", nullptr},
+        {"mixing", nullptr, "",
+         [](const SweepRow &r) {
+             const std::string name = mixingName(r.mixing.level);
+             return name.empty() ? std::string("-") : name;
+         }},
     };
     // Cells first, so that widths fit them; a figure no row has is noise in every line.
     std::vector<std::vector<std::string>> columns;
@@ -112,6 +119,23 @@ std::string sweepTableText(const SweepOutcome &outcome)
         out << '\n';
     }
     return out.str();
+}
+
+std::string sweepMixingNote(const SweepOutcome &outcome)
+{
+    std::string lines;
+    for (const SweepRow &row : outcome.rows) {
+        if (row.mixing.level != Mixing::NotConverged && row.mixing.level != Mixing::NotMixed)
+            continue;
+        lines += "- " + outcome.settingKey + " = " + formatted("%.6g", row.value) + " " + row.methodLabel() + " trial "
+                 + std::to_string(row.trial) + ": " + mixingName(row.mixing.level) + ", " + row.mixing.figures + "\n";
+    }
+    if (lines.empty())
+        return lines;
+    return "Mixing (" + mixingRule()
+           + "): the ESS is computed on ranks, so a chain that wandered off can show a large ESS; the speed "
+             "figures of these rows describe where the chain went, not the posterior:\n"
+           + lines;
 }
 
 nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::string &program)
@@ -152,6 +176,11 @@ nlohmann::ordered_json sweepSummaryJson(const SweepOutcome &outcome, const std::
         entry["reference_sd_ratio"] = jsonNumber(row.referenceSdRatio);
         entry["wall_seconds"] = jsonNumber(row.wallSeconds);
         entry["tuna_chi"] = jsonNumber(row.tunaChi);
+        entry["r_hat"] = jsonNumber(row.splitRhat);
+        if (const std::string mixing = mixingName(row.mixing.level); !mixing.empty())
+            entry["mixing"] = mixing;
+        else
+            entry["mixing"] = nullptr;
         rows.push_back(std::move(entry));
     }
     json["rows"] = rows;

@@ -357,19 +357,32 @@ void addSplitRhat(RunOutcome &outcome)
 {
     for (std::size_t method = 0; method < outcome.request.methods.size(); ++method) {
         std::vector<const ChainResult *> results;
-        const ChainReport *only = nullptr;
+        const ChainReport *only = nullptr, *sole = nullptr;
+        int chains = 0;
         for (const ChainReport &report : outcome.chains)
-            if (static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel)) == method
-                && report.result->samples.rows() > 0) {
-                results.push_back(report.result.get());
-                only = &report;
+            if (static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel)) == method) {
+                ++chains;
+                sole = &report;
+                if (report.result->samples.rows() > 0) {
+                    results.push_back(report.result.get());
+                    only = &report;
+                }
             }
         // One chain: its halves, already compared when its ESS was; several: with their pooled ESS.
         const std::optional<double> pooled =
             method < outcome.pooled.size() ? outcome.pooled[method].splitRhat : std::nullopt;
         // (The pooled figures need every chain of the method to have rows, so they cover the
-        // same chains as `results`.)
-        const double rhat = results.size() == 1 ? only->ownSplitRhat : pooled ? *pooled : maxSplitRhat(results);
+        // same chains as `results`.) Without samples kept (a sweep's points), a lone chain's
+        // own figure and several chains' pooled one were measured before the rows were let go.
+        double rhat = std::nan("");
+        if (results.size() == 1)
+            rhat = only->ownSplitRhat;
+        else if (pooled)
+            rhat = *pooled;
+        else if (!results.empty())
+            rhat = maxSplitRhat(results);
+        else if (chains == 1)
+            rhat = sole->ownSplitRhat;
         for (ChainReport &report : outcome.chains)
             if (static_cast<std::size_t>(outcome.request.methodIndexOf(report.channel)) == method)
                 report.splitRhat = rhat;
@@ -480,8 +493,7 @@ RunOutcome runRequest(const RunRequest &request, RunObserver &observer, const Ru
                           || std::any_of(outcome.chains.begin(), outcome.chains.end(),
                                          [](const ChainReport &r) { return r.result->stopped; });
         observer.stageStarted(RunStage::Diagnostics, "Diagnosing the chains");
-        if (outcome.request.keepSamples)
-            addSplitRhat(outcome);
+        addSplitRhat(outcome);
         if (references && (!outcome.stopped || outcome.request.untilStopped))
             outcome.posterior = references->at(config.temperature);
     } catch (const Cancelled &) {

@@ -241,6 +241,8 @@ std::vector<SweepRow> sweepRows(const std::string &settingKey, double value, con
         row.essBulkMedian = chain.essBulkMedian;
         row.essPerSecond = chain.essPerSecond;
         row.dataPointsPerEss = chain.dataPointsPerEss;
+        row.splitRhat = chain.splitRhat;
+        row.mixing = checkMixing(chain);
         row.testAccuracy = chain.testAccuracy;
         row.wallSeconds = chain.summary.wallSeconds;
         if (chain.method == TestMethod::Tuna)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/experiment/reports/mixing_check.h"
 #include "core/experiment/service/run_observer.h"
 #include "core/experiment/settings/run_request.h"
 #include "core/experiment/settings/settings_table.h"
@@ -70,6 +71,13 @@ struct SweepRow {
     double essBulkMedian = std::nan(""); ///< ChainReport::essBulkMedian (the JSON's rows only)
     double essPerSecond = std::nan(""); ///< ChainReport::essPerSecond
     double dataPointsPerEss = std::nan(""); ///< ChainReport::dataPointsPerEss
+    /// ChainReport::splitRhat: over the method's trials at this point, or the chain's halves.
+    double splitRhat = std::nan("");
+    /// Vehtari et al.'s rule on this chain (checkMixing). The ESS is computed on ranks, so a
+    /// chain that wandered off (SGHMC at too large a step, θ growing without bound) can show a
+    /// large ESS and the cheapest points per ESS of the sweep: this says whether its speed
+    /// figures describe the posterior or only the chain's path, and which figures break the rule.
+    MixingVerdict mixing;
     double testAccuracy = std::nan(""); ///< logistic regression only, at the last sample
     /// Against the point's full-data reference (the first mh or barker among the methods, its
     /// trials pooled; reference_distance.h): the median over θ components of |Δmean| in the

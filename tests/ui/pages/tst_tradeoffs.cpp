@@ -76,6 +76,7 @@ private slots:
     void logisticSweepWithAFullDataMethodShowsTheMeanShift();
     void titlesAreNeverCutAt1280Pixels();
     void anNDataAxisOffersTheStepThatFollowsN();
+    void speedOfAChainThatHasNotMixedIsRinged();
 
 private:
     QTemporaryDir m_cacheDir;
@@ -562,6 +563,70 @@ void tst_Tradeoffs::anNDataAxisOffersTheStepThatFollowsN()
     QVERIFY(!followsN->isVisible());
     followsN->setChecked(true);
     QVERIFY(!page->sweepRequest().stepFollowsDataSize);
+}
+
+// A chain that wandered off (SGHMC at too large a step) can show a large rank-based ESS and the
+// cheapest points per ESS of the sweep: its points on the two speed charts are ringed in red,
+// on screen, and the legend says why; a sweep whose chains all mixed rings nothing.
+void tst_Tradeoffs::speedOfAChainThatHasNotMixedIsRinged()
+{
+    TradeoffsGrid grid;
+    grid.resize(1200, 700);
+    grid.reset(QStringLiteral("step"), 0.05, 0.2, false, {"sghmc", "barker"}, false);
+    std::vector<core::SweepRow> rows;
+    for (double step : {0.05, 0.2})
+        for (const char *label : {"sghmc", "barker"}) {
+            core::SweepRow row;
+            row.setting = "step";
+            row.value = step;
+            row.method = std::string(label) == "sghmc" ? core::TestMethod::Sghmc : core::TestMethod::Barker;
+            row.label = label;
+            row.meanBatch = 100.0;
+            row.acceptanceRate = 0.5;
+            row.posteriorTv = 0.05;
+            row.essBulkMin = 5000.0;
+            row.essPerSecond = 1000.0 * (1.0 + step);
+            row.dataPointsPerEss = 2000.0 / (1.0 + step);
+            row.splitRhat = 1.001;
+            row.mixing = {core::Mixing::Mixed, ""};
+            rows.push_back(row);
+        }
+    grid.showRows(rows);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    const auto redPixels = [&](int figure) {
+        const QImage image = grid.view(figure)->grab().toImage();
+        int count = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                count += c.red() > 170 && c.green() < 80 && c.blue() < 80;
+            }
+        return count;
+    };
+    for (int figure = 0; figure < TradeoffsGrid::FigureCount; ++figure)
+        QCOMPARE(grid.unconvergedMarkCount(figure), 0);
+    const int redBefore = redPixels(TradeoffsGrid::DataPerEss);
+
+    rows[2].splitRhat = 1.08; // sghmc at h = 0.2: diverged, its ranks still spread
+    rows[2].mixing = {core::Mixing::NotConverged, "split R-hat 1.0800 > 1.01"};
+    grid.showRows(rows);
+    QCOMPARE(grid.unconvergedMarkCount(TradeoffsGrid::EssPerSecond), 1);
+    QCOMPARE(grid.unconvergedMarkCount(TradeoffsGrid::DataPerEss), 1);
+    for (int figure : {int(TradeoffsGrid::MeanBatch), int(TradeoffsGrid::Acceptance), int(TradeoffsGrid::Fidelity)})
+        QCOMPARE(grid.unconvergedMarkCount(figure), 0);
+    QTest::qWait(50);
+    const int redAfter = redPixels(TradeoffsGrid::DataPerEss);
+    QVERIFY2(redAfter > redBefore + 20, qPrintable(QStringLiteral("%1 then %2").arg(redBefore).arg(redAfter)));
+    const QList<QLabel *> labels = grid.findChildren<QLabel *>();
+    QVERIFY(std::any_of(labels.begin(), labels.end(),
+                        [](QLabel *label) { return label->text().contains(QStringLiteral("chain not mixed")); }));
+
+    rows[2].mixing = {core::Mixing::Mixed, ""};
+    grid.showRows(rows);
+    QCOMPARE(grid.unconvergedMarkCount(TradeoffsGrid::DataPerEss), 0);
+    QVERIFY(std::none_of(labels.begin(), labels.end(),
+                         [](QLabel *label) { return label->text().contains(QStringLiteral("chain not mixed")); }));
 }
 
 MHX_GUI_TEST_MAIN(tst_Tradeoffs)

@@ -213,6 +213,9 @@ BOOST_AUTO_TEST_CASE(eachPointIsTheRunAtItsValue)
             BOOST_TEST((row.acceptanceRate) == (chain.summary.acceptanceRate()));
             BOOST_TEST((row.posteriorTv) == (chain.posterior.totalVariation));
             BOOST_TEST((row.dataPointsPerEss) == (chain.dataPointsPerEss));
+            BOOST_TEST(((row.splitRhat == chain.splitRhat) || (std::isnan(row.splitRhat) && std::isnan(chain.splitRhat))));
+            BOOST_TEST((row.mixing.level == checkMixing(chain).level));
+            BOOST_TEST((row.mixing.figures) == (checkMixing(chain).figures));
             BOOST_TEST((twin.value) == (row.value));
             BOOST_TEST((twin.meanBatch) == (row.meanBatch));
             BOOST_TEST((twin.acceptanceRate) == (row.acceptanceRate));
@@ -331,6 +334,29 @@ BOOST_AUTO_TEST_CASE(sgldsDistanceFromTheReferenceGrowsWithItsStep)
     BOOST_TEST(std::abs(small.referenceSdRatio - 1.0) < 0.15, small.referenceSdRatio);
 }
 
+// SGHMC at h = 0.2 on this mixture runs away (θ grows until its moves are refused as
+// non-finite), yet a rank-based ESS still counts its wandering draws: the row must say that its
+// chain has not mixed, with the split R-hat that says so, and the note under the table must
+// name it. At h = 0.05 the same chain mixes (measured: R-hat 1.001 and 1.134, min ESS 1,086 and 5).
+BOOST_AUTO_TEST_CASE(aRunawayChainsRowSaysItHasNotMixed)
+{
+    SweepRequest request = mixtureSweep("step", 0.05, 0.2, 2);
+    request.base.config.samples = 100'000;
+    request.base.methods = {TestMethod::Sghmc};
+    request.threads = 2;
+    SweepObserver silent;
+    const SweepOutcome outcome = runSweep(request, silent);
+    BOOST_TEST_REQUIRE(outcome.rows.size() == std::size_t{2});
+    const SweepRow &small = outcome.rows[0], &large = outcome.rows[1];
+    BOOST_TEST((small.mixing.level == Mixing::Mixed), small.splitRhat << " " << small.essBulkMin);
+    BOOST_TEST(small.splitRhat < 1.01);
+    BOOST_TEST((large.mixing.level == Mixing::NotConverged || large.mixing.level == Mixing::NotMixed));
+    BOOST_TEST(large.splitRhat > 1.01, large.splitRhat);
+    const std::string note = sweepMixingNote(outcome);
+    BOOST_TEST(note.find("step = 0.2 sghmc trial 0: not ") != std::string::npos, note);
+    BOOST_TEST(note.find("step = 0.05") == std::string::npos, note);
+}
+
 BOOST_AUTO_TEST_CASE(aStopEndsTheSweepAtOnce)
 {
     // Chains of 5·10⁶ iterations (minutes per point): only a stop ends them this soon.
@@ -403,17 +429,29 @@ BOOST_AUTO_TEST_CASE(csvHasTheDocumentedColumnsAndEmptyCellsForMissingFigures)
     barker.method = TestMethod::Barker;
     barker.trial = 1;
     barker.correctionLinf = std::nan("");
+    barker.splitRhat = 1.25;
+    barker.mixing = {Mixing::NotMixed, "split R-hat 1.2500 > 1.01; min bulk ESS 40 < 100"};
     outcome.rows = {minibatch, barker};
     const std::string csv = sweepCsv(outcome);
     BOOST_TEST(csv == "setting,value,method,trial,mean_batch,acceptance_rate,correction_linf,posterior_tv,"
                       "ess_bulk_min,ess_per_second,data_points_per_ess,test_accuracy,wall_seconds,reference_shift,"
-                      "reference_sd_ratio\n"
-                      "sigma,0.5,minibatch,0,812.5,0.25,1e-07,0.125,40,80,60000,,0.5,,\n"
-                      "sigma,0.5,barker,1,812.5,0.25,,0.125,40,80,60000,,0.5,,\n");
+                      "reference_sd_ratio,r_hat,mixing\n"
+                      "sigma,0.5,minibatch,0,812.5,0.25,1e-07,0.125,40,80,60000,,0.5,,,,\n"
+                      "sigma,0.5,barker,1,812.5,0.25,,0.125,40,80,60000,,0.5,,,1.25,not mixed\n");
     // The table leaves out the figure no row has (test accuracy) and keeps the others.
     const std::string table = sweepTableText(outcome);
     BOOST_TEST(table.find("test acc") == std::string::npos, table);
     BOOST_TEST(table.find("corr L-inf") != std::string::npos, table);
+    // The chain that has not mixed is named under the table with the figures that break the rule.
+    BOOST_TEST(table.find("not mixed") != std::string::npos, table);
+    const std::string note = sweepMixingNote(outcome);
+    BOOST_TEST(note.find("sigma = 0.5 barker trial 1: not mixed, split R-hat 1.2500 > 1.01; min bulk ESS 40 < 100")
+                   != std::string::npos,
+               note);
+    BOOST_TEST(note.find("minibatch") == std::string::npos, note);
+    outcome.rows = {minibatch};
+    BOOST_TEST(sweepMixingNote(outcome).empty());
+    outcome.rows = {minibatch, barker};
 
     testfiles::TemporaryDirectory directory;
     const std::string path = directory.filePath("rows.csv");
