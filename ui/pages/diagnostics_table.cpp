@@ -298,11 +298,35 @@ int DiagnosticsTable::columnStop(int position, int direction) const
     return std::min(stop, horizontalScrollBar()->maximum());
 }
 
+int DiagnosticsTable::neighbourStop(int position, int direction) const
+{
+    const std::vector<int> stops = columnStops();
+    int stop = direction > 0 ? horizontalScrollBar()->maximum() : 0;
+    if (direction > 0) {
+        for (int candidate : stops)
+            if (candidate > position) {
+                stop = candidate;
+                break;
+            }
+    } else {
+        for (int candidate : stops)
+            if (candidate < position)
+                stop = candidate;
+    }
+    return std::clamp(stop, 0, horizontalScrollBar()->maximum());
+}
+
 void DiagnosticsTable::stopAtColumn(int action)
 {
     // The slider's position already moved by the action; its value follows once this returns
     // (QAbstractSlider::actionTriggered), so the scroll lands on the stop without a detour.
     QScrollBar *bar = horizontalScrollBar();
+    if (action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderSingleStepSub) {
+        // An arrow moves one column from where the view is, however narrow: the slider's own
+        // step (about a default column's width) skipped the narrow columns (SD b after Mean b).
+        bar->setSliderPosition(neighbourStop(bar->value(), action == QAbstractSlider::SliderSingleStepAdd ? 1 : -1));
+        return;
+    }
     const int direction = action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderPageStepAdd
                               ? 1
                           : action == QAbstractSlider::SliderSingleStepSub || action == QAbstractSlider::SliderPageStepSub

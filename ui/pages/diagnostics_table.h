@@ -52,6 +52,9 @@ private:
     /// The stop for scroll position `position`: the next one up (`direction` > 0, a step or a
     /// page right), the one below (< 0), or the nearest (0: a drag, the wheel, a relayout).
     int columnStop(int position, int direction) const;
+    /// The column stop next to `position`: the first after it (direction > 0, or the range's
+    /// end) or the last before it (direction < 0, or 0), so that an arrow moves one column.
+    int neighbourStop(int position, int direction) const;
     /// Moves a scroll the user makes (QAbstractSlider::actionTriggered) onto a stop.
     void stopAtColumn(int action);
 

@@ -419,14 +419,45 @@ void tst_Charts::compareRunFillsDiagnosticsTable()
     noColumnUnderTheMethods("one page");
     table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
     noColumnUnderTheMethods("a step back");
+    // The visual index of the column that starts at the method column's edge (-1: none), and
+    // the next shown column after a visual index, in the direction given.
+    const auto columnAtTheEdge = [table] {
+        for (int visual = 1; visual < table->columnCount(); ++visual) {
+            const int column = table->horizontalHeader()->logicalIndex(visual);
+            if (!table->isColumnHidden(column) && table->columnWidth(column) > 0
+                && table->columnViewportPosition(column) == table->methodColumnWidth())
+                return visual;
+        }
+        return -1;
+    };
+    const auto nextShown = [table](int visual, int direction) {
+        for (visual += direction; visual > 0 && visual < table->columnCount(); visual += direction) {
+            const int column = table->horizontalHeader()->logicalIndex(visual);
+            if (column != ui::DiagnosticsTable::MethodColumn && !table->isColumnHidden(column)
+                && table->columnWidth(column) > 0)
+                return visual;
+        }
+        return -1;
+    };
     table->horizontalScrollBar()->setValue(0);
     for (int click = 0; click < 100 && table->horizontalScrollBar()->value() < table->horizontalScrollBar()->maximum();
          ++click) {
         const int before = table->horizontalScrollBar()->value();
+        const int edgeBefore = columnAtTheEdge();
         table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
         QVERIFY(table->horizontalScrollBar()->value() > before); // every click moves on
         noColumnUnderTheMethods("clicking right");
+        // by one column, however narrow (the slider's own step skipped SD b after Mean b)
+        QCOMPARE(columnAtTheEdge(), nextShown(edgeBefore, 1));
     }
+    // And back, one column a click.
+    for (int click = 0; click < 100 && table->horizontalScrollBar()->value() > 0; ++click) {
+        const int edgeBefore = columnAtTheEdge();
+        table->horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
+        noColumnUnderTheMethods("clicking left");
+        QCOMPARE(columnAtTheEdge(), nextShown(edgeBefore, -1));
+    }
+    QCOMPARE(table->horizontalScrollBar()->value(), 0);
     // Dragging the handle (every position a drag passes) and the wheel land on stops too, and
     // a drag right never jumps back a column.
     int last = 0;
